@@ -1,0 +1,37 @@
+//! # agent-chunks
+//!
+//! The exact reducer for AI-agent chat streams: each event of an agent's stream is folded
+//! into the ordered chunks of a message, by one set of rules, so a message built live from
+//! streamed events equals the message loaded later from history.
+//!
+//! ```
+//! use agent_chunks::{append_event, AgentEvent, Chunk};
+//!
+//! let mut chunks: Vec<Chunk> = Vec::new();
+//! for delta in ["Hel", "lo"] {
+//!     append_event(&mut chunks, AgentEvent::TextDelta { delta: delta.to_string() }).unwrap();
+//! }
+//! append_event(&mut chunks, AgentEvent::ReasoningDelta { delta: "hmm".into() }).unwrap();
+//! assert_eq!(chunks[0], Chunk::Text { text: "Hello".into() });
+//! assert_eq!(chunks.len(), 2);
+//! ```
+//!
+//! The rules are generic over where the chunks live ([`ChunkStore`]): a `Vec<Chunk>` here,
+//! the caller's JavaScript array in the Node binding (feature `node`).
+
+pub mod decode;
+pub mod model;
+pub mod owned;
+pub mod reducer;
+pub mod system;
+
+#[cfg(feature = "node")]
+mod napi;
+
+pub use decode::{decode_event, EventSource, InvalidEvent};
+pub use model::{
+    AgentEvent, ChatMessage, Chunk, EventType, LifecycleKind, MessageRole, ShellOutput, ShellStream,
+    SystemChunkKind, ToolCallEntry,
+};
+pub use reducer::{append_event, ChunkKind, ChunkStore, TextPart};
+pub use system::{random_uuid, route_system_event, MessageList};

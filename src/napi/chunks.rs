@@ -1,0 +1,294 @@
+//! The rules' mechanics over the caller's JavaScript values, mutated in place.
+//!
+//! [`JsChunks`] is a [`ChunkStore`] over a JavaScript `Chunk[]`: it reads and writes the
+//! very objects the caller holds, creating objects only where the original helper did and
+//! with its key order. [`JsEvents`] is the [`EventSource`] that checks a JavaScript event.
+
+use std::cell::Cell;
+
+use crate::decode::{EventSource, Field, ValueType};
+use crate::model::{Chunk, EventType, ShellStream, ToolCallEntry};
+use crate::reducer::{ChunkKind, ChunkStore, TextPart};
+
+use super::js::{Js, JsError, JsResult, Name, Value};
+
+/// The caller's chunk array.
+pub struct JsChunks<'a, 's> {
+    js: &'a Js<'s>,
+    array: Value,
+    len: usize,
+    /// The element last read by [`ChunkStore::kind`], reused by the mutation that follows.
+    cached: Cell<Option<(usize, Value)>>,
+}
+
+impl<'a, 's> JsChunks<'a, 's> {
+    /// `None` when `array` is not an array.
+    pub fn new(js: &'a Js<'s>, array: Value) -> JsResult<Option<Self>> {
+        Ok(js.array_len(array)?.map(|len| JsChunks {
+            js,
+            array,
+            len,
+            cached: Cell::new(None),
+        }))
+    }
+
+    fn chunk(&self, index: usize) -> JsResult<Value> {
+        if let Some((cached, value)) = self.cached.get() {
+            if cached == index {
+                return Ok(value);
+            }
+        }
+        let value = self.js.element(self.array, index)?;
+        self.cached.set(Some((index, value)));
+        Ok(value)
+    }
+
+    /// The `calls` array of the batch at `index`; the helper would throw on anything else.
+    fn calls(&self, index: usize) -> JsResult<(Value, usize)> {
+        let calls = self.js.get(self.chunk(index)?, Name::Calls)?;
+        match self.js.array_len(calls)? {
+            Some(len) => Ok((calls, len)),
+            None => Err(JsError::Type(format!(
+                "chunks[{index}] is a tool-batch whose \"calls\" is not an array"
+            ))),
+        }
+    }
+
+    fn call(&self, index: usize, call: usize) -> JsResult<Value> {
+        let (calls, _) = self.calls(index)?;
+        self.js.element(calls, call)
+    }
+
+    fn push(&mut self, chunk: Value) -> JsResult<()> {
+        self.js.set_element(self.array, self.len, chunk)?;
+        self.len += 1;
+        Ok(())
+    }
+
+    fn new_call(&self, call: ToolCallEntry<Value, Value>) -> JsResult<Value> {
+        self.js.object(&[
+            (Name::Id, call.id),
+            (Name::Name, call.name),
+            (Name::Arguments, call.arguments),
+        ])
+    }
+}
+
+impl ChunkStore for JsChunks<'_, '_> {
+    type Text = Value;
+    type Value = Value;
+    type Error = JsError;
+
+    fn len(&self) -> JsResult<usize> {
+        Ok(self.len)
+    }
+
+    fn kind(&self, index: usize) -> JsResult<ChunkKind> {
+        let js = self.js;
+        let chunk = self.chunk(index)?;
+        if !js.is_object(chunk)? {
+            // Holes, `null` and primitives are skipped as the helper skips them.
+            return Ok(ChunkKind::Other);
+        }
+        let tag = js.get(chunk, Name::Type)?;
+        let mut buf = [0u8; 32];
+        Ok(match js.tag(tag, &mut buf)? {
+            Some(b"text") => ChunkKind::Text,
+            Some(b"thinking") => {
+                let metadata = js.get(chunk, Name::Metadata)?;
+                ChunkKind::Thinking {
+                    sealed: js.value_type(metadata)? != ValueType::Undefined,
+                }
+            }
+            Some(b"tool-batch") => ChunkKind::ToolBatch,
+            _ => ChunkKind::Other,
+        })
+    }
+
+    fn extend_text(&mut self, index: usize, delta: Value) -> JsResult<()> {
+        let chunk = self.chunk(index)?;
+        let text = self.js.get(chunk, Name::Text)?;
+        let text = self.js.plus(text, delta)?;
+        self.js.set(chunk, Name::Text, text)
+    }
+
+    fn push_chunk(&mut self, chunk: Chunk<Value, Value>) -> JsResult<()> {
+        let js = self.js;
+        let object = match chunk {
+            Chunk::Text { text } => js.object(&[(Name::Type, js.name(Name::Text)?), (Name::Text, text)])?,
+            Chunk::Thinking { text, metadata } => {
+                let object = js.object(&[(Name::Type, js.name(Name::Thinking)?), (Name::Text, text)])?;
+                if let Some(metadata) = metadata {
+                    js.set(object, Name::Metadata, metadata)?;
+                }
+                object
+            }
+            Chunk::ToolBatch { calls } => {
+                let calls = calls
+                    .into_iter()
+                    .map(|call| self.new_call(call))
+                    .collect::<JsResult<Vec<_>>>()?;
+                js.object(&[(Name::Type, js.name(Name::ToolBatch)?), (Name::Calls, js.array(&calls)?)])?
+            }
+            Chunk::Error { message, status_code } => {
+                let object = js.object(&[(Name::Type, js.name(Name::Error)?), (Name::Message, message)])?;
+                if let Some(code) = status_code {
+                    js.set(object, Name::StatusCode, js.create_number(code)?)?;
+                }
+                object
+            }
+            Chunk::System { kind, text } => {
+                let kind = js.create_utf16(&kind.as_str().encode_utf16().collect::<Vec<_>>())?;
+                js.object(&[
+                    (Name::Type, js.name(Name::System)?),
+                    (Name::Kind, kind),
+                    (Name::Text, text),
+                ])?
+            }
+        };
+        self.push(object)
+    }
+
+    fn compose_text(&mut self, parts: &[TextPart<'_, Value>]) -> JsResult<Value> {
+        let mut units = Vec::new();
+        for part in parts {
+            match part {
+                TextPart::Literal(literal) => units.extend(literal.encode_utf16()),
+                TextPart::Given(given) => self.js.utf16_into(**given, &mut units)?,
+            }
+        }
+        self.js.create_utf16(&units)
+    }
+
+    fn seal_thinking(&mut self, index: usize, metadata: Value) -> JsResult<()> {
+        self.js.set(self.chunk(index)?, Name::Metadata, metadata)
+    }
+
+    fn push_call(&mut self, index: usize, call: ToolCallEntry<Value, Value>) -> JsResult<()> {
+        let (calls, len) = self.calls(index)?;
+        let entry = self.new_call(call)?;
+        self.js.set_element(calls, len, entry)
+    }
+
+    fn find_call(&self, index: usize, id: &Value) -> JsResult<Option<usize>> {
+        let js = self.js;
+        let (calls, len) = self.calls(index)?;
+        for position in 0..len {
+            let call = js.element(calls, position)?;
+            match js.value_type(call)? {
+                ValueType::Undefined | ValueType::Null => {
+                    return Err(JsError::Type(format!(
+                        "chunks[{index}].calls[{position}] is not a tool call entry"
+                    )))
+                }
+                ValueType::Object | ValueType::Array | ValueType::Function => {
+                    if js.strict_equals(js.get(call, Name::Id)?, *id)? {
+                        return Ok(Some(position));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
+    fn set_result(&mut self, index: usize, call: usize, result: Value, is_error: Value) -> JsResult<()> {
+        let entry = self.call(index, call)?;
+        self.js.set(entry, Name::Result, result)?;
+        self.js.set(entry, Name::IsError, is_error)
+    }
+
+    fn last_call(&self, index: usize) -> JsResult<Option<usize>> {
+        let (calls, len) = self.calls(index)?;
+        if len == 0 {
+            return Ok(None);
+        }
+        let entry = self.js.element(calls, len - 1)?;
+        Ok(self.js.truthy(entry)?.then_some(len - 1))
+    }
+
+    fn append_shell_output(&mut self, index: usize, call: usize, stream: ShellStream, data: Value) -> JsResult<()> {
+        let js = self.js;
+        let entry = self.call(index, call)?;
+        if !js.is_object(entry)? {
+            return Err(JsError::Type(format!(
+                "chunks[{index}].calls[{call}] is not an object, so it cannot take shell output"
+            )));
+        }
+        let previous = js.get(entry, Name::ShellOutput)?;
+        let (stdout, stderr) = match js.value_type(previous)? {
+            ValueType::Undefined | ValueType::Null => (js.name(Name::Empty)?, js.name(Name::Empty)?),
+            _ => (js.get(previous, Name::Stdout)?, js.get(previous, Name::Stderr)?),
+        };
+        let empty = js.name(Name::Empty)?;
+        let pick = |wanted: ShellStream| if stream == wanted { data } else { empty };
+        let stdout = js.plus(stdout, pick(ShellStream::Stdout))?;
+        let stderr = js.plus(stderr, pick(ShellStream::Stderr))?;
+        let output = js.object(&[(Name::Stdout, stdout), (Name::Stderr, stderr)])?;
+        js.set(entry, Name::ShellOutput, output)
+    }
+}
+
+/// Reads a JavaScript event for [`crate::decode::decode_event`].
+pub struct JsEvents<'a, 's> {
+    pub js: &'a Js<'s>,
+}
+
+fn field_name(field: Field) -> Name {
+    match field {
+        Field::Type => Name::Type,
+        Field::Delta => Name::Delta,
+        Field::Metadata => Name::Metadata,
+        Field::ToolCall => Name::ToolCall,
+        Field::Id => Name::Id,
+        Field::Name => Name::Name,
+        Field::Arguments => Name::Arguments,
+        Field::ToolResult => Name::ToolResult,
+        Field::ToolCallId => Name::ToolCallId,
+        Field::Result => Name::Result,
+        Field::IsError => Name::IsError,
+        Field::Stream => Name::Stream,
+        Field::Data => Name::Data,
+        Field::Error => Name::Error,
+        Field::StatusCode => Name::StatusCode,
+        Field::Message => Name::Message,
+        Field::ModelId => Name::ModelId,
+        Field::KeyId => Name::KeyId,
+    }
+}
+
+impl EventSource for JsEvents<'_, '_> {
+    type Text = Value;
+    type Value = Value;
+    type Error = JsError;
+
+    fn field(&self, object: &Value, field: Field) -> JsResult<Value> {
+        self.js.get(*object, field_name(field))
+    }
+
+    fn value_type(&self, value: &Value) -> JsResult<ValueType> {
+        self.js.value_type(*value)
+    }
+
+    fn text(&self, value: Value) -> JsResult<Value> {
+        Ok(value)
+    }
+
+    fn event_type(&self, value: &Value) -> JsResult<Option<EventType>> {
+        let mut buf = [0u8; 32];
+        Ok(self.js.tag(*value, &mut buf)?.map(EventType::from_tag))
+    }
+
+    fn shell_stream(&self, value: &Value) -> JsResult<Option<ShellStream>> {
+        let mut buf = [0u8; 32];
+        Ok(self.js.tag(*value, &mut buf)?.map(|tag| match tag {
+            b"stdout" => ShellStream::Stdout,
+            b"stderr" => ShellStream::Stderr,
+            _ => ShellStream::Other,
+        }))
+    }
+
+    fn number(&self, value: &Value) -> JsResult<f64> {
+        self.js.number(*value)
+    }
+}

@@ -1,0 +1,180 @@
+//! The drop-in entry points, as raw N-API callbacks.
+//!
+//! A `#[napi]` function pays for a per-call native borrow scope (~63 ns, most of an empty
+//! call; see `napi-facts.md`), several times the whole JavaScript reducer's cost per
+//! event. These two are called once per streamed event, so they are plain
+//! `extern "C"` callbacks installed by [`install`]; `types.rs` declares their
+//! signatures for the generated typings and loader.
+
+use std::ffi::c_void;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr;
+
+use napi::sys;
+
+use crate::decode::{decode_event, ValueType};
+use crate::reducer::append_event;
+use crate::system::{random_uuid, route_system_event};
+
+use super::chunks::{JsChunks, JsEvents};
+use super::js::{arguments, Js, JsError, JsResult, State, Value};
+use super::messages::{JsMessages, SystemChunk};
+
+pub const APPEND: &str = "appendEventToChunks";
+pub const APPLY: &str = "applySystemEvent";
+
+/// Runs `body` with this environment's state. Errors become JavaScript exceptions and
+/// panics a plain `Error` (a panic must never unwind into Node); `None` then means an
+/// exception is pending.
+///
+/// # Safety
+/// `env` must be the live environment of the current callback.
+pub unsafe fn with_state(
+    env: sys::napi_env,
+    name: &str,
+    body: impl FnOnce(&Js) -> JsResult<Value>,
+) -> Option<Value> {
+    let mut data: *mut c_void = ptr::null_mut();
+    // SAFETY: `install` stored a `State` as this environment's instance data.
+    let status = unsafe { sys::napi_get_instance_data(env, &mut data) };
+    if status != sys::Status::napi_ok || data.is_null() {
+        let message = c"agent-chunks: the addon was not initialised in this environment";
+        unsafe { sys::napi_throw_error(env, ptr::null(), message.as_ptr()) };
+        return None;
+    }
+    let state = unsafe { &*(data as *const State) };
+    let js = unsafe { Js::new(env, state) };
+    let error = match catch_unwind(AssertUnwindSafe(|| body(&js))) {
+        Ok(Ok(value)) => return Some(value),
+        Ok(Err(error)) => error,
+        Err(panic) => JsError::Internal(
+            panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".into()),
+        ),
+    };
+    js.throw(error, name);
+    None
+}
+
+fn type_error(what: &str, expected: &str, got: ValueType) -> JsError {
+    JsError::Type(format!("{what} must be {expected}, got {}", got.name()))
+}
+
+/// `appendEventToChunks(chunks, event)`.
+pub unsafe extern "C" fn append_event_to_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    let outcome = unsafe {
+        with_state(env, APPEND, |js| {
+            let [chunks, event] = arguments::<2>(js.env, info)?;
+            append(js, chunks, event)?;
+            Ok(ptr::null_mut())
+        })
+    };
+    outcome.unwrap_or(ptr::null_mut())
+}
+
+pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
+    let Some(mut store) = JsChunks::new(js, chunks)? else {
+        return Err(type_error("\"chunks\"", "an array", js.value_type(chunks)?));
+    };
+    let event = decode_event(&JsEvents { js }, &event)?;
+    append_event(&mut store, event)
+}
+
+/// `applySystemEvent(messages, event, idFactory?)`.
+pub unsafe extern "C" fn apply_system_event(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    let outcome = unsafe {
+        with_state(env, APPLY, |js| {
+            let [messages, event, id_factory] = arguments::<3>(js.env, info)?;
+            apply(js, messages, event, id_factory)
+        })
+    };
+    outcome.unwrap_or(ptr::null_mut())
+}
+
+pub fn apply(js: &Js, messages: Value, event: Value, id_factory: Value) -> JsResult<Value> {
+    use super::js::Name;
+    let Some(mut list) = JsMessages::new(js, messages)? else {
+        return Err(type_error("\"messages\"", "an array", js.value_type(messages)?));
+    };
+    match js.value_type(event)? {
+        ValueType::Object | ValueType::Array | ValueType::Function => {}
+        got => return Err(type_error("event", "an object", got)),
+    }
+    let string_field = |name: Name, label: &str| -> JsResult<Value> {
+        let value = js.get(event, name)?;
+        match js.value_type(value)? {
+            ValueType::String => Ok(value),
+            got => Err(type_error(label, "a string", got)),
+        }
+    };
+    let chunk = SystemChunk {
+        kind: string_field(Name::Kind, "event: \"kind\"")?,
+        text: string_field(Name::Text, "event: \"text\"")?,
+    };
+    let factory = match js.value_type(id_factory)? {
+        ValueType::Undefined => None,
+        ValueType::Function => Some(id_factory),
+        got => return Err(type_error("\"idFactory\"", "a function", got)),
+    };
+    let new_id = || -> JsResult<Value> {
+        match factory {
+            Some(factory) => {
+                let id = js.call0(factory)?;
+                match js.value_type(id)? {
+                    ValueType::String => Ok(id),
+                    got => Err(type_error("\"idFactory\" result", "a string", got)),
+                }
+            }
+            None => {
+                let id = random_uuid().map_err(|e| JsError::Internal(format!("no random source: {e}")))?;
+                js.create_utf16(&id.encode_utf16().collect::<Vec<_>>())
+            }
+        }
+    };
+    let message_id = route_system_event(&mut list, chunk, new_id)?;
+    js.object(&[(Name::MessageId, message_id)])
+}
+
+unsafe extern "C" fn release_state(data: *mut c_void) {
+    // SAFETY: `data` is the `State` leaked by `install`; cleanup hooks run once.
+    let state = unsafe { Box::from_raw(data as *mut State) };
+    unsafe { state.release() };
+}
+
+/// Creates this environment's state and installs the raw callbacks on `exports`,
+/// replacing the generated wrappers of the same names.
+///
+/// # Safety
+/// `env` and `exports` must be the module's environment and exports object.
+pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<()> {
+    let state = unsafe { State::new(env)? };
+    let state = Box::into_raw(state);
+    unsafe {
+        sys::napi_set_instance_data(env, state.cast(), None, ptr::null_mut());
+        sys::napi_add_env_cleanup_hook(env, Some(release_state), state.cast());
+    }
+    let functions: [(&str, sys::napi_callback); 2] = [
+        (APPEND, Some(append_event_to_chunks)),
+        (APPLY, Some(apply_system_event)),
+    ];
+    for (name, callback) in functions {
+        let mut function = ptr::null_mut();
+        let status = unsafe {
+            sys::napi_create_function(env, name.as_ptr().cast(), name.len() as isize, callback, ptr::null_mut(), &mut function)
+        };
+        let status = if status == sys::Status::napi_ok {
+            let mut key = ptr::null_mut();
+            unsafe { sys::napi_create_string_utf8(env, name.as_ptr().cast(), name.len() as isize, &mut key) };
+            unsafe { sys::napi_set_property(env, exports, key, function) }
+        } else {
+            status
+        };
+        if status != sys::Status::napi_ok {
+            return Err(JsError::Internal(format!("installing {name} failed with status {status}")));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,591 @@
+//! A thin, checked layer over the raw N-API calls the hot paths use.
+//!
+//! The drop-in entry points are raw callbacks (see `entry.rs`), so they talk to N-API
+//! directly. Everything here keeps JavaScript values as `napi_value` handles: strings are
+//! never copied into Rust, so they stay exact to the UTF-16 unit and V8 concatenates them
+//! (as ropes) in linear time.
+
+use std::cell::Cell;
+use std::ffi::{c_void, CString};
+use std::ptr;
+
+use napi::sys;
+
+use crate::decode::ValueType;
+
+/// A failed call: either a JavaScript exception is already pending (a throwing getter, a
+/// throwing `idFactory`), or one is to be thrown.
+#[derive(Debug)]
+pub enum JsError {
+    Pending,
+    Type(String),
+    Internal(String),
+}
+
+impl From<crate::decode::InvalidEvent> for JsError {
+    fn from(e: crate::decode::InvalidEvent) -> Self {
+        JsError::Type(e.to_string())
+    }
+}
+
+pub type JsResult<T> = Result<T, JsError>;
+
+/// The strings the binding reads and writes, created once per environment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Name {
+    Type,
+    Text,
+    Delta,
+    Metadata,
+    ToolCall,
+    Id,
+    Name,
+    Arguments,
+    ToolResult,
+    ToolCallId,
+    Result,
+    IsError,
+    Stream,
+    Data,
+    Error,
+    StatusCode,
+    Message,
+    ModelId,
+    KeyId,
+    Thinking,
+    ToolBatch,
+    Calls,
+    ShellOutput,
+    Stdout,
+    Stderr,
+    System,
+    Kind,
+    Role,
+    Chunks,
+    MessageId,
+    Empty,
+}
+
+impl Name {
+    const COUNT: usize = Name::Empty as usize + 1;
+    const ALL: [Name; Name::COUNT] = [
+        Name::Type,
+        Name::Text,
+        Name::Delta,
+        Name::Metadata,
+        Name::ToolCall,
+        Name::Id,
+        Name::Name,
+        Name::Arguments,
+        Name::ToolResult,
+        Name::ToolCallId,
+        Name::Result,
+        Name::IsError,
+        Name::Stream,
+        Name::Data,
+        Name::Error,
+        Name::StatusCode,
+        Name::Message,
+        Name::ModelId,
+        Name::KeyId,
+        Name::Thinking,
+        Name::ToolBatch,
+        Name::Calls,
+        Name::ShellOutput,
+        Name::Stdout,
+        Name::Stderr,
+        Name::System,
+        Name::Kind,
+        Name::Role,
+        Name::Chunks,
+        Name::MessageId,
+        Name::Empty,
+    ];
+
+    fn text(self) -> &'static str {
+        match self {
+            Name::Type => "type",
+            Name::Text => "text",
+            Name::Delta => "delta",
+            Name::Metadata => "metadata",
+            Name::ToolCall => "toolCall",
+            Name::Id => "id",
+            Name::Name => "name",
+            Name::Arguments => "arguments",
+            Name::ToolResult => "toolResult",
+            Name::ToolCallId => "toolCallId",
+            Name::Result => "result",
+            Name::IsError => "isError",
+            Name::Stream => "stream",
+            Name::Data => "data",
+            Name::Error => "error",
+            Name::StatusCode => "statusCode",
+            Name::Message => "message",
+            Name::ModelId => "modelId",
+            Name::KeyId => "keyId",
+            Name::Thinking => "thinking",
+            Name::ToolBatch => "tool-batch",
+            Name::Calls => "calls",
+            Name::ShellOutput => "shellOutput",
+            Name::Stdout => "stdout",
+            Name::Stderr => "stderr",
+            Name::System => "system",
+            Name::Kind => "kind",
+            Name::Role => "role",
+            Name::Chunks => "chunks",
+            Name::MessageId => "messageId",
+            Name::Empty => "",
+        }
+    }
+}
+
+/// Per-environment state: one persistent reference to an array holding the interned
+/// names (Node 20 cannot reference a string directly) followed by
+/// `String.prototype.concat`. One per Node environment (main thread, each worker).
+pub struct State {
+    env: sys::napi_env,
+    holder: sys::napi_ref,
+}
+
+/// Where `String.prototype.concat` sits in the holder array.
+const CONCAT: u32 = Name::COUNT as u32;
+
+fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
+    if status == sys::Status::napi_ok {
+        return Ok(());
+    }
+    let mut pending = false;
+    // SAFETY: `env` is the live environment of the current call.
+    unsafe { sys::napi_is_exception_pending(env, &mut pending) };
+    if pending {
+        Err(JsError::Pending)
+    } else {
+        Err(JsError::Internal(format!("{what} failed with N-API status {status}")))
+    }
+}
+
+impl State {
+    /// Creates the state for `env`.
+    ///
+    /// # Safety
+    /// `env` must be a live environment on the current thread.
+    pub unsafe fn new(env: sys::napi_env) -> JsResult<Box<State>> {
+        let mut holder = ptr::null_mut();
+        check(
+            unsafe { sys::napi_create_array_with_length(env, Name::COUNT + 1, &mut holder) },
+            env,
+            "creating the name table",
+        )?;
+        // Property keys must be internalized strings, or V8 looks each one up in its
+        // string table on every access. Keys set by `napi_set_named_property` are, and
+        // `napi_get_property_names` hands them back.
+        let mut keyed = ptr::null_mut();
+        check(unsafe { sys::napi_create_object(env, &mut keyed) }, env, "creating the name table")?;
+        for name in Name::ALL {
+            let key = CString::new(name.text()).map_err(|e| JsError::Internal(e.to_string()))?;
+            check(
+                unsafe { sys::napi_set_named_property(env, keyed, key.as_ptr(), keyed) },
+                env,
+                "interning a name",
+            )?;
+        }
+        let mut keys = ptr::null_mut();
+        check(
+            unsafe { sys::napi_get_property_names(env, keyed, &mut keys) },
+            env,
+            "reading the interned names",
+        )?;
+        for name in Name::ALL {
+            let mut value = ptr::null_mut();
+            check(
+                unsafe { sys::napi_get_element(env, keys, name as u32, &mut value) },
+                env,
+                "reading an interned name",
+            )?;
+            check(
+                unsafe { sys::napi_set_element(env, holder, name as u32, value) },
+                env,
+                "storing a name",
+            )?;
+        }
+        let mut global = ptr::null_mut();
+        check(unsafe { sys::napi_get_global(env, &mut global) }, env, "reading the global object")?;
+        let string_ctor = unsafe { get_named(env, global, c"String")? };
+        let prototype = unsafe { get_named(env, string_ctor, c"prototype")? };
+        let concat = unsafe { get_named(env, prototype, c"concat")? };
+        check(
+            unsafe { sys::napi_set_element(env, holder, CONCAT, concat) },
+            env,
+            "storing String.prototype.concat",
+        )?;
+        let mut reference = ptr::null_mut();
+        check(
+            unsafe { sys::napi_create_reference(env, holder, 1, &mut reference) },
+            env,
+            "referencing the name table",
+        )?;
+        Ok(Box::new(State {
+            env,
+            holder: reference,
+        }))
+    }
+
+    /// Releases the reference.
+    ///
+    /// # Safety
+    /// The environment the state was created in must still be alive (an environment
+    /// cleanup hook is the place).
+    pub unsafe fn release(&self) {
+        unsafe { sys::napi_delete_reference(self.env, self.holder) };
+    }
+}
+
+unsafe fn get_named(env: sys::napi_env, object: sys::napi_value, key: &std::ffi::CStr) -> JsResult<sys::napi_value> {
+    let mut value = ptr::null_mut();
+    check(
+        unsafe { sys::napi_get_named_property(env, object, key.as_ptr(), &mut value) },
+        env,
+        "reading a global",
+    )?;
+    Ok(value)
+}
+
+/// The environment of one call, with the names it has already materialised.
+pub struct Js<'s> {
+    pub env: sys::napi_env,
+    state: &'s State,
+    holder: Cell<sys::napi_value>,
+    names: Cell<[sys::napi_value; Name::COUNT]>,
+}
+
+pub type Value = sys::napi_value;
+
+impl<'s> Js<'s> {
+    /// # Safety
+    /// `env` must be the live environment of the current callback and `state` its state.
+    pub unsafe fn new(env: sys::napi_env, state: &'s State) -> Self {
+        Js {
+            env,
+            state,
+            holder: Cell::new(ptr::null_mut()),
+            names: Cell::new([ptr::null_mut(); Name::COUNT]),
+        }
+    }
+
+    fn check(&self, status: sys::napi_status, what: &str) -> JsResult<()> {
+        check(status, self.env, what)
+    }
+
+    /// The `index`th entry of the name table.
+    fn table(&self, index: u32) -> JsResult<Value> {
+        let mut holder = self.holder.get();
+        if holder.is_null() {
+            // SAFETY: the reference belongs to this environment and lives as long as the state.
+            self.check(
+                unsafe { sys::napi_get_reference_value(self.env, self.state.holder, &mut holder) },
+                "reading the name table",
+            )?;
+            self.holder.set(holder);
+        }
+        self.element(holder, index as usize)
+    }
+
+    /// The interned JavaScript string for `name`.
+    pub fn name(&self, name: Name) -> JsResult<Value> {
+        let mut names = self.names.get();
+        let cached = names[name as usize];
+        if !cached.is_null() {
+            return Ok(cached);
+        }
+        let value = self.table(name as u32)?;
+        names[name as usize] = value;
+        self.names.set(names);
+        Ok(value)
+    }
+
+    pub fn get(&self, object: Value, key: Name) -> JsResult<Value> {
+        let key = self.name(key)?;
+        let mut value = ptr::null_mut();
+        // SAFETY: all handles belong to the current scope.
+        self.check(
+            unsafe { sys::napi_get_property(self.env, object, key, &mut value) },
+            "reading a property",
+        )?;
+        Ok(value)
+    }
+
+    pub fn set(&self, object: Value, key: Name, value: Value) -> JsResult<()> {
+        let key = self.name(key)?;
+        // SAFETY: all handles belong to the current scope.
+        self.check(
+            unsafe { sys::napi_set_property(self.env, object, key, value) },
+            "writing a property",
+        )
+    }
+
+    pub fn element(&self, array: Value, index: usize) -> JsResult<Value> {
+        let mut value = ptr::null_mut();
+        // SAFETY: all handles belong to the current scope.
+        self.check(
+            unsafe { sys::napi_get_element(self.env, array, index as u32, &mut value) },
+            "reading an element",
+        )?;
+        Ok(value)
+    }
+
+    pub fn set_element(&self, array: Value, index: usize, value: Value) -> JsResult<()> {
+        // SAFETY: all handles belong to the current scope.
+        self.check(
+            unsafe { sys::napi_set_element(self.env, array, index as u32, value) },
+            "writing an element",
+        )
+    }
+
+    /// The length of `value` if it is an array.
+    pub fn array_len(&self, value: Value) -> JsResult<Option<usize>> {
+        let mut len = 0u32;
+        // SAFETY: `value` belongs to the current scope.
+        let status = unsafe { sys::napi_get_array_length(self.env, value, &mut len) };
+        if status == sys::Status::napi_array_expected {
+            return Ok(None);
+        }
+        self.check(status, "reading an array length")?;
+        Ok(Some(len as usize))
+    }
+
+    pub fn value_type(&self, value: Value) -> JsResult<ValueType> {
+        let mut ty = 0;
+        // SAFETY: `value` belongs to the current scope.
+        self.check(unsafe { sys::napi_typeof(self.env, value, &mut ty) }, "typeof")?;
+        use sys::ValueType as T;
+        Ok(match ty {
+            T::napi_undefined => ValueType::Undefined,
+            T::napi_null => ValueType::Null,
+            T::napi_boolean => ValueType::Boolean,
+            T::napi_number => ValueType::Number,
+            T::napi_string => ValueType::String,
+            T::napi_symbol => ValueType::Symbol,
+            T::napi_function => ValueType::Function,
+            T::napi_bigint => ValueType::BigInt,
+            _ => {
+                let mut is_array = false;
+                // SAFETY: as above.
+                self.check(unsafe { sys::napi_is_array(self.env, value, &mut is_array) }, "isArray")?;
+                if is_array {
+                    ValueType::Array
+                } else {
+                    ValueType::Object
+                }
+            }
+        })
+    }
+
+    /// Whether property reads on `value` reach an object (not a primitive or a hole).
+    pub fn is_object(&self, value: Value) -> JsResult<bool> {
+        let mut ty = 0;
+        // SAFETY: `value` belongs to the current scope.
+        self.check(unsafe { sys::napi_typeof(self.env, value, &mut ty) }, "typeof")?;
+        Ok(ty == sys::ValueType::napi_object || ty == sys::ValueType::napi_function)
+    }
+
+    /// JavaScript truthiness.
+    pub fn truthy(&self, value: Value) -> JsResult<bool> {
+        if self.is_object(value)? {
+            return Ok(true);
+        }
+        let mut boolean = ptr::null_mut();
+        let mut result = false;
+        // SAFETY: `value` belongs to the current scope.
+        self.check(
+            unsafe { sys::napi_coerce_to_bool(self.env, value, &mut boolean) },
+            "coercing to boolean",
+        )?;
+        self.check(
+            unsafe { sys::napi_get_value_bool(self.env, boolean, &mut result) },
+            "reading a boolean",
+        )?;
+        Ok(result)
+    }
+
+    /// The short ASCII string `value` as bytes, for comparing with known tags. `None` when
+    /// `value` is not a string; an empty slice when it is too long to be a known tag.
+    pub fn tag<'b>(&self, value: Value, buf: &'b mut [u8; 32]) -> JsResult<Option<&'b [u8]>> {
+        let mut written = 0usize;
+        // SAFETY: `buf` is writable for its length; `value` belongs to the current scope.
+        let status = unsafe {
+            sys::napi_get_value_string_utf8(self.env, value, buf.as_mut_ptr().cast(), buf.len(), &mut written)
+        };
+        if status == sys::Status::napi_string_expected {
+            return Ok(None);
+        }
+        self.check(status, "reading a string")?;
+        // A string that fills the buffer may have been cut short; no tag is that long.
+        Ok(Some(if written >= buf.len() - 1 { &[] } else { &buf[..written] }))
+    }
+
+    pub fn strict_equals(&self, a: Value, b: Value) -> JsResult<bool> {
+        let mut equal = false;
+        // SAFETY: both handles belong to the current scope.
+        self.check(unsafe { sys::napi_strict_equals(self.env, a, b, &mut equal) }, "===")?;
+        Ok(equal)
+    }
+
+    pub fn number(&self, value: Value) -> JsResult<f64> {
+        let mut number = 0f64;
+        // SAFETY: `value` belongs to the current scope.
+        self.check(
+            unsafe { sys::napi_get_value_double(self.env, value, &mut number) },
+            "reading a number",
+        )?;
+        Ok(number)
+    }
+
+    pub fn create_number(&self, number: f64) -> JsResult<Value> {
+        let mut value = ptr::null_mut();
+        // SAFETY: creates a value in the current scope.
+        self.check(
+            unsafe { sys::napi_create_double(self.env, number, &mut value) },
+            "creating a number",
+        )?;
+        Ok(value)
+    }
+
+    /// A new object with `fields` set in order (JavaScript keeps insertion order).
+    pub fn object(&self, fields: &[(Name, Value)]) -> JsResult<Value> {
+        let mut object = ptr::null_mut();
+        // SAFETY: creates a value in the current scope.
+        self.check(unsafe { sys::napi_create_object(self.env, &mut object) }, "creating an object")?;
+        for &(key, value) in fields {
+            self.set(object, key, value)?;
+        }
+        Ok(object)
+    }
+
+    pub fn array(&self, items: &[Value]) -> JsResult<Value> {
+        let mut array = ptr::null_mut();
+        // SAFETY: creates a value in the current scope.
+        self.check(
+            unsafe { sys::napi_create_array_with_length(self.env, items.len(), &mut array) },
+            "creating an array",
+        )?;
+        for (index, &item) in items.iter().enumerate() {
+            self.set_element(array, index, item)?;
+        }
+        Ok(array)
+    }
+
+    pub fn undefined(&self) -> JsResult<Value> {
+        let mut value = ptr::null_mut();
+        // SAFETY: reads a singleton in the current scope.
+        self.check(unsafe { sys::napi_get_undefined(self.env, &mut value) }, "undefined")?;
+        Ok(value)
+    }
+
+    /// The string's UTF-16 units, appended to `out` (lone surrogates kept).
+    pub fn utf16_into(&self, value: Value, out: &mut Vec<u16>) -> JsResult<()> {
+        let mut len = 0usize;
+        // SAFETY: a null buffer asks for the length only.
+        self.check(
+            unsafe { sys::napi_get_value_string_utf16(self.env, value, ptr::null_mut(), 0, &mut len) },
+            "measuring a string",
+        )?;
+        let start = out.len();
+        out.resize(start + len + 1, 0);
+        let mut written = 0usize;
+        // SAFETY: `out[start..]` has room for `len` units and the terminator.
+        self.check(
+            unsafe {
+                sys::napi_get_value_string_utf16(self.env, value, out[start..].as_mut_ptr(), len + 1, &mut written)
+            },
+            "reading a string",
+        )?;
+        out.truncate(start + written);
+        Ok(())
+    }
+
+    pub fn create_utf16(&self, units: &[u16]) -> JsResult<Value> {
+        let mut value = ptr::null_mut();
+        // SAFETY: `units` is valid for its length.
+        self.check(
+            unsafe { sys::napi_create_string_utf16(self.env, units.as_ptr(), units.len() as isize, &mut value) },
+            "creating a string",
+        )?;
+        Ok(value)
+    }
+
+    /// `a + b` for a string `b`, as JavaScript evaluates it. Strings are joined by V8
+    /// (`String.prototype.concat`), which makes a rope instead of copying `a`.
+    pub fn plus(&self, a: Value, b: Value) -> JsResult<Value> {
+        let mut ty = 0;
+        // SAFETY: `a` belongs to the current scope.
+        self.check(unsafe { sys::napi_typeof(self.env, a, &mut ty) }, "typeof")?;
+        let left = if ty == sys::ValueType::napi_string {
+            a
+        } else {
+            // `undefined + "x"` is "undefinedx"; ToString covers every primitive the same
+            // way `+` does, and throws for a symbol as `+` does.
+            let mut coerced = ptr::null_mut();
+            // SAFETY: as above.
+            self.check(
+                unsafe { sys::napi_coerce_to_string(self.env, a, &mut coerced) },
+                "converting to a string",
+            )?;
+            coerced
+        };
+        let concat = self.table(CONCAT)?;
+        let mut joined = ptr::null_mut();
+        // SAFETY: `concat` is String.prototype.concat, called on a string with one string.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, left, concat, 1, &b, &mut joined) },
+            "joining strings",
+        )?;
+        Ok(joined)
+    }
+
+    /// Calls `function` with no arguments and `this` undefined.
+    pub fn call0(&self, function: Value) -> JsResult<Value> {
+        let this = self.undefined()?;
+        let mut result = ptr::null_mut();
+        // SAFETY: all handles belong to the current scope.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, this, function, 0, ptr::null(), &mut result) },
+            "calling a function",
+        )?;
+        Ok(result)
+    }
+
+    /// Throws `error` (prefixed with the function name) unless one is already pending.
+    pub fn throw(&self, error: JsError, prefix: &str) {
+        let (message, is_type_error) = match error {
+            JsError::Pending => return,
+            JsError::Type(message) => (format!("{prefix}: {message}"), true),
+            JsError::Internal(message) => (format!("{prefix}: internal error: {message}"), false),
+        };
+        let message = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
+        // SAFETY: `message` is a valid C string; `env` is live.
+        unsafe {
+            if is_type_error {
+                sys::napi_throw_type_error(self.env, ptr::null(), message.as_ptr());
+            } else {
+                sys::napi_throw_error(self.env, ptr::null(), message.as_ptr());
+            }
+        }
+    }
+}
+
+/// Reads the callback's arguments into `args` (missing ones are `undefined`).
+///
+/// # Safety
+/// `env` and `info` must be the current callback's.
+pub unsafe fn arguments<const N: usize>(env: sys::napi_env, info: sys::napi_callback_info) -> JsResult<[Value; N]> {
+    let mut args = [ptr::null_mut(); N];
+    let mut argc = N;
+    let mut data: *mut c_void = ptr::null_mut();
+    check(
+        unsafe { sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), ptr::null_mut(), &mut data) },
+        env,
+        "reading arguments",
+    )?;
+    Ok(args)
+}

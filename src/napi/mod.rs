@@ -1,0 +1,24 @@
+//! The Node binding: JavaScript values in and out, over the rules of the core.
+//!
+//! - `types.rs` declares the JavaScript shapes and signatures (the source of `index.d.ts`);
+//! - `entry.rs` holds the raw entry points and installs them;
+//! - `chunks.rs` and `messages.rs` adapt the caller's arrays to the core's traits;
+//! - `js.rs` wraps the few N-API calls all of them use.
+
+mod chunks;
+mod entry;
+mod js;
+mod messages;
+mod types;
+
+use napi::bindgen_prelude::{Env, Object, Result};
+use napi::JsValue;
+use napi_derive::napi;
+
+/// Installs the raw entry points over the generated wrappers, once per environment
+/// (the main thread, each worker, each Electron context).
+#[napi(module_exports)]
+pub fn install(exports: Object, env: Env) -> Result<()> {
+    unsafe { entry::install(env.raw(), exports.raw()) }
+        .map_err(|e| napi::Error::from_reason(format!("agent-chunks failed to load: {e:?}")))
+}

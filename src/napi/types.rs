@@ -1,0 +1,254 @@
+//! The JavaScript-facing shapes, declared in Rust so that `napi build` generates
+//! `index.d.ts` from them. They describe the values the drop-in reads and writes; the
+//! hot paths in `entry.rs` work on those values directly rather than converting them, so
+//! Rust never constructs most of these types.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+use napi::bindgen_prelude::{Either5, Env, Result, Status, Unknown};
+use napi::JsValue;
+use napi_derive::napi;
+use serde_json::Value;
+
+use super::entry;
+
+/// Provider-specific data attached to a thinking block when it ends, keyed by provider,
+/// e.g. `{ anthropic: { signature } }`. Its presence seals the block.
+#[napi]
+pub type ProviderMetadata = HashMap<String, HashMap<String, Unknown<'static>>>;
+
+/// The kind of a `system` chunk.
+#[napi(string_enum = "kebab-case")]
+pub enum SystemChunkKind {
+    Notice,
+    ModelChanged,
+    ConfigReload,
+    Cancelled,
+}
+
+/// Who a message is from.
+#[napi(string_enum = "lowercase")]
+pub enum MessageRole {
+    User,
+    Assistant,
+    System,
+}
+
+/// The output stream a `shell-output` event belongs to.
+#[napi(string_enum = "lowercase")]
+pub enum ShellStreamName {
+    Stdout,
+    Stderr,
+}
+
+/// The lifecycle and control event types: accepted, and they produce nothing.
+#[napi(string_enum = "kebab-case")]
+pub enum LifecycleEventType {
+    Status,
+    TurnStart,
+    TurnSealed,
+    Done,
+    Usage,
+    TaskListUpdate,
+    TabCreated,
+    MessageQueued,
+    MessageConsumed,
+    MessageCancelled,
+    CompactionStarted,
+    CompactionComplete,
+    CompactionError,
+}
+
+/// The tool call carried by a `tool-call` event.
+#[napi(object)]
+pub struct ToolCallPayload {
+    pub id: String,
+    pub name: String,
+    /// Stored by reference, whatever it is.
+    #[napi(ts_type = "unknown")]
+    pub arguments: Value,
+}
+
+/// The result carried by a `tool-result` event.
+#[napi(object)]
+pub struct ToolResultPayload {
+    pub tool_call_id: String,
+    /// Stored by reference, whatever it is (`undefined` included).
+    #[napi(ts_type = "unknown")]
+    pub result: Value,
+    pub is_error: bool,
+}
+
+/// The events that shape a message's chunks.
+#[napi(discriminant = "type", discriminant_case = "kebab-case")]
+pub enum AgentContentEvent {
+    /// Extends the last `text` chunk, or opens one.
+    TextDelta { delta: String },
+    /// Extends the last unsealed `thinking` chunk, or opens one.
+    ReasoningDelta { delta: String },
+    /// Seals the newest `thinking` chunk with `metadata` (nothing when it is absent).
+    ReasoningEnd {
+        #[napi(ts_type = "ProviderMetadata")]
+        metadata: Option<Value>,
+    },
+    /// Joins the last `tool-batch` chunk, or opens one.
+    ToolCall { tool_call: ToolCallPayload },
+    /// Lands on the newest call with `toolResult.toolCallId`.
+    ToolResult { tool_result: ToolResultPayload },
+    /// Appends to the newest batch's last call's `shellOutput`.
+    ShellOutput { stream: ShellStreamName, data: String },
+    /// Always a new `error` chunk.
+    Error { error: String, status_code: Option<f64> },
+    /// Always a new `system` chunk of kind `notice`.
+    Notice { message: String },
+    /// Always a new `system` chunk: `Switched to ${modelId} (${keyId})`.
+    ModelChanged { model_id: String, key_id: String },
+    /// Always a new `system` chunk: `Configuration reloaded`.
+    ConfigReload,
+}
+
+/// Output of a shell tool call so far.
+#[napi(object)]
+pub struct ShellOutput {
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// One call of a `tool-batch` chunk.
+#[napi(object)]
+pub struct ToolCallEntry {
+    pub id: String,
+    pub name: String,
+    #[napi(ts_type = "unknown")]
+    pub arguments: Value,
+    #[napi(ts_type = "unknown")]
+    pub result: Option<Value>,
+    pub is_error: Option<bool>,
+    pub shell_output: Option<ShellOutput>,
+}
+
+/// Streamed answer text.
+#[napi(object)]
+pub struct TextChunk {
+    #[napi(ts_type = "'text'")]
+    pub r#type: String,
+    pub text: String,
+}
+
+/// Streamed reasoning; `metadata` present means the block is sealed.
+#[napi(object)]
+pub struct ThinkingChunk {
+    #[napi(ts_type = "'thinking'")]
+    pub r#type: String,
+    pub text: String,
+    #[napi(ts_type = "ProviderMetadata")]
+    pub metadata: Option<Value>,
+}
+
+/// Consecutive tool calls.
+#[napi(object)]
+pub struct ToolBatchChunk {
+    #[napi(ts_type = "'tool-batch'")]
+    pub r#type: String,
+    pub calls: Vec<ToolCallEntry>,
+}
+
+/// An error reported by the agent or its provider.
+#[napi(object)]
+pub struct ErrorChunk {
+    #[napi(ts_type = "'error'")]
+    pub r#type: String,
+    pub message: String,
+    pub status_code: Option<f64>,
+}
+
+/// A notice from the system (model switch, configuration reload, cancellation …).
+#[napi(object)]
+pub struct SystemChunk {
+    #[napi(ts_type = "'system'")]
+    pub r#type: String,
+    pub kind: SystemChunkKind,
+    pub text: String,
+}
+
+/// One ordered piece of a message, discriminated by `type`.
+#[napi]
+pub type Chunk = Either5<TextChunk, ThinkingChunk, ToolBatchChunk, ErrorChunk, SystemChunk>;
+
+/// A chat message as the helper's callers store it.
+#[napi(object)]
+pub struct ChatMessage {
+    pub id: String,
+    pub role: MessageRole,
+    pub chunks: Vec<Chunk>,
+}
+
+/// The least a message needs for `applySystemEvent`; callers' own message types extend it.
+#[napi(object)]
+pub struct IdentifiedMessage {
+    pub id: String,
+    pub role: MessageRole,
+    pub chunks: Vec<Chunk>,
+}
+
+/// A system notice in the caller's terms: its kind and its (formatted, localised) text.
+#[napi(object)]
+pub struct SystemEventLike {
+    pub kind: SystemChunkKind,
+    pub text: String,
+}
+
+fn settle(env: &Env, outcome: Option<napi::sys::napi_value>) -> Result<()> {
+    let _ = env;
+    match outcome {
+        Some(_) => Ok(()),
+        None => Err(napi::Error::new(Status::PendingException, "exception pending")),
+    }
+}
+
+/// Folds one agent event into `chunks`, in place: extends the last chunk or pushes a new
+/// one, as the open/close rules say. Existing chunk objects are kept; payloads are stored
+/// by reference. Throws a `TypeError` naming the field, leaving `chunks` untouched, when
+/// the event is malformed.
+///
+/// The module installs a raw callback under this name (see `entry.rs`); this wrapper has
+/// the same behaviour and gives the typings their signature.
+#[napi(js_name = "appendEventToChunks", ts_args_type = "chunks: Chunk[], event: AgentEvent")]
+pub fn append_event_to_chunks(env: &Env, chunks: Unknown, event: Unknown) -> Result<()> {
+    let outcome = unsafe {
+        entry::with_state(env.raw(), entry::APPEND, |js| {
+            entry::append(js, chunks.raw(), event.raw())?;
+            js.undefined()
+        })
+    };
+    settle(env, outcome)
+}
+
+/// Routes a system notice: into the newest message when it is a `system` message, else
+/// into a new `system` message whose id comes from `idFactory` (called once, only then;
+/// default: a random v4 UUID). Returns the id of the message used.
+///
+/// The module installs a raw callback under this name (see `entry.rs`); this wrapper has
+/// the same behaviour and gives the typings their signature.
+#[napi(
+    js_name = "applySystemEvent",
+    ts_generic_types = "M extends IdentifiedMessage",
+    ts_args_type = "messages: M[], event: SystemEventLike, idFactory?: () => string",
+    ts_return_type = "{ messageId: string }"
+)]
+pub fn apply_system_event(env: &Env, messages: Unknown, event: Unknown, id_factory: Unknown) -> Result<Unknown<'static>> {
+    let mut result = None;
+    let outcome = unsafe {
+        entry::with_state(env.raw(), entry::APPLY, |js| {
+            let value = entry::apply(js, messages.raw(), event.raw(), id_factory.raw())?;
+            result = Some(value);
+            Ok(value)
+        })
+    };
+    settle(env, outcome)?;
+    match result {
+        Some(value) => Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) }),
+        None => Err(napi::Error::new(Status::PendingException, "exception pending")),
+    }
+}

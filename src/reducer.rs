@@ -1,0 +1,192 @@
+//! The open/close rules: how one [`AgentEvent`] changes a message's chunk list.
+//!
+//! The rules are written once, against [`ChunkStore`], the mechanics of "a list of
+//! chunks". [`Vec<Chunk>`] implements it for Rust-owned data; the Node binding implements
+//! it over the caller's JavaScript array, mutating it in place.
+//!
+//! | event | effect |
+//! | --- | --- |
+//! | `text-delta` | extends the last chunk if it is `text`, else opens a `text` chunk |
+//! | `reasoning-delta` | extends the last chunk if it is an unsealed `thinking`, else opens one |
+//! | `reasoning-end` | seals the newest `thinking` chunk with the metadata, unless it is sealed already |
+//! | `tool-call` | joins the last chunk if it is a `tool-batch`, else opens one |
+//! | `tool-result` | lands on the first call with that id in the newest batch that has one |
+//! | `shell-output` | rebuilds the `shellOutput` of the newest batch's last call |
+//! | `error`, `notice`, `model-changed`, `config-reload` | always a new chunk |
+//! | lifecycle and unknown events | nothing |
+
+use crate::model::{AgentEvent, Chunk, ShellStream, SystemChunkKind, ToolCallEntry};
+
+/// What the rules need to know about a chunk already in the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChunkKind {
+    Text,
+    Thinking { sealed: bool },
+    ToolBatch,
+    /// Any other chunk, and holes or non-objects in a caller's array.
+    Other,
+}
+
+/// A piece of a text the rules compose (`Switched to ${modelId} (${keyId})`).
+#[derive(Debug, Clone, Copy)]
+pub enum TextPart<'a, S> {
+    Literal(&'static str),
+    Given(&'a S),
+}
+
+/// The mechanics of a chunk list. Indexes are positions in the list; `call` indexes are
+/// positions in a `tool-batch` chunk's `calls`.
+///
+/// Queries come before mutations in every rule, so a store that fails a query (a caller's
+/// malformed chunk) leaves the list exactly as it was.
+pub trait ChunkStore {
+    type Text;
+    type Value;
+    type Error;
+
+    fn len(&self) -> Result<usize, Self::Error>;
+    fn kind(&self, index: usize) -> Result<ChunkKind, Self::Error>;
+    /// Appends `delta` to the `text` of the `text` or `thinking` chunk at `index`.
+    fn extend_text(&mut self, index: usize, delta: Self::Text) -> Result<(), Self::Error>;
+    fn push_chunk(&mut self, chunk: Chunk<Self::Text, Self::Value>) -> Result<(), Self::Error>;
+    fn compose_text(&mut self, parts: &[TextPart<'_, Self::Text>]) -> Result<Self::Text, Self::Error>;
+    fn seal_thinking(&mut self, index: usize, metadata: Self::Value) -> Result<(), Self::Error>;
+    fn push_call(
+        &mut self,
+        index: usize,
+        call: ToolCallEntry<Self::Text, Self::Value>,
+    ) -> Result<(), Self::Error>;
+    /// The first call in the batch at `index` whose id equals `id`.
+    fn find_call(&self, index: usize, id: &Self::Text) -> Result<Option<usize>, Self::Error>;
+    fn set_result(
+        &mut self,
+        index: usize,
+        call: usize,
+        result: Self::Value,
+        is_error: Self::Value,
+    ) -> Result<(), Self::Error>;
+    /// The batch's last call, or `None` when it has none (or, in a caller's array, a hole).
+    fn last_call(&self, index: usize) -> Result<Option<usize>, Self::Error>;
+    /// Replaces the call's `shellOutput` with a new one: the previous streams (empty when
+    /// there was none) with `data` appended to the one `stream` names.
+    fn append_shell_output(
+        &mut self,
+        index: usize,
+        call: usize,
+        stream: ShellStream,
+        data: Self::Text,
+    ) -> Result<(), Self::Error>;
+}
+
+/// Folds one event into `chunks`. The only entry point of the rules.
+pub fn append_event<C: ChunkStore>(
+    chunks: &mut C,
+    event: AgentEvent<C::Text, C::Value>,
+) -> Result<(), C::Error> {
+    match event {
+        AgentEvent::TextDelta { delta } => match last_kind(chunks)? {
+            Some((last, ChunkKind::Text)) => chunks.extend_text(last, delta),
+            _ => chunks.push_chunk(Chunk::Text { text: delta }),
+        },
+        AgentEvent::ReasoningDelta { delta } => match last_kind(chunks)? {
+            Some((last, ChunkKind::Thinking { sealed: false })) => chunks.extend_text(last, delta),
+            _ => chunks.push_chunk(Chunk::Thinking {
+                text: delta,
+                metadata: None,
+            }),
+        },
+        AgentEvent::ReasoningEnd { metadata } => match metadata {
+            Some(metadata) => seal_newest_thinking(chunks, metadata),
+            None => Ok(()),
+        },
+        AgentEvent::ToolCall {
+            id,
+            name,
+            arguments,
+        } => {
+            let call = ToolCallEntry::new(id, name, arguments);
+            match last_kind(chunks)? {
+                Some((last, ChunkKind::ToolBatch)) => chunks.push_call(last, call),
+                _ => chunks.push_chunk(Chunk::ToolBatch { calls: vec![call] }),
+            }
+        }
+        AgentEvent::ToolResult {
+            tool_call_id,
+            result,
+            is_error,
+        } => {
+            // Results can arrive after later text, so search every batch, newest first.
+            for index in (0..chunks.len()?).rev() {
+                if chunks.kind(index)? != ChunkKind::ToolBatch {
+                    continue;
+                }
+                if let Some(call) = chunks.find_call(index, &tool_call_id)? {
+                    return chunks.set_result(index, call, result, is_error);
+                }
+            }
+            Ok(())
+        }
+        AgentEvent::ShellOutput { stream, data } => {
+            // Only the newest batch counts, even with text streamed after it.
+            for index in (0..chunks.len()?).rev() {
+                if chunks.kind(index)? != ChunkKind::ToolBatch {
+                    continue;
+                }
+                return match chunks.last_call(index)? {
+                    Some(call) => chunks.append_shell_output(index, call, stream, data),
+                    None => Ok(()),
+                };
+            }
+            Ok(())
+        }
+        AgentEvent::Error { error, status_code } => chunks.push_chunk(Chunk::Error {
+            message: error,
+            status_code,
+        }),
+        AgentEvent::Notice { message } => chunks.push_chunk(Chunk::System {
+            kind: SystemChunkKind::Notice,
+            text: message,
+        }),
+        AgentEvent::ModelChanged { model_id, key_id } => {
+            let text = chunks.compose_text(&[
+                TextPart::Literal("Switched to "),
+                TextPart::Given(&model_id),
+                TextPart::Literal(" ("),
+                TextPart::Given(&key_id),
+                TextPart::Literal(")"),
+            ])?;
+            chunks.push_chunk(Chunk::System {
+                kind: SystemChunkKind::ModelChanged,
+                text,
+            })
+        }
+        AgentEvent::ConfigReload => {
+            let text = chunks.compose_text(&[TextPart::Literal("Configuration reloaded")])?;
+            chunks.push_chunk(Chunk::System {
+                kind: SystemChunkKind::ConfigReload,
+                text,
+            })
+        }
+        AgentEvent::Lifecycle(_) | AgentEvent::Unknown => Ok(()),
+    }
+}
+
+fn last_kind<C: ChunkStore>(chunks: &C) -> Result<Option<(usize, ChunkKind)>, C::Error> {
+    match chunks.len()? {
+        0 => Ok(None),
+        len => Ok(Some((len - 1, chunks.kind(len - 1)?))),
+    }
+}
+
+/// Attaches metadata to the newest thinking chunk, which seals it. Metadata for a block
+/// that is already sealed, or with no thinking chunk at all, has no home and is dropped.
+fn seal_newest_thinking<C: ChunkStore>(chunks: &mut C, metadata: C::Value) -> Result<(), C::Error> {
+    for index in (0..chunks.len()?).rev() {
+        match chunks.kind(index)? {
+            ChunkKind::Thinking { sealed: false } => return chunks.seal_thinking(index, metadata),
+            ChunkKind::Thinking { sealed: true } => return Ok(()),
+            _ => continue,
+        }
+    }
+    Ok(())
+}
