@@ -251,23 +251,23 @@ pub fn decode_event<E: EventSource>(
     source: &E,
     event: &E::Value,
 ) -> Result<AgentEvent<E::Text, E::Value>, E::Error> {
-    let not_object = |got| InvalidEvent {
-        event_type: None,
-        path: None,
-        expected: Expected::Object,
-        got,
-    };
-    match source.value_type(event)? {
-        ValueType::Object | ValueType::Function => {}
-        got => return Err(not_object(got).into()),
-    }
+    // The hot path reads `type` first; what `event` itself is matters only when that
+    // fails (reading a field of a non-object gives `undefined`).
     let tag = source.field(event, Field::Type)?;
     let Some(ty) = source.event_type(&tag)? else {
-        return Err(InvalidEvent {
-            event_type: None,
-            path: Some("type"),
-            expected: Expected::String,
-            got: source.value_type(&tag)?,
+        return Err(match source.value_type(event)? {
+            ValueType::Object | ValueType::Array | ValueType::Function => InvalidEvent {
+                event_type: None,
+                path: Some("type"),
+                expected: Expected::String,
+                got: source.value_type(&tag)?,
+            },
+            got => InvalidEvent {
+                event_type: None,
+                path: None,
+                expected: Expected::Object,
+                got,
+            },
         }
         .into());
     };

@@ -33,5 +33,5 @@ pub use model::{
     AgentEvent, ChatMessage, Chunk, EventType, LifecycleKind, MessageRole, ShellOutput, ShellStream,
     SystemChunkKind, ToolCallEntry,
 };
-pub use reducer::{append_event, ChunkKind, ChunkStore, TextPart};
+pub use reducer::{append_event, ChunkStore, ChunkType, TextPart};
 pub use system::{random_uuid, route_system_event, MessageList};

@@ -3,7 +3,7 @@
 use std::convert::Infallible;
 
 use crate::model::{Chunk, ShellOutput, ShellStream, ToolCallEntry};
-use crate::reducer::{ChunkKind, ChunkStore, TextPart};
+use crate::reducer::{ChunkStore, ChunkType, TextPart};
 
 /// A text type the owned store can build: appended to, compared, made from literals.
 pub trait Text: PartialEq + Sized {
@@ -47,15 +47,17 @@ impl<S: Text, V> ChunkStore for Vec<Chunk<S, V>> {
         Ok(Vec::len(self))
     }
 
-    fn kind(&self, index: usize) -> Result<ChunkKind, Infallible> {
-        Ok(match &self[index] {
-            Chunk::Text { .. } => ChunkKind::Text,
-            Chunk::Thinking { metadata, .. } => ChunkKind::Thinking {
-                sealed: metadata.is_some(),
-            },
-            Chunk::ToolBatch { .. } => ChunkKind::ToolBatch,
-            Chunk::Error { .. } | Chunk::System { .. } => ChunkKind::Other,
-        })
+    fn is(&self, index: usize, ty: ChunkType) -> Result<bool, Infallible> {
+        Ok(matches!(
+            (&self[index], ty),
+            (Chunk::Text { .. }, ChunkType::Text)
+                | (Chunk::Thinking { .. }, ChunkType::Thinking)
+                | (Chunk::ToolBatch { .. }, ChunkType::ToolBatch)
+        ))
+    }
+
+    fn is_sealed(&self, index: usize) -> Result<bool, Infallible> {
+        Ok(matches!(&self[index], Chunk::Thinking { metadata: Some(_), .. }))
     }
 
     fn extend_text(&mut self, index: usize, delta: S) -> Result<(), Infallible> {

@@ -17,14 +17,13 @@
 
 use crate::model::{AgentEvent, Chunk, ShellStream, SystemChunkKind, ToolCallEntry};
 
-/// What the rules need to know about a chunk already in the list.
+/// The chunk types a rule extends or searches for. Every other chunk (and, in a caller's
+/// array, a hole or a non-object) is passed over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChunkKind {
+pub enum ChunkType {
     Text,
-    Thinking { sealed: bool },
+    Thinking,
     ToolBatch,
-    /// Any other chunk, and holes or non-objects in a caller's array.
-    Other,
 }
 
 /// A piece of a text the rules compose (`Switched to ${modelId} (${keyId})`).
@@ -45,7 +44,10 @@ pub trait ChunkStore {
     type Error;
 
     fn len(&self) -> Result<usize, Self::Error>;
-    fn kind(&self, index: usize) -> Result<ChunkKind, Self::Error>;
+    /// Whether the chunk at `index` is of type `ty`.
+    fn is(&self, index: usize, ty: ChunkType) -> Result<bool, Self::Error>;
+    /// Whether the `thinking` chunk at `index` carries metadata, which seals it.
+    fn is_sealed(&self, index: usize) -> Result<bool, Self::Error>;
     /// Appends `delta` to the `text` of the `text` or `thinking` chunk at `index`.
     fn extend_text(&mut self, index: usize, delta: Self::Text) -> Result<(), Self::Error>;
     fn push_chunk(&mut self, chunk: Chunk<Self::Text, Self::Value>) -> Result<(), Self::Error>;
@@ -84,17 +86,20 @@ pub fn append_event<C: ChunkStore>(
     event: AgentEvent<C::Text, C::Value>,
 ) -> Result<(), C::Error> {
     match event {
-        AgentEvent::TextDelta { delta } => match last_kind(chunks)? {
-            Some((last, ChunkKind::Text)) => chunks.extend_text(last, delta),
-            _ => chunks.push_chunk(Chunk::Text { text: delta }),
+        AgentEvent::TextDelta { delta } => match last_of_type(chunks, ChunkType::Text)? {
+            Some(last) => chunks.extend_text(last, delta),
+            None => chunks.push_chunk(Chunk::Text { text: delta }),
         },
-        AgentEvent::ReasoningDelta { delta } => match last_kind(chunks)? {
-            Some((last, ChunkKind::Thinking { sealed: false })) => chunks.extend_text(last, delta),
-            _ => chunks.push_chunk(Chunk::Thinking {
-                text: delta,
-                metadata: None,
-            }),
-        },
+        AgentEvent::ReasoningDelta { delta } => {
+            // A sealed block is finished: a new delta starts the next block.
+            match last_of_type(chunks, ChunkType::Thinking)? {
+                Some(last) if !chunks.is_sealed(last)? => chunks.extend_text(last, delta),
+                _ => chunks.push_chunk(Chunk::Thinking {
+                    text: delta,
+                    metadata: None,
+                }),
+            }
+        }
         AgentEvent::ReasoningEnd { metadata } => match metadata {
             Some(metadata) => seal_newest_thinking(chunks, metadata),
             None => Ok(()),
@@ -105,9 +110,9 @@ pub fn append_event<C: ChunkStore>(
             arguments,
         } => {
             let call = ToolCallEntry::new(id, name, arguments);
-            match last_kind(chunks)? {
-                Some((last, ChunkKind::ToolBatch)) => chunks.push_call(last, call),
-                _ => chunks.push_chunk(Chunk::ToolBatch { calls: vec![call] }),
+            match last_of_type(chunks, ChunkType::ToolBatch)? {
+                Some(last) => chunks.push_call(last, call),
+                None => chunks.push_chunk(Chunk::ToolBatch { calls: vec![call] }),
             }
         }
         AgentEvent::ToolResult {
@@ -117,7 +122,7 @@ pub fn append_event<C: ChunkStore>(
         } => {
             // Results can arrive after later text, so search every batch, newest first.
             for index in (0..chunks.len()?).rev() {
-                if chunks.kind(index)? != ChunkKind::ToolBatch {
+                if !chunks.is(index, ChunkType::ToolBatch)? {
                     continue;
                 }
                 if let Some(call) = chunks.find_call(index, &tool_call_id)? {
@@ -129,7 +134,7 @@ pub fn append_event<C: ChunkStore>(
         AgentEvent::ShellOutput { stream, data } => {
             // Only the newest batch counts, even with text streamed after it.
             for index in (0..chunks.len()?).rev() {
-                if chunks.kind(index)? != ChunkKind::ToolBatch {
+                if !chunks.is(index, ChunkType::ToolBatch)? {
                     continue;
                 }
                 return match chunks.last_call(index)? {
@@ -171,10 +176,11 @@ pub fn append_event<C: ChunkStore>(
     }
 }
 
-fn last_kind<C: ChunkStore>(chunks: &C) -> Result<Option<(usize, ChunkKind)>, C::Error> {
+/// The index of the last chunk when it is of type `ty`.
+fn last_of_type<C: ChunkStore>(chunks: &C, ty: ChunkType) -> Result<Option<usize>, C::Error> {
     match chunks.len()? {
         0 => Ok(None),
-        len => Ok(Some((len - 1, chunks.kind(len - 1)?))),
+        len => Ok(chunks.is(len - 1, ty)?.then_some(len - 1)),
     }
 }
 
@@ -182,11 +188,13 @@ fn last_kind<C: ChunkStore>(chunks: &C) -> Result<Option<(usize, ChunkKind)>, C:
 /// that is already sealed, or with no thinking chunk at all, has no home and is dropped.
 fn seal_newest_thinking<C: ChunkStore>(chunks: &mut C, metadata: C::Value) -> Result<(), C::Error> {
     for index in (0..chunks.len()?).rev() {
-        match chunks.kind(index)? {
-            ChunkKind::Thinking { sealed: false } => return chunks.seal_thinking(index, metadata),
-            ChunkKind::Thinking { sealed: true } => return Ok(()),
-            _ => continue,
+        if !chunks.is(index, ChunkType::Thinking)? {
+            continue;
         }
+        if chunks.is_sealed(index)? {
+            return Ok(());
+        }
+        return chunks.seal_thinking(index, metadata);
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::cell::Cell;
 
 use crate::decode::{EventSource, Field, ValueType};
 use crate::model::{Chunk, EventType, ShellStream, ToolCallEntry};
-use crate::reducer::{ChunkKind, ChunkStore, TextPart};
+use crate::reducer::{ChunkStore, ChunkType, TextPart};
 
 use super::js::{Js, JsError, JsResult, Name, Value};
 
@@ -83,26 +83,21 @@ impl ChunkStore for JsChunks<'_, '_> {
         Ok(self.len)
     }
 
-    fn kind(&self, index: usize) -> JsResult<ChunkKind> {
+    fn is(&self, index: usize, ty: ChunkType) -> JsResult<bool> {
         let js = self.js;
-        let chunk = self.chunk(index)?;
-        if !js.is_object(chunk)? {
-            // Holes, `null` and primitives are skipped as the helper skips them.
-            return Ok(ChunkKind::Other);
-        }
-        let tag = js.get(chunk, Name::Type)?;
-        let mut buf = [0u8; 32];
-        Ok(match js.tag(tag, &mut buf)? {
-            Some(b"text") => ChunkKind::Text,
-            Some(b"thinking") => {
-                let metadata = js.get(chunk, Name::Metadata)?;
-                ChunkKind::Thinking {
-                    sealed: js.value_type(metadata)? != ValueType::Undefined,
-                }
-            }
-            Some(b"tool-batch") => ChunkKind::ToolBatch,
-            _ => ChunkKind::Other,
-        })
+        // A hole, `null` or a primitive has no own `type`: reading it gives `undefined`.
+        let tag = js.get(self.chunk(index)?, Name::Type)?;
+        let wanted = match ty {
+            ChunkType::Text => Name::Text,
+            ChunkType::Thinking => Name::Thinking,
+            ChunkType::ToolBatch => Name::ToolBatch,
+        };
+        js.strict_equals(tag, js.name(wanted)?)
+    }
+
+    fn is_sealed(&self, index: usize) -> JsResult<bool> {
+        let metadata = self.js.get(self.chunk(index)?, Name::Metadata)?;
+        Ok(self.js.value_type(metadata)? != ValueType::Undefined)
     }
 
     fn extend_text(&mut self, index: usize, delta: Value) -> JsResult<()> {

@@ -23,25 +23,19 @@ use super::messages::{JsMessages, SystemChunk};
 pub const APPEND: &str = "appendEventToChunks";
 pub const APPLY: &str = "applySystemEvent";
 
-/// Runs `body` with this environment's state. Errors become JavaScript exceptions and
-/// panics a plain `Error` (a panic must never unwind into Node); `None` then means an
-/// exception is pending.
+/// Runs `body` with the environment's state (`data`, as `install` stored it). Errors
+/// become JavaScript exceptions and panics a plain `Error` (a panic must never unwind
+/// into Node); `None` then means an exception is pending.
 ///
 /// # Safety
-/// `env` must be the live environment of the current callback.
-pub unsafe fn with_state(
-    env: sys::napi_env,
-    name: &str,
-    body: impl FnOnce(&Js) -> JsResult<Value>,
-) -> Option<Value> {
-    let mut data: *mut c_void = ptr::null_mut();
-    // SAFETY: `install` stored a `State` as this environment's instance data.
-    let status = unsafe { sys::napi_get_instance_data(env, &mut data) };
-    if status != sys::Status::napi_ok || data.is_null() {
+/// `env` must be the live environment of the current callback; `data` null or its state.
+unsafe fn run(env: sys::napi_env, data: *mut c_void, name: &str, body: impl FnOnce(&Js) -> JsResult<Value>) -> Option<Value> {
+    if data.is_null() {
         let message = c"agent-chunks: the addon was not initialised in this environment";
         unsafe { sys::napi_throw_error(env, ptr::null(), message.as_ptr()) };
         return None;
     }
+    // SAFETY: `install` leaked this state for the environment's lifetime.
     let state = unsafe { &*(data as *const State) };
     let js = unsafe { Js::new(env, state) };
     let error = match catch_unwind(AssertUnwindSafe(|| body(&js))) {
@@ -59,20 +53,44 @@ pub unsafe fn with_state(
     None
 }
 
+/// [`run`] with the state found through the environment's instance data, for callers
+/// that have no data pointer (the generated wrappers).
+///
+/// # Safety
+/// `env` must be the live environment of the current callback.
+pub unsafe fn with_state(env: sys::napi_env, name: &str, body: impl FnOnce(&Js) -> JsResult<Value>) -> Option<Value> {
+    let mut data: *mut c_void = ptr::null_mut();
+    if unsafe { sys::napi_get_instance_data(env, &mut data) } != sys::Status::napi_ok {
+        data = ptr::null_mut();
+    }
+    unsafe { run(env, data, name, body) }
+}
+
+/// The raw callback shape: arguments and state from one `napi_get_cb_info`.
+unsafe fn raw_call<const N: usize>(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+    name: &str,
+    body: impl FnOnce(&Js, [Value; N]) -> JsResult<Value>,
+) -> sys::napi_value {
+    let Some((args, data)) = (unsafe { arguments::<N>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    unsafe { run(env, data, name, |js| body(js, args)) }.unwrap_or(ptr::null_mut())
+}
+
 fn type_error(what: &str, expected: &str, got: ValueType) -> JsError {
     JsError::Type(format!("{what} must be {expected}, got {}", got.name()))
 }
 
 /// `appendEventToChunks(chunks, event)`.
 pub unsafe extern "C" fn append_event_to_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    let outcome = unsafe {
-        with_state(env, APPEND, |js| {
-            let [chunks, event] = arguments::<2>(js.env, info)?;
+    unsafe {
+        raw_call(env, info, APPEND, |js, [chunks, event]| {
             append(js, chunks, event)?;
             Ok(ptr::null_mut())
         })
-    };
-    outcome.unwrap_or(ptr::null_mut())
+    }
 }
 
 pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
@@ -85,13 +103,7 @@ pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
 
 /// `applySystemEvent(messages, event, idFactory?)`.
 pub unsafe extern "C" fn apply_system_event(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    let outcome = unsafe {
-        with_state(env, APPLY, |js| {
-            let [messages, event, id_factory] = arguments::<3>(js.env, info)?;
-            apply(js, messages, event, id_factory)
-        })
-    };
-    outcome.unwrap_or(ptr::null_mut())
+    unsafe { raw_call(env, info, APPLY, |js, [messages, event, id_factory]| apply(js, messages, event, id_factory)) }
 }
 
 pub fn apply(js: &Js, messages: Value, event: Value, id_factory: Value) -> JsResult<Value> {
@@ -163,7 +175,7 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
     for (name, callback) in functions {
         let mut function = ptr::null_mut();
         let status = unsafe {
-            sys::napi_create_function(env, name.as_ptr().cast(), name.len() as isize, callback, ptr::null_mut(), &mut function)
+            sys::napi_create_function(env, name.as_ptr().cast(), name.len() as isize, callback, state.cast(), &mut function)
         };
         let status = if status == sys::Status::napi_ok {
             let mut key = ptr::null_mut();

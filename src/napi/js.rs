@@ -171,12 +171,9 @@ impl State {
     /// # Safety
     /// `env` must be a live environment on the current thread.
     pub unsafe fn new(env: sys::napi_env) -> JsResult<Box<State>> {
+        // A packed array (filled in order from empty): the fastest element reads.
         let mut holder = ptr::null_mut();
-        check(
-            unsafe { sys::napi_create_array_with_length(env, Name::COUNT + 1, &mut holder) },
-            env,
-            "creating the name table",
-        )?;
+        check(unsafe { sys::napi_create_array(env, &mut holder) }, env, "creating the name table")?;
         // Property keys must be internalized strings, or V8 looks each one up in its
         // string table on every access. Keys set by `napi_set_named_property` are, and
         // `napi_get_property_names` hands them back.
@@ -304,15 +301,30 @@ impl<'s> Js<'s> {
         Ok(value)
     }
 
+    /// `object[key]`; `undefined` when `object` is `null` or `undefined` (which callers
+    /// check for only when it matters, off the hot path).
     pub fn get(&self, object: Value, key: Name) -> JsResult<Value> {
         let key = self.name(key)?;
         let mut value = ptr::null_mut();
         // SAFETY: all handles belong to the current scope.
-        self.check(
-            unsafe { sys::napi_get_property(self.env, object, key, &mut value) },
-            "reading a property",
-        )?;
+        let status = unsafe { sys::napi_get_property(self.env, object, key, &mut value) };
+        if status == sys::Status::napi_object_expected {
+            // V8 threw while converting null/undefined to an object; that is not the
+            // caller's exception, so drop it.
+            self.clear_exception()?;
+            return self.undefined();
+        }
+        self.check(status, "reading a property")?;
         Ok(value)
+    }
+
+    fn clear_exception(&self) -> JsResult<()> {
+        let mut exception = ptr::null_mut();
+        // SAFETY: `env` is live; clearing with nothing pending is harmless.
+        self.check(
+            unsafe { sys::napi_get_and_clear_last_exception(self.env, &mut exception) },
+            "clearing an exception",
+        )
     }
 
     pub fn set(&self, object: Value, key: Name, value: Value) -> JsResult<()> {
@@ -408,20 +420,28 @@ impl<'s> Js<'s> {
         Ok(result)
     }
 
-    /// The short ASCII string `value` as bytes, for comparing with known tags. `None` when
-    /// `value` is not a string; an empty slice when it is too long to be a known tag.
+    /// The string `value` as ASCII bytes, for comparing with known tags. `None` when
+    /// `value` is not a string; an empty slice when it is too long to be a known tag or
+    /// not ASCII (no known tag is either).
     pub fn tag<'b>(&self, value: Value, buf: &'b mut [u8; 32]) -> JsResult<Option<&'b [u8]>> {
+        let mut units = [0u16; 32];
         let mut written = 0usize;
-        // SAFETY: `buf` is writable for its length; `value` belongs to the current scope.
+        // SAFETY: `units` is writable for its length; `value` belongs to the current scope.
         let status = unsafe {
-            sys::napi_get_value_string_utf8(self.env, value, buf.as_mut_ptr().cast(), buf.len(), &mut written)
+            sys::napi_get_value_string_utf16(self.env, value, units.as_mut_ptr(), units.len(), &mut written)
         };
         if status == sys::Status::napi_string_expected {
             return Ok(None);
         }
         self.check(status, "reading a string")?;
         // A string that fills the buffer may have been cut short; no tag is that long.
-        Ok(Some(if written >= buf.len() - 1 { &[] } else { &buf[..written] }))
+        if written >= units.len() - 1 || units[..written].iter().any(|&u| u >= 0x80) {
+            return Ok(Some(&[]));
+        }
+        for (byte, unit) in buf.iter_mut().zip(&units[..written]) {
+            *byte = *unit as u8;
+        }
+        Ok(Some(&buf[..written]))
     }
 
     pub fn strict_equals(&self, a: Value, b: Value) -> JsResult<bool> {
@@ -517,30 +537,34 @@ impl<'s> Js<'s> {
     /// `a + b` for a string `b`, as JavaScript evaluates it. Strings are joined by V8
     /// (`String.prototype.concat`), which makes a rope instead of copying `a`.
     pub fn plus(&self, a: Value, b: Value) -> JsResult<Value> {
-        let mut ty = 0;
-        // SAFETY: `a` belongs to the current scope.
-        self.check(unsafe { sys::napi_typeof(self.env, a, &mut ty) }, "typeof")?;
-        let left = if ty == sys::ValueType::napi_string {
-            a
-        } else {
-            // `undefined + "x"` is "undefinedx"; ToString covers every primitive the same
-            // way `+` does, and throws for a symbol as `+` does.
-            let mut coerced = ptr::null_mut();
-            // SAFETY: as above.
-            self.check(
-                unsafe { sys::napi_coerce_to_string(self.env, a, &mut coerced) },
-                "converting to a string",
-            )?;
-            coerced
-        };
         let concat = self.table(CONCAT)?;
         let mut joined = ptr::null_mut();
-        // SAFETY: `concat` is String.prototype.concat, called on a string with one string.
-        self.check(
-            unsafe { sys::napi_call_function(self.env, left, concat, 1, &b, &mut joined) },
-            "joining strings",
-        )?;
-        Ok(joined)
+        // SAFETY: `concat` is String.prototype.concat, called with one string argument.
+        let status = unsafe { sys::napi_call_function(self.env, a, concat, 1, &b, &mut joined) };
+        if status == sys::Status::napi_ok {
+            // On a string, `concat` is `+`; on numbers, booleans, bigints and objects it
+            // converts `this` with ToString just as `+` does with a string operand.
+            return Ok(joined);
+        }
+        // `concat` refuses `null` and `undefined` as `this`, where `+` gives
+        // "null…" / "undefined…"; any other failure is the value's own exception.
+        match self.value_type(a) {
+            Ok(ValueType::Undefined | ValueType::Null) => {
+                self.clear_exception()?;
+                let mut text = ptr::null_mut();
+                // SAFETY: `a` belongs to the current scope.
+                self.check(
+                    unsafe { sys::napi_coerce_to_string(self.env, a, &mut text) },
+                    "converting to a string",
+                )?;
+                self.check(
+                    unsafe { sys::napi_call_function(self.env, text, concat, 1, &b, &mut joined) },
+                    "joining strings",
+                )?;
+                Ok(joined)
+            }
+            _ => self.check(status, "joining strings").map(|()| joined),
+        }
     }
 
     /// Calls `function` with no arguments and `this` undefined.
@@ -574,18 +598,19 @@ impl<'s> Js<'s> {
     }
 }
 
-/// Reads the callback's arguments into `args` (missing ones are `undefined`).
+/// Reads the callback's arguments (missing ones are `undefined`) and the data pointer
+/// the function was created with.
 ///
 /// # Safety
 /// `env` and `info` must be the current callback's.
-pub unsafe fn arguments<const N: usize>(env: sys::napi_env, info: sys::napi_callback_info) -> JsResult<[Value; N]> {
+pub unsafe fn arguments<const N: usize>(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+) -> Option<([Value; N], *mut c_void)> {
     let mut args = [ptr::null_mut(); N];
     let mut argc = N;
     let mut data: *mut c_void = ptr::null_mut();
-    check(
-        unsafe { sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), ptr::null_mut(), &mut data) },
-        env,
-        "reading arguments",
-    )?;
-    Ok(args)
+    let status =
+        unsafe { sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), ptr::null_mut(), &mut data) };
+    (status == sys::Status::napi_ok).then_some((args, data))
 }
