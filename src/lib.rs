@@ -20,12 +20,14 @@
 //! the caller's JavaScript array in the Node binding (feature `node`).
 
 pub mod decode;
+pub mod json;
 pub mod model;
 pub mod owned;
 pub mod reducer;
 pub mod system;
 
-#[cfg(feature = "node")]
+// The binding registers itself with Node at load time; unit-test builds leave it out.
+#[cfg(all(feature = "node", not(test)))]
 mod napi;
 
 pub use decode::{decode_event, EventSource, InvalidEvent};

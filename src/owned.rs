@@ -57,7 +57,13 @@ impl<S: Text, V> ChunkStore for Vec<Chunk<S, V>> {
     }
 
     fn is_sealed(&self, index: usize) -> Result<bool, Infallible> {
-        Ok(matches!(&self[index], Chunk::Thinking { metadata: Some(_), .. }))
+        Ok(matches!(
+            &self[index],
+            Chunk::Thinking {
+                metadata: Some(_),
+                ..
+            }
+        ))
     }
 
     fn extend_text(&mut self, index: usize, delta: S) -> Result<(), Infallible> {

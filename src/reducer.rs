@@ -38,6 +38,8 @@ pub enum TextPart<'a, S> {
 ///
 /// Queries come before mutations in every rule, so a store that fails a query (a caller's
 /// malformed chunk) leaves the list exactly as it was.
+// `len` is a count of chunks, not a collection API: an `is_empty` would add nothing.
+#[allow(clippy::len_without_is_empty)]
 pub trait ChunkStore {
     type Text;
     type Value;
@@ -104,11 +106,7 @@ pub fn append_event<C: ChunkStore>(
             Some(metadata) => seal_newest_thinking(chunks, metadata),
             None => Ok(()),
         },
-        AgentEvent::ToolCall {
-            id,
-            name,
-            arguments,
-        } => {
+        AgentEvent::ToolCall { id, name, arguments } => {
             let call = ToolCallEntry::new(id, name, arguments);
             match last_of_type(chunks, ChunkType::ToolBatch)? {
                 Some(last) => chunks.push_call(last, call),

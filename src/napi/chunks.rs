@@ -10,7 +10,7 @@ use crate::decode::{EventSource, Field, ValueType};
 use crate::model::{Chunk, EventType, ShellStream, ToolCallEntry};
 use crate::reducer::{ChunkStore, ChunkType, TextPart};
 
-use super::js::{Js, JsError, JsResult, Name, Value};
+use super::js::{Interned, Js, JsError, JsResult, Value};
 
 /// The caller's chunk array.
 pub struct JsChunks<'a, 's> {
@@ -45,7 +45,7 @@ impl<'a, 's> JsChunks<'a, 's> {
 
     /// The `calls` array of the batch at `index`; the helper would throw on anything else.
     fn calls(&self, index: usize) -> JsResult<(Value, usize)> {
-        let calls = self.js.get(self.chunk(index)?, Name::Calls)?;
+        let calls = self.js.get(self.chunk(index)?, Interned::Calls)?;
         match self.js.array_len(calls)? {
             Some(len) => Ok((calls, len)),
             None => Err(JsError::Type(format!(
@@ -67,9 +67,9 @@ impl<'a, 's> JsChunks<'a, 's> {
 
     fn new_call(&self, call: ToolCallEntry<Value, Value>) -> JsResult<Value> {
         self.js.object(&[
-            (Name::Id, call.id),
-            (Name::Name, call.name),
-            (Name::Arguments, call.arguments),
+            (Interned::Id, call.id),
+            (Interned::ToolName, call.name),
+            (Interned::Arguments, call.arguments),
         ])
     }
 }
@@ -86,35 +86,40 @@ impl ChunkStore for JsChunks<'_, '_> {
     fn is(&self, index: usize, ty: ChunkType) -> JsResult<bool> {
         let js = self.js;
         // A hole, `null` or a primitive has no own `type`: reading it gives `undefined`.
-        let tag = js.get(self.chunk(index)?, Name::Type)?;
+        let tag = js.get(self.chunk(index)?, Interned::Type)?;
         let wanted = match ty {
-            ChunkType::Text => Name::Text,
-            ChunkType::Thinking => Name::Thinking,
-            ChunkType::ToolBatch => Name::ToolBatch,
+            ChunkType::Text => Interned::Text,
+            ChunkType::Thinking => Interned::Thinking,
+            ChunkType::ToolBatch => Interned::ToolBatch,
         };
         js.strict_equals(tag, js.name(wanted)?)
     }
 
     fn is_sealed(&self, index: usize) -> JsResult<bool> {
-        let metadata = self.js.get(self.chunk(index)?, Name::Metadata)?;
+        let metadata = self.js.get(self.chunk(index)?, Interned::Metadata)?;
         Ok(self.js.value_type(metadata)? != ValueType::Undefined)
     }
 
     fn extend_text(&mut self, index: usize, delta: Value) -> JsResult<()> {
         let chunk = self.chunk(index)?;
-        let text = self.js.get(chunk, Name::Text)?;
+        let text = self.js.get(chunk, Interned::Text)?;
         let text = self.js.plus(text, delta)?;
-        self.js.set(chunk, Name::Text, text)
+        self.js.set(chunk, Interned::Text, text)
     }
 
     fn push_chunk(&mut self, chunk: Chunk<Value, Value>) -> JsResult<()> {
         let js = self.js;
         let object = match chunk {
-            Chunk::Text { text } => js.object(&[(Name::Type, js.name(Name::Text)?), (Name::Text, text)])?,
+            Chunk::Text { text } => {
+                js.object(&[(Interned::Type, js.name(Interned::Text)?), (Interned::Text, text)])?
+            }
             Chunk::Thinking { text, metadata } => {
-                let object = js.object(&[(Name::Type, js.name(Name::Thinking)?), (Name::Text, text)])?;
+                let object = js.object(&[
+                    (Interned::Type, js.name(Interned::Thinking)?),
+                    (Interned::Text, text),
+                ])?;
                 if let Some(metadata) = metadata {
-                    js.set(object, Name::Metadata, metadata)?;
+                    js.set(object, Interned::Metadata, metadata)?;
                 }
                 object
             }
@@ -123,21 +128,27 @@ impl ChunkStore for JsChunks<'_, '_> {
                     .into_iter()
                     .map(|call| self.new_call(call))
                     .collect::<JsResult<Vec<_>>>()?;
-                js.object(&[(Name::Type, js.name(Name::ToolBatch)?), (Name::Calls, js.array(&calls)?)])?
+                js.object(&[
+                    (Interned::Type, js.name(Interned::ToolBatch)?),
+                    (Interned::Calls, js.array(&calls)?),
+                ])?
             }
             Chunk::Error { message, status_code } => {
-                let object = js.object(&[(Name::Type, js.name(Name::Error)?), (Name::Message, message)])?;
+                let object = js.object(&[
+                    (Interned::Type, js.name(Interned::Error)?),
+                    (Interned::Message, message),
+                ])?;
                 if let Some(code) = status_code {
-                    js.set(object, Name::StatusCode, js.create_number(code)?)?;
+                    js.set(object, Interned::StatusCode, js.create_number(code)?)?;
                 }
                 object
             }
             Chunk::System { kind, text } => {
                 let kind = js.create_utf16(&kind.as_str().encode_utf16().collect::<Vec<_>>())?;
                 js.object(&[
-                    (Name::Type, js.name(Name::System)?),
-                    (Name::Kind, kind),
-                    (Name::Text, text),
+                    (Interned::Type, js.name(Interned::System)?),
+                    (Interned::Kind, kind),
+                    (Interned::Text, text),
                 ])?
             }
         };
@@ -156,7 +167,7 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 
     fn seal_thinking(&mut self, index: usize, metadata: Value) -> JsResult<()> {
-        self.js.set(self.chunk(index)?, Name::Metadata, metadata)
+        self.js.set(self.chunk(index)?, Interned::Metadata, metadata)
     }
 
     fn push_call(&mut self, index: usize, call: ToolCallEntry<Value, Value>) -> JsResult<()> {
@@ -176,10 +187,10 @@ impl ChunkStore for JsChunks<'_, '_> {
                         "chunks[{index}].calls[{position}] is not a tool call entry"
                     )))
                 }
-                ValueType::Object | ValueType::Array | ValueType::Function => {
-                    if js.strict_equals(js.get(call, Name::Id)?, *id)? {
-                        return Ok(Some(position));
-                    }
+                ValueType::Object | ValueType::Array | ValueType::Function
+                    if js.strict_equals(js.get(call, Interned::Id)?, *id)? =>
+                {
+                    return Ok(Some(position));
                 }
                 _ => {}
             }
@@ -189,8 +200,8 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn set_result(&mut self, index: usize, call: usize, result: Value, is_error: Value) -> JsResult<()> {
         let entry = self.call(index, call)?;
-        self.js.set(entry, Name::Result, result)?;
-        self.js.set(entry, Name::IsError, is_error)
+        self.js.set(entry, Interned::Result, result)?;
+        self.js.set(entry, Interned::IsError, is_error)
     }
 
     fn last_call(&self, index: usize) -> JsResult<Option<usize>> {
@@ -202,7 +213,13 @@ impl ChunkStore for JsChunks<'_, '_> {
         Ok(self.js.truthy(entry)?.then_some(len - 1))
     }
 
-    fn append_shell_output(&mut self, index: usize, call: usize, stream: ShellStream, data: Value) -> JsResult<()> {
+    fn append_shell_output(
+        &mut self,
+        index: usize,
+        call: usize,
+        stream: ShellStream,
+        data: Value,
+    ) -> JsResult<()> {
         let js = self.js;
         let entry = self.call(index, call)?;
         if !js.is_object(entry)? {
@@ -210,17 +227,20 @@ impl ChunkStore for JsChunks<'_, '_> {
                 "chunks[{index}].calls[{call}] is not an object, so it cannot take shell output"
             )));
         }
-        let previous = js.get(entry, Name::ShellOutput)?;
+        let previous = js.get(entry, Interned::ShellOutput)?;
         let (stdout, stderr) = match js.value_type(previous)? {
-            ValueType::Undefined | ValueType::Null => (js.name(Name::Empty)?, js.name(Name::Empty)?),
-            _ => (js.get(previous, Name::Stdout)?, js.get(previous, Name::Stderr)?),
+            ValueType::Undefined | ValueType::Null => (js.name(Interned::Empty)?, js.name(Interned::Empty)?),
+            _ => (
+                js.get(previous, Interned::Stdout)?,
+                js.get(previous, Interned::Stderr)?,
+            ),
         };
-        let empty = js.name(Name::Empty)?;
+        let empty = js.name(Interned::Empty)?;
         let pick = |wanted: ShellStream| if stream == wanted { data } else { empty };
         let stdout = js.plus(stdout, pick(ShellStream::Stdout))?;
         let stderr = js.plus(stderr, pick(ShellStream::Stderr))?;
-        let output = js.object(&[(Name::Stdout, stdout), (Name::Stderr, stderr)])?;
-        js.set(entry, Name::ShellOutput, output)
+        let output = js.object(&[(Interned::Stdout, stdout), (Interned::Stderr, stderr)])?;
+        js.set(entry, Interned::ShellOutput, output)
     }
 }
 
@@ -229,26 +249,26 @@ pub struct JsEvents<'a, 's> {
     pub js: &'a Js<'s>,
 }
 
-fn field_name(field: Field) -> Name {
+fn field_name(field: Field) -> Interned {
     match field {
-        Field::Type => Name::Type,
-        Field::Delta => Name::Delta,
-        Field::Metadata => Name::Metadata,
-        Field::ToolCall => Name::ToolCall,
-        Field::Id => Name::Id,
-        Field::Name => Name::Name,
-        Field::Arguments => Name::Arguments,
-        Field::ToolResult => Name::ToolResult,
-        Field::ToolCallId => Name::ToolCallId,
-        Field::Result => Name::Result,
-        Field::IsError => Name::IsError,
-        Field::Stream => Name::Stream,
-        Field::Data => Name::Data,
-        Field::Error => Name::Error,
-        Field::StatusCode => Name::StatusCode,
-        Field::Message => Name::Message,
-        Field::ModelId => Name::ModelId,
-        Field::KeyId => Name::KeyId,
+        Field::Type => Interned::Type,
+        Field::Delta => Interned::Delta,
+        Field::Metadata => Interned::Metadata,
+        Field::ToolCall => Interned::ToolCall,
+        Field::Id => Interned::Id,
+        Field::Name => Interned::ToolName,
+        Field::Arguments => Interned::Arguments,
+        Field::ToolResult => Interned::ToolResult,
+        Field::ToolCallId => Interned::ToolCallId,
+        Field::Result => Interned::Result,
+        Field::IsError => Interned::IsError,
+        Field::Stream => Interned::Stream,
+        Field::Data => Interned::Data,
+        Field::Error => Interned::Error,
+        Field::StatusCode => Interned::StatusCode,
+        Field::Message => Interned::Message,
+        Field::ModelId => Interned::ModelId,
+        Field::KeyId => Interned::KeyId,
     }
 }
 

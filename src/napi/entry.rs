@@ -29,7 +29,12 @@ pub const APPLY: &str = "applySystemEvent";
 ///
 /// # Safety
 /// `env` must be the live environment of the current callback; `data` null or its state.
-unsafe fn run(env: sys::napi_env, data: *mut c_void, name: &str, body: impl FnOnce(&Js) -> JsResult<Value>) -> Option<Value> {
+unsafe fn run(
+    env: sys::napi_env,
+    data: *mut c_void,
+    name: &str,
+    body: impl FnOnce(&Js) -> JsResult<Value>,
+) -> Option<Value> {
     if data.is_null() {
         let message = c"agent-chunks: the addon was not initialised in this environment";
         unsafe { sys::napi_throw_error(env, ptr::null(), message.as_ptr()) };
@@ -58,7 +63,11 @@ unsafe fn run(env: sys::napi_env, data: *mut c_void, name: &str, body: impl FnOn
 ///
 /// # Safety
 /// `env` must be the live environment of the current callback.
-pub unsafe fn with_state(env: sys::napi_env, name: &str, body: impl FnOnce(&Js) -> JsResult<Value>) -> Option<Value> {
+pub unsafe fn with_state(
+    env: sys::napi_env,
+    name: &str,
+    body: impl FnOnce(&Js) -> JsResult<Value>,
+) -> Option<Value> {
     let mut data: *mut c_void = ptr::null_mut();
     if unsafe { sys::napi_get_instance_data(env, &mut data) } != sys::Status::napi_ok {
         data = ptr::null_mut();
@@ -84,7 +93,10 @@ fn type_error(what: &str, expected: &str, got: ValueType) -> JsError {
 }
 
 /// `appendEventToChunks(chunks, event)`.
-pub unsafe extern "C" fn append_event_to_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+pub unsafe extern "C" fn append_event_to_chunks(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+) -> sys::napi_value {
     unsafe {
         raw_call(env, info, APPEND, |js, [chunks, event]| {
             append(js, chunks, event)?;
@@ -102,12 +114,19 @@ pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
 }
 
 /// `applySystemEvent(messages, event, idFactory?)`.
-pub unsafe extern "C" fn apply_system_event(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { raw_call(env, info, APPLY, |js, [messages, event, id_factory]| apply(js, messages, event, id_factory)) }
+pub unsafe extern "C" fn apply_system_event(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+) -> sys::napi_value {
+    unsafe {
+        raw_call(env, info, APPLY, |js, [messages, event, id_factory]| {
+            apply(js, messages, event, id_factory)
+        })
+    }
 }
 
 pub fn apply(js: &Js, messages: Value, event: Value, id_factory: Value) -> JsResult<Value> {
-    use super::js::Name;
+    use super::js::Interned;
     let Some(mut list) = JsMessages::new(js, messages)? else {
         return Err(type_error("\"messages\"", "an array", js.value_type(messages)?));
     };
@@ -115,7 +134,7 @@ pub fn apply(js: &Js, messages: Value, event: Value, id_factory: Value) -> JsRes
         ValueType::Object | ValueType::Array | ValueType::Function => {}
         got => return Err(type_error("event", "an object", got)),
     }
-    let string_field = |name: Name, label: &str| -> JsResult<Value> {
+    let string_field = |name: Interned, label: &str| -> JsResult<Value> {
         let value = js.get(event, name)?;
         match js.value_type(value)? {
             ValueType::String => Ok(value),
@@ -123,8 +142,8 @@ pub fn apply(js: &Js, messages: Value, event: Value, id_factory: Value) -> JsRes
         }
     };
     let chunk = SystemChunk {
-        kind: string_field(Name::Kind, "event: \"kind\"")?,
-        text: string_field(Name::Text, "event: \"text\"")?,
+        kind: string_field(Interned::Kind, "event: \"kind\"")?,
+        text: string_field(Interned::Text, "event: \"text\"")?,
     };
     let factory = match js.value_type(id_factory)? {
         ValueType::Undefined => None,
@@ -147,7 +166,7 @@ pub fn apply(js: &Js, messages: Value, event: Value, id_factory: Value) -> JsRes
         }
     };
     let message_id = route_system_event(&mut list, chunk, new_id)?;
-    js.object(&[(Name::MessageId, message_id)])
+    js.object(&[(Interned::MessageId, message_id)])
 }
 
 unsafe extern "C" fn release_state(data: *mut c_void) {
@@ -175,7 +194,14 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
     for (name, callback) in functions {
         let mut function = ptr::null_mut();
         let status = unsafe {
-            sys::napi_create_function(env, name.as_ptr().cast(), name.len() as isize, callback, state.cast(), &mut function)
+            sys::napi_create_function(
+                env,
+                name.as_ptr().cast(),
+                name.len() as isize,
+                callback,
+                state.cast(),
+                &mut function,
+            )
         };
         let status = if status == sys::Status::napi_ok {
             let mut key = ptr::null_mut();
@@ -185,7 +211,9 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
             status
         };
         if status != sys::Status::napi_ok {
-            return Err(JsError::Internal(format!("installing {name} failed with status {status}")));
+            return Err(JsError::Internal(format!(
+                "installing {name} failed with status {status}"
+            )));
         }
     }
     Ok(())

@@ -33,14 +33,14 @@ pub type JsResult<T> = Result<T, JsError>;
 /// The strings the binding reads and writes, created once per environment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(usize)]
-pub enum Name {
+pub enum Interned {
     Type,
     Text,
     Delta,
     Metadata,
     ToolCall,
     Id,
-    Name,
+    ToolName,
     Arguments,
     ToolResult,
     ToolCallId,
@@ -67,75 +67,75 @@ pub enum Name {
     Empty,
 }
 
-impl Name {
-    const COUNT: usize = Name::Empty as usize + 1;
-    const ALL: [Name; Name::COUNT] = [
-        Name::Type,
-        Name::Text,
-        Name::Delta,
-        Name::Metadata,
-        Name::ToolCall,
-        Name::Id,
-        Name::Name,
-        Name::Arguments,
-        Name::ToolResult,
-        Name::ToolCallId,
-        Name::Result,
-        Name::IsError,
-        Name::Stream,
-        Name::Data,
-        Name::Error,
-        Name::StatusCode,
-        Name::Message,
-        Name::ModelId,
-        Name::KeyId,
-        Name::Thinking,
-        Name::ToolBatch,
-        Name::Calls,
-        Name::ShellOutput,
-        Name::Stdout,
-        Name::Stderr,
-        Name::System,
-        Name::Kind,
-        Name::Role,
-        Name::Chunks,
-        Name::MessageId,
-        Name::Empty,
+impl Interned {
+    const COUNT: usize = Interned::Empty as usize + 1;
+    const ALL: [Interned; Interned::COUNT] = [
+        Interned::Type,
+        Interned::Text,
+        Interned::Delta,
+        Interned::Metadata,
+        Interned::ToolCall,
+        Interned::Id,
+        Interned::ToolName,
+        Interned::Arguments,
+        Interned::ToolResult,
+        Interned::ToolCallId,
+        Interned::Result,
+        Interned::IsError,
+        Interned::Stream,
+        Interned::Data,
+        Interned::Error,
+        Interned::StatusCode,
+        Interned::Message,
+        Interned::ModelId,
+        Interned::KeyId,
+        Interned::Thinking,
+        Interned::ToolBatch,
+        Interned::Calls,
+        Interned::ShellOutput,
+        Interned::Stdout,
+        Interned::Stderr,
+        Interned::System,
+        Interned::Kind,
+        Interned::Role,
+        Interned::Chunks,
+        Interned::MessageId,
+        Interned::Empty,
     ];
 
     fn text(self) -> &'static str {
         match self {
-            Name::Type => "type",
-            Name::Text => "text",
-            Name::Delta => "delta",
-            Name::Metadata => "metadata",
-            Name::ToolCall => "toolCall",
-            Name::Id => "id",
-            Name::Name => "name",
-            Name::Arguments => "arguments",
-            Name::ToolResult => "toolResult",
-            Name::ToolCallId => "toolCallId",
-            Name::Result => "result",
-            Name::IsError => "isError",
-            Name::Stream => "stream",
-            Name::Data => "data",
-            Name::Error => "error",
-            Name::StatusCode => "statusCode",
-            Name::Message => "message",
-            Name::ModelId => "modelId",
-            Name::KeyId => "keyId",
-            Name::Thinking => "thinking",
-            Name::ToolBatch => "tool-batch",
-            Name::Calls => "calls",
-            Name::ShellOutput => "shellOutput",
-            Name::Stdout => "stdout",
-            Name::Stderr => "stderr",
-            Name::System => "system",
-            Name::Kind => "kind",
-            Name::Role => "role",
-            Name::Chunks => "chunks",
-            Name::MessageId => "messageId",
-            Name::Empty => "",
+            Interned::Type => "type",
+            Interned::Text => "text",
+            Interned::Delta => "delta",
+            Interned::Metadata => "metadata",
+            Interned::ToolCall => "toolCall",
+            Interned::Id => "id",
+            Interned::ToolName => "name",
+            Interned::Arguments => "arguments",
+            Interned::ToolResult => "toolResult",
+            Interned::ToolCallId => "toolCallId",
+            Interned::Result => "result",
+            Interned::IsError => "isError",
+            Interned::Stream => "stream",
+            Interned::Data => "data",
+            Interned::Error => "error",
+            Interned::StatusCode => "statusCode",
+            Interned::Message => "message",
+            Interned::ModelId => "modelId",
+            Interned::KeyId => "keyId",
+            Interned::Thinking => "thinking",
+            Interned::ToolBatch => "tool-batch",
+            Interned::Calls => "calls",
+            Interned::ShellOutput => "shellOutput",
+            Interned::Stdout => "stdout",
+            Interned::Stderr => "stderr",
+            Interned::System => "system",
+            Interned::Kind => "kind",
+            Interned::Role => "role",
+            Interned::Chunks => "chunks",
+            Interned::MessageId => "messageId",
+            Interned::Empty => "",
         }
     }
 }
@@ -149,7 +149,7 @@ pub struct State {
 }
 
 /// Where `String.prototype.concat` sits in the holder array.
-const CONCAT: u32 = Name::COUNT as u32;
+const CONCAT: u32 = Interned::COUNT as u32;
 
 fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
     if status == sys::Status::napi_ok {
@@ -161,7 +161,9 @@ fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<(
     if pending {
         Err(JsError::Pending)
     } else {
-        Err(JsError::Internal(format!("{what} failed with N-API status {status}")))
+        Err(JsError::Internal(format!(
+            "{what} failed with N-API status {status}"
+        )))
     }
 }
 
@@ -173,13 +175,21 @@ impl State {
     pub unsafe fn new(env: sys::napi_env) -> JsResult<Box<State>> {
         // A packed array (filled in order from empty): the fastest element reads.
         let mut holder = ptr::null_mut();
-        check(unsafe { sys::napi_create_array(env, &mut holder) }, env, "creating the name table")?;
+        check(
+            unsafe { sys::napi_create_array(env, &mut holder) },
+            env,
+            "creating the name table",
+        )?;
         // Property keys must be internalized strings, or V8 looks each one up in its
         // string table on every access. Keys set by `napi_set_named_property` are, and
         // `napi_get_property_names` hands them back.
         let mut keyed = ptr::null_mut();
-        check(unsafe { sys::napi_create_object(env, &mut keyed) }, env, "creating the name table")?;
-        for name in Name::ALL {
+        check(
+            unsafe { sys::napi_create_object(env, &mut keyed) },
+            env,
+            "creating the name table",
+        )?;
+        for name in Interned::ALL {
             let key = CString::new(name.text()).map_err(|e| JsError::Internal(e.to_string()))?;
             check(
                 unsafe { sys::napi_set_named_property(env, keyed, key.as_ptr(), keyed) },
@@ -193,7 +203,7 @@ impl State {
             env,
             "reading the interned names",
         )?;
-        for name in Name::ALL {
+        for name in Interned::ALL {
             let mut value = ptr::null_mut();
             check(
                 unsafe { sys::napi_get_element(env, keys, name as u32, &mut value) },
@@ -207,7 +217,11 @@ impl State {
             )?;
         }
         let mut global = ptr::null_mut();
-        check(unsafe { sys::napi_get_global(env, &mut global) }, env, "reading the global object")?;
+        check(
+            unsafe { sys::napi_get_global(env, &mut global) },
+            env,
+            "reading the global object",
+        )?;
         let string_ctor = unsafe { get_named(env, global, c"String")? };
         let prototype = unsafe { get_named(env, string_ctor, c"prototype")? };
         let concat = unsafe { get_named(env, prototype, c"concat")? };
@@ -238,7 +252,11 @@ impl State {
     }
 }
 
-unsafe fn get_named(env: sys::napi_env, object: sys::napi_value, key: &std::ffi::CStr) -> JsResult<sys::napi_value> {
+unsafe fn get_named(
+    env: sys::napi_env,
+    object: sys::napi_value,
+    key: &std::ffi::CStr,
+) -> JsResult<sys::napi_value> {
     let mut value = ptr::null_mut();
     check(
         unsafe { sys::napi_get_named_property(env, object, key.as_ptr(), &mut value) },
@@ -253,7 +271,7 @@ pub struct Js<'s> {
     pub env: sys::napi_env,
     state: &'s State,
     holder: Cell<sys::napi_value>,
-    names: Cell<[sys::napi_value; Name::COUNT]>,
+    names: Cell<[sys::napi_value; Interned::COUNT]>,
 }
 
 pub type Value = sys::napi_value;
@@ -266,7 +284,7 @@ impl<'s> Js<'s> {
             env,
             state,
             holder: Cell::new(ptr::null_mut()),
-            names: Cell::new([ptr::null_mut(); Name::COUNT]),
+            names: Cell::new([ptr::null_mut(); Interned::COUNT]),
         }
     }
 
@@ -289,7 +307,7 @@ impl<'s> Js<'s> {
     }
 
     /// The interned JavaScript string for `name`.
-    pub fn name(&self, name: Name) -> JsResult<Value> {
+    pub fn name(&self, name: Interned) -> JsResult<Value> {
         let mut names = self.names.get();
         let cached = names[name as usize];
         if !cached.is_null() {
@@ -303,7 +321,7 @@ impl<'s> Js<'s> {
 
     /// `object[key]`; `undefined` when `object` is `null` or `undefined` (which callers
     /// check for only when it matters, off the hot path).
-    pub fn get(&self, object: Value, key: Name) -> JsResult<Value> {
+    pub fn get(&self, object: Value, key: Interned) -> JsResult<Value> {
         let key = self.name(key)?;
         let mut value = ptr::null_mut();
         // SAFETY: all handles belong to the current scope.
@@ -327,7 +345,7 @@ impl<'s> Js<'s> {
         )
     }
 
-    pub fn set(&self, object: Value, key: Name, value: Value) -> JsResult<()> {
+    pub fn set(&self, object: Value, key: Interned, value: Value) -> JsResult<()> {
         let key = self.name(key)?;
         // SAFETY: all handles belong to the current scope.
         self.check(
@@ -383,7 +401,10 @@ impl<'s> Js<'s> {
             _ => {
                 let mut is_array = false;
                 // SAFETY: as above.
-                self.check(unsafe { sys::napi_is_array(self.env, value, &mut is_array) }, "isArray")?;
+                self.check(
+                    unsafe { sys::napi_is_array(self.env, value, &mut is_array) },
+                    "isArray",
+                )?;
                 if is_array {
                     ValueType::Array
                 } else {
@@ -447,7 +468,10 @@ impl<'s> Js<'s> {
     pub fn strict_equals(&self, a: Value, b: Value) -> JsResult<bool> {
         let mut equal = false;
         // SAFETY: both handles belong to the current scope.
-        self.check(unsafe { sys::napi_strict_equals(self.env, a, b, &mut equal) }, "===")?;
+        self.check(
+            unsafe { sys::napi_strict_equals(self.env, a, b, &mut equal) },
+            "===",
+        )?;
         Ok(equal)
     }
 
@@ -472,10 +496,13 @@ impl<'s> Js<'s> {
     }
 
     /// A new object with `fields` set in order (JavaScript keeps insertion order).
-    pub fn object(&self, fields: &[(Name, Value)]) -> JsResult<Value> {
+    pub fn object(&self, fields: &[(Interned, Value)]) -> JsResult<Value> {
         let mut object = ptr::null_mut();
         // SAFETY: creates a value in the current scope.
-        self.check(unsafe { sys::napi_create_object(self.env, &mut object) }, "creating an object")?;
+        self.check(
+            unsafe { sys::napi_create_object(self.env, &mut object) },
+            "creating an object",
+        )?;
         for &(key, value) in fields {
             self.set(object, key, value)?;
         }
@@ -498,7 +525,10 @@ impl<'s> Js<'s> {
     pub fn undefined(&self) -> JsResult<Value> {
         let mut value = ptr::null_mut();
         // SAFETY: reads a singleton in the current scope.
-        self.check(unsafe { sys::napi_get_undefined(self.env, &mut value) }, "undefined")?;
+        self.check(
+            unsafe { sys::napi_get_undefined(self.env, &mut value) },
+            "undefined",
+        )?;
         Ok(value)
     }
 
@@ -516,7 +546,13 @@ impl<'s> Js<'s> {
         // SAFETY: `out[start..]` has room for `len` units and the terminator.
         self.check(
             unsafe {
-                sys::napi_get_value_string_utf16(self.env, value, out[start..].as_mut_ptr(), len + 1, &mut written)
+                sys::napi_get_value_string_utf16(
+                    self.env,
+                    value,
+                    out[start..].as_mut_ptr(),
+                    len + 1,
+                    &mut written,
+                )
             },
             "reading a string",
         )?;
@@ -528,7 +564,9 @@ impl<'s> Js<'s> {
         let mut value = ptr::null_mut();
         // SAFETY: `units` is valid for its length.
         self.check(
-            unsafe { sys::napi_create_string_utf16(self.env, units.as_ptr(), units.len() as isize, &mut value) },
+            unsafe {
+                sys::napi_create_string_utf16(self.env, units.as_ptr(), units.len() as isize, &mut value)
+            },
             "creating a string",
         )?;
         Ok(value)
@@ -610,7 +648,15 @@ pub unsafe fn arguments<const N: usize>(
     let mut args = [ptr::null_mut(); N];
     let mut argc = N;
     let mut data: *mut c_void = ptr::null_mut();
-    let status =
-        unsafe { sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), ptr::null_mut(), &mut data) };
+    let status = unsafe {
+        sys::napi_get_cb_info(
+            env,
+            info,
+            &mut argc,
+            args.as_mut_ptr(),
+            ptr::null_mut(),
+            &mut data,
+        )
+    };
     (status == sys::Status::napi_ok).then_some((args, data))
 }

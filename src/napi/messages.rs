@@ -2,7 +2,7 @@
 
 use crate::system::MessageList;
 
-use super::js::{Js, JsError, JsResult, Name, Value};
+use super::js::{Interned, Js, JsError, JsResult, Value};
 
 /// A `system` chunk to record: the caller's `kind` and `text`, exactly as given.
 pub struct SystemChunk {
@@ -31,9 +31,9 @@ impl<'a, 's> JsMessages<'a, 's> {
 
     fn chunk_object(&self, chunk: &SystemChunk) -> JsResult<Value> {
         self.js.object(&[
-            (Name::Type, self.js.name(Name::System)?),
-            (Name::Kind, chunk.kind),
-            (Name::Text, chunk.text),
+            (Interned::Type, self.js.name(Interned::System)?),
+            (Interned::Kind, chunk.kind),
+            (Interned::Text, chunk.text),
         ])
     }
 
@@ -42,7 +42,7 @@ impl<'a, 's> JsMessages<'a, 's> {
         let Some(last) = self.last()? else {
             return Err(JsError::Internal("no newest message".into()));
         };
-        let chunks = self.js.get(last, Name::Chunks)?;
+        let chunks = self.js.get(last, Interned::Chunks)?;
         match self.js.array_len(chunks)? {
             Some(len) => Ok((chunks, len)),
             None => Err(JsError::Type(format!(
@@ -65,7 +65,7 @@ impl MessageList for JsMessages<'_, '_> {
         if !self.js.is_object(last)? {
             return Ok(false);
         }
-        let role = self.js.get(last, Name::Role)?;
+        let role = self.js.get(last, Interned::Role)?;
         let mut buf = [0u8; 32];
         Ok(self.js.tag(role, &mut buf)? == Some(b"system"))
     }
@@ -75,13 +75,17 @@ impl MessageList for JsMessages<'_, '_> {
         let object = self.chunk_object(&chunk)?;
         self.js.set_element(chunks, len, object)?;
         let last = self.js.element(self.array, self.len - 1)?;
-        self.js.get(last, Name::Id)
+        self.js.get(last, Interned::Id)
     }
 
     fn push_system_message(&mut self, id: &Value, chunk: SystemChunk) -> JsResult<()> {
         let js = self.js;
         let chunks = js.array(&[self.chunk_object(&chunk)?])?;
-        let message = js.object(&[(Name::Id, *id), (Name::Role, js.name(Name::System)?), (Name::Chunks, chunks)])?;
+        let message = js.object(&[
+            (Interned::Id, *id),
+            (Interned::Role, js.name(Interned::System)?),
+            (Interned::Chunks, chunks),
+        ])?;
         js.set_element(self.array, self.len, message)?;
         self.len += 1;
         Ok(())

@@ -214,7 +214,10 @@ fn settle(env: &Env, outcome: Option<napi::sys::napi_value>) -> Result<()> {
 ///
 /// The module installs a raw callback under this name (see `entry.rs`); this wrapper has
 /// the same behaviour and gives the typings their signature.
-#[napi(js_name = "appendEventToChunks", ts_args_type = "chunks: Chunk[], event: AgentEvent")]
+#[napi(
+    js_name = "appendEventToChunks",
+    ts_args_type = "chunks: Chunk[], event: AgentEvent"
+)]
 pub fn append_event_to_chunks(env: &Env, chunks: Unknown, event: Unknown) -> Result<()> {
     let outcome = unsafe {
         entry::with_state(env.raw(), entry::APPEND, |js| {
@@ -237,7 +240,12 @@ pub fn append_event_to_chunks(env: &Env, chunks: Unknown, event: Unknown) -> Res
     ts_args_type = "messages: M[], event: SystemEventLike, idFactory?: () => string",
     ts_return_type = "{ messageId: string }"
 )]
-pub fn apply_system_event(env: &Env, messages: Unknown, event: Unknown, id_factory: Unknown) -> Result<Unknown<'static>> {
+pub fn apply_system_event(
+    env: &Env,
+    messages: Unknown,
+    event: Unknown,
+    id_factory: Unknown,
+) -> Result<Unknown<'static>> {
     let mut result = None;
     let outcome = unsafe {
         entry::with_state(env.raw(), entry::APPLY, |js| {
