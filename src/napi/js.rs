@@ -64,6 +64,7 @@ pub enum Interned {
     Role,
     Chunks,
     MessageId,
+    Length,
     Empty,
 }
 
@@ -100,6 +101,7 @@ impl Interned {
         Interned::Role,
         Interned::Chunks,
         Interned::MessageId,
+        Interned::Length,
         Interned::Empty,
     ];
 
@@ -135,6 +137,7 @@ impl Interned {
             Interned::Role => "role",
             Interned::Chunks => "chunks",
             Interned::MessageId => "messageId",
+            Interned::Length => "length",
             Interned::Empty => "",
         }
     }
@@ -148,8 +151,9 @@ pub struct State {
     holder: sys::napi_ref,
 }
 
-/// Where `String.prototype.concat` sits in the holder array.
+/// Where `String.prototype.concat` and `Array.isArray` sit in the holder array.
 const CONCAT: u32 = Interned::COUNT as u32;
+const IS_ARRAY: u32 = CONCAT + 1;
 
 fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
     if status == sys::Status::napi_ok {
@@ -229,6 +233,13 @@ impl State {
             unsafe { sys::napi_set_element(env, holder, CONCAT, concat) },
             env,
             "storing String.prototype.concat",
+        )?;
+        let array_ctor = unsafe { get_named(env, global, c"Array")? };
+        let is_array = unsafe { get_named(env, array_ctor, c"isArray")? };
+        check(
+            unsafe { sys::napi_set_element(env, holder, IS_ARRAY, is_array) },
+            env,
+            "storing Array.isArray",
         )?;
         let mut reference = ptr::null_mut();
         check(
@@ -372,16 +383,42 @@ impl<'s> Js<'s> {
         )
     }
 
-    /// The length of `value` if it is an array.
+    /// The length of `value` if it is an array, as `Array.isArray` sees arrays: a
+    /// `Proxy` of an array (a Vue or MobX reactive store) counts, and is read through it.
     pub fn array_len(&self, value: Value) -> JsResult<Option<usize>> {
         let mut len = 0u32;
         // SAFETY: `value` belongs to the current scope.
         let status = unsafe { sys::napi_get_array_length(self.env, value, &mut len) };
-        if status == sys::Status::napi_array_expected {
+        if status != sys::Status::napi_array_expected {
+            self.check(status, "reading an array length")?;
+            return Ok(Some(len as usize));
+        }
+        if !self.is_object(value)? {
             return Ok(None);
         }
-        self.check(status, "reading an array length")?;
-        Ok(Some(len as usize))
+        let is_array = self.table(IS_ARRAY)?;
+        let this = self.undefined()?;
+        let mut verdict = ptr::null_mut();
+        let mut proxied_array = false;
+        // SAFETY: `is_array` is Array.isArray, called with one argument.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, this, is_array, 1, &value, &mut verdict) },
+            "Array.isArray",
+        )?;
+        self.check(
+            unsafe { sys::napi_get_value_bool(self.env, verdict, &mut proxied_array) },
+            "reading a boolean",
+        )?;
+        if !proxied_array {
+            return Ok(None);
+        }
+        let length = self.get(value, Interned::Length)?;
+        let length = self.number(length)?;
+        Ok(Some(if length.is_finite() && length > 0.0 {
+            length as usize
+        } else {
+            0
+        }))
     }
 
     pub fn value_type(&self, value: Value) -> JsResult<ValueType> {
