@@ -282,7 +282,8 @@ pub struct Js<'s> {
     pub env: sys::napi_env,
     state: &'s State,
     holder: Cell<sys::napi_value>,
-    names: Cell<[sys::napi_value; Interned::COUNT]>,
+    /// Names already read from the table in this call (null: not yet).
+    names: [Cell<sys::napi_value>; Interned::COUNT],
 }
 
 pub type Value = sys::napi_value;
@@ -295,7 +296,7 @@ impl<'s> Js<'s> {
             env,
             state,
             holder: Cell::new(ptr::null_mut()),
-            names: Cell::new([ptr::null_mut(); Interned::COUNT]),
+            names: std::array::from_fn(|_| Cell::new(ptr::null_mut())),
         }
     }
 
@@ -319,15 +320,11 @@ impl<'s> Js<'s> {
 
     /// The interned JavaScript string for `name`.
     pub fn name(&self, name: Interned) -> JsResult<Value> {
-        let mut names = self.names.get();
-        let cached = names[name as usize];
-        if !cached.is_null() {
-            return Ok(cached);
+        let slot = &self.names[name as usize];
+        if slot.get().is_null() {
+            slot.set(self.table(name as u32)?);
         }
-        let value = self.table(name as u32)?;
-        names[name as usize] = value;
-        self.names.set(names);
-        Ok(value)
+        Ok(slot.get())
     }
 
     /// `object[key]`; `undefined` when `object` is `null` or `undefined` (which callers

@@ -1,0 +1,130 @@
+// Compiled by `tsc --noEmit` in `npm test`: the typings as the original helper's callers
+// use them, and misuse that must not compile (`@ts-expect-error`).
+import {
+  appendEventToChunks,
+  applySystemEvent,
+  type AgentEvent,
+  type ChatMessage,
+  type Chunk,
+  type IdentifiedMessage,
+  type MessageRole,
+  type ProviderMetadata,
+  type SystemChunk,
+  type SystemChunkKind,
+  type SystemEventLike,
+  type ToolBatchChunk,
+  type ToolCallEntry,
+} from '../../index.js'
+
+// A backend folding a stream into the in-flight message.
+const message: ChatMessage = { id: 'm1', role: 'assistant', chunks: [] }
+const stream: AgentEvent[] = [
+  { type: 'text-delta', delta: 'Hello' },
+  { type: 'reasoning-delta', delta: 'thinking' },
+  { type: 'reasoning-end', metadata: { anthropic: { signature: 'sig' } } },
+  { type: 'reasoning-end' },
+  { type: 'tool-call', toolCall: { id: 't1', name: 'bash', arguments: { cmd: 'ls' } } },
+  { type: 'tool-result', toolResult: { toolCallId: 't1', result: ['a', 'b'], isError: false } },
+  { type: 'shell-output', stream: 'stderr', data: 'warn' },
+  { type: 'error', error: 'overloaded', statusCode: 529 },
+  { type: 'error', error: 'no code' },
+  { type: 'notice', message: 'heads up' },
+  { type: 'model-changed', modelId: 'claude', keyId: 'key-1' },
+  { type: 'config-reload' },
+  { type: 'usage', inputTokens: 10, outputTokens: 20 },
+  { type: 'status', status: 'running' },
+  { type: 'done' },
+]
+for (const event of stream) appendEventToChunks(message.chunks, event)
+
+// Narrowing on `type`, as a renderer does, with an exhaustiveness check.
+function describe(chunk: Chunk): string {
+  switch (chunk.type) {
+    case 'text':
+      return chunk.text
+    case 'thinking': {
+      const sealed: ProviderMetadata | undefined = chunk.metadata
+      return sealed ? `[sealed] ${chunk.text}` : chunk.text
+    }
+    case 'tool-batch':
+      return chunk.calls.map((call: ToolCallEntry) => `${call.name}(${call.id}) ${call.isError ? 'failed' : 'ok'} ${call.shellOutput?.stdout ?? ''}`).join('\n')
+    case 'error':
+      return `${chunk.message} ${chunk.statusCode ?? ''}`
+    case 'system': {
+      const kind: SystemChunkKind = chunk.kind
+      return `${kind}: ${chunk.text}`
+    }
+    default: {
+      const unreachable: never = chunk
+      return unreachable
+    }
+  }
+}
+describe(message.chunks[0])
+
+function onEvent(event: AgentEvent): string {
+  switch (event.type) {
+    case 'text-delta':
+    case 'reasoning-delta':
+      return event.delta
+    case 'tool-call':
+      return event.toolCall.name
+    case 'tool-result':
+      return event.toolResult.toolCallId
+    case 'shell-output':
+      return event.stream === 'stdout' ? event.data : ''
+    case 'model-changed':
+      return `${event.modelId} ${event.keyId}`
+    default:
+      return event.type
+  }
+}
+onEvent(stream[0])
+
+// The caller's own message type survives applySystemEvent.
+interface StoredMessage extends IdentifiedMessage {
+  createdAt: number
+}
+const stored: StoredMessage[] = []
+const notice: SystemEventLike = { kind: 'cancelled', text: 'Stopped by user' }
+const { messageId } = applySystemEvent(stored, notice, () => crypto.randomUUID())
+const id: string = messageId
+applySystemEvent(stored, { kind: 'notice', text: 'x' })
+const first: StoredMessage | undefined = stored[0]
+void [id, first?.createdAt]
+
+const role: MessageRole = 'system'
+const batch: ToolBatchChunk = { type: 'tool-batch', calls: [{ id: 'a', name: 'b', arguments: undefined }] }
+const system: SystemChunk = { type: 'system', kind: 'notice', text: 'n' }
+void [role, batch, system]
+
+declare const crypto: { randomUUID(): string }
+
+// ── Misuse that must not compile ──────────────────────────────────────────────
+// @ts-expect-error an unknown event type
+appendEventToChunks([], { type: 'text-delete', delta: 'x' })
+// @ts-expect-error a numeric delta
+appendEventToChunks([], { type: 'text-delta', delta: 5 })
+// @ts-expect-error a tool call without an id
+appendEventToChunks([], { type: 'tool-call', toolCall: { name: 'bash', arguments: {} } })
+// @ts-expect-error a tool result without isError
+appendEventToChunks([], { type: 'tool-result', toolResult: { toolCallId: 'x', result: 1 } })
+// @ts-expect-error a stream that is neither stdout nor stderr
+appendEventToChunks([], { type: 'shell-output', stream: 'stdin', data: 'x' })
+// @ts-expect-error a bad SystemChunkKind
+applySystemEvent([], { kind: 'warning', text: 'x' })
+// @ts-expect-error an idFactory that does not return a string
+applySystemEvent([], { kind: 'notice', text: 'x' }, () => 42)
+// @ts-expect-error a chunk with an unknown type
+const badChunk: Chunk = { type: 'image', text: 'x' }
+// @ts-expect-error metadata must be keyed by provider
+const badMetadata: ProviderMetadata = { signature: 'sig' }
+// @ts-expect-error chunks is an array of chunks
+appendEventToChunks([{ type: 'text' }], { type: 'done' })
+// @ts-expect-error an error event needs its message
+appendEventToChunks([], { type: 'error', statusCode: 500 })
+// @ts-expect-error a message role outside the union
+const badRole: MessageRole = 'tool'
+// @ts-expect-error the result is not void-returning data
+const nothing: string = appendEventToChunks([], { type: 'done' })
+void [badChunk, badMetadata, badRole, nothing]

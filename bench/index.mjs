@@ -1,0 +1,255 @@
+/**
+ * `npm run bench`: the native addon against the plain-JS baseline (baseline/chunks.js).
+ *
+ *   node bench/index.mjs           full run: warm-up, then the median of 9 timed runs
+ *   node bench/index.mjs --quick   smoke run: fewer and shorter runs (for tests)
+ *
+ * Inputs are generated before any timing. To add a row, add an entry to `perEventCases`
+ * (ns per event) or `scalingCases` (does the cost per event stay flat as a message grows).
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import baseline from '../baseline/chunks.js';
+import { createRng } from '../__test__/random-streams.mjs';
+
+// Every sample starts from a collected heap, so one run's garbage is not the next run's GC.
+if (typeof globalThis.gc !== 'function') {
+  const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
+
+const quick = process.argv.includes('--quick');
+const settings = quick
+  ? { warmups: 2, runs: 3, minSampleMs: 5, turns: 40, quadraticBudgetMs: 10_000 }
+  : { warmups: 3, runs: 9, minSampleMs: 20, turns: 200, quadraticBudgetMs: 60_000 };
+
+function loadNative() {
+  try {
+    return { native: createRequire(import.meta.url)('../index.js') };
+  } catch (error) {
+    return { native: null, reason: error.message.split('\n')[0] };
+  }
+}
+const { native, reason: nativeMissing } = loadNative();
+
+// ─── Inputs ──────────────────────────────────────────────────────────────────
+
+const WORDS = ['the ', 'file ', 'function ', 'returns ', 'a ', 'value', '. ', ', ', '\n', 'é', '✓ ', '😀', 'test ', 'build '];
+
+/** A delta of 5–40 UTF-16 code units, like a model's token stream. */
+function delta(rng) {
+  const length = rng.between(5, 40);
+  let text = '';
+  while (text.length < length) text += rng.pick(WORDS);
+  return text.slice(0, length);
+}
+
+function deltas(rng, type, count) {
+  return Array.from({ length: count }, () => ({ type, delta: delta(rng) }));
+}
+
+/**
+ * One assistant turn as an agent streams it: steps of reasoning, text and tool use.
+ * About 70% text deltas, 15% reasoning deltas, the rest tool calls and results, shell
+ * output, reasoning-end and the odd notice or error.
+ */
+function realisticTurn(rng, turn) {
+  const events = [];
+  const steps = rng.between(4, 8);
+  for (let step = 0; step < steps; step++) {
+    events.push(...deltas(rng, 'reasoning-delta', rng.between(4, 14)));
+    events.push({ type: 'reasoning-end', metadata: { anthropic: { signature: `sig-${turn}-${step}-${'s'.repeat(120)}` } } });
+    events.push(...deltas(rng, 'text-delta', rng.between(20, 64)));
+    const calls = Array.from({ length: rng.between(1, 3) }, (_, i) => ({
+      id: `call_${turn}_${step}_${i}`,
+      name: rng.pick(['bash', 'read_file', 'edit_file']),
+      arguments: { command: 'npm test -- --grep chunks', path: `src/file${i}.ts` },
+    }));
+    for (const toolCall of calls) events.push({ type: 'tool-call', toolCall });
+    const shellLines = rng.int(7);
+    for (let i = 0; i < shellLines; i++) events.push({ type: 'shell-output', stream: rng.chance(0.8) ? 'stdout' : 'stderr', data: `${delta(rng)}\n` });
+    for (const call of calls) {
+      events.push({ type: 'tool-result', toolResult: { toolCallId: call.id, result: { content: [{ type: 'text', text: 'ok '.repeat(60) }] }, isError: rng.chance(0.1) } });
+    }
+    if (rng.chance(0.05)) events.push({ type: 'notice', message: 'Context compacted' });
+    if (rng.chance(0.03)) events.push({ type: 'error', error: 'Overloaded', statusCode: 529 });
+  }
+  events.push({ type: 'done' });
+  return events;
+}
+
+const turns = (() => {
+  const rng = createRng(2024);
+  return Array.from({ length: settings.turns }, (_, turn) => realisticTurn(rng, turn));
+})();
+const turnEvents = turns.reduce((sum, events) => sum + events.length, 0);
+
+const lifecycleEvents = Array.from({ length: 50_000 }, (_, i) => ({ type: i % 2 ? 'status' : 'usage' }));
+
+function textDeltaMessage(count) {
+  return deltas(createRng(count), 'text-delta', count);
+}
+
+// ─── Cases ───────────────────────────────────────────────────────────────────
+
+/** Folds every turn into a fresh chunk array. */
+function foldTurns(append) {
+  for (const events of turns) {
+    const chunks = [];
+    for (const event of events) append(chunks, event);
+  }
+}
+
+function foldOne(append, events) {
+  const chunks = [];
+  for (const event of events) append(chunks, event);
+  return chunks;
+}
+
+/** Rows of the first table: `events` per call of `native()` / `js()`. */
+const perEventCases = [
+  {
+    name: `realistic turns (${settings.turns} turns)`,
+    events: turnEvents,
+    native: () => foldTurns(native.appendEventToChunks),
+    js: () => foldTurns(baseline.appendEventToChunks),
+  },
+  {
+    // The floor of a native drop-in: one crossing that reads the event's `type` and the
+    // array's length, then does nothing. Every content event costs this plus its work.
+    name: 'lifecycle events only (crossing floor)',
+    events: lifecycleEvents.length,
+    native: () => foldOne(native.appendEventToChunks, lifecycleEvents),
+    js: () => foldOne(baseline.appendEventToChunks, lifecycleEvents),
+  },
+];
+
+/** Rows of the second table: one input per size, timed whole. */
+const scalingCases = [
+  {
+    name: 'one message of N text deltas',
+    sizes: [20_000, 160_000],
+    prepare: textDeltaMessage,
+    native: (events) => foldOne(native.appendEventToChunks, events),
+    js: (events) => foldOne(baseline.appendEventToChunks, events),
+  },
+];
+
+// ─── Measuring ───────────────────────────────────────────────────────────────
+
+const nowNs = () => process.hrtime.bigint();
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * Median nanoseconds of one call of `fn`, after warm-up. A sample repeats `fn` `repeat`
+ * times, by default as often as it takes to last `minSampleMs`, so that timer resolution
+ * does not matter; each sample starts right after a full GC.
+ */
+function measure(fn, { warmups = settings.warmups, runs = settings.runs, minSampleMs = settings.minSampleMs, repeat } = {}) {
+  let start = nowNs();
+  fn();
+  const firstNs = Number(nowNs() - start);
+  repeat ??= Math.max(1, Math.ceil((minSampleMs * 1e6) / Math.max(firstNs, 1)));
+  for (let i = 1; i < warmups; i++) fn();
+  const samples = [];
+  for (let run = 0; run < runs; run++) {
+    globalThis.gc();
+    start = nowNs();
+    for (let i = 0; i < repeat; i++) fn();
+    samples.push(Number(nowNs() - start) / repeat);
+  }
+  return median(samples);
+}
+
+// ─── Output ──────────────────────────────────────────────────────────────────
+
+function printTable(title, header, rows) {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => String(row[column]).length)));
+  const line = (cells) => cells.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('  ');
+  console.log(`\n${title}\n`);
+  console.log(line(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+const ns = (value) => (value === null ? 'n/a' : value.toFixed(1));
+const ms = (value) => (value === null ? 'n/a' : (value / 1e6).toFixed(2));
+const ratio = (value) => (value === null || !Number.isFinite(value) ? 'n/a' : `${value.toFixed(2)}×`);
+
+/** Guards the timing against comparing two different results. */
+function sameResult(events) {
+  return JSON.stringify(foldOne(native.appendEventToChunks, events)) === JSON.stringify(foldOne(baseline.appendEventToChunks, events));
+}
+
+function runPerEventCases() {
+  const rows = perEventCases.map((benchCase) => {
+    const js = measure(benchCase.js) / benchCase.events;
+    const nat = native ? measure(benchCase.native) / benchCase.events : null;
+    return [benchCase.name, benchCase.events, ns(nat), ns(js), ratio(nat === null ? null : nat / js)];
+  });
+  printTable('ns per event', ['case', 'events/run', 'native ns', 'baseline ns', 'native/baseline'], rows);
+}
+
+/**
+ * Times one message of `size` events. Smaller sizes are repeated so that every sample
+ * handles as many events (and as much garbage) as one run of the largest size. A size is
+ * skipped when the previous one shows that a quadratic cost would blow the time budget.
+ */
+function measureScaling(run, input, previous, size, largest) {
+  if (previous && previous.totalNs * (size / previous.size) ** 2 > settings.quadraticBudgetMs * 1e6) {
+    return { size, totalNs: null, skipped: true };
+  }
+  return { size, totalNs: measure(() => run(input), { repeat: Math.max(1, Math.round(largest / size)) }) };
+}
+
+function runScalingCases() {
+  const rows = [];
+  const notes = [];
+  for (const benchCase of scalingCases) {
+    const inputs = benchCase.sizes.map((size) => benchCase.prepare(size));
+    const sides = { native: [], baseline: [] };
+    const largest = Math.max(...benchCase.sizes);
+    benchCase.sizes.forEach((size, i) => {
+      sides.baseline.push(measureScaling(benchCase.js, inputs[i], sides.baseline[i - 1], size, largest));
+      sides.native.push(native ? measureScaling(benchCase.native, inputs[i], sides.native[i - 1], size, largest) : { size, totalNs: null });
+    });
+    const [small, large] = [0, benchCase.sizes.length - 1];
+    const growth = (side) => {
+      const first = side[small];
+      const last = side[large];
+      if (first.totalNs === null || last.totalNs === null) return null;
+      return last.totalNs / last.size / (first.totalNs / first.size);
+    };
+    for (const [name, side] of Object.entries(sides)) {
+      rows.push([`${benchCase.name}: ${name}`, ...side.map((point) => ms(point.totalNs)), ratio(growth(side))]);
+      if (side.some((point) => point.skipped)) notes.push(`${name}: the larger size was skipped; a quadratic cost would exceed ${settings.quadraticBudgetMs / 1000} s.`);
+    }
+    if (native && !sameResult(inputs[small])) notes.push(`WARNING: native and baseline disagree on "${benchCase.name}"`);
+  }
+  const sizes = scalingCases[0].sizes.map((size) => `N=${size.toLocaleString('en-US')} ms`);
+  printTable('Growth with message length (total time per message)', ['case', ...sizes, 'per-event ratio'], rows);
+  for (const note of notes) console.log(note);
+}
+
+console.log(`agent-chunks bench${quick ? ' (--quick: fewer, shorter runs; numbers are rough)' : ''} — Node ${process.version}`);
+console.log(`Each figure is the median of ${settings.runs} timed runs after ${settings.warmups} warm-up run(s).`);
+console.log('native/baseline: native time divided by the plain-JS baseline time (below 1× means the addon is faster).');
+console.log('per-event ratio: cost per event at the largest N divided by cost per event at the smallest N (≈1× means linear time; quadratic text copying shows as ≈8×).');
+const mix = turns.flat().reduce((counts, event) => ({ ...counts, [event.type]: (counts[event.type] ?? 0) + 1 }), {});
+console.log(`Realistic stream mix: ${Object.entries(mix).map(([type, count]) => `${type} ${((100 * count) / turnEvents).toFixed(1)}%`).join(', ')}.`);
+if (!native) {
+  console.log(`\nNative addon not loadable (${nativeMissing}); run \`npm run build\`. Baseline only.`);
+  process.exitCode = 1;
+} else if (!turns.slice(0, 5).every(sameResult)) {
+  console.log('\nWARNING: native and baseline disagree on the realistic stream; the timings compare different work.');
+  process.exitCode = 1;
+}
+
+runPerEventCases();
+runScalingCases();
