@@ -45,9 +45,6 @@ export type AgentContentEvent =
  * one, as the open/close rules say. Existing chunk objects are kept; payloads are stored
  * by reference. Throws a `TypeError` naming the field, leaving `chunks` untouched, when
  * the event is malformed.
- *
- * The module installs a raw callback under this name (see `entry.rs`); this wrapper has
- * the same behaviour and gives the typings their signature.
  */
 export declare function appendEventToChunks(chunks: Chunk[], event: AgentEvent): void
 
@@ -55,9 +52,6 @@ export declare function appendEventToChunks(chunks: Chunk[], event: AgentEvent):
  * Routes a system notice: into the newest message when it is a `system` message, else
  * into a new `system` message whose id comes from `idFactory` (called once, only then;
  * default: a random v4 UUID). Returns the id of the message used.
- *
- * The module installs a raw callback under this name (see `entry.rs`); this wrapper has
- * the same behaviour and gives the typings their signature.
  */
 export declare function applySystemEvent<M extends IdentifiedMessage>(messages: M[], event: SystemEventLike, idFactory?: () => string): { messageId: string }
 

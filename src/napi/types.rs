@@ -199,21 +199,17 @@ pub struct SystemEventLike {
     pub text: String,
 }
 
-fn settle(env: &Env, outcome: Option<napi::sys::napi_value>) -> Result<()> {
-    let _ = env;
-    match outcome {
-        Some(_) => Ok(()),
-        None => Err(napi::Error::new(Status::PendingException, "exception pending")),
-    }
+/// `None` from `entry::with_state` means the exception is already thrown.
+fn pending() -> napi::Error {
+    napi::Error::new(Status::PendingException, "exception pending")
 }
 
 /// Folds one agent event into `chunks`, in place: extends the last chunk or pushes a new
 /// one, as the open/close rules say. Existing chunk objects are kept; payloads are stored
 /// by reference. Throws a `TypeError` naming the field, leaving `chunks` untouched, when
 /// the event is malformed.
-///
-/// The module installs a raw callback under this name (see `entry.rs`); this wrapper has
-/// the same behaviour and gives the typings their signature.
+// `install` replaces this export with a raw callback of the same behaviour (see
+// `entry.rs`); this wrapper gives the typings and the loader their signature.
 #[napi(
     js_name = "appendEventToChunks",
     ts_args_type = "chunks: Chunk[], event: AgentEvent"
@@ -225,15 +221,13 @@ pub fn append_event_to_chunks(env: &Env, chunks: Unknown, event: Unknown) -> Res
             js.undefined()
         })
     };
-    settle(env, outcome)
+    outcome.map(|_| ()).ok_or_else(pending)
 }
 
 /// Routes a system notice: into the newest message when it is a `system` message, else
 /// into a new `system` message whose id comes from `idFactory` (called once, only then;
 /// default: a random v4 UUID). Returns the id of the message used.
-///
-/// The module installs a raw callback under this name (see `entry.rs`); this wrapper has
-/// the same behaviour and gives the typings their signature.
+// Replaced by a raw callback at load, as `appendEventToChunks` is.
 #[napi(
     js_name = "applySystemEvent",
     ts_generic_types = "M extends IdentifiedMessage",
@@ -246,17 +240,11 @@ pub fn apply_system_event(
     event: Unknown,
     id_factory: Unknown,
 ) -> Result<Unknown<'static>> {
-    let mut result = None;
     let outcome = unsafe {
         entry::with_state(env.raw(), entry::APPLY, |js| {
-            let value = entry::apply(js, messages.raw(), event.raw(), id_factory.raw())?;
-            result = Some(value);
-            Ok(value)
+            entry::apply(js, messages.raw(), event.raw(), id_factory.raw())
         })
     };
-    settle(env, outcome)?;
-    match result {
-        Some(value) => Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) }),
-        None => Err(napi::Error::new(Status::PendingException, "exception pending")),
-    }
+    let value = outcome.ok_or_else(pending)?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
 }
