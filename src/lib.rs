@@ -19,6 +19,7 @@
 //! The rules are generic over where the chunks live ([`ChunkStore`]): a `Vec<Chunk>` here,
 //! the caller's JavaScript array in the Node binding (feature `node`).
 
+pub mod bytes;
 pub mod decode;
 pub mod json;
 pub mod model;

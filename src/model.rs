@@ -54,6 +54,41 @@ pub enum AgentEvent<S = String, V = serde_json::Value> {
     Unknown,
 }
 
+impl<S, V> AgentEvent<S, V> {
+    /// The same event with each payload (`arguments`, `result`, `isError`, `metadata`)
+    /// converted by `f`.
+    pub fn map_payloads<W>(self, mut f: impl FnMut(V) -> W) -> AgentEvent<S, W> {
+        match self {
+            AgentEvent::TextDelta { delta } => AgentEvent::TextDelta { delta },
+            AgentEvent::ReasoningDelta { delta } => AgentEvent::ReasoningDelta { delta },
+            AgentEvent::ReasoningEnd { metadata } => AgentEvent::ReasoningEnd {
+                metadata: metadata.map(f),
+            },
+            AgentEvent::ToolCall { id, name, arguments } => AgentEvent::ToolCall {
+                id,
+                name,
+                arguments: f(arguments),
+            },
+            AgentEvent::ToolResult {
+                tool_call_id,
+                result,
+                is_error,
+            } => AgentEvent::ToolResult {
+                tool_call_id,
+                result: f(result),
+                is_error: f(is_error),
+            },
+            AgentEvent::ShellOutput { stream, data } => AgentEvent::ShellOutput { stream, data },
+            AgentEvent::Error { error, status_code } => AgentEvent::Error { error, status_code },
+            AgentEvent::Notice { message } => AgentEvent::Notice { message },
+            AgentEvent::ModelChanged { model_id, key_id } => AgentEvent::ModelChanged { model_id, key_id },
+            AgentEvent::ConfigReload => AgentEvent::ConfigReload,
+            AgentEvent::Lifecycle(kind) => AgentEvent::Lifecycle(kind),
+            AgentEvent::Unknown => AgentEvent::Unknown,
+        }
+    }
+}
+
 /// Which output stream a `shell-output` event appends to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShellStream {

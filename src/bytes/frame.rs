@@ -1,0 +1,186 @@
+//! Cutting a byte stream into event frames: NDJSON lines or Server-Sent Events.
+//!
+//! Bytes may arrive split anywhere (inside a line, inside a UTF-8 sequence); only the
+//! incomplete tail is buffered. SSE frames are `data:` lines ended by a blank line, with
+//! `event:`, `id:`, `retry:` and `:` comment lines allowed and ignored; several `data:`
+//! lines of one frame are joined with `\n`, as the SSE specification says.
+
+use std::borrow::Cow;
+
+/// How the stream is framed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// Decided by the first non-blank line: an SSE field or comment means SSE.
+    Auto,
+    Ndjson,
+    Sse,
+}
+
+/// One event's text and where it starts in the stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame<'a> {
+    pub bytes: Cow<'a, [u8]>,
+    /// Byte offset of the frame's first line from the start of the stream.
+    pub offset: u64,
+    /// 1-based line number of the frame's first line.
+    pub line: u64,
+}
+
+/// An SSE frame being collected.
+#[derive(Debug, Default)]
+struct SseFrame {
+    data: Vec<u8>,
+    has_data: bool,
+    offset: u64,
+    line: u64,
+}
+
+#[derive(Debug)]
+pub struct Framer {
+    framing: Framing,
+    /// Bytes received but not yet cut into lines.
+    pending: Vec<u8>,
+    /// Stream offset and line number of `pending[0]`.
+    offset: u64,
+    line: u64,
+    sse: SseFrame,
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+}
+
+fn looks_like_sse(line: &[u8]) -> bool {
+    [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
+        .iter()
+        .any(|field| line.starts_with(field))
+}
+
+impl Framer {
+    pub fn new(framing: Framing) -> Self {
+        Framer {
+            framing,
+            pending: Vec::new(),
+            offset: 0,
+            line: 1,
+            sse: SseFrame::default(),
+        }
+    }
+
+    /// Adds `bytes` and hands every complete frame to `each`, in order. When `each` fails,
+    /// that frame is dropped, the bytes after it stay buffered for the next call, and the
+    /// error is returned.
+    pub fn push<E>(&mut self, bytes: &[u8], each: impl FnMut(Frame<'_>) -> Result<(), E>) -> Result<(), E> {
+        self.pending.extend_from_slice(bytes);
+        self.drain(false, each)
+    }
+
+    /// Processes what is left as if the stream ended with a line break and a blank line.
+    pub fn finish<E>(&mut self, each: impl FnMut(Frame<'_>) -> Result<(), E>) -> Result<(), E> {
+        self.drain(true, each)
+    }
+
+    fn drain<E>(&mut self, at_end: bool, mut each: impl FnMut(Frame<'_>) -> Result<(), E>) -> Result<(), E> {
+        let pending = std::mem::take(&mut self.pending);
+        let mut start = 0;
+        let result = loop {
+            let (line_end, next) = match memchr_newline(&pending[start..]) {
+                Some(i) => (start + i, start + i + 1),
+                None if at_end && start < pending.len() => (pending.len(), pending.len()),
+                None => break Ok(()),
+            };
+            let mut line = &pending[start..line_end];
+            if line.last() == Some(&b'\r') {
+                line = &line[..line.len() - 1];
+            }
+            let offset = self.offset + start as u64;
+            let line_number = self.line;
+            let outcome = self.line(line, offset, line_number, &mut each);
+            self.line += 1;
+            start = next;
+            if let Err(error) = outcome {
+                break Err(error);
+            }
+        };
+        let result = result.and_then(|()| {
+            if at_end {
+                self.end_sse_frame(&mut each)
+            } else {
+                Ok(())
+            }
+        });
+        self.offset += start as u64;
+        self.pending = pending;
+        self.pending.drain(..start);
+        result
+    }
+
+    fn line<E>(
+        &mut self,
+        line: &[u8],
+        offset: u64,
+        line_number: u64,
+        each: &mut impl FnMut(Frame<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if self.framing == Framing::Auto && !is_blank(line) {
+            self.framing = if looks_like_sse(line) {
+                Framing::Sse
+            } else {
+                Framing::Ndjson
+            };
+        }
+        match self.framing {
+            Framing::Auto => Ok(()),
+            Framing::Ndjson if is_blank(line) => Ok(()),
+            Framing::Ndjson => each(Frame {
+                bytes: Cow::Borrowed(line),
+                offset,
+                line: line_number,
+            }),
+            Framing::Sse => self.sse_line(line, offset, line_number, each),
+        }
+    }
+
+    fn sse_line<E>(
+        &mut self,
+        line: &[u8],
+        offset: u64,
+        line_number: u64,
+        each: &mut impl FnMut(Frame<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if line.is_empty() {
+            return self.end_sse_frame(each);
+        }
+        let Some(value) = line.strip_prefix(b"data:") else {
+            // `event:`, `id:`, `retry:`, comments and unknown fields carry no event data.
+            return Ok(());
+        };
+        let value = value.strip_prefix(b" ").unwrap_or(value);
+        let frame = &mut self.sse;
+        if frame.has_data {
+            frame.data.push(b'\n');
+        } else {
+            frame.has_data = true;
+            frame.offset = offset;
+            frame.line = line_number;
+        }
+        frame.data.extend_from_slice(value);
+        Ok(())
+    }
+
+    fn end_sse_frame<E>(&mut self, each: &mut impl FnMut(Frame<'_>) -> Result<(), E>) -> Result<(), E> {
+        if !self.sse.has_data {
+            return Ok(());
+        }
+        let frame = std::mem::take(&mut self.sse);
+        each(Frame {
+            bytes: Cow::Owned(frame.data),
+            offset: frame.offset,
+            line: frame.line,
+        })
+    }
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}

@@ -1,0 +1,152 @@
+//! Bytes in, chunks out: frames are scanned, checked and folded by the one set of rules,
+//! with no JavaScript object per event.
+
+use std::fmt;
+
+use crate::decode::InvalidEvent;
+use crate::model::Chunk;
+use crate::reducer::append_event;
+
+use super::event::event_from_node;
+use super::frame::{Frame, Framer, Framing};
+use super::scan::{scan, Node, SyntaxError};
+use super::text::{JsonText, Payload};
+use super::write::chunks_json;
+
+/// What was wrong with a frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FrameProblem {
+    /// Not UTF-8; `at` is the offending byte's offset within the frame.
+    InvalidUtf8 {
+        at: usize,
+    },
+    Syntax(SyntaxError),
+    NotAnObject,
+    Invalid(InvalidEvent),
+    /// The stream ended inside a frame.
+    Truncated(SyntaxError),
+}
+
+/// A frame that could not be folded, and where it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamError {
+    /// Byte offset of the problem from the start of the stream.
+    pub offset: u64,
+    /// 1-based line of the frame.
+    pub line: u64,
+    pub problem: FrameProblem,
+}
+
+impl fmt::Display for StreamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, byte {}: ", self.line, self.offset)?;
+        match &self.problem {
+            FrameProblem::InvalidUtf8 { .. } => write!(f, "invalid UTF-8"),
+            FrameProblem::Syntax(e) => write!(f, "invalid JSON: {}", e.reason),
+            FrameProblem::NotAnObject => write!(f, "an event must be a JSON object"),
+            FrameProblem::Invalid(e) => write!(f, "{e}"),
+            FrameProblem::Truncated(e) => write!(f, "the stream ends inside this frame ({})", e.reason),
+        }
+    }
+}
+
+impl std::error::Error for StreamError {}
+
+/// The chunks this path builds: text as JSON bodies, payloads as JSON source text.
+pub type ByteChunk = Chunk<JsonText, Payload>;
+
+/// A stream of NDJSON or SSE bytes folded into one message's chunks.
+#[derive(Debug)]
+pub struct EventStream {
+    framer: Framer,
+    chunks: Vec<ByteChunk>,
+    events: u64,
+}
+
+/// Scans, checks and folds one frame; nothing changes unless all of it is valid.
+fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> Result<(), StreamError> {
+    let fail = |at: usize, problem| StreamError {
+        offset: frame.offset + at as u64,
+        line: frame.line,
+        problem,
+    };
+    let text = std::str::from_utf8(&frame.bytes)
+        .map_err(|e| fail(e.valid_up_to(), FrameProblem::InvalidUtf8 { at: e.valid_up_to() }))?;
+    let node = scan(text, 2).map_err(|e| {
+        let truncated = at_end && e.at >= text.len();
+        let at = e.at;
+        fail(
+            at,
+            if truncated {
+                FrameProblem::Truncated(e)
+            } else {
+                FrameProblem::Syntax(e)
+            },
+        )
+    })?;
+    if !matches!(node, Node::Object { .. }) {
+        return Err(fail(0, FrameProblem::NotAnObject));
+    }
+    let event = event_from_node(text, node).map_err(|e| fail(0, FrameProblem::Invalid(e)))?;
+    match append_event(chunks, event) {
+        Ok(()) => Ok(()),
+        Err(never) => match never {},
+    }
+}
+
+impl EventStream {
+    pub fn new(framing: Framing) -> Self {
+        EventStream {
+            framer: Framer::new(framing),
+            chunks: Vec::new(),
+            events: 0,
+        }
+    }
+
+    /// Folds every complete frame in `bytes` (with what earlier pushes left over). On a
+    /// bad frame, the frames before it are folded, it is dropped, the bytes after it wait
+    /// for the next push, and the error says where it was.
+    pub fn push(&mut self, bytes: &[u8]) -> Result<(), StreamError> {
+        let (chunks, events) = (&mut self.chunks, &mut self.events);
+        self.framer.push(bytes, |frame| {
+            fold_frame(chunks, &frame, false)?;
+            *events += 1;
+            Ok(())
+        })
+    }
+
+    /// Folds what is left: a last line without a line break, a last SSE frame without a
+    /// blank line. A frame cut short is reported as truncated, with its offset.
+    pub fn end(&mut self) -> Result<(), StreamError> {
+        let (chunks, events) = (&mut self.chunks, &mut self.events);
+        self.framer.finish(|frame| {
+            fold_frame(chunks, &frame, true)?;
+            *events += 1;
+            Ok(())
+        })
+    }
+
+    pub fn chunks(&self) -> &[ByteChunk] {
+        &self.chunks
+    }
+
+    /// Events folded so far (lifecycle and unknown ones included).
+    pub fn event_count(&self) -> u64 {
+        self.events
+    }
+
+    /// The chunks as JSON text.
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        chunks_json(&self.chunks, &mut out);
+        out
+    }
+}
+
+/// All events of `bytes`, folded, as JSON text.
+pub fn reduce_to_json(bytes: &[u8], framing: Framing) -> Result<String, StreamError> {
+    let mut stream = EventStream::new(framing);
+    stream.push(bytes)?;
+    stream.end()?;
+    Ok(stream.to_json())
+}

@@ -1,0 +1,125 @@
+//! Chunks as JSON text, in the key order the drop-in gives the same chunks in JavaScript.
+//! `JSON.parse` of the text equals what `appendEventToChunks` builds from the parsed
+//! events, except that keys whose value is `undefined` are left out, as `JSON.stringify`
+//! leaves them out.
+
+use crate::model::{Chunk, ShellOutput, ToolCallEntry};
+
+use super::text::{escape_into, JsonText, Payload};
+
+type ByteChunk = Chunk<JsonText, Payload>;
+
+/// Appends the JSON array of `chunks` to `out`.
+pub fn chunks_json(chunks: &[ByteChunk], out: &mut String) {
+    out.push('[');
+    for (index, chunk) in chunks.iter().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        chunk_json(chunk, out);
+    }
+    out.push(']');
+}
+
+fn string(out: &mut String, text: &JsonText) {
+    out.push('"');
+    out.push_str(&text.0);
+    out.push('"');
+}
+
+/// `,"key":value`, or nothing for an `undefined` payload.
+fn payload(out: &mut String, key: &str, value: &Payload) {
+    if let Payload::Json(raw) = value {
+        out.push_str(",\"");
+        out.push_str(key);
+        out.push_str("\":");
+        out.push_str(raw);
+    }
+}
+
+fn chunk_json(chunk: &ByteChunk, out: &mut String) {
+    match chunk {
+        Chunk::Text { text } => {
+            out.push_str("{\"type\":\"text\",\"text\":");
+            string(out, text);
+        }
+        Chunk::Thinking { text, metadata } => {
+            out.push_str("{\"type\":\"thinking\",\"text\":");
+            string(out, text);
+            if let Some(metadata) = metadata {
+                payload(out, "metadata", metadata);
+            }
+        }
+        Chunk::ToolBatch { calls } => {
+            out.push_str("{\"type\":\"tool-batch\",\"calls\":[");
+            for (index, call) in calls.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                call_json(call, out);
+            }
+            out.push(']');
+        }
+        Chunk::Error { message, status_code } => {
+            out.push_str("{\"type\":\"error\",\"message\":");
+            string(out, message);
+            if let Some(code) = status_code {
+                out.push_str(",\"statusCode\":");
+                number(out, *code);
+            }
+        }
+        Chunk::System { kind, text } => {
+            out.push_str("{\"type\":\"system\",\"kind\":\"");
+            escape_into(kind.as_str(), out);
+            out.push_str("\",\"text\":");
+            string(out, text);
+        }
+    }
+    out.push('}');
+}
+
+fn call_json(call: &ToolCallEntry<JsonText, Payload>, out: &mut String) {
+    out.push_str("{\"id\":");
+    string(out, &call.id);
+    out.push_str(",\"name\":");
+    string(out, &call.name);
+    payload(out, "arguments", &call.arguments);
+    let result = |out: &mut String| {
+        if let Some((result, is_error)) = &call.result {
+            payload(out, "result", result);
+            payload(out, "isError", is_error);
+        }
+    };
+    let shell = |out: &mut String| {
+        if let Some(ShellOutput { stdout, stderr }) = &call.shell_output {
+            out.push_str(",\"shellOutput\":{\"stdout\":");
+            string(out, stdout);
+            out.push_str(",\"stderr\":");
+            string(out, stderr);
+            out.push('}');
+        }
+    };
+    if call.shell_output_first {
+        shell(out);
+        result(out);
+    } else {
+        result(out);
+        shell(out);
+    }
+    out.push('}');
+}
+
+/// A number as JSON text that `JSON.parse` reads back as the same value. Rust prints the
+/// shortest text that round-trips; an out-of-range literal such as `1e400` in the input
+/// is Infinity to JavaScript, and `1e999` says so again.
+fn number(out: &mut String, value: f64) {
+    if value.is_finite() {
+        out.push_str(&value.to_string());
+    } else if value.is_nan() {
+        out.push_str("null");
+    } else if value > 0.0 {
+        out.push_str("1e999");
+    } else {
+        out.push_str("-1e999");
+    }
+}
