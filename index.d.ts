@@ -27,6 +27,31 @@ export type AgentEvent = AgentContentEvent | LifecycleEvent
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * Agent events as bytes (NDJSON lines or SSE frames), folded into one message's chunks
+ * as they arrive. Frames may be split anywhere across `push` calls, inside a UTF-8
+ * sequence too. A bad frame throws an `Error` with its `line` and byte `offset`; the
+ * chunks stay as they were before it and the stream stays usable.
+ */
+export declare class ChunkStream {
+  constructor(options?: StreamOptions | undefined | null)
+  /** Folds every complete frame of `data` (with what earlier pushes left over). */
+  push(data: Buffer | Uint8Array | string): void
+  /**
+   * Folds what is left; a frame cut short by the end of the stream is an error with
+   * its offset.
+   */
+  end(): void
+  /** The chunks so far, as fresh objects. */
+  chunks(): Chunk[]
+  /** The chunks, for `JSON.stringify(stream)`. */
+  toJSON(): Chunk[]
+  /** The chunks as JSON text. */
+  toJsonString(): string
+  /** Events folded so far (lifecycle and unknown ones included). */
+  get eventCount(): number
+}
+
 /** The events that shape a message's chunks. */
 export type AgentContentEvent =
   | { type: 'text-delta'; delta: string }
@@ -91,6 +116,12 @@ export type MessageRole = 'user' | 'assistant' | 'system'
  */
 export type ProviderMetadata = Record<string, Record<string, unknown>>
 
+/** All events of `data` (NDJSON or SSE) folded into chunks, in one call. */
+export declare function reduceEvents(data: Buffer | Uint8Array | string, options?: StreamOptions): Chunk[]
+
+/** All events of `data` folded into chunks, as JSON text. */
+export declare function reduceEventsToJson(data: Buffer | Uint8Array | string, options?: StreamOptions): string
+
 /** Output of a shell tool call so far. */
 export interface ShellOutput {
   stdout: string
@@ -99,6 +130,15 @@ export interface ShellOutput {
 
 /** The output stream a `shell-output` event belongs to. */
 export type ShellStreamName = 'stdout' | 'stderr'
+
+/** How a byte stream is cut into events. */
+export type StreamFraming = 'auto' | 'ndjson' | 'sse'
+
+/** Options of `ChunkStream` and `reduceEvents`. */
+export interface StreamOptions {
+  /** Default `auto`. */
+  framing?: StreamFraming
+}
 
 /** A notice from the system (model switch, configuration reload, cancellation …). */
 export interface SystemChunk {

@@ -835,9 +835,13 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.ChunkStream = nativeBinding.ChunkStream
 module.exports.appendEventToChunks = nativeBinding.appendEventToChunks
 module.exports.applySystemEvent = nativeBinding.applySystemEvent
 module.exports.LifecycleEventType = nativeBinding.LifecycleEventType
 module.exports.MessageRole = nativeBinding.MessageRole
+module.exports.reduceEvents = nativeBinding.reduceEvents
+module.exports.reduceEventsToJson = nativeBinding.reduceEventsToJson
 module.exports.ShellStreamName = nativeBinding.ShellStreamName
+module.exports.StreamFraming = nativeBinding.StreamFraming
 module.exports.SystemChunkKind = nativeBinding.SystemChunkKind

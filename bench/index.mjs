@@ -107,6 +107,48 @@ function foldOne(append, events) {
   return chunks;
 }
 
+// ─── Bytes in, chunks out ────────────────────────────────────────────────────
+// The same realistic events as recorded bytes: one NDJSON buffer, and SSE frames as they
+// arrive one at a time. The JS pipeline does what a backend does without the addon.
+
+const byteEvents = turns.flat().slice(0, 20_000);
+const ndjsonBuffer = Buffer.from(byteEvents.map((event) => JSON.stringify(event)).join('\n') + '\n');
+const sseFrames = byteEvents.map((event) => Buffer.from(`data: ${JSON.stringify(event)}\n\n`));
+
+function jsNdjsonToJson(buffer) {
+  const chunks = [];
+  for (const line of buffer.toString('utf8').split('\n')) {
+    if (line) baseline.appendEventToChunks(chunks, JSON.parse(line));
+  }
+  return JSON.stringify(chunks);
+}
+
+function jsSseFrames(frames) {
+  const chunks = [];
+  let pending = '';
+  for (const frame of frames) {
+    pending += frame.toString('utf8');
+    let end;
+    while ((end = pending.indexOf('\n\n')) !== -1) {
+      const data = pending
+        .slice(0, end)
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(line[5] === ' ' ? 6 : 5))
+        .join('\n');
+      pending = pending.slice(end + 2);
+      if (data) baseline.appendEventToChunks(chunks, JSON.parse(data));
+    }
+  }
+  return chunks;
+}
+
+function nativeSseFrames(frames) {
+  const stream = new native.ChunkStream({ framing: 'sse' });
+  for (const frame of frames) stream.push(frame);
+  return stream.chunks();
+}
+
 /** Rows of the first table: `events` per call of `native()` / `js()`. */
 const perEventCases = [
   {
@@ -122,6 +164,18 @@ const perEventCases = [
     events: lifecycleEvents.length,
     native: () => foldOne(native.appendEventToChunks, lifecycleEvents),
     js: () => foldOne(baseline.appendEventToChunks, lifecycleEvents),
+  },
+  {
+    name: `NDJSON buffer → chunks JSON (${byteEvents.length} events)`,
+    events: byteEvents.length,
+    native: () => native.reduceEventsToJson(ndjsonBuffer),
+    js: () => jsNdjsonToJson(ndjsonBuffer),
+  },
+  {
+    name: 'SSE frames pushed one by one, then chunks()',
+    events: byteEvents.length,
+    native: () => nativeSseFrames(sseFrames),
+    js: () => jsSseFrames(sseFrames),
   },
 ];
 
@@ -248,6 +302,11 @@ if (!native) {
   process.exitCode = 1;
 } else if (!turns.slice(0, 5).every(sameResult)) {
   console.log('\nWARNING: native and baseline disagree on the realistic stream; the timings compare different work.');
+  process.exitCode = 1;
+}
+
+if (native && JSON.stringify(JSON.parse(native.reduceEventsToJson(ndjsonBuffer))) !== jsNdjsonToJson(ndjsonBuffer)) {
+  console.log('\nWARNING: the bytes path and the JS pipeline disagree; the timings compare different work.');
   process.exitCode = 1;
 }
 

@@ -54,6 +54,31 @@ impl Field {
         Field::KeyId,
     ];
 
+    /// The field a key names, if the rules read it.
+    pub fn from_key(key: &str) -> Option<Field> {
+        Some(match key {
+            "type" => Field::Type,
+            "delta" => Field::Delta,
+            "metadata" => Field::Metadata,
+            "toolCall" => Field::ToolCall,
+            "id" => Field::Id,
+            "name" => Field::Name,
+            "arguments" => Field::Arguments,
+            "toolResult" => Field::ToolResult,
+            "toolCallId" => Field::ToolCallId,
+            "result" => Field::Result,
+            "isError" => Field::IsError,
+            "stream" => Field::Stream,
+            "data" => Field::Data,
+            "error" => Field::Error,
+            "statusCode" => Field::StatusCode,
+            "message" => Field::Message,
+            "modelId" => Field::ModelId,
+            "keyId" => Field::KeyId,
+            _ => return None,
+        })
+    }
+
     pub fn key(self) -> &'static str {
         match self {
             Field::Type => "type",

@@ -3,56 +3,70 @@
 use crate::decode::{decode_event, EventSource, Field, InvalidEvent, ValueType};
 use crate::model::{AgentEvent, EventType, ShellStream};
 
-use super::scan::Node;
+use super::scan::{Fields, Node};
 use super::text::{decode_string, JsonText, Payload};
 
-/// A scanned value, or `None` for an absent field (`undefined`).
-type Slot<'a> = Option<Node<'a>>;
+/// What a field of a scanned event holds.
+#[derive(Clone, Copy)]
+enum Slot<'n, 'a> {
+    Undefined,
+    /// The event object itself.
+    Event(&'n Fields<'a>),
+    Value(&'n Node<'a>),
+}
 
-struct ScannedEvent<'a>(std::marker::PhantomData<&'a str>);
+struct ScannedEvent<'n, 'a>(std::marker::PhantomData<&'n Node<'a>>);
 
-impl<'a> EventSource for ScannedEvent<'a> {
+impl<'n, 'a> EventSource for ScannedEvent<'n, 'a> {
     type Text = JsonText;
-    type Value = Slot<'a>;
+    type Value = Slot<'n, 'a>;
     type Error = InvalidEvent;
 
-    fn field(&self, object: &Slot<'a>, field: Field) -> Result<Slot<'a>, InvalidEvent> {
-        Ok(object.as_ref().and_then(|node| node.member(field.key())).cloned())
+    fn field(&self, object: &Slot<'n, 'a>, field: Field) -> Result<Slot<'n, 'a>, InvalidEvent> {
+        let found = match object {
+            Slot::Event(fields) => fields.get(field),
+            Slot::Value(node) => node.member(field),
+            Slot::Undefined => None,
+        };
+        Ok(found.map_or(Slot::Undefined, Slot::Value))
     }
 
-    fn value_type(&self, value: &Slot<'a>) -> Result<ValueType, InvalidEvent> {
+    fn value_type(&self, value: &Slot<'n, 'a>) -> Result<ValueType, InvalidEvent> {
         Ok(match value {
-            None => ValueType::Undefined,
-            Some(Node::Null) => ValueType::Null,
-            Some(Node::Bool(_)) => ValueType::Boolean,
-            Some(Node::Number(_)) => ValueType::Number,
-            Some(Node::String(_)) => ValueType::String,
-            Some(Node::Array(_)) => ValueType::Array,
-            Some(Node::Object { .. }) => ValueType::Object,
+            Slot::Undefined => ValueType::Undefined,
+            Slot::Event(_) | Slot::Value(Node::Object { .. }) => ValueType::Object,
+            Slot::Value(Node::Null) => ValueType::Null,
+            Slot::Value(Node::Bool(_)) => ValueType::Boolean,
+            Slot::Value(Node::Number(_)) => ValueType::Number,
+            Slot::Value(Node::String(_)) => ValueType::String,
+            Slot::Value(Node::Array(_)) => ValueType::Array,
         })
     }
 
-    fn text(&self, value: Slot<'a>) -> Result<JsonText, InvalidEvent> {
+    fn text(&self, value: Slot<'n, 'a>) -> Result<JsonText, InvalidEvent> {
         Ok(match value {
-            Some(Node::String(body)) => JsonText(body.to_owned()),
+            Slot::Value(Node::String(body)) => JsonText::from(*body),
             _ => JsonText::default(),
         })
     }
 
-    fn event_type(&self, value: &Slot<'a>) -> Result<Option<EventType>, InvalidEvent> {
-        Ok(match value {
-            Some(Node::String(body)) if !body.contains('\\') => Some(EventType::from_tag(body.as_bytes())),
-            Some(Node::String(body)) => Some(match decode_string(body) {
+    fn event_type(&self, value: &Slot<'n, 'a>) -> Result<Option<EventType>, InvalidEvent> {
+        let Slot::Value(Node::String(body)) = value else {
+            return Ok(None);
+        };
+        // A tag with an escape never equals a plain one: decode only then.
+        Ok(Some(match EventType::from_tag(body.as_bytes()) {
+            EventType::Unknown if body.contains('\\') => match decode_string(body) {
                 Some(tag) => EventType::from_tag(tag.as_bytes()),
                 None => EventType::Unknown,
-            }),
-            _ => None,
-        })
+            },
+            ty => ty,
+        }))
     }
 
-    fn shell_stream(&self, value: &Slot<'a>) -> Result<Option<ShellStream>, InvalidEvent> {
+    fn shell_stream(&self, value: &Slot<'n, 'a>) -> Result<Option<ShellStream>, InvalidEvent> {
         Ok(match value {
-            Some(Node::String(body)) => Some(match decode_string(body) {
+            Slot::Value(Node::String(body)) => Some(match decode_string(body) {
                 Some(name) => ShellStream::from_name(&name),
                 None => ShellStream::Other,
             }),
@@ -60,23 +74,23 @@ impl<'a> EventSource for ScannedEvent<'a> {
         })
     }
 
-    fn number(&self, value: &Slot<'a>) -> Result<f64, InvalidEvent> {
+    fn number(&self, value: &Slot<'n, 'a>) -> Result<f64, InvalidEvent> {
         Ok(match value {
             // The scanner checked the JSON number grammar, which Rust's parser accepts.
-            Some(Node::Number(raw)) => raw.parse().unwrap_or(f64::NAN),
+            Slot::Value(Node::Number(raw)) => raw.parse().unwrap_or(f64::NAN),
             _ => f64::NAN,
         })
     }
 }
 
 /// Checks a scanned event object and decodes it, with payloads as their source text.
-pub fn event_from_node<'a>(
+pub fn event_from_fields<'a>(
     source: &'a str,
-    event: Node<'a>,
+    event: &Fields<'a>,
 ) -> Result<AgentEvent<JsonText, Payload>, InvalidEvent> {
-    let event = decode_event(&ScannedEvent(std::marker::PhantomData), &Some(event))?;
+    let event = decode_event(&ScannedEvent(std::marker::PhantomData), &Slot::Event(event))?;
     Ok(event.map_payloads(|slot| match slot {
-        None => Payload::Undefined,
-        Some(node) => Payload::Json(node.raw(source).to_owned()),
+        Slot::Value(node) => Payload::Json(node.raw(source).into()),
+        Slot::Undefined | Slot::Event(_) => Payload::Undefined,
     }))
 }

@@ -70,49 +70,66 @@ impl Framer {
     /// Adds `bytes` and hands every complete frame to `each`, in order. When `each` fails,
     /// that frame is dropped, the bytes after it stay buffered for the next call, and the
     /// error is returned.
-    pub fn push<E>(&mut self, bytes: &[u8], each: impl FnMut(Frame<'_>) -> Result<(), E>) -> Result<(), E> {
+    pub fn push<E>(
+        &mut self,
+        bytes: &[u8],
+        mut each: impl FnMut(Frame<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if self.pending.is_empty() {
+            // Lines are cut straight from the caller's bytes; only a tail is copied.
+            let (used, result) = self.lines(bytes, false, &mut each);
+            self.pending.extend_from_slice(&bytes[used..]);
+            return result;
+        }
         self.pending.extend_from_slice(bytes);
         self.drain(false, each)
     }
 
     /// Processes what is left as if the stream ended with a line break and a blank line.
-    pub fn finish<E>(&mut self, each: impl FnMut(Frame<'_>) -> Result<(), E>) -> Result<(), E> {
-        self.drain(true, each)
+    pub fn finish<E>(&mut self, mut each: impl FnMut(Frame<'_>) -> Result<(), E>) -> Result<(), E> {
+        self.drain(true, &mut each)?;
+        self.end_sse_frame(&mut each)
     }
 
     fn drain<E>(&mut self, at_end: bool, mut each: impl FnMut(Frame<'_>) -> Result<(), E>) -> Result<(), E> {
-        let pending = std::mem::take(&mut self.pending);
+        let mut pending = std::mem::take(&mut self.pending);
+        let (used, result) = self.lines(&pending, at_end, &mut each);
+        pending.drain(..used);
+        self.pending = pending;
+        result
+    }
+
+    /// Hands the complete lines of `buffer` (all of it `at_end`) to [`Self::line`]; returns
+    /// how many bytes were used, up to and including a failing line.
+    fn lines<E>(
+        &mut self,
+        buffer: &[u8],
+        at_end: bool,
+        each: &mut impl FnMut(Frame<'_>) -> Result<(), E>,
+    ) -> (usize, Result<(), E>) {
         let mut start = 0;
-        let result = loop {
-            let (line_end, next) = match memchr_newline(&pending[start..]) {
+        let mut result = Ok(());
+        while start < buffer.len() {
+            let (line_end, next) = match memchr::memchr(b'\n', &buffer[start..]) {
                 Some(i) => (start + i, start + i + 1),
-                None if at_end && start < pending.len() => (pending.len(), pending.len()),
-                None => break Ok(()),
+                None if at_end => (buffer.len(), buffer.len()),
+                None => break,
             };
-            let mut line = &pending[start..line_end];
+            let mut line = &buffer[start..line_end];
             if line.last() == Some(&b'\r') {
                 line = &line[..line.len() - 1];
             }
             let offset = self.offset + start as u64;
             let line_number = self.line;
-            let outcome = self.line(line, offset, line_number, &mut each);
             self.line += 1;
             start = next;
-            if let Err(error) = outcome {
-                break Err(error);
+            if let Err(error) = self.line(line, offset, line_number, each) {
+                result = Err(error);
+                break;
             }
-        };
-        let result = result.and_then(|()| {
-            if at_end {
-                self.end_sse_frame(&mut each)
-            } else {
-                Ok(())
-            }
-        });
+        }
         self.offset += start as u64;
-        self.pending = pending;
-        self.pending.drain(..start);
-        result
+        (start, result)
     }
 
     fn line<E>(
@@ -179,8 +196,4 @@ impl Framer {
             line: frame.line,
         })
     }
-}
-
-fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
 }

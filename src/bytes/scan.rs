@@ -7,6 +7,43 @@
 
 use std::fmt;
 
+use crate::decode::Field;
+
+/// The length of the leading run of `bytes` with no quote, backslash or control byte.
+fn ordinary_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // Per byte, the high bit is set where the byte is zero (exact for the first match).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut at = 0;
+    while let Some(word) = bytes.get(at..at + 8) {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+        let found = zero(x ^ (ONES * b'"' as u64)) | zero(x ^ (ONES * b'\\' as u64)) | control;
+        if found != 0 {
+            return at + (found.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && !SPECIAL_IN_STRING[bytes[at] as usize] {
+        at += 1;
+    }
+    at
+}
+
+/// Bytes that end a run of ordinary string content: the quote, the backslash, controls.
+static SPECIAL_IN_STRING: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = true;
+        byte += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
 /// Why a frame is not a JSON text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxError {
@@ -30,12 +67,25 @@ pub enum Node<'a> {
     Number(&'a str),
     String(&'a str),
     Array(&'a str),
-    /// `members` is `Some` for indexed objects (last duplicate key wins on lookup, as in
-    /// `JSON.parse`); `raw` is the object's source text either way.
+    /// `fields` is `Some` for indexed objects; `raw` is the object's source text either way.
     Object {
-        members: Option<Vec<(&'a str, Node<'a>)>>,
+        fields: Option<Box<Fields<'a>>>,
         raw: &'a str,
     },
+}
+
+/// The members of an indexed object that the rules can read, one slot per [`Field`]
+/// (a later duplicate key replaces an earlier one, as in `JSON.parse`). Other members are
+/// validated and passed over.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Fields<'a> {
+    slots: [Option<Node<'a>>; Field::ALL.len()],
+}
+
+impl<'a> Fields<'a> {
+    pub fn get(&self, field: Field) -> Option<&Node<'a>> {
+        self.slots[field as usize].as_ref()
+    }
 }
 
 impl<'a> Node<'a> {
@@ -54,40 +104,62 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// The member `key` of an indexed object (the last one, for duplicate keys).
-    pub fn member(&self, key: &str) -> Option<&Node<'a>> {
+    /// The member `field` of an indexed object.
+    pub fn member(&self, field: Field) -> Option<&Node<'a>> {
         match self {
             Node::Object {
-                members: Some(members),
-                ..
-            } => members
-                .iter()
-                .rev()
-                .find(|(name, _)| key_matches(name, key))
-                .map(|(_, value)| value),
+                fields: Some(fields), ..
+            } => fields.get(field),
             _ => None,
         }
     }
 }
 
-/// Whether the escaped key body `name` decodes to `key` (plain ASCII keys compare bytes).
-fn key_matches(name: &str, key: &str) -> bool {
-    if !name.contains('\\') {
-        return name == key;
-    }
-    super::text::decode_utf16(name).eq(key.encode_utf16())
+/// The field an escaped key body names, if the rules read it. A body with an escape
+/// never equals a plain key, so it is decoded only when the plain match fails.
+fn field_of(name: &str) -> Option<Field> {
+    Field::from_key(name).or_else(|| match name.contains('\\') {
+        true => Field::from_key(&super::text::decode_string(name)?),
+        false => None,
+    })
 }
 
-/// Scans `source` as one JSON text. Objects at nesting levels below `index_depth` are
-/// indexed (level 0 is the top value).
-pub fn scan(source: &str, index_depth: usize) -> Result<Node<'_>, SyntaxError> {
+/// The body of the JSON string whose opening quote is at `start` of `source`, and the
+/// offset just past its closing quote.
+pub fn string_at(source: &str, start: usize) -> Result<(&str, usize), SyntaxError> {
+    let mut scanner = Scanner {
+        bytes: source.as_bytes(),
+        source,
+        pos: start,
+    };
+    let body = scanner.string()?;
+    Ok((body, scanner.pos))
+}
+
+/// Which objects get indexed: the event itself, and its `toolCall` / `toolResult`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Index {
+    Top,
+    Nested,
+    No,
+}
+
+/// Scans `source` as one JSON text. When it is an object, its members the rules read
+/// (and those of its `toolCall` / `toolResult`) are put in `fields` and `true` returned.
+pub fn scan<'a>(source: &'a str, fields: &mut Fields<'a>) -> Result<bool, SyntaxError> {
     let mut scanner = Scanner {
         bytes: source.as_bytes(),
         source,
         pos: 0,
     };
     scanner.whitespace();
-    let node = scanner.value(0, index_depth)?;
+    let node = if scanner.peek() == Some(b'{') {
+        scanner.object_fields(Index::Top, fields)?;
+        true
+    } else {
+        scanner.value(Index::No)?;
+        false
+    };
     scanner.whitespace();
     if scanner.pos != scanner.bytes.len() {
         return Err(scanner.error("unexpected text after the JSON value"));
@@ -125,15 +197,15 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn value(&mut self, depth: usize, index_depth: usize) -> Result<Node<'a>, SyntaxError> {
+    fn value(&mut self, index: Index) -> Result<Node<'a>, SyntaxError> {
         match self.peek() {
-            Some(b'{') if depth < index_depth => self.indexed_object(depth, index_depth),
+            Some(b'{') if index != Index::No => self.indexed_object(index),
             Some(b'{' | b'[') => {
                 let start = self.pos;
                 self.skip_container()?;
                 let raw = &self.source[start..self.pos];
                 Ok(if raw.starts_with('{') {
-                    Node::Object { members: None, raw }
+                    Node::Object { fields: None, raw }
                 } else {
                     Node::Array(raw)
                 })
@@ -148,18 +220,34 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn indexed_object(&mut self, depth: usize, index_depth: usize) -> Result<Node<'a>, SyntaxError> {
+    fn indexed_object(&mut self, index: Index) -> Result<Node<'a>, SyntaxError> {
         let start = self.pos;
+        let mut fields = Box::<Fields<'a>>::default();
+        self.object_fields(index, &mut fields)?;
+        Ok(Node::Object {
+            fields: Some(fields),
+            raw: &self.source[start..self.pos],
+        })
+    }
+
+    /// An object starting at `{`, with the members the rules read put in their slots.
+    fn object_fields(&mut self, index: Index, fields: &mut Fields<'a>) -> Result<(), SyntaxError> {
         self.pos += 1;
-        let mut members = Vec::new();
         self.whitespace();
         if self.peek() == Some(b'}') {
             self.pos += 1;
         } else {
             loop {
                 let key = self.property_name()?;
-                let value = self.value(depth + 1, index_depth)?;
-                members.push((key, value));
+                let field = field_of(key);
+                let nested = match field {
+                    Some(Field::ToolCall | Field::ToolResult) if index == Index::Top => Index::Nested,
+                    _ => Index::No,
+                };
+                let value = self.value(nested)?;
+                if let Some(field) = field {
+                    fields.slots[field as usize] = Some(value);
+                }
                 self.whitespace();
                 match self.peek() {
                     Some(b',') => self.pos += 1,
@@ -172,10 +260,7 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
-        Ok(Node::Object {
-            members: Some(members),
-            raw: &self.source[start..self.pos],
-        })
+        Ok(())
     }
 
     /// A string starting at the opening quote; returns its escaped body.
@@ -183,6 +268,8 @@ impl<'a> Scanner<'a> {
         self.pos += 1;
         let start = self.pos;
         loop {
+            // Runs of ordinary bytes are the common case: skip them eight at a time.
+            self.pos += ordinary_run(&self.bytes[self.pos..]);
             match self.peek() {
                 Some(b'"') => {
                     let body = &self.source[start..self.pos];
@@ -271,7 +358,7 @@ impl<'a> Scanner<'a> {
                     }
                 }
                 _ => {
-                    self.value(usize::MAX, 0)?;
+                    self.value(Index::No)?;
                 }
             }
             // A value just ended: a comma starts the next one, brackets close containers.

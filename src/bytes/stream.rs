@@ -4,12 +4,12 @@
 use std::fmt;
 
 use crate::decode::InvalidEvent;
-use crate::model::Chunk;
+use crate::model::{AgentEvent, Chunk};
 use crate::reducer::append_event;
 
-use super::event::event_from_node;
+use super::event::event_from_fields;
 use super::frame::{Frame, Framer, Framing};
-use super::scan::{scan, Node, SyntaxError};
+use super::scan::{scan, string_at, Fields, SyntaxError};
 use super::text::{JsonText, Payload};
 use super::write::chunks_json;
 
@@ -63,8 +63,43 @@ pub struct EventStream {
     events: u64,
 }
 
+/// A delta event written exactly as `JSON.stringify` writes it (most of a real stream):
+/// recognised without the general scanner. Anything else, or anything invalid, is left to
+/// the general path, which gives the same event or the error.
+fn stringified_delta(bytes: &[u8]) -> Option<AgentEvent<JsonText, Payload>> {
+    const TEXT: &[u8] = br#"{"type":"text-delta","delta":""#;
+    const REASONING: &[u8] = br#"{"type":"reasoning-delta","delta":""#;
+    let (start, reasoning) = if bytes.starts_with(TEXT) {
+        (TEXT.len() - 1, false)
+    } else if bytes.starts_with(REASONING) {
+        (REASONING.len() - 1, true)
+    } else {
+        return None;
+    };
+    if !bytes.ends_with(b"\"}") {
+        return None;
+    }
+    // Only the string needs UTF-8 validation: the rest is the ASCII just compared.
+    let text = std::str::from_utf8(&bytes[start..]).ok()?;
+    let (body, end) = string_at(text, 0).ok()?;
+    if end != text.len() - 1 {
+        return None;
+    }
+    let delta = JsonText::from(body);
+    Some(match reasoning {
+        false => AgentEvent::TextDelta { delta },
+        true => AgentEvent::ReasoningDelta { delta },
+    })
+}
+
 /// Scans, checks and folds one frame; nothing changes unless all of it is valid.
 fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> Result<(), StreamError> {
+    if let Some(event) = stringified_delta(&frame.bytes) {
+        return match append_event(chunks, event) {
+            Ok(()) => Ok(()),
+            Err(never) => match never {},
+        };
+    }
     let fail = |at: usize, problem| StreamError {
         offset: frame.offset + at as u64,
         line: frame.line,
@@ -72,7 +107,8 @@ fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> R
     };
     let text = std::str::from_utf8(&frame.bytes)
         .map_err(|e| fail(e.valid_up_to(), FrameProblem::InvalidUtf8 { at: e.valid_up_to() }))?;
-    let node = scan(text, 2).map_err(|e| {
+    let mut fields = Fields::default();
+    let is_object = scan(text, &mut fields).map_err(|e| {
         let truncated = at_end && e.at >= text.len();
         let at = e.at;
         fail(
@@ -84,10 +120,10 @@ fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> R
             },
         )
     })?;
-    if !matches!(node, Node::Object { .. }) {
+    if !is_object {
         return Err(fail(0, FrameProblem::NotAnObject));
     }
-    let event = event_from_node(text, node).map_err(|e| fail(0, FrameProblem::Invalid(e)))?;
+    let event = event_from_fields(text, &fields).map_err(|e| fail(0, FrameProblem::Invalid(e)))?;
     match append_event(chunks, event) {
         Ok(()) => Ok(()),
         Err(never) => match never {},

@@ -13,12 +13,18 @@ use crate::owned::Text;
 #[derive(Debug, Clone, Default)]
 pub struct JsonText(pub String);
 
+impl From<&str> for JsonText {
+    fn from(body: &str) -> Self {
+        JsonText(body.to_owned())
+    }
+}
+
 /// A payload value: its JSON source text, or absent (`undefined` in JavaScript, which
 /// `JSON.stringify` leaves out).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Payload {
     Undefined,
-    Json(String),
+    Json(Box<str>),
 }
 
 impl PartialEq for JsonText {

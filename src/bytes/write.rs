@@ -11,6 +11,8 @@ type ByteChunk = Chunk<JsonText, Payload>;
 
 /// Appends the JSON array of `chunks` to `out`.
 pub fn chunks_json(chunks: &[ByteChunk], out: &mut String) {
+    // One allocation up front: growing a large string by doubling costs page faults.
+    out.reserve(json_size_hint(chunks));
     out.push('[');
     for (index, chunk) in chunks.iter().enumerate() {
         if index > 0 {
@@ -19,6 +21,36 @@ pub fn chunks_json(chunks: &[ByteChunk], out: &mut String) {
         chunk_json(chunk, out);
     }
     out.push(']');
+}
+
+/// About the length of the JSON text of `chunks` (exact for the variable parts).
+fn json_size_hint(chunks: &[ByteChunk]) -> usize {
+    let payload = |p: &Payload| match p {
+        Payload::Json(raw) => raw.len() + 16,
+        Payload::Undefined => 0,
+    };
+    chunks
+        .iter()
+        .map(|chunk| {
+            64 + match chunk {
+                Chunk::Text { text } => text.0.len(),
+                Chunk::Thinking { text, metadata } => text.0.len() + metadata.as_ref().map_or(0, payload),
+                Chunk::ToolBatch { calls } => calls
+                    .iter()
+                    .map(|call| {
+                        let result = call.result.as_ref().map_or(0, |(r, e)| payload(r) + payload(e));
+                        let shell = call
+                            .shell_output
+                            .as_ref()
+                            .map_or(0, |s| s.stdout.0.len() + s.stderr.0.len() + 40);
+                        64 + call.id.0.len() + call.name.0.len() + payload(&call.arguments) + result + shell
+                    })
+                    .sum(),
+                Chunk::Error { message, .. } => message.0.len() + 32,
+                Chunk::System { text, .. } => text.0.len() + 32,
+            }
+        })
+        .sum()
 }
 
 fn string(out: &mut String, text: &JsonText) {

@@ -9,6 +9,7 @@ mod chunks;
 mod entry;
 mod js;
 mod messages;
+mod stream;
 mod types;
 
 use napi::bindgen_prelude::{Env, Object, Result};
