@@ -34,7 +34,7 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  * chunks stay as they were before it and the stream stays usable.
  */
 export declare class ChunkStream {
-  constructor(options?: StreamOptions | undefined | null)
+  constructor(options?: StreamOptions)
   /** Folds every complete frame of `data` (with what earlier pushes left over). */
   push(data: Buffer | Uint8Array | string): void
   /**
@@ -46,7 +46,7 @@ export declare class ChunkStream {
   chunks(): Chunk[]
   /** The chunks, for `JSON.stringify(stream)`. */
   toJSON(): Chunk[]
-  /** The chunks as JSON text. */
+  /** The chunks as JSON text (ASCII: other characters as `\u` escapes). */
   toJsonString(): string
   /** Events folded so far (lifecycle and unknown ones included). */
   get eventCount(): number
@@ -119,8 +119,11 @@ export type ProviderMetadata = Record<string, Record<string, unknown>>
 /** All events of `data` (NDJSON or SSE) folded into chunks, in one call. */
 export declare function reduceEvents(data: Buffer | Uint8Array | string, options?: StreamOptions): Chunk[]
 
-/** All events of `data` folded into chunks, as JSON text. */
-export declare function reduceEventsToJson(data: Buffer | Uint8Array | string, options?: StreamOptions): string
+/**
+ * All events of `data` folded into chunks, as JSON text (ASCII: other characters as
+ * `\u` escapes).
+ */
+export declare function reduceEventsToJson(data: Buffer | Uint8Array | string, options?: StreamOptions): unknown
 
 /** Output of a shell tool call so far. */
 export interface ShellOutput {

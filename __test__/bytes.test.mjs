@@ -179,3 +179,16 @@ test('arguments of the wrong kind are TypeErrors', () => {
   assert.throws(() => reduceEvents(null), { name: 'TypeError', message: 'reduceEvents: data must be a Buffer, a Uint8Array or a string, got null' })
   assert.throws(() => reduceEventsToJson(new Uint16Array(2)), { name: 'TypeError' })
 })
+
+test('ChunkStream is a class: options checked, `new` required, methods only on streams', () => {
+  assert.throws(() => new ChunkStream({ framing: 'xml' }), { name: 'TypeError', message: "ChunkStream: options.framing must be 'auto', 'ndjson' or 'sse'" })
+  assert.throws(() => new ChunkStream(5), { name: 'TypeError', message: 'ChunkStream: options must be an object, got number' })
+  assert.throws(() => ChunkStream(), { name: 'TypeError' })
+  assert.throws(() => ChunkStream.prototype.push.call({}, '{}'), TypeError)
+  const stream = new ChunkStream({ framing: 'sse' })
+  assert.ok(stream instanceof ChunkStream)
+  assert.equal(stream.eventCount, 0)
+  stream.push('{"type":"text-delta","delta":"not sse"}\n\n')
+  assert.deepEqual(stream.chunks(), [], 'with SSE framing a bare JSON line is not data')
+  assert.deepEqual(new ChunkStream(null).chunks(), [])
+})

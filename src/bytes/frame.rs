@@ -20,6 +20,8 @@ pub enum Framing {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame<'a> {
     pub bytes: Cow<'a, [u8]>,
+    /// Already known to be UTF-8 (checked for a whole run of lines at once).
+    pub utf8: bool,
     /// Byte offset of the frame's first line from the start of the stream.
     pub offset: u64,
     /// 1-based line number of the frame's first line.
@@ -31,6 +33,7 @@ pub struct Frame<'a> {
 struct SseFrame {
     data: Vec<u8>,
     has_data: bool,
+    utf8: bool,
     offset: u64,
     line: u64,
 }
@@ -107,6 +110,14 @@ impl Framer {
         at_end: bool,
         each: &mut impl FnMut(Frame<'_>) -> Result<(), E>,
     ) -> (usize, Result<(), E>) {
+        // Lines end at a line break, never inside a UTF-8 sequence, so one check of all the
+        // complete lines (usually valid) spares a check per line.
+        let complete = if at_end {
+            buffer.len()
+        } else {
+            memchr::memrchr(b'\n', buffer).map_or(0, |i| i + 1)
+        };
+        let utf8 = std::str::from_utf8(&buffer[..complete]).is_ok();
         let mut start = 0;
         let mut result = Ok(());
         while start < buffer.len() {
@@ -123,7 +134,7 @@ impl Framer {
             let line_number = self.line;
             self.line += 1;
             start = next;
-            if let Err(error) = self.line(line, offset, line_number, each) {
+            if let Err(error) = self.line(line, utf8, offset, line_number, each) {
                 result = Err(error);
                 break;
             }
@@ -135,6 +146,7 @@ impl Framer {
     fn line<E>(
         &mut self,
         line: &[u8],
+        utf8: bool,
         offset: u64,
         line_number: u64,
         each: &mut impl FnMut(Frame<'_>) -> Result<(), E>,
@@ -151,16 +163,18 @@ impl Framer {
             Framing::Ndjson if is_blank(line) => Ok(()),
             Framing::Ndjson => each(Frame {
                 bytes: Cow::Borrowed(line),
+                utf8,
                 offset,
                 line: line_number,
             }),
-            Framing::Sse => self.sse_line(line, offset, line_number, each),
+            Framing::Sse => self.sse_line(line, utf8, offset, line_number, each),
         }
     }
 
     fn sse_line<E>(
         &mut self,
         line: &[u8],
+        utf8: bool,
         offset: u64,
         line_number: u64,
         each: &mut impl FnMut(Frame<'_>) -> Result<(), E>,
@@ -176,8 +190,10 @@ impl Framer {
         let frame = &mut self.sse;
         if frame.has_data {
             frame.data.push(b'\n');
+            frame.utf8 &= utf8;
         } else {
             frame.has_data = true;
+            frame.utf8 = utf8;
             frame.offset = offset;
             frame.line = line_number;
         }
@@ -192,6 +208,7 @@ impl Framer {
         let frame = std::mem::take(&mut self.sse);
         each(Frame {
             bytes: Cow::Owned(frame.data),
+            utf8: frame.utf8,
             offset: frame.offset,
             line: frame.line,
         })

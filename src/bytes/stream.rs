@@ -66,7 +66,8 @@ pub struct EventStream {
 /// A delta event written exactly as `JSON.stringify` writes it (most of a real stream):
 /// recognised without the general scanner. Anything else, or anything invalid, is left to
 /// the general path, which gives the same event or the error.
-fn stringified_delta(bytes: &[u8]) -> Option<AgentEvent<JsonText, Payload>> {
+fn stringified_delta(text: &str) -> Option<AgentEvent<JsonText, Payload>> {
+    let bytes = text.as_bytes();
     const TEXT: &[u8] = br#"{"type":"text-delta","delta":""#;
     const REASONING: &[u8] = br#"{"type":"reasoning-delta","delta":""#;
     let (start, reasoning) = if bytes.starts_with(TEXT) {
@@ -79,8 +80,7 @@ fn stringified_delta(bytes: &[u8]) -> Option<AgentEvent<JsonText, Payload>> {
     if !bytes.ends_with(b"\"}") {
         return None;
     }
-    // Only the string needs UTF-8 validation: the rest is the ASCII just compared.
-    let text = std::str::from_utf8(&bytes[start..]).ok()?;
+    let text = &text[start..];
     let (body, end) = string_at(text, 0).ok()?;
     if end != text.len() - 1 {
         return None;
@@ -94,19 +94,24 @@ fn stringified_delta(bytes: &[u8]) -> Option<AgentEvent<JsonText, Payload>> {
 
 /// Scans, checks and folds one frame; nothing changes unless all of it is valid.
 fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> Result<(), StreamError> {
-    if let Some(event) = stringified_delta(&frame.bytes) {
-        return match append_event(chunks, event) {
-            Ok(()) => Ok(()),
-            Err(never) => match never {},
-        };
-    }
     let fail = |at: usize, problem| StreamError {
         offset: frame.offset + at as u64,
         line: frame.line,
         problem,
     };
-    let text = std::str::from_utf8(&frame.bytes)
-        .map_err(|e| fail(e.valid_up_to(), FrameProblem::InvalidUtf8 { at: e.valid_up_to() }))?;
+    let text = if frame.utf8 {
+        // SAFETY: the framer checked these bytes as part of a run of whole lines.
+        unsafe { std::str::from_utf8_unchecked(&frame.bytes) }
+    } else {
+        std::str::from_utf8(&frame.bytes)
+            .map_err(|e| fail(e.valid_up_to(), FrameProblem::InvalidUtf8 { at: e.valid_up_to() }))?
+    };
+    if let Some(event) = stringified_delta(text) {
+        return match append_event(chunks, event) {
+            Ok(()) => Ok(()),
+            Err(never) => match never {},
+        };
+    }
     let mut fields = Fields::default();
     let is_object = scan(text, &mut fields).map_err(|e| {
         let truncated = at_end && e.at >= text.len();

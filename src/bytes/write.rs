@@ -2,6 +2,10 @@
 //! `JSON.parse` of the text equals what `appendEventToChunks` builds from the parsed
 //! events, except that keys whose value is `undefined` are left out, as `JSON.stringify`
 //! leaves them out.
+//!
+//! The text is ASCII: characters beyond it are written as `\u` escapes (in valid JSON they
+//! only occur inside strings, so this is safe for payload text too). V8 makes a one-byte
+//! string of ASCII with a copy, where UTF-8 would have to be decoded into two-byte text.
 
 use crate::model::{Chunk, ShellOutput, ToolCallEntry};
 
@@ -55,8 +59,32 @@ fn json_size_hint(chunks: &[ByteChunk]) -> usize {
 
 fn string(out: &mut String, text: &JsonText) {
     out.push('"');
-    out.push_str(&text.0);
+    push_ascii(out, &text.0);
     out.push('"');
+}
+
+/// Appends JSON text with every non-ASCII character as a `\u` escape (two for a
+/// character beyond the BMP, as UTF-16 has it).
+fn push_ascii(out: &mut String, json: &str) {
+    if json.is_ascii() {
+        out.push_str(json);
+        return;
+    }
+    let mut rest = json;
+    while let Some(at) = rest.bytes().position(|b| b >= 0x80) {
+        out.push_str(&rest[..at]);
+        let c = rest[at..].chars().next().unwrap_or('\u{fffd}');
+        let mut units = [0u16; 2];
+        for unit in c.encode_utf16(&mut units) {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u");
+            for shift in [12, 8, 4, 0] {
+                out.push(HEX[((*unit >> shift) & 0xf) as usize] as char);
+            }
+        }
+        rest = &rest[at + c.len_utf8()..];
+    }
+    out.push_str(rest);
 }
 
 /// `,"key":value`, or nothing for an `undefined` payload.
@@ -65,7 +93,7 @@ fn payload(out: &mut String, key: &str, value: &Payload) {
         out.push_str(",\"");
         out.push_str(key);
         out.push_str("\":");
-        out.push_str(raw);
+        push_ascii(out, raw);
     }
 }
 

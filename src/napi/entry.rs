@@ -29,7 +29,7 @@ pub const APPLY: &str = "applySystemEvent";
 ///
 /// # Safety
 /// `env` must be the live environment of the current callback; `data` null or its state.
-unsafe fn run(
+pub unsafe fn run(
     env: sys::napi_env,
     data: *mut c_void,
     name: &str,
@@ -216,5 +216,5 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
             )));
         }
     }
-    Ok(())
+    unsafe { super::stream::install_class(env, exports, state) }
 }

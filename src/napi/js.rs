@@ -20,6 +20,12 @@ pub enum JsError {
     Pending,
     Type(String),
     Internal(String),
+    /// Bad input at a place in a byte stream: an `Error` with `offset` and `line`.
+    Located {
+        message: String,
+        offset: u64,
+        line: u64,
+    },
 }
 
 impl From<crate::decode::InvalidEvent> for JsError {
@@ -65,6 +71,7 @@ pub enum Interned {
     Chunks,
     MessageId,
     Length,
+    Framing,
     Empty,
 }
 
@@ -102,6 +109,7 @@ impl Interned {
         Interned::Chunks,
         Interned::MessageId,
         Interned::Length,
+        Interned::Framing,
         Interned::Empty,
     ];
 
@@ -138,6 +146,7 @@ impl Interned {
             Interned::Chunks => "chunks",
             Interned::MessageId => "messageId",
             Interned::Length => "length",
+            Interned::Framing => "framing",
             Interned::Empty => "",
         }
     }
@@ -151,9 +160,11 @@ pub struct State {
     holder: sys::napi_ref,
 }
 
-/// Where `String.prototype.concat` and `Array.isArray` sit in the holder array.
+/// Where `String.prototype.concat`, `Array.isArray` and `JSON.parse` sit in the holder
+/// array.
 const CONCAT: u32 = Interned::COUNT as u32;
 const IS_ARRAY: u32 = CONCAT + 1;
+const JSON_PARSE: u32 = CONCAT + 2;
 
 fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
     if status == sys::Status::napi_ok {
@@ -240,6 +251,13 @@ impl State {
             unsafe { sys::napi_set_element(env, holder, IS_ARRAY, is_array) },
             env,
             "storing Array.isArray",
+        )?;
+        let json = unsafe { get_named(env, global, c"JSON")? };
+        let parse = unsafe { get_named(env, json, c"parse")? };
+        check(
+            unsafe { sys::napi_set_element(env, holder, JSON_PARSE, parse) },
+            env,
+            "storing JSON.parse",
         )?;
         let mut reference = ptr::null_mut();
         check(
@@ -639,6 +657,125 @@ impl<'s> Js<'s> {
         }
     }
 
+    /// Throws an `Error` carrying where in a byte stream the problem is.
+    fn throw_located(&self, message: &str, offset: u64, line: u64) {
+        let thrown = (|| -> JsResult<()> {
+            let text = self.create_utf16(&message.encode_utf16().collect::<Vec<_>>())?;
+            let mut error = ptr::null_mut();
+            // SAFETY: creates and throws values in the live environment of this call.
+            self.check(
+                unsafe { sys::napi_create_error(self.env, ptr::null_mut(), text, &mut error) },
+                "creating an error",
+            )?;
+            for (key, number) in [(c"offset", offset), (c"line", line)] {
+                let value = self.create_number(number as f64)?;
+                self.check(
+                    unsafe { sys::napi_set_named_property(self.env, error, key.as_ptr(), value) },
+                    "writing a property",
+                )?;
+            }
+            self.check(unsafe { sys::napi_throw(self.env, error) }, "throwing")
+        })();
+        if thrown.is_err() {
+            let fallback = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
+            // SAFETY: a valid C string in the live environment.
+            unsafe { sys::napi_throw_error(self.env, ptr::null(), fallback.as_ptr()) };
+        }
+    }
+
+    /// The bytes of a `Uint8Array` (a `Buffer` is one), borrowed for this call.
+    pub fn uint8_array(&self, value: Value) -> JsResult<Option<&[u8]>> {
+        let mut is_typed_array = false;
+        // SAFETY: `value` belongs to the current scope; the typed array keeps its memory
+        // alive at least until the call returns, and the slice does not outlive `self`.
+        unsafe {
+            self.check(
+                sys::napi_is_typedarray(self.env, value, &mut is_typed_array),
+                "isTypedArray",
+            )?;
+            if !is_typed_array {
+                return Ok(None);
+            }
+            let mut kind = 0;
+            let mut length = 0usize;
+            let mut data = ptr::null_mut();
+            let mut buffer = ptr::null_mut();
+            let mut offset = 0usize;
+            self.check(
+                sys::napi_get_typedarray_info(
+                    self.env,
+                    value,
+                    &mut kind,
+                    &mut length,
+                    &mut data,
+                    &mut buffer,
+                    &mut offset,
+                ),
+                "reading a typed array",
+            )?;
+            if kind != sys::TypedarrayType::uint8_array {
+                return Ok(None);
+            }
+            Ok(Some(if length == 0 {
+                &[]
+            } else {
+                std::slice::from_raw_parts(data as *const u8, length)
+            }))
+        }
+    }
+
+    /// A string's text as UTF-8 (lone surrogates become U+FFFD, as `Buffer.from` makes them).
+    pub fn utf8(&self, value: Value) -> JsResult<String> {
+        let mut len = 0usize;
+        // SAFETY: a null buffer asks for the length; then the buffer has room for it.
+        self.check(
+            unsafe { sys::napi_get_value_string_utf8(self.env, value, ptr::null_mut(), 0, &mut len) },
+            "measuring a string",
+        )?;
+        let mut bytes = vec![0u8; len + 1];
+        self.check(
+            unsafe {
+                sys::napi_get_value_string_utf8(self.env, value, bytes.as_mut_ptr().cast(), len + 1, &mut len)
+            },
+            "reading a string",
+        )?;
+        bytes.truncate(len);
+        String::from_utf8(bytes).map_err(|e| JsError::Internal(e.to_string()))
+    }
+
+    /// A JavaScript string from ASCII text, made by copying (no decoding).
+    pub fn ascii_string(&self, text: &str) -> JsResult<Value> {
+        debug_assert!(text.is_ascii());
+        let mut value = ptr::null_mut();
+        // SAFETY: `text` is valid for its length; ASCII is Latin-1.
+        self.check(
+            unsafe {
+                sys::napi_create_string_latin1(
+                    self.env,
+                    text.as_ptr().cast(),
+                    text.len() as isize,
+                    &mut value,
+                )
+            },
+            "creating a string",
+        )?;
+        Ok(value)
+    }
+
+    /// `JSON.parse(text)` for ASCII JSON text.
+    pub fn parse_json(&self, text: &str) -> JsResult<Value> {
+        let string = self.ascii_string(text)?;
+        let parse = self.table(JSON_PARSE)?;
+        let this = self.undefined()?;
+        let mut result = ptr::null_mut();
+        // SAFETY: `parse` is JSON.parse, called with one string.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, this, parse, 1, &string, &mut result) },
+            "JSON.parse",
+        )?;
+        Ok(result)
+    }
+
     /// Calls `function` with no arguments and `this` undefined.
     pub fn call0(&self, function: Value) -> JsResult<Value> {
         let this = self.undefined()?;
@@ -657,6 +794,14 @@ impl<'s> Js<'s> {
             JsError::Pending => return,
             JsError::Type(message) => (format!("{prefix}: {message}"), true),
             JsError::Internal(message) => (format!("{prefix}: internal error: {message}"), false),
+            JsError::Located {
+                message,
+                offset,
+                line,
+            } => {
+                self.throw_located(&message, offset, line);
+                return;
+            }
         };
         let message = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
         // SAFETY: `message` is a valid C string; `env` is live.

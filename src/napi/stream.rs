@@ -1,10 +1,15 @@
 //! The bytes path for JavaScript: `ChunkStream`, `reduceEvents`, `reduceEventsToJson`.
 //!
-//! Bytes are borrowed from the caller's Buffer (no copy until a frame is incomplete);
+//! Bytes are borrowed from the caller's Buffer (copied only when a frame is incomplete);
 //! chunks come back as JSON text, which V8's `JSON.parse` turns into objects faster than
 //! building them one property at a time (see napi-facts.md).
+//!
+//! `ChunkStream.push` is called once per network read, so like the drop-in it is served
+//! by a raw class installed over the generated one (`install_class`); a napi-rs class
+//! method costs several hundred nanoseconds per call here. The `#[napi]` declarations
+//! below give the typings and the loader their shape and use the same glue.
 
-use std::ffi::CString;
+use std::ffi::c_void;
 use std::ptr;
 
 use napi::bindgen_prelude::{Env, Result, Status, Unknown};
@@ -12,6 +17,10 @@ use napi::{sys, JsValue};
 use napi_derive::napi;
 
 use crate::bytes::{EventStream, Framing, StreamError};
+use crate::decode::ValueType;
+
+use super::entry::{run, with_state};
+use super::js::{Interned, Js, JsError, JsResult, State, Value};
 
 /// How a byte stream is cut into events.
 #[napi(string_enum = "lowercase")]
@@ -25,150 +34,297 @@ pub enum StreamFraming {
 }
 
 /// Options of `ChunkStream` and `reduceEvents`.
+// Read from the JavaScript object by `framing` (with a TypeError naming the field), so
+// Rust never builds one; the declaration is for the typings.
+#[allow(dead_code)]
 #[napi(object)]
 pub struct StreamOptions {
     /// Default `auto`.
     pub framing: Option<StreamFraming>,
 }
 
-fn framing(options: Option<StreamOptions>) -> Framing {
-    match options.and_then(|o| o.framing) {
-        None | Some(StreamFraming::Auto) => Framing::Auto,
-        Some(StreamFraming::Ndjson) => Framing::Ndjson,
-        Some(StreamFraming::Sse) => Framing::Sse,
+// ─── Glue shared by the raw class and the generated declarations ───────────────
+
+/// `options.framing`, checked.
+fn framing(js: &Js, options: Value) -> JsResult<Framing> {
+    match js.value_type(options)? {
+        ValueType::Undefined | ValueType::Null => return Ok(Framing::Auto),
+        ValueType::Object => {}
+        got => {
+            return Err(JsError::Type(format!(
+                "options must be an object, got {}",
+                got.name()
+            )))
+        }
+    }
+    let value = js.get(options, Interned::Framing)?;
+    let mut buf = [0u8; 32];
+    match js.tag(value, &mut buf)? {
+        None if js.value_type(value)? == ValueType::Undefined => Ok(Framing::Auto),
+        Some(b"auto") => Ok(Framing::Auto),
+        Some(b"ndjson") => Ok(Framing::Ndjson),
+        Some(b"sse") => Ok(Framing::Sse),
+        _ => Err(JsError::Type(
+            "options.framing must be 'auto', 'ndjson' or 'sse'".into(),
+        )),
     }
 }
 
-/// Throws `error` as a TypeError (`type_error`) or an Error, and returns the napi-rs
-/// error that says an exception is pending.
-fn throw(env: &Env, message: &str, type_error: bool, location: Option<&StreamError>) -> napi::Error {
-    let raw = env.raw();
-    let text = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
-    // SAFETY: `raw` is the live environment of this call; all values are created in it.
+/// The bytes of a Buffer or Uint8Array (borrowed for the call) or of a string (UTF-8).
+fn with_bytes<T>(js: &Js, data: Value, use_bytes: impl FnOnce(&[u8]) -> T) -> JsResult<T> {
+    if let Some(bytes) = js.uint8_array(data)? {
+        return Ok(use_bytes(bytes));
+    }
+    if js.value_type(data)? == ValueType::String {
+        return Ok(use_bytes(js.utf8(data)?.as_bytes()));
+    }
+    Err(JsError::Type(format!(
+        "data must be a Buffer, a Uint8Array or a string, got {}",
+        js.value_type(data)?.name()
+    )))
+}
+
+fn located(error: StreamError, what: &str) -> JsError {
+    JsError::Located {
+        message: format!("{what}: {error}"),
+        offset: error.offset,
+        line: error.line,
+    }
+}
+
+fn push(js: &Js, stream: &mut EventStream, data: Value) -> JsResult<()> {
+    const WHAT: &str = "ChunkStream.push";
+    with_bytes(js, data, |bytes| stream.push(bytes))?.map_err(|e| located(e, WHAT))
+}
+
+fn end(stream: &mut EventStream) -> JsResult<()> {
+    stream.end().map_err(|e| located(e, "ChunkStream.end"))
+}
+
+fn reduce(js: &Js, data: Value, options: Value, what: &str) -> JsResult<EventStream> {
+    let mut stream = EventStream::new(framing(js, options)?);
+    with_bytes(js, data, |bytes| stream.push(bytes).and_then(|()| stream.end()))?
+        .map_err(|e| located(e, what))?;
+    Ok(stream)
+}
+
+// ─── The raw class ───────────────────────────────────────────────────────────
+
+/// Marks objects made by this constructor, so a method called on anything else throws
+/// instead of reading foreign memory.
+const TAG: sys::napi_type_tag = sys::napi_type_tag {
+    lower: 0x6167_656e_7463_6875,
+    upper: 0x6e6b_7353_7472_6561,
+};
+
+unsafe extern "C" fn finalize(_env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
+    // SAFETY: `data` is the box `construct` leaked for this object; finalizers run once.
+    drop(unsafe { Box::from_raw(data as *mut EventStream) });
+}
+
+/// The stream behind `this`, checked by its tag.
+fn this_stream<'a>(js: &Js, this: Value, what: &str) -> JsResult<&'a mut EventStream> {
+    let mut tagged = false;
+    let mut data: *mut c_void = ptr::null_mut();
+    // SAFETY: `this` belongs to the current call; the tag check guarantees the wrapped
+    // pointer is an `EventStream` made by `construct`, alive while `this` is.
     unsafe {
-        let mut msg = ptr::null_mut();
-        let mut error = ptr::null_mut();
-        sys::napi_create_string_utf8(raw, text.as_ptr(), text.as_bytes().len() as isize, &mut msg);
-        if type_error {
-            sys::napi_create_type_error(raw, ptr::null_mut(), msg, &mut error);
-        } else {
-            sys::napi_create_error(raw, ptr::null_mut(), msg, &mut error);
+        sys::napi_check_object_type_tag(js.env, this, &TAG, &mut tagged);
+        if !tagged || sys::napi_unwrap(js.env, this, &mut data) != sys::Status::napi_ok || data.is_null() {
+            return Err(JsError::Type(format!(
+                "{what} called on an object that is not a ChunkStream"
+            )));
         }
-        if let Some(location) = location {
-            for (key, number) in [(c"offset", location.offset), (c"line", location.line)] {
-                let mut value = ptr::null_mut();
-                sys::napi_create_double(raw, number as f64, &mut value);
-                sys::napi_set_named_property(raw, error, key.as_ptr(), value);
-            }
-        }
-        sys::napi_throw(raw, error);
-    }
-    napi::Error::new(Status::PendingException, message.to_owned())
-}
-
-/// The bytes of a Buffer, a Uint8Array (borrowed) or a string (as UTF-8).
-enum Bytes<'a> {
-    Borrowed(&'a [u8]),
-    Owned(String),
-}
-
-impl std::ops::Deref for Bytes<'_> {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Bytes::Borrowed(bytes) => bytes,
-            Bytes::Owned(text) => text.as_bytes(),
-        }
+        Ok(&mut *(data as *mut EventStream))
     }
 }
 
-fn bytes<'a>(env: &Env, data: &Unknown<'a>, what: &str) -> Result<Bytes<'a>> {
-    let raw = env.raw();
-    let value = data.raw();
-    // SAFETY: `value` is an argument of the current call; a typed array's memory lives at
-    // least as long as the call, which is as long as the borrow is used.
-    unsafe {
-        let mut is_typed_array = false;
-        sys::napi_is_typedarray(raw, value, &mut is_typed_array);
-        if is_typed_array {
-            let mut kind = 0;
-            let mut length = 0usize;
-            let mut data_ptr = ptr::null_mut();
-            let mut buffer = ptr::null_mut();
-            let mut offset = 0usize;
-            let status = sys::napi_get_typedarray_info(
-                raw,
-                value,
-                &mut kind,
-                &mut length,
-                &mut data_ptr,
-                &mut buffer,
-                &mut offset,
-            );
-            if status == sys::Status::napi_ok && kind == sys::TypedarrayType::uint8_array {
-                let slice = if length == 0 {
-                    &[][..]
-                } else {
-                    std::slice::from_raw_parts(data_ptr as *const u8, length)
-                };
-                return Ok(Bytes::Borrowed(slice));
-            }
+/// Arguments, `this` and the state of a raw callback.
+unsafe fn call_info<const N: usize>(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+) -> Option<([Value; N], Value, *mut c_void)> {
+    let mut args = [ptr::null_mut(); N];
+    let mut argc = N;
+    let mut this = ptr::null_mut();
+    let mut data = ptr::null_mut();
+    let status =
+        unsafe { sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), &mut this, &mut data) };
+    (status == sys::Status::napi_ok).then_some((args, this, data))
+}
+
+/// A method of the raw class: `body` gets the stream behind `this` and the arguments.
+unsafe fn method<const N: usize>(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+    what: &str,
+    body: impl FnOnce(&Js, &mut EventStream, [Value; N]) -> JsResult<Value>,
+) -> sys::napi_value {
+    let Some((args, this, data)) = (unsafe { call_info::<N>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    unsafe { run(env, data, what, |js| body(js, this_stream(js, this, what)?, args)) }
+        .unwrap_or(ptr::null_mut())
+}
+
+unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    const WHAT: &str = "ChunkStream";
+    let Some(([options], this, data)) = (unsafe { call_info::<1>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    let mut new_target = ptr::null_mut();
+    unsafe { sys::napi_get_new_target(env, info, &mut new_target) };
+    let construct = |js: &Js| {
+        if new_target.is_null() {
+            return Err(JsError::Type("a class constructor: call it with `new`".into()));
         }
-        let mut ty = 0;
-        sys::napi_typeof(raw, value, &mut ty);
-        if ty == sys::ValueType::napi_string {
-            let mut len = 0usize;
-            sys::napi_get_value_string_utf8(raw, value, ptr::null_mut(), 0, &mut len);
-            let mut buf = vec![0u8; len + 1];
-            sys::napi_get_value_string_utf8(raw, value, buf.as_mut_ptr().cast(), len + 1, &mut len);
-            buf.truncate(len);
-            return Ok(Bytes::Owned(String::from_utf8_unchecked(buf)));
-        }
-        let got = match ty {
-            sys::ValueType::napi_undefined => "undefined",
-            sys::ValueType::napi_null => "null",
-            sys::ValueType::napi_boolean => "boolean",
-            sys::ValueType::napi_number => "number",
-            sys::ValueType::napi_symbol => "symbol",
-            sys::ValueType::napi_function => "function",
-            sys::ValueType::napi_bigint => "bigint",
-            _ => "object",
+        let stream = Box::into_raw(Box::new(EventStream::new(framing(js, options)?)));
+        // SAFETY: `this` is the new object; the finalizer frees the box with it.
+        let status = unsafe {
+            sys::napi_wrap(
+                env,
+                this,
+                stream.cast(),
+                Some(finalize),
+                ptr::null_mut(),
+                ptr::null_mut(),
+            )
         };
-        Err(throw(
-            env,
-            &format!("{what}: data must be a Buffer, a Uint8Array or a string, got {got}"),
-            true,
-            None,
-        ))
+        if status != sys::Status::napi_ok {
+            drop(unsafe { Box::from_raw(stream) });
+            return Err(JsError::Internal(format!(
+                "wrapping the stream failed with status {status}"
+            )));
+        }
+        unsafe { sys::napi_type_tag_object(env, this, &TAG) };
+        Ok(this)
+    };
+    unsafe { run(env, data, WHAT, construct) }.unwrap_or(ptr::null_mut())
+}
+
+unsafe extern "C" fn raw_push(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, "ChunkStream.push", |js, stream, [data]| {
+            push(js, stream, data)?;
+            js.undefined()
+        })
     }
 }
 
-/// `JSON.parse(text)` in this environment.
-fn parse_json<'env>(env: &'env Env, text: &str) -> Result<Unknown<'env>> {
-    let raw = env.raw();
-    // SAFETY: creates and calls values in the live environment of this call.
+unsafe extern "C" fn raw_end(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
-        let mut global = ptr::null_mut();
-        let mut json = ptr::null_mut();
-        let mut parse = ptr::null_mut();
-        let mut string = ptr::null_mut();
-        let mut result = ptr::null_mut();
-        sys::napi_get_global(raw, &mut global);
-        sys::napi_get_named_property(raw, global, c"JSON".as_ptr(), &mut json);
-        sys::napi_get_named_property(raw, json, c"parse".as_ptr(), &mut parse);
-        sys::napi_create_string_utf8(raw, text.as_ptr().cast(), text.len() as isize, &mut string);
-        let status = sys::napi_call_function(raw, json, parse, 1, &string, &mut result);
-        if status != sys::Status::napi_ok {
-            return Err(napi::Error::new(Status::PendingException, "JSON.parse failed"));
-        }
-        Ok(Unknown::from_raw_unchecked(raw, result))
+        method(env, info, "ChunkStream.end", |js, stream, []| {
+            end(stream)?;
+            js.undefined()
+        })
     }
+}
+
+unsafe extern "C" fn raw_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, "ChunkStream.chunks", |js, stream, []| {
+            js.parse_json(&stream.to_json())
+        })
+    }
+}
+
+unsafe extern "C" fn raw_to_json_string(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+) -> sys::napi_value {
+    unsafe {
+        method(env, info, "ChunkStream.toJsonString", |js, stream, []| {
+            js.ascii_string(&stream.to_json())
+        })
+    }
+}
+
+unsafe extern "C" fn raw_event_count(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, "ChunkStream.eventCount", |js, stream, []| {
+            js.create_number(stream.event_count() as f64)
+        })
+    }
+}
+
+/// Defines the raw `ChunkStream` class and puts it on `exports`, replacing the generated
+/// one.
+///
+/// # Safety
+/// `env` and `exports` must be the module's; `state` its state, alive as long as `env`.
+pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state: *mut State) -> JsResult<()> {
+    let method =
+        |name: &'static std::ffi::CStr, callback: sys::napi_callback| sys::napi_property_descriptor {
+            utf8name: name.as_ptr(),
+            name: ptr::null_mut(),
+            method: callback,
+            getter: None,
+            setter: None,
+            value: ptr::null_mut(),
+            attributes: sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable,
+            data: state.cast(),
+        };
+    let properties = [
+        method(c"push", Some(raw_push)),
+        method(c"end", Some(raw_end)),
+        method(c"chunks", Some(raw_chunks)),
+        method(c"toJSON", Some(raw_chunks)),
+        method(c"toJsonString", Some(raw_to_json_string)),
+        sys::napi_property_descriptor {
+            method: None,
+            getter: Some(raw_event_count),
+            attributes: sys::PropertyAttributes::configurable,
+            ..method(c"eventCount", None)
+        },
+    ];
+    let mut class = ptr::null_mut();
+    let name = c"ChunkStream";
+    // SAFETY: the descriptors point at static names and live callbacks.
+    let status = unsafe {
+        sys::napi_define_class(
+            env,
+            name.as_ptr(),
+            name.to_bytes().len() as isize,
+            Some(construct),
+            state.cast(),
+            properties.len(),
+            properties.as_ptr(),
+            &mut class,
+        )
+    };
+    let status = match status {
+        sys::Status::napi_ok => unsafe { sys::napi_set_named_property(env, exports, name.as_ptr(), class) },
+        status => status,
+    };
+    match status {
+        sys::Status::napi_ok => Ok(()),
+        status => Err(JsError::Internal(format!(
+            "installing ChunkStream failed with status {status}"
+        ))),
+    }
+}
+
+// ─── The generated declarations ───────────────────────────────────────────────
+
+fn pending() -> napi::Error {
+    napi::Error::new(Status::PendingException, "exception pending")
+}
+
+/// Runs shared glue from a generated wrapper; `None` from `with_state` means thrown.
+fn glue<'env>(
+    env: &'env Env,
+    what: &str,
+    body: impl FnOnce(&Js) -> JsResult<Value>,
+) -> Result<Unknown<'env>> {
+    let value = unsafe { with_state(env.raw(), what, body) }.ok_or_else(pending)?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
 }
 
 /// Agent events as bytes (NDJSON lines or SSE frames), folded into one message's chunks
 /// as they arrive. Frames may be split anywhere across `push` calls, inside a UTF-8
 /// sequence too. A bad frame throws an `Error` with its `line` and byte `offset`; the
 /// chunks stay as they were before it and the stream stays usable.
+// `install_class` replaces this class with a raw one of the same behaviour.
 #[napi]
 pub struct ChunkStream {
     inner: EventStream,
@@ -176,35 +332,45 @@ pub struct ChunkStream {
 
 #[napi]
 impl ChunkStream {
-    #[napi(constructor)]
-    pub fn new(options: Option<StreamOptions>) -> Self {
-        ChunkStream {
-            inner: EventStream::new(framing(options)),
-        }
+    #[napi(constructor, ts_args_type = "options?: StreamOptions")]
+    pub fn new(env: &Env, options: Unknown) -> Result<Self> {
+        let mut stream = None;
+        glue(env, "ChunkStream", |js| {
+            stream = Some(EventStream::new(framing(js, options.raw())?));
+            js.undefined()
+        })?;
+        Ok(ChunkStream {
+            inner: stream.ok_or_else(pending)?,
+        })
     }
 
     /// Folds every complete frame of `data` (with what earlier pushes left over).
     #[napi(ts_args_type = "data: Buffer | Uint8Array | string")]
     pub fn push(&mut self, env: &Env, data: Unknown) -> Result<()> {
-        let data = bytes(env, &data, "ChunkStream.push")?;
-        self.inner
-            .push(&data)
-            .map_err(|e| throw(env, &format!("ChunkStream.push: {e}"), false, Some(&e)))
+        glue(env, "ChunkStream.push", |js| {
+            push(js, &mut self.inner, data.raw())?;
+            js.undefined()
+        })
+        .map(|_| ())
     }
 
     /// Folds what is left; a frame cut short by the end of the stream is an error with
     /// its offset.
     #[napi]
     pub fn end(&mut self, env: &Env) -> Result<()> {
-        self.inner
-            .end()
-            .map_err(|e| throw(env, &format!("ChunkStream.end: {e}"), false, Some(&e)))
+        glue(env, "ChunkStream.end", |js| {
+            end(&mut self.inner)?;
+            js.undefined()
+        })
+        .map(|_| ())
     }
 
     /// The chunks so far, as fresh objects.
     #[napi(ts_return_type = "Chunk[]")]
     pub fn chunks<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        parse_json(env, &self.inner.to_json())
+        glue(env, "ChunkStream.chunks", |js| {
+            js.parse_json(&self.inner.to_json())
+        })
     }
 
     /// The chunks, for `JSON.stringify(stream)`.
@@ -213,7 +379,7 @@ impl ChunkStream {
         self.chunks(env)
     }
 
-    /// The chunks as JSON text.
+    /// The chunks as JSON text (ASCII: other characters as `\u` escapes).
     #[napi]
     pub fn to_json_string(&self) -> String {
         self.inner.to_json()
@@ -226,30 +392,24 @@ impl ChunkStream {
     }
 }
 
-fn reduce(env: &Env, data: &Unknown, options: Option<StreamOptions>, what: &str) -> Result<EventStream> {
-    let data = bytes(env, data, what)?;
-    let mut stream = EventStream::new(framing(options));
-    let result = stream.push(&data).and_then(|()| stream.end());
-    result.map_err(|e| throw(env, &format!("{what}: {e}"), false, Some(&e)))?;
-    Ok(stream)
-}
-
 /// All events of `data` (NDJSON or SSE) folded into chunks, in one call.
 #[napi(
     ts_args_type = "data: Buffer | Uint8Array | string, options?: StreamOptions",
     ts_return_type = "Chunk[]"
 )]
-pub fn reduce_events<'env>(
-    env: &'env Env,
-    data: Unknown,
-    options: Option<StreamOptions>,
-) -> Result<Unknown<'env>> {
-    let stream = reduce(env, &data, options, "reduceEvents")?;
-    parse_json(env, &stream.to_json())
+pub fn reduce_events<'env>(env: &'env Env, data: Unknown, options: Unknown) -> Result<Unknown<'env>> {
+    glue(env, "reduceEvents", |js| {
+        let stream = reduce(js, data.raw(), options.raw(), "reduceEvents")?;
+        js.parse_json(&stream.to_json())
+    })
 }
 
-/// All events of `data` folded into chunks, as JSON text.
+/// All events of `data` folded into chunks, as JSON text (ASCII: other characters as
+/// `\u` escapes).
 #[napi(ts_args_type = "data: Buffer | Uint8Array | string, options?: StreamOptions")]
-pub fn reduce_events_to_json(env: &Env, data: Unknown, options: Option<StreamOptions>) -> Result<String> {
-    Ok(reduce(env, &data, options, "reduceEventsToJson")?.to_json())
+pub fn reduce_events_to_json<'env>(env: &'env Env, data: Unknown, options: Unknown) -> Result<Unknown<'env>> {
+    glue(env, "reduceEventsToJson", |js| {
+        let stream = reduce(js, data.raw(), options.raw(), "reduceEventsToJson")?;
+        js.ascii_string(&stream.to_json())
+    })
 }
