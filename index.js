@@ -835,9 +835,18 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.AcpMessageRole = nativeBinding.AcpMessageRole
+module.exports.adaptACPMessages = nativeBinding.adaptACPMessages
+module.exports.adaptJSONLMessages = nativeBinding.adaptJSONLMessages
 module.exports.appendEventToChunks = nativeBinding.appendEventToChunks
 module.exports.applySystemEvent = nativeBinding.applySystemEvent
+module.exports.ChatMessageDataType = nativeBinding.ChatMessageDataType
 module.exports.LifecycleEventType = nativeBinding.LifecycleEventType
 module.exports.MessageRole = nativeBinding.MessageRole
 module.exports.ShellStreamName = nativeBinding.ShellStreamName
 module.exports.SystemChunkKind = nativeBinding.SystemChunkKind
+module.exports.ToolCallStatus = nativeBinding.ToolCallStatus
+module.exports.ToolKind = nativeBinding.ToolKind
+module.exports.toUnifiedMessages = nativeBinding.toUnifiedMessages
+module.exports.UnifiedMessageType = nativeBinding.UnifiedMessageType
+module.exports.acp = nativeBinding.acp
