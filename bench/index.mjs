@@ -11,7 +11,9 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import baseline from '../baseline/chunks.js';
+import webuiBaseline from '../baseline/webui.js';
 import { createRng } from '../__test__/random-streams.mjs';
+import { benchTranscript, benchWebview } from '../__test__/random-webui.mjs';
 
 // Every sample starts from a collected heap, so one run's garbage is not the next run's GC.
 if (typeof globalThis.gc !== 'function') {
@@ -107,6 +109,12 @@ function foldOne(append, events) {
   return chunks;
 }
 
+// The webui adapters convert a whole conversation per call (10,000 messages).
+const ADAPTER_MESSAGES = 10_000;
+const webviewState = benchWebview(ADAPTER_MESSAGES);
+const transcriptLines = benchTranscript(ADAPTER_MESSAGES);
+const clock = { now: 1_715_000_000_000 };
+
 /** Rows of the first table: `events` per call of `native()` / `js()`. */
 const perEventCases = [
   {
@@ -122,6 +130,19 @@ const perEventCases = [
     events: lifecycleEvents.length,
     native: () => foldOne(native.appendEventToChunks, lifecycleEvents),
     js: () => foldOne(baseline.appendEventToChunks, lifecycleEvents),
+  },
+  {
+    // "events" here are messages: one call adapts the whole webview state.
+    name: `adaptACPMessages (${ADAPTER_MESSAGES.toLocaleString('en-US')} messages, per message)`,
+    events: ADAPTER_MESSAGES,
+    native: () => native.adaptACPMessages(webviewState, clock),
+    js: () => webuiBaseline.adaptACPMessages(webviewState, clock),
+  },
+  {
+    name: `adaptJSONLMessages (${ADAPTER_MESSAGES.toLocaleString('en-US')} lines, per line)`,
+    events: ADAPTER_MESSAGES,
+    native: () => native.adaptJSONLMessages(transcriptLines),
+    js: () => webuiBaseline.adaptJSONLMessages(transcriptLines),
   },
 ];
 
