@@ -52,6 +52,45 @@ export declare class ChunkStream {
   get eventCount(): number
 }
 
+/** One entry of the vscode companion's webview state, discriminated by `type`. */
+export type ACPMessage =
+  | { type: 'message'; data: AcpMessageData }
+  | { type: 'in-progress-tool-call'; data: ToolCallData }
+  | { type: 'completed-tool-call'; data: ToolCallData }
+
+/** A webview text message. */
+export interface AcpMessageData {
+  role: AcpMessageRole
+  content: string
+  timestamp?: number
+}
+
+/** Who a webview text message is from (`thinking`: the agent's thoughts). */
+export type AcpMessageRole = 'user' | 'assistant' | 'thinking'
+
+/**
+ * The webview's messages as timeline rows, exactly as the Qwen Code webui adapter makes
+ * them: `msg-${index}` / `tool-${toolCallId}` ids, `user` / `thinking` / `assistant` /
+ * `tool_call` types, `timestamp` from the message or the clock (`options.now`, default
+ * `Date.now()`), `toolCall` by reference, and `isFirst` / `isLast` around user messages.
+ * Throws `Error('Unknown message type: …')` for a type it does not know.
+ */
+export declare function adaptACPMessages(messages: ACPMessage[], options?: AdaptOptions): UnifiedMessage[]
+
+/**
+ * A ChatViewer transcript as timeline rows, exactly as the Qwen Code webui adapter makes
+ * them: sorted by `new Date(timestamp)` as `Array.prototype.sort` orders them, Qwen
+ * `parts` or Claude `content` as the text, `toolCall` by reference, and `isFirst` /
+ * `isLast` around user messages.
+ */
+export declare function adaptJSONLMessages(messages: ChatMessageData[]): UnifiedMessage[]
+
+/** Options of `adaptACPMessages` and `toUnifiedMessages`. */
+export interface AdaptOptions {
+  /** Milliseconds since the epoch, used where the webui reads `Date.now()`. */
+  now?: number
+}
+
 /** The events that shape a message's chunks. */
 export type AgentContentEvent =
   | { type: 'text-delta'; delta: string }
@@ -80,6 +119,13 @@ export declare function appendEventToChunks(chunks: Chunk[], event: AgentEvent):
  */
 export declare function applySystemEvent<M extends IdentifiedMessage>(messages: M[], event: SystemEventLike, idFactory?: () => string): { messageId: string }
 
+/** A slash command the agent offers. */
+export interface AvailableCommand {
+  name: string
+  description: string
+  input?: unknown
+}
+
 /** A chat message as the helper's callers store it. */
 export interface ChatMessage {
   id: string
@@ -87,8 +133,45 @@ export interface ChatMessage {
   chunks: Array<Chunk>
 }
 
+/** A transcript line's message: Qwen `parts`, or Claude `content`. */
+export interface ChatMessageBody {
+  /** `thinking` makes the row a thinking row. */
+  role?: string
+  parts?: Array<MessagePart>
+  content?: string
+}
+
+/** One line of a ChatViewer transcript. */
+export interface ChatMessageData {
+  uuid: string
+  /** An ISO date (local time without an offset), or milliseconds. */
+  timestamp: string | number
+  type: ChatMessageDataType
+  message?: ChatMessageBody
+  toolCall?: ToolCallData
+}
+
+/** The type of a ChatViewer transcript line. */
+export type ChatMessageDataType = 'user' | 'assistant' | 'tool_call'
+
 /** One ordered piece of a message, discriminated by `type`. */
 export type Chunk = TextChunk | ThinkingChunk | ToolBatchChunk | ErrorChunk | SystemChunk
+
+/** An ACP content block, discriminated by `type`. */
+export type ContentBlock =
+  | { type: 'text'; text: string; annotations?: unknown }
+  | { type: 'image'; data: string; mimeType: string; uri?: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; title?: string; description?: string; size?: number }
+  | { type: 'resource'; resource: EmbeddedResourceContents }
+
+/** The contents of an embedded resource: `text` or base64 `blob`. */
+export interface EmbeddedResourceContents {
+  uri: string
+  mimeType?: string
+  text?: string
+  blob?: string
+}
 
 /** An error reported by the agent or its provider. */
 export interface ErrorChunk {
@@ -107,8 +190,20 @@ export interface IdentifiedMessage {
 /** The lifecycle and control event types: accepted, and they produce nothing. */
 export type LifecycleEventType = 'status' | 'turn-start' | 'turn-sealed' | 'done' | 'usage' | 'task-list-update' | 'tab-created' | 'message-queued' | 'message-consumed' | 'message-cancelled' | 'compaction-started' | 'compaction-complete' | 'compaction-error'
 
+/** A text part of a Qwen message. */
+export interface MessagePart {
+  text: string
+}
+
 /** Who a message is from. */
 export type MessageRole = 'user' | 'assistant' | 'system'
+
+/** A step of the agent's plan. */
+export interface PlanEntry {
+  content: string
+  priority: 'high' | 'medium' | 'low'
+  status: 'pending' | 'in_progress' | 'completed'
+}
 
 /**
  * Provider-specific data attached to a thinking block when it ends, keyed by provider,
@@ -124,6 +219,23 @@ export declare function reduceEvents(data: Buffer | Uint8Array | string, options
  * `\u` escapes).
  */
 export declare function reduceEventsToJson(data: Buffer | Uint8Array | string, options?: StreamOptions): unknown
+
+/** The `session/update` notification's params. */
+export interface SessionNotification {
+  sessionId: string
+  update: SessionUpdate
+}
+
+/** An ACP v1 `session/update`, discriminated by `sessionUpdate`. */
+export type SessionUpdate =
+  | { sessionUpdate: 'user_message_chunk'; content: ContentBlock }
+  | { sessionUpdate: 'agent_message_chunk'; content: ContentBlock }
+  | { sessionUpdate: 'agent_thought_chunk'; content: ContentBlock }
+  | { sessionUpdate: 'tool_call'; toolCallId: string; title: string; kind?: ToolKind; status?: ToolCallStatus; content?: Array<ToolCallContent>; locations?: Array<ToolCallLocation>; rawInput?: unknown; rawOutput?: unknown }
+  | { sessionUpdate: 'tool_call_update'; toolCallId: string; title?: string | null; kind?: ToolKind | null; status?: ToolCallStatus | null; content?: ToolCallContent[] | null; locations?: ToolCallLocation[] | null; rawInput?: unknown; rawOutput?: unknown }
+  | { sessionUpdate: 'plan'; entries: Array<PlanEntry> }
+  | { sessionUpdate: 'available_commands_update'; availableCommands: Array<AvailableCommand> }
+  | { sessionUpdate: 'current_mode_update'; currentModeId: string }
 
 /** Output of a shell tool call so far. */
 export interface ShellOutput {
@@ -178,6 +290,25 @@ export interface ToolBatchChunk {
   calls: Array<ToolCallEntry>
 }
 
+/** What a tool call produced, discriminated by `type`. */
+export type ToolCallContent =
+  | { type: 'content'; content: ContentBlock }
+  | { type: 'diff'; path: string; oldText?: string | null; newText: string }
+  | { type: 'terminal'; terminalId: string }
+
+/** A tool call as the webui renders it. */
+export interface ToolCallData {
+  toolCallId: string
+  /** A `ToolKind`, or a tool's own name (`bash`, `grep`, … from other sources). */
+  kind: string
+  title: string | object
+  status: ToolCallStatus
+  rawInput?: unknown
+  content?: Array<ToolCallContent>
+  locations?: Array<ToolCallLocation>
+  rawOutput?: unknown
+}
+
 /** One call of a `tool-batch` chunk. */
 export interface ToolCallEntry {
   id: string
@@ -188,6 +319,12 @@ export interface ToolCallEntry {
   shellOutput?: ShellOutput
 }
 
+/** A file a tool call works on. */
+export interface ToolCallLocation {
+  path: string
+  line?: number | null
+}
+
 /** The tool call carried by a `tool-call` event. */
 export interface ToolCallPayload {
   id: string
@@ -196,10 +333,60 @@ export interface ToolCallPayload {
   arguments: unknown
 }
 
+/** How far a tool call has got. */
+export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed'
+
+/** Where a tool call runs, as ACP names it. */
+export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other'
+
 /** The result carried by a `tool-result` event. */
 export interface ToolResultPayload {
   toolCallId: string
   /** Stored by reference, whatever it is (`undefined` included). */
   result: unknown
   isError: boolean
+}
+
+/**
+ * Chat messages (the chunk model) as timeline rows: text → `assistant` (`user` in a user
+ * message), thinking → `thinking`, each tool call → `tool_call` with a `ToolCallData`
+ * (`in_progress` until its result, then `completed` or `failed`), system notices and
+ * errors → `system` / `error`. Rows are stamped with the clock (`options.now`, default
+ * `Date.now()`).
+ */
+export declare function toUnifiedMessages(messages: ChatMessage[], options?: AdaptOptions): UnifiedMessage[]
+
+/** One row of the webui's chat timeline. */
+export interface UnifiedMessage {
+  id: string
+  /** `adaptJSONLMessages` passes a transcript's own `type` through. */
+  type: UnifiedMessageType
+  /** Milliseconds since the epoch (`NaN` for a transcript line with an invalid date). */
+  timestamp: number
+  content?: string
+  toolCall?: ToolCallData
+  /** No row of the sequence above: the timeline line starts here. */
+  isFirst: boolean
+  /** No row of the sequence below: the timeline line ends here. */
+  isLast: boolean
+}
+
+/** What a timeline row shows. */
+export type UnifiedMessageType = 'user' | 'assistant' | 'tool_call' | 'thinking' | 'system' | 'error'
+
+export declare namespace acp {
+  /**
+   * The agent events one ACP `session/update` stands for, ready for `appendEventToChunks`:
+   * agent text → `text-delta`, thoughts → `reasoning-delta`, `tool_call` → `tool-call`,
+   * a call reaching `completed` / `failed` → `tool-result`. Every other update (user text,
+   * plans, commands, modes, variants added later) → `[]`.
+   */
+  export function toAgentEvents(update: SessionNotification | SessionUpdate): Array<Extract<AgentContentEvent, { type: 'text-delta' | 'reasoning-delta' | 'tool-call' | 'tool-result' }>>
+  /**
+   * The webview state (`ACPMessage[]`) after a recorded stream of ACP `session/update`s:
+   * consecutive text of one role as one message (thoughts as `thinking`), each tool call
+   * one entry that `tool_call_update`s replace field by field (`content` and `locations`
+   * whole); an update before its call creates the entry.
+   */
+  export function toWebviewMessages(updates: Array<SessionNotification | SessionUpdate>): ACPMessage[]
 }

@@ -11,7 +11,9 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import baseline from '../baseline/chunks.js';
+import webuiBaseline from '../baseline/webui.js';
 import { createRng } from '../__test__/random-streams.mjs';
+import { benchTranscript, benchWebview } from '../__test__/random-webui.mjs';
 
 // Every sample starts from a collected heap, so one run's garbage is not the next run's GC.
 if (typeof globalThis.gc !== 'function') {
@@ -149,6 +151,12 @@ function nativeSseFrames(frames) {
   return stream.chunks();
 }
 
+// The webui adapters convert a whole conversation per call (10,000 messages).
+const ADAPTER_MESSAGES = 10_000;
+const webviewState = benchWebview(ADAPTER_MESSAGES);
+const transcriptLines = benchTranscript(ADAPTER_MESSAGES);
+const clock = { now: 1_715_000_000_000 };
+
 /** Rows of the first table: `events` per call of `native()` / `js()`. */
 const perEventCases = [
   {
@@ -176,6 +184,19 @@ const perEventCases = [
     events: byteEvents.length,
     native: () => nativeSseFrames(sseFrames),
     js: () => jsSseFrames(sseFrames),
+  },
+  {
+    // "events" here are messages: one call adapts the whole webview state.
+    name: `adaptACPMessages (${ADAPTER_MESSAGES.toLocaleString('en-US')} messages, per message)`,
+    events: ADAPTER_MESSAGES,
+    native: () => native.adaptACPMessages(webviewState, clock),
+    js: () => webuiBaseline.adaptACPMessages(webviewState, clock),
+  },
+  {
+    name: `adaptJSONLMessages (${ADAPTER_MESSAGES.toLocaleString('en-US')} lines, per line)`,
+    events: ADAPTER_MESSAGES,
+    native: () => native.adaptJSONLMessages(transcriptLines),
+    js: () => webuiBaseline.adaptJSONLMessages(transcriptLines),
   },
 ];
 

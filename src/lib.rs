@@ -21,6 +21,7 @@
 
 pub mod bytes;
 pub mod decode;
+pub mod formats;
 pub mod json;
 pub mod model;
 pub mod owned;

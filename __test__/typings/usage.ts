@@ -128,3 +128,89 @@ const badRole: MessageRole = 'tool'
 // @ts-expect-error the result is not void-returning data
 const nothing: string = appendEventToChunks([], { type: 'done' })
 void [badChunk, badMetadata, badRole, nothing]
+
+// ── The webui adapters and ACP ───────────────────────────────────────────────
+import {
+  acp,
+  adaptACPMessages,
+  adaptJSONLMessages,
+  toUnifiedMessages,
+  type ACPMessage,
+  type ChatMessageData,
+  type ContentBlock,
+  type SessionNotification,
+  type SessionUpdate,
+  type ToolCallContent,
+  type ToolCallData,
+  type UnifiedMessage,
+} from '../../index.js'
+
+const edit: ToolCallData = {
+  toolCallId: 'c1',
+  kind: 'edit',
+  title: 'Edit a.ts',
+  status: 'completed',
+  content: [{ type: 'diff', path: 'a.ts', oldText: null, newText: 'x' }],
+  locations: [{ path: 'a.ts', line: null }],
+}
+const webview: ACPMessage[] = [
+  { type: 'message', data: { role: 'user', content: 'hi' } },
+  { type: 'completed-tool-call', data: edit },
+]
+const rows: UnifiedMessage[] = adaptACPMessages(webview, { now: 0 })
+const transcript: ChatMessageData[] = [
+  { uuid: 'u', timestamp: '2025-01-01T00:00:00Z', type: 'user', message: { parts: [{ text: 'q' }] } },
+  { uuid: 't', timestamp: 1735689600000, type: 'tool_call', toolCall: edit },
+]
+adaptJSONLMessages(transcript)
+toUnifiedMessages([message])
+
+function render(row: UnifiedMessage): string {
+  return row.type === 'tool_call' ? `${row.toolCall?.kind}: ${row.toolCall?.status}` : (row.content ?? '')
+}
+rows.map(render)
+
+function contentText(block: ToolCallContent): string {
+  switch (block.type) {
+    case 'content':
+      return block.content.type === 'text' ? block.content.text : block.content.type
+    case 'diff':
+      return `${block.path}: ${block.oldText ?? '(new)'} → ${block.newText}`
+    case 'terminal':
+      return block.terminalId
+  }
+}
+void contentText
+
+const updates: Array<SessionNotification | SessionUpdate> = [
+  { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } } },
+  { sessionUpdate: 'tool_call', toolCallId: 'c', title: 'Read', kind: 'read', rawInput: { path: 'a' } },
+  { sessionUpdate: 'tool_call_update', toolCallId: 'c', status: 'completed', title: null },
+  { sessionUpdate: 'plan', entries: [{ content: 'step', priority: 'high', status: 'pending' }] },
+]
+for (const update of updates) {
+  for (const event of acp.toAgentEvents(update)) appendEventToChunks(message.chunks, event)
+}
+const state: ACPMessage[] = acp.toWebviewMessages(updates)
+for (const entry of state) {
+  if (entry.type === 'message') void entry.data.role
+  else void entry.data.toolCallId
+}
+const image: ContentBlock = { type: 'image', data: '', mimeType: 'image/png' }
+void image
+
+// @ts-expect-error an ACP message type the webview does not have
+adaptACPMessages([{ type: 'tool-call', data: edit }])
+// @ts-expect-error a tool call status outside ACP's four
+const badStatus: ToolCallData = { ...edit, status: 'done' }
+// @ts-expect-error a transcript line without a uuid
+adaptJSONLMessages([{ timestamp: '2025', type: 'user' }])
+// @ts-expect-error options.now is a number
+adaptACPMessages(webview, { now: '2025' })
+// @ts-expect-error a diff needs its new text
+const badDiff: ToolCallContent = { type: 'diff', path: 'a' }
+// @ts-expect-error an unknown sessionUpdate
+acp.toAgentEvents({ sessionUpdate: 'agent_message', content: { type: 'text', text: 'x' } })
+// @ts-expect-error toWebviewMessages takes a list
+acp.toWebviewMessages(updates[0])
+void [badStatus, badDiff]

@@ -18,6 +18,8 @@ use crate::decode::ValueType;
 #[derive(Debug)]
 pub enum JsError {
     Pending,
+    /// A ready-made JavaScript value to throw as it is.
+    Throw(sys::napi_value),
     Type(String),
     Internal(String),
     /// Bad input at a place in a byte stream: an `Error` with `offset` and `line`.
@@ -72,6 +74,37 @@ pub enum Interned {
     MessageId,
     Length,
     Framing,
+    Content,
+    Locations,
+    Now,
+    Parts,
+    RawInput,
+    RawOutput,
+    SessionUpdate,
+    Status,
+    Timestamp,
+    Title,
+    Update,
+    Uuid,
+    IsFirst,
+    IsLast,
+    User,
+    Assistant,
+    ToolCallRow,
+    TextDeltaType,
+    ReasoningDeltaType,
+    ToolCallType,
+    ToolResultType,
+    InProgressToolCall,
+    CompletedToolCall,
+    Pending,
+    InProgress,
+    Completed,
+    Failed,
+    Other,
+    MsgPrefix,
+    ToolPrefix,
+    Dash,
     Empty,
 }
 
@@ -110,6 +143,37 @@ impl Interned {
         Interned::MessageId,
         Interned::Length,
         Interned::Framing,
+        Interned::Content,
+        Interned::Locations,
+        Interned::Now,
+        Interned::Parts,
+        Interned::RawInput,
+        Interned::RawOutput,
+        Interned::SessionUpdate,
+        Interned::Status,
+        Interned::Timestamp,
+        Interned::Title,
+        Interned::Update,
+        Interned::Uuid,
+        Interned::IsFirst,
+        Interned::IsLast,
+        Interned::User,
+        Interned::Assistant,
+        Interned::ToolCallRow,
+        Interned::TextDeltaType,
+        Interned::ReasoningDeltaType,
+        Interned::ToolCallType,
+        Interned::ToolResultType,
+        Interned::InProgressToolCall,
+        Interned::CompletedToolCall,
+        Interned::Pending,
+        Interned::InProgress,
+        Interned::Completed,
+        Interned::Failed,
+        Interned::Other,
+        Interned::MsgPrefix,
+        Interned::ToolPrefix,
+        Interned::Dash,
         Interned::Empty,
     ];
 
@@ -147,6 +211,37 @@ impl Interned {
             Interned::MessageId => "messageId",
             Interned::Length => "length",
             Interned::Framing => "framing",
+            Interned::Content => "content",
+            Interned::Locations => "locations",
+            Interned::Now => "now",
+            Interned::Parts => "parts",
+            Interned::RawInput => "rawInput",
+            Interned::RawOutput => "rawOutput",
+            Interned::SessionUpdate => "sessionUpdate",
+            Interned::Status => "status",
+            Interned::Timestamp => "timestamp",
+            Interned::Title => "title",
+            Interned::Update => "update",
+            Interned::Uuid => "uuid",
+            Interned::IsFirst => "isFirst",
+            Interned::IsLast => "isLast",
+            Interned::User => "user",
+            Interned::Assistant => "assistant",
+            Interned::ToolCallRow => "tool_call",
+            Interned::TextDeltaType => "text-delta",
+            Interned::ReasoningDeltaType => "reasoning-delta",
+            Interned::ToolCallType => "tool-call",
+            Interned::ToolResultType => "tool-result",
+            Interned::InProgressToolCall => "in-progress-tool-call",
+            Interned::CompletedToolCall => "completed-tool-call",
+            Interned::Pending => "pending",
+            Interned::InProgress => "in_progress",
+            Interned::Completed => "completed",
+            Interned::Failed => "failed",
+            Interned::Other => "other",
+            Interned::MsgPrefix => "msg-",
+            Interned::ToolPrefix => "tool-",
+            Interned::Dash => "-",
             Interned::Empty => "",
         }
     }
@@ -160,11 +255,20 @@ pub struct State {
     holder: sys::napi_ref,
 }
 
-/// Where `String.prototype.concat`, `Array.isArray` and `JSON.parse` sit in the holder
-/// array.
+/// The built-in functions the binding calls, kept in the holder array after the names
+/// (as found at load time, so later changes to the globals do not reach them).
+const BUILTINS: [(u32, &[&std::ffi::CStr]); 5] = [
+    (CONCAT, &[c"String", c"prototype", c"concat"]),
+    (IS_ARRAY, &[c"Array", c"isArray"]),
+    (JSON_PARSE, &[c"JSON", c"parse"]),
+    (DATE, &[c"Date"]),
+    (DATE_NOW, &[c"Date", c"now"]),
+];
 const CONCAT: u32 = Interned::COUNT as u32;
 const IS_ARRAY: u32 = CONCAT + 1;
 const JSON_PARSE: u32 = CONCAT + 2;
+const DATE: u32 = CONCAT + 3;
+const DATE_NOW: u32 = CONCAT + 4;
 
 fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
     if status == sys::Status::napi_ok {
@@ -237,28 +341,17 @@ impl State {
             env,
             "reading the global object",
         )?;
-        let string_ctor = unsafe { get_named(env, global, c"String")? };
-        let prototype = unsafe { get_named(env, string_ctor, c"prototype")? };
-        let concat = unsafe { get_named(env, prototype, c"concat")? };
-        check(
-            unsafe { sys::napi_set_element(env, holder, CONCAT, concat) },
-            env,
-            "storing String.prototype.concat",
-        )?;
-        let array_ctor = unsafe { get_named(env, global, c"Array")? };
-        let is_array = unsafe { get_named(env, array_ctor, c"isArray")? };
-        check(
-            unsafe { sys::napi_set_element(env, holder, IS_ARRAY, is_array) },
-            env,
-            "storing Array.isArray",
-        )?;
-        let json = unsafe { get_named(env, global, c"JSON")? };
-        let parse = unsafe { get_named(env, json, c"parse")? };
-        check(
-            unsafe { sys::napi_set_element(env, holder, JSON_PARSE, parse) },
-            env,
-            "storing JSON.parse",
-        )?;
+        for (slot, path) in BUILTINS {
+            let mut value = global;
+            for key in path {
+                value = unsafe { get_named(env, value, key)? };
+            }
+            check(
+                unsafe { sys::napi_set_element(env, holder, slot, value) },
+                env,
+                "storing a built-in function",
+            )?;
+        }
         let mut reference = ptr::null_mut();
         check(
             unsafe { sys::napi_create_reference(env, holder, 1, &mut reference) },
@@ -776,6 +869,70 @@ impl<'s> Js<'s> {
         Ok(result)
     }
 
+    /// `key in object`.
+    pub fn has(&self, object: Value, key: Interned) -> JsResult<bool> {
+        let key = self.name(key)?;
+        let mut result = false;
+        // SAFETY: all handles belong to the current scope.
+        self.check(
+            unsafe { sys::napi_has_property(self.env, object, key, &mut result) },
+            "testing a property",
+        )?;
+        Ok(result)
+    }
+
+    pub fn boolean(&self, value: bool) -> JsResult<Value> {
+        let mut result = ptr::null_mut();
+        // SAFETY: reads a singleton in the current scope.
+        self.check(
+            unsafe { sys::napi_get_boolean(self.env, value, &mut result) },
+            "a boolean",
+        )?;
+        Ok(result)
+    }
+
+    /// `new Date(value).getTime()`, by JavaScript's own `Date`: its parsing of strings
+    /// (local time without an offset), numbers and objects, `NaN` when invalid.
+    pub fn time(&self, value: Value) -> JsResult<f64> {
+        let date_ctor = self.table(DATE)?;
+        let mut date = ptr::null_mut();
+        let mut time = 0f64;
+        // SAFETY: `date_ctor` is the global `Date`, constructed with one argument.
+        self.check(
+            unsafe { sys::napi_new_instance(self.env, date_ctor, 1, &value, &mut date) },
+            "new Date",
+        )?;
+        self.check(
+            unsafe { sys::napi_get_date_value(self.env, date, &mut time) },
+            "reading a date",
+        )?;
+        Ok(time)
+    }
+
+    /// `Date.now()`.
+    pub fn now(&self) -> JsResult<f64> {
+        let date_ctor = self.table(DATE)?;
+        let date_now = self.table(DATE_NOW)?;
+        let mut now = ptr::null_mut();
+        // SAFETY: `Date.now` called on `Date` with no arguments.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, date_ctor, date_now, 0, ptr::null(), &mut now) },
+            "Date.now",
+        )?;
+        self.number(now)
+    }
+
+    /// A new `Error` (not a `TypeError`) whose message is `message`, exactly.
+    pub fn error(&self, message: Value) -> JsResult<Value> {
+        let mut error = ptr::null_mut();
+        // SAFETY: `message` is a string of the current scope.
+        self.check(
+            unsafe { sys::napi_create_error(self.env, ptr::null_mut(), message, &mut error) },
+            "creating an error",
+        )?;
+        Ok(error)
+    }
+
     /// Calls `function` with no arguments and `this` undefined.
     pub fn call0(&self, function: Value) -> JsResult<Value> {
         let this = self.undefined()?;
@@ -792,6 +949,11 @@ impl<'s> Js<'s> {
     pub fn throw(&self, error: JsError, prefix: &str) {
         let (message, is_type_error) = match error {
             JsError::Pending => return,
+            JsError::Throw(value) => {
+                // SAFETY: `value` belongs to the current scope; `env` is live.
+                unsafe { sys::napi_throw(self.env, value) };
+                return;
+            }
             JsError::Type(message) => (format!("{prefix}: {message}"), true),
             JsError::Internal(message) => (format!("{prefix}: internal error: {message}"), false),
             JsError::Located {

@@ -3,14 +3,21 @@
 //! - `types.rs` declares the JavaScript shapes and signatures (the source of `index.d.ts`);
 //! - `entry.rs` holds the raw entry points and installs them;
 //! - `chunks.rs` and `messages.rs` adapt the caller's arrays to the core's traits;
-//! - `js.rs` wraps the few N-API calls all of them use.
+//! - `js.rs` wraps the few N-API calls all of them use;
+//! - `adapters.rs` holds the format adapters' entry points, reading the caller's values
+//!   through `source.rs` and building results in `render.rs`; `webui_types.rs` declares
+//!   their shapes.
 
+mod adapters;
 mod chunks;
 mod entry;
 mod js;
 mod messages;
+mod render;
+mod source;
 mod stream;
 mod types;
+mod webui_types;
 
 use napi::bindgen_prelude::{Env, Object, Result};
 use napi::JsValue;

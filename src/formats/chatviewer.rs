@@ -1,0 +1,128 @@
+//! `adaptJSONLMessages`: a ChatViewer JSONL transcript (`ChatMessageData[]`) as
+//! `UnifiedMessage` rows, exactly as the seed's adapter makes them.
+//!
+//! - the messages are sorted by `new Date(timestamp).getTime()`, as
+//!   `Array.prototype.sort` orders them with a subtracting comparator (see [`timsort`]:
+//!   with invalid dates the comparator is inconsistent and V8's exact steps matter);
+//! - `id` is the `uuid`; `type` is `tool_call` for tool calls, `thinking` when
+//!   `message.role` is `thinking`, else the message's own `type`;
+//! - `content` is the Qwen `message.parts` texts joined when there are parts, else the
+//!   Claude `message.content` when truthy (as it is), else `''`;
+//! - `toolCall` is the message's own, by reference (the key is there even when it is
+//!   `undefined`);
+//! - after sorting, a row is first / last when its neighbour is missing or of type `user`.
+//!
+//! [`timsort`]: super::timsort
+
+use super::source::{Expect, Key, Reader, Source, Step, ValueType};
+use super::timsort;
+use super::unified::{
+    place_on_timeline, Content, Timestamp, ToolCallSlot, UnifiedId, UnifiedMessage, UnifiedType,
+};
+
+/// One transcript line, read and checked.
+#[derive(Clone)]
+struct Line<V> {
+    time: f64,
+    is_user: bool,
+    row: UnifiedMessage<V>,
+}
+
+/// `adaptJSONLMessages(messages)`.
+pub fn adapt_jsonl_messages<S: Source>(
+    source: &S,
+    messages: S::Value,
+) -> Result<Vec<UnifiedMessage<S::Value>>, S::Error> {
+    let reader = Reader {
+        source,
+        root: "messages",
+    };
+    let (messages, count) = reader.array(messages, &[])?;
+    let mut lines = Vec::with_capacity(count);
+    for index in 0..count {
+        lines.push(read_line(&reader, source.element(messages, index)?, index)?);
+    }
+    // `a - b` is below zero only for two valid dates in order; `NaN` never is.
+    timsort::sort_by(&mut lines, |a, b| a.time - b.time < 0.0);
+    let breaks: Vec<bool> = lines.iter().map(|line| line.is_user).collect();
+    let mut rows: Vec<_> = lines.into_iter().map(|line| line.row).collect();
+    place_on_timeline(&mut rows, &breaks);
+    Ok(rows)
+}
+
+fn read_line<S: Source>(
+    reader: &Reader<'_, S>,
+    item: S::Value,
+    index: usize,
+) -> Result<Line<S::Value>, S::Error> {
+    let source = reader.source;
+    let at = [Step::Index(index)];
+    reader.check(item, Expect::Object, &at)?;
+    let uuid = reader.required(item, Key::Uuid, Expect::String, &at)?;
+    let timestamp = reader.required(item, Key::Timestamp, Expect::StringOrNumber, &at)?;
+    let ty = reader.required(item, Key::Type, Expect::String, &at)?;
+    let message = reader.field(item, Key::Message, Expect::OptionalObject, &at)?;
+    let content = match message {
+        Some(message) => extract_content(reader, message, index)?,
+        None => Content::Empty,
+    };
+    let thinking = match message {
+        Some(message) => reader.is_tag(source.get(message, Key::Role)?, b"thinking")?,
+        None => false,
+    };
+    let kind = if reader.is_tag(ty, b"tool_call")? {
+        UnifiedType::ToolCall
+    } else if thinking {
+        UnifiedType::Thinking
+    } else {
+        UnifiedType::Given(ty)
+    };
+    let time = source.time(timestamp)?;
+    Ok(Line {
+        time,
+        is_user: reader.is_tag(ty, b"user")?,
+        row: UnifiedMessage {
+            id: UnifiedId::Given(uuid),
+            kind,
+            timestamp: Timestamp::Millis(time),
+            content: Some(content),
+            tool_call: Some(ToolCallSlot::Given(source.get(item, Key::ToolCall)?)),
+            is_first: false,
+            is_last: false,
+        },
+    })
+}
+
+/// Qwen `parts` (when there are any) joined, else Claude `content` when truthy, else `''`.
+/// A part's `text` joins as `Array.prototype.join` does: `undefined` and `null` as `''`.
+fn extract_content<S: Source>(
+    reader: &Reader<'_, S>,
+    message: S::Value,
+    index: usize,
+) -> Result<Content<S::Value>, S::Error> {
+    let source = reader.source;
+    let at = [Step::Index(index), Step::Field("message")];
+    let parts = source.get(message, Key::Parts)?;
+    let parts = match source.value_type(parts)? {
+        ValueType::Undefined | ValueType::Null => None,
+        _ => Some(reader.array(parts, &[at[0], at[1], Step::Field("parts")])?),
+    };
+    if let Some((parts, len)) = parts.filter(|&(_, len)| len > 0) {
+        let mut pieces = Vec::with_capacity(len);
+        for i in 0..len {
+            let steps = [at[0], at[1], Step::Field("parts"), Step::Index(i)];
+            let part = source.element(parts, i)?;
+            reader.check(part, Expect::Object, &steps)?;
+            if let Some(text) = reader.field(part, Key::Text, Expect::OptionalString, &steps)? {
+                pieces.push(text);
+            }
+        }
+        return Ok(Content::Joined(pieces));
+    }
+    let content = source.get(message, Key::Content)?;
+    Ok(if source.truthy(content)? {
+        Content::Given(content)
+    } else {
+        Content::Empty
+    })
+}

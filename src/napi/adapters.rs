@@ -1,0 +1,145 @@
+//! The format adapters' entry points: `adaptACPMessages`, `adaptJSONLMessages`,
+//! `toUnifiedMessages` and the `acp` namespace.
+//!
+//! Each is one bulk call, so an ordinary `#[napi]` function: it reads the caller's values
+//! through [`JsSource`], runs the rules of `crate::formats`, and builds the result. Bad
+//! input throws a `TypeError` naming the index and field before anything is returned;
+//! a panic becomes an `Error`.
+
+use napi::bindgen_prelude::{Env, Result, Status, Unknown};
+use napi::JsValue;
+use napi_derive::napi;
+
+use crate::formats::source::{Expect, Key, Reader, Source, Step};
+use crate::formats::{acp, chatviewer, unified, webui};
+
+use super::entry;
+use super::js::{Js, Value};
+use super::render::{self, Renderer};
+use super::source::{AdaptResult, JsSource};
+
+/// Runs one adapter call; `None` from `with_state` means its exception is thrown.
+fn call(env: &Env, name: &str, body: impl FnOnce(&Js) -> AdaptResult<Value>) -> Result<Unknown<'static>> {
+    let outcome = unsafe { entry::with_state(env.raw(), name, |js| body(js).map_err(|e| e.into_js(js))) };
+    let value = outcome.ok_or_else(|| napi::Error::new(Status::PendingException, "exception pending"))?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
+}
+
+/// `options.now`, checked: `None` means the clock (`Date.now()`).
+fn clock(source: &JsSource, options: Value) -> AdaptResult<Option<f64>> {
+    let reader = Reader {
+        source,
+        root: "options",
+    };
+    let Some(options) = reader.check(options, Expect::OptionalObject, &[])? else {
+        return Ok(None);
+    };
+    match reader.field(options, Key::Now, Expect::OptionalNumber, &[])? {
+        Some(now) => Ok(Some(source.number(now)?)),
+        None => Ok(None),
+    }
+}
+
+/// The webview's messages as timeline rows, exactly as the Qwen Code webui adapter makes
+/// them: `msg-${index}` / `tool-${toolCallId}` ids, `user` / `thinking` / `assistant` /
+/// `tool_call` types, `timestamp` from the message or the clock (`options.now`, default
+/// `Date.now()`), `toolCall` by reference, and `isFirst` / `isLast` around user messages.
+/// Throws `Error('Unknown message type: …')` for a type it does not know.
+#[napi(
+    js_name = "adaptACPMessages",
+    ts_args_type = "messages: ACPMessage[], options?: AdaptOptions",
+    ts_return_type = "UnifiedMessage[]"
+)]
+pub fn adapt_acp_messages(env: &Env, messages: Unknown, options: Unknown) -> Result<Unknown<'static>> {
+    call(env, "adaptACPMessages", |js| {
+        let source = JsSource { js };
+        let now = clock(&source, options.raw())?;
+        let rows = webui::adapt_acp_messages(&source, messages.raw())?;
+        Ok(Renderer::new(js, now).rows(&rows)?)
+    })
+}
+
+/// A ChatViewer transcript as timeline rows, exactly as the Qwen Code webui adapter makes
+/// them: sorted by `new Date(timestamp)` as `Array.prototype.sort` orders them, Qwen
+/// `parts` or Claude `content` as the text, `toolCall` by reference, and `isFirst` /
+/// `isLast` around user messages.
+#[napi(
+    js_name = "adaptJSONLMessages",
+    ts_args_type = "messages: ChatMessageData[]",
+    ts_return_type = "UnifiedMessage[]"
+)]
+pub fn adapt_jsonl_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
+    call(env, "adaptJSONLMessages", |js| {
+        let rows = chatviewer::adapt_jsonl_messages(&JsSource { js }, messages.raw())?;
+        Ok(Renderer::new(js, None).rows(&rows)?)
+    })
+}
+
+/// Chat messages (the chunk model) as timeline rows: text → `assistant` (`user` in a user
+/// message), thinking → `thinking`, each tool call → `tool_call` with a `ToolCallData`
+/// (`in_progress` until its result, then `completed` or `failed`), system notices and
+/// errors → `system` / `error`. Rows are stamped with the clock (`options.now`, default
+/// `Date.now()`).
+#[napi(
+    js_name = "toUnifiedMessages",
+    ts_args_type = "messages: ChatMessage[], options?: AdaptOptions",
+    ts_return_type = "UnifiedMessage[]"
+)]
+pub fn to_unified_messages(env: &Env, messages: Unknown, options: Unknown) -> Result<Unknown<'static>> {
+    call(env, "toUnifiedMessages", |js| {
+        let source = JsSource { js };
+        let now = clock(&source, options.raw())?;
+        let rows = unified::to_unified_messages(&source, messages.raw())?;
+        Ok(Renderer::new(js, now).rows(&rows)?)
+    })
+}
+
+/// The agent events one ACP `session/update` stands for, ready for `appendEventToChunks`:
+/// agent text → `text-delta`, thoughts → `reasoning-delta`, `tool_call` → `tool-call`,
+/// a call reaching `completed` / `failed` → `tool-result`. Every other update (user text,
+/// plans, commands, modes, variants added later) → `[]`.
+#[napi(
+    namespace = "acp",
+    js_name = "toAgentEvents",
+    ts_args_type = "update: SessionNotification | SessionUpdate",
+    ts_return_type = "Array<Extract<AgentContentEvent, { type: 'text-delta' | 'reasoning-delta' | 'tool-call' | 'tool-result' }>>"
+)]
+pub fn to_agent_events(env: &Env, update: Unknown) -> Result<Unknown<'static>> {
+    call(env, "acp.toAgentEvents", |js| {
+        let source = JsSource { js };
+        let reader = Reader {
+            source: &source,
+            root: "update",
+        };
+        let update = acp::read_update(&reader, update.raw(), &[])?;
+        Ok(render::events(js, &acp::to_agent_events(&update))?)
+    })
+}
+
+/// The webview state (`ACPMessage[]`) after a recorded stream of ACP `session/update`s:
+/// consecutive text of one role as one message (thoughts as `thinking`), each tool call
+/// one entry that `tool_call_update`s replace field by field (`content` and `locations`
+/// whole); an update before its call creates the entry.
+#[napi(
+    namespace = "acp",
+    js_name = "toWebviewMessages",
+    ts_args_type = "updates: Array<SessionNotification | SessionUpdate>",
+    ts_return_type = "ACPMessage[]"
+)]
+pub fn to_webview_messages(env: &Env, updates: Unknown) -> Result<Unknown<'static>> {
+    call(env, "acp.toWebviewMessages", |js| {
+        let source = JsSource { js };
+        let reader = Reader {
+            source: &source,
+            root: "updates",
+        };
+        let (updates, count) = reader.array(updates.raw(), &[])?;
+        let mut decoded = Vec::with_capacity(count);
+        for index in 0..count {
+            let update = source.element(updates, index)?;
+            decoded.push(acp::read_update(&reader, update, &[Step::Index(index)])?);
+        }
+        let messages = acp::webview_messages(&decoded, |id| source.units(id))?;
+        Ok(render::webview(js, &messages)?)
+    })
+}
