@@ -20,6 +20,7 @@
 //! the caller's JavaScript array in the Node binding (feature `node`).
 
 pub mod decode;
+pub mod formats;
 pub mod json;
 pub mod model;
 pub mod owned;
