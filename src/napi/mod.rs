@@ -3,12 +3,18 @@
 //! - `types.rs` declares the JavaScript shapes and signatures (the source of `index.d.ts`);
 //! - `entry.rs` holds the raw entry points and installs them;
 //! - `chunks.rs` and `messages.rs` adapt the caller's arrays to the core's traits;
-//! - `js.rs` wraps the few N-API calls all of them use.
+//! - `js.rs` wraps the few N-API calls all of them use;
+//! - `formats.rs` and `timeline.rs` bind the wire formats and the timeline view
+//!   (`format_types.rs` declares their shapes, `json_bridge.rs` moves data as JSON text).
 
 mod chunks;
 mod entry;
+mod format_types;
+mod formats;
 mod js;
+mod json_bridge;
 mod messages;
+mod timeline;
 mod types;
 
 use napi::bindgen_prelude::{Env, Object, Result};
