@@ -8,7 +8,7 @@ use crate::model::{
 };
 
 use super::check::{array, index, join, object, string, wrong, FormatError, FormatResult};
-use super::value::Json;
+use super::value::{self, write_str, Json};
 use super::wtf8::Wtf8;
 
 /// A chunk of a message read from a wire format.
@@ -108,6 +108,73 @@ pub fn message_json(message: &FormatMessage) -> Json {
             Json::Array(message.chunks.iter().map(chunk_json).collect()),
         ),
     ])
+}
+
+fn write_call(out: &mut Vec<u8>, call: &ToolCallEntry<Wtf8, Json>) {
+    out.extend_from_slice(b"{\"id\":");
+    write_str(out, call.id.as_bytes());
+    out.extend_from_slice(b",\"name\":");
+    write_str(out, call.name.as_bytes());
+    out.extend_from_slice(b",\"arguments\":");
+    value::write(out, &call.arguments);
+    let shell = |out: &mut Vec<u8>| {
+        if let Some(output) = &call.shell_output {
+            out.extend_from_slice(b",\"shellOutput\":{\"stdout\":");
+            write_str(out, output.stdout.as_bytes());
+            out.extend_from_slice(b",\"stderr\":");
+            write_str(out, output.stderr.as_bytes());
+            out.push(b'}');
+        }
+    };
+    if call.shell_output_first {
+        shell(out);
+    }
+    if let Some((result, is_error)) = &call.result {
+        out.extend_from_slice(b",\"result\":");
+        value::write(out, result);
+        out.extend_from_slice(b",\"isError\":");
+        value::write(out, is_error);
+    }
+    if !call.shell_output_first {
+        shell(out);
+    }
+    out.push(b'}');
+}
+
+/// Writes `messages` as the JSON text of a `ChatMessage[]`: what [`message_json`] gives,
+/// without building the values first (the bulk readers' output path).
+pub fn write_messages(out: &mut Vec<u8>, messages: &[FormatMessage]) {
+    out.push(b'[');
+    for (i, message) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"id\":");
+        write_str(out, message.id.as_bytes());
+        out.extend_from_slice(b",\"role\":\"");
+        out.extend_from_slice(role_name(message.role).as_bytes());
+        out.extend_from_slice(b"\",\"chunks\":[");
+        for (j, chunk) in message.chunks.iter().enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            match chunk {
+                Chunk::ToolBatch { calls } => {
+                    out.extend_from_slice(b"{\"type\":\"tool-batch\",\"calls\":[");
+                    for (k, call) in calls.iter().enumerate() {
+                        if k > 0 {
+                            out.push(b',');
+                        }
+                        write_call(out, call);
+                    }
+                    out.extend_from_slice(b"]}");
+                }
+                other => value::write(out, &chunk_json(other)),
+            }
+        }
+        out.extend_from_slice(b"]}");
+    }
+    out.push(b']');
 }
 
 /// The event as the drop-in takes it; `None` for lifecycle and unknown events, which no

@@ -278,6 +278,17 @@ impl Parser<'_> {
 
     fn string(&mut self) -> Result<Wtf8, ParseError> {
         self.pos += 1;
+        let start = self.pos;
+        // Most strings have no escape: one exact copy.
+        let plain = self.text[start..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        if let Some(len) = plain {
+            if self.text[start + len] == b'"' {
+                self.pos = start + len + 1;
+                return Ok(Wtf8::from_wtf8_unchecked(self.text[start..start + len].to_vec()));
+            }
+        }
         let mut out = Wtf8::new();
         let mut run = self.pos;
         loop {

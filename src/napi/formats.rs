@@ -8,7 +8,9 @@ use napi_derive::napi;
 
 use crate::decode::ValueType;
 use crate::formats::check::FormatError;
-use crate::formats::model_json::{event_json, message_json, messages_from_json, FormatEvent, FormatMessage};
+use crate::formats::model_json::{
+    event_json, message_json, messages_from_json, write_messages, FormatEvent, FormatMessage,
+};
 use crate::formats::value::{self, Json};
 use crate::formats::{pi, sn};
 
@@ -65,7 +67,10 @@ fn give(b: &Bridge, env: &Env, json: &Json) -> Result<Unknown<'static>> {
 }
 
 fn give_messages(b: &Bridge, env: &Env, messages: &[FormatMessage]) -> Result<Unknown<'static>> {
-    give(b, env, &Json::Array(messages.iter().map(message_json).collect()))
+    let mut text = Vec::new();
+    write_messages(&mut text, messages);
+    let value = b.parse(&text)?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
 }
 
 fn give_events(b: &Bridge, env: &Env, events: &[FormatEvent]) -> Result<Unknown<'static>> {
