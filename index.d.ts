@@ -126,6 +126,13 @@ export interface AvailableCommand {
   input?: unknown
 }
 
+/**
+ * The timeline of one assistant message: reasoning and tool-call items with statuses
+ * derived from the chunks, grouped by the calls' `spanId`. `text`, `args` and `result`
+ * are the chunks' own values.
+ */
+export declare function buildTimeline(chunks: Array<Chunk | SpannedToolBatchChunk>, options?: TimelineOptions): TimelineGroup[]
+
 /** A chat message as the helper's callers store it. */
 export interface ChatMessage {
   id: string
@@ -198,6 +205,101 @@ export interface MessagePart {
 /** Who a message is from. */
 export type MessageRole = 'user' | 'assistant' | 'system'
 
+/** One model response: its thinking, text and tool calls. */
+export interface PiAssistantMessage {
+  role: 'assistant'
+  content: Array<PiTextContent | PiThinkingContent | PiToolCallContent | PiImageContent>
+  api?: string
+  /** Names the provider of thinking signatures (`unknown` when absent). */
+  provider?: string
+  model?: string
+  usage?: unknown
+  stopReason?: string
+  timestamp?: number
+}
+
+/** One event of the OpenClaw gateway's chat stream. */
+export type PiGatewayEvent =
+  | { type: 'delta'; text: string }
+  | { type: 'thinking-delta'; text: string }
+  | { type: 'thinking-end'; signature?: string; provider?: string }
+  | { type: 'tool-start'; toolCallId: string; name: string; args: unknown }
+  | { type: 'tool-end'; toolCallId: string; name: string; result: string | Array<PiTextContent | PiImageContent>; isError?: boolean }
+  | { type: 'final' }
+
+/** An image block of a Pi message (not a chat chunk: skipped when read). */
+export interface PiImageContent {
+  type: 'image'
+  data: string
+  mimeType: string
+}
+
+/** A Pi message, discriminated by `role`. */
+export type PiMessage = PiUserMessage | PiAssistantMessage | PiToolResultMessage
+
+/** A message entry of a versioned session file. */
+export interface PiMessageEntry {
+  type: 'message'
+  id: string
+  parentId: string | null
+  timestamp?: string
+  message: PiMessage
+}
+
+/** The first line of a versioned session file. */
+export interface PiSessionHeader {
+  type: 'session'
+  version?: number
+  id?: string
+  timestamp?: string
+  cwd?: string
+}
+
+/**
+ * One line of a session file: a bare message, the header, or a message entry. Lines
+ * of other `type`s (model changes, labels …) are accepted and skipped.
+ */
+export type PiSessionLine = PiMessage | PiSessionHeader | PiMessageEntry
+
+/** A text block of a Pi message. */
+export interface PiTextContent {
+  type: 'text'
+  text: string
+}
+
+/** A thinking block; its signature seals the thinking chunk it becomes. */
+export interface PiThinkingContent {
+  type: 'thinking'
+  thinking: string
+  thinkingSignature?: string
+}
+
+/** A tool call block. */
+export interface PiToolCallContent {
+  type: 'toolCall'
+  id: string
+  name: string
+  arguments: unknown
+}
+
+/** The result of one tool call, a message of its own. */
+export interface PiToolResultMessage {
+  role: 'toolResult'
+  toolCallId: string
+  toolName?: string
+  content: string | Array<PiTextContent | PiImageContent>
+  details?: unknown
+  isError?: boolean
+  timestamp?: number
+}
+
+/** A user's message. */
+export interface PiUserMessage {
+  role: 'user'
+  content: string | Array<PiTextContent | PiImageContent>
+  timestamp?: number
+}
+
 /** A step of the agent's plan. */
 export interface PlanEntry {
   content: string
@@ -210,6 +312,15 @@ export interface PlanEntry {
  * e.g. `{ anthropic: { signature } }`. Its presence seals the block.
  */
 export type ProviderMetadata = Record<string, Record<string, unknown>>
+
+/** A thinking chunk on the timeline. */
+export interface ReasoningItem {
+  kind: 'reasoning'
+  /** `reasoning-<chunk index>`. */
+  id: string
+  text: string
+  status: TimelineItemStatus
+}
 
 /** All events of `data` (NDJSON or SSE) folded into chunks, in one call. */
 export declare function reduceEvents(data: Buffer | Uint8Array | string, options?: StreamOptions): Chunk[]
@@ -245,6 +356,120 @@ export interface ShellOutput {
 
 /** The output stream a `shell-output` event belongs to. */
 export type ShellStreamName = 'stdout' | 'stderr'
+
+/** Where the streamed chunks and the persisted thought first differ. */
+export interface SnDifference {
+  /** e.g. `chunks[1].calls[0].result`. */
+  path: string
+  /** What the stream built there (absent: nothing). */
+  streamed?: unknown
+  /** What the thought has there (absent: nothing). */
+  persisted?: unknown
+}
+
+/** Options of `sn.fromMessage`. */
+export interface SnFromMessageOptions {
+  /** Written as `createdAt` (ISO 8601); left out when absent. */
+  createdAt?: string
+}
+
+/** A function call the assistant made. */
+export interface SnFunctionCall {
+  id: string
+  name: string
+  /** The arguments as a JSON string (parsed when read, if it is valid JSON). */
+  arguments: string
+}
+
+/** The result of a function call. */
+export interface SnFunctionResult {
+  callId: string
+  result: unknown
+  isError: boolean
+}
+
+/** `SnFunctionResult` as the gateway spells it. */
+export interface SnGatewayFunctionResult {
+  call_id: string
+  result: unknown
+  is_error: boolean
+}
+
+/** `SnThinkingMessagePart` as the gateway spells it. */
+export interface SnGatewayMessagePart {
+  type: ThinkingMessagePartType | ThinkingMessagePartTypeName
+  text?: string
+  function_call?: SnFunctionCall
+  function_result?: SnGatewayFunctionResult
+}
+
+/** `SnThinkingThought` as the gateway spells it. */
+export interface SnGatewayThought {
+  id: string
+  parts: Array<SnGatewayMessagePart>
+  role: SnThinkingRole | SnThinkingRoleName
+  created_at?: string
+}
+
+/** The outcome of `sn.reconcile`. */
+export interface SnReconciled {
+  /** The persisted thought's message: it replaces the streamed one. */
+  message: ChatMessage
+  /** Absent when the stream built exactly the thought's chunks. */
+  difference?: SnDifference
+}
+
+/** One event of the SSE stream. */
+export type SnStreamEvent =
+  | { type: 'text'; data: string }
+  | { type: 'function_call_update'; data: unknown }
+  | { type: 'function_call'; data: SnFunctionCall }
+  | { type: 'function_result'; data: SnFunctionResult | SnGatewayFunctionResult }
+  | { type: 'topic'; data: string }
+  | { type: 'thought'; data: SnThinkingThought | SnGatewayThought }
+
+/** One part of a thought. */
+export interface SnThinkingMessagePart {
+  type: ThinkingMessagePartType | ThinkingMessagePartTypeName
+  text?: string
+  functionCall?: SnFunctionCall
+  functionResult?: SnFunctionResult
+}
+
+/** Who a thought is from. */
+export declare enum SnThinkingRole {
+  Assistant = 0,
+  User = 1,
+}
+
+/** The names `SnThinkingRole` values may also be given by. */
+export type SnThinkingRoleName = 'Assistant' | 'User'
+
+/** A complete message (a "thought"). `sn.fromMessage` writes numeric enums. */
+export interface SnThinkingThought {
+  id: string
+  parts: Array<SnThinkingMessagePart>
+  role: SnThinkingRole | SnThinkingRoleName
+  /** ISO 8601. */
+  createdAt?: string
+}
+
+/** A tool batch whose calls may carry span ids. */
+export interface SpannedToolBatchChunk {
+  type: 'tool-batch'
+  calls: Array<SpannedToolCallEntry>
+}
+
+/** A tool call entry that belongs to a delegation span. */
+export interface SpannedToolCallEntry {
+  id: string
+  name: string
+  arguments: unknown
+  result?: unknown
+  isError?: boolean
+  /** Groups the call with the other items of its span (set by the caller or an adapter). */
+  spanId?: string
+}
 
 /** How a byte stream is cut into events. */
 export type StreamFraming = 'auto' | 'ndjson' | 'sse'
@@ -284,6 +509,34 @@ export interface ThinkingChunk {
   metadata?: ProviderMetadata
 }
 
+/** What a part of a thought is. */
+export declare enum ThinkingMessagePartType {
+  Text = 0,
+  FunctionCall = 1,
+  FunctionResult = 2,
+}
+
+/** The names `ThinkingMessagePartType` values may also be given by. */
+export type ThinkingMessagePartTypeName = 'Text' | 'FunctionCall' | 'FunctionResult'
+
+/** A parent item and the items of its delegation span. */
+export interface TimelineGroup {
+  parent: TimelineItem
+  children: Array<TimelineItem>
+}
+
+/** One item of the timeline, discriminated by `kind`. */
+export type TimelineItem = ReasoningItem | ToolCallItem
+
+/** A timeline item's status, derived from the chunks. */
+export type TimelineItemStatus = 'pending' | 'running' | 'completed' | 'cancelled' | 'error'
+
+/** Options of `buildTimeline`. */
+export interface TimelineOptions {
+  /** The message is complete: calls without a result are `cancelled`, reasoning is done. */
+  finished?: boolean
+}
+
 /** Consecutive tool calls. */
 export interface ToolBatchChunk {
   type: 'tool-batch'
@@ -317,6 +570,22 @@ export interface ToolCallEntry {
   result?: unknown
   isError?: boolean
   shellOutput?: ShellOutput
+}
+
+/** A tool call on the timeline. */
+export interface ToolCallItem {
+  kind: 'tool-call'
+  /** The call's id. */
+  id: string
+  toolName: string
+  /** The tool name; for a `task` call, its `args.subagent_type` title-cased, or `Task`. */
+  title: string
+  /** The call's `arguments`, the very value. */
+  args: unknown
+  /** The call's `result`, the very value (`undefined` while there is none). */
+  result: unknown
+  status: TimelineItemStatus
+  spanId?: string
 }
 
 /** A file a tool call works on. */
@@ -389,4 +658,54 @@ export declare namespace acp {
    * whole); an update before its call creates the entry.
    */
   export function toWebviewMessages(updates: Array<SessionNotification | SessionUpdate>): ACPMessage[]
+}
+
+export declare namespace pi {
+  /**
+   * Writes messages as a Pi session file (JSONL): a version 3 header, then message
+   * entries chained by `parentId`. `pi.toMessages` reads it back to the same messages.
+   */
+  export function fromMessages(messages: ChatMessage[]): string
+  /**
+   * Maps one gateway event to agent events for `appendEventToChunks`: `delta` →
+   * `text-delta`, `thinking-delta` → `reasoning-delta`, `thinking-end` → `reasoning-end`,
+   * `tool-start` → `tool-call`, `tool-end` → `tool-result`; `final` and unknown types →
+   * none.
+   */
+  export function toAgentEvents(event: PiGatewayEvent): AgentContentEvent[]
+  /**
+   * Reads a Pi session: JSONL text (a string or a Buffer: bare message lines, or a
+   * versioned session file with its header and `message` entries) or its lines already
+   * parsed. Returns one `user` message per user message and one `assistant` message per
+   * run of assistant messages and tool results. Throws a `TypeError` naming the line and
+   * path of a malformed line, or the line number of a truncated last line.
+   */
+  export function toMessages(history: string | Uint8Array | PiSessionLine[]): ChatMessage[]
+}
+
+export declare namespace sn {
+  /**
+   * Writes a message as an `SnThinkingThought` (camelCase, numeric enums).
+   * `sn.toMessage` reads it back to the same message.
+   */
+  export function fromMessage(message: ChatMessage, options?: SnFromMessageOptions): SnThinkingThought
+  /**
+   * Checks the stream's final `thought` against the chunks the stream built. Returns the
+   * thought's message (which replaces the streamed one) and, when they disagree, the first
+   * difference by path.
+   */
+  export function reconcile(chunks: Chunk[], thought: SnThinkingThought | SnGatewayThought): SnReconciled
+  /**
+   * Maps one SSE event `{ type, data }` to agent events: `text` → `text-delta`,
+   * `function_call` → `tool-call`, `function_result` → `tool-result`; `topic`,
+   * `function_call_update`, `thought` and unknown types → none.
+   */
+  export function toAgentEvents(event: SnStreamEvent): AgentContentEvent[]
+  /**
+   * Reads one `SnThinkingThought` (camelCase or the gateway's snake_case; numeric or
+   * named part types and roles) as a message.
+   */
+  export function toMessage(thought: SnThinkingThought | SnGatewayThought): ChatMessage
+  /** Reads many thoughts at once: a JSON array as a string or Buffer, or the array itself. */
+  export function toMessages(thoughts: string | Uint8Array | Array<SnThinkingThought | SnGatewayThought>): ChatMessage[]
 }

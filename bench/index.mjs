@@ -10,8 +10,10 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import baseline from '../baseline/chunks.js';
 import webuiBaseline from '../baseline/webui.js';
+import formatsBaseline from '../baseline/formats.js';
 import { createRng } from '../__test__/random-streams.mjs';
 import { benchTranscript, benchWebview } from '../__test__/random-webui.mjs';
 
@@ -92,6 +94,34 @@ const lifecycleEvents = Array.from({ length: 50_000 }, (_, i) => ({ type: i % 2 
 function textDeltaMessage(count) {
   return deltas(createRng(count), 'text-delta', count);
 }
+
+/**
+ * A Pi session file of at least `bytes` bytes: the recorded example session's entries
+ * repeated, with ids made unique per copy.
+ */
+function piSession(bytes) {
+  const [header, ...entries] = readFileSync(new URL('../examples/pi-session.jsonl', import.meta.url), 'utf8').trim().split('\n');
+  const lines = [header];
+  let size = header.length;
+  for (let copy = 0; size < bytes; copy++) {
+    for (const entry of entries) {
+      const line = entry.replace(/"(1a2b3c[0-9a-f]{2}|toolu_[0-9A-Z]+)"/g, `"$1-${copy}"`);
+      lines.push(line);
+      size += line.length + 1;
+    }
+  }
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+/** A JSON array of `count` Solar Network thoughts (the example's, with unique ids). */
+function snThoughts(count) {
+  const examples = JSON.parse(readFileSync(new URL('../examples/sn-history.json', import.meta.url), 'utf8'));
+  return JSON.stringify(Array.from({ length: count }, (_, i) => ({ ...examples[i % examples.length], id: `thought-${i}` })));
+}
+
+const piSessionBytes = piSession(20 * 1024 * 1024);
+const piSessionLines = piSessionBytes.toString('utf8').split('\n').filter(Boolean).length;
+const snThoughtsText = snThoughts(10_000);
 
 // ─── Cases ───────────────────────────────────────────────────────────────────
 
@@ -197,6 +227,18 @@ const perEventCases = [
     events: ADAPTER_MESSAGES,
     native: () => native.adaptJSONLMessages(transcriptLines),
     js: () => webuiBaseline.adaptJSONLMessages(transcriptLines),
+    // Bytes in, messages out: native parses and folds in Rust and hands back one JSON text;
+    // the baseline does JSON.parse per line and folds with the plain-JS reducer.
+    name: `Pi session ${(piSessionBytes.length / 2 ** 20).toFixed(0)} MB (per line)`,
+    events: piSessionLines,
+    native: () => native.pi.toMessages(piSessionBytes),
+    js: () => formatsBaseline.piToMessages(piSessionBytes),
+  },
+  {
+    name: '10,000 Sn thoughts from JSON text (per thought)',
+    events: 10_000,
+    native: () => native.sn.toMessages(snThoughtsText),
+    js: () => formatsBaseline.snToMessages(snThoughtsText),
   },
 ];
 
@@ -320,6 +362,10 @@ const mix = turns.flat().reduce((counts, event) => ({ ...counts, [event.type]: (
 console.log(`Realistic stream mix: ${Object.entries(mix).map(([type, count]) => `${type} ${((100 * count) / turnEvents).toFixed(1)}%`).join(', ')}.`);
 if (!native) {
   console.log(`\nNative addon not loadable (${nativeMissing}); run \`npm run build\`. Baseline only.`);
+  process.exitCode = 1;
+} else if (JSON.stringify(native.pi.toMessages(piSessionBytes)) !== JSON.stringify(formatsBaseline.piToMessages(piSessionBytes))
+  || JSON.stringify(native.sn.toMessages(snThoughtsText)) !== JSON.stringify(formatsBaseline.snToMessages(snThoughtsText))) {
+  console.log('\nWARNING: native and baseline disagree on a format load; the timings compare different work.');
   process.exitCode = 1;
 } else if (!turns.slice(0, 5).every(sameResult)) {
   console.log('\nWARNING: native and baseline disagree on the realistic stream; the timings compare different work.');

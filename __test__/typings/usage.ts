@@ -214,3 +214,109 @@ acp.toAgentEvents({ sessionUpdate: 'agent_message', content: { type: 'text', tex
 // @ts-expect-error toWebviewMessages takes a list
 acp.toWebviewMessages(updates[0])
 void [badStatus, badDiff]
+// ── Formats and views ────────────────────────────────────────────────────────
+import {
+  buildTimeline,
+  pi,
+  sn,
+  SnThinkingRole,
+  ThinkingMessagePartType,
+  type PiGatewayEvent,
+  type PiSessionLine,
+  type SnGatewayThought,
+  type SnReconciled,
+  type SnStreamEvent,
+  type SnThinkingThought,
+  type TimelineGroup,
+  type TimelineItem,
+  type ToolCallItem,
+} from '../../index.js'
+
+declare const sessionFile: Uint8Array
+const lines: PiSessionLine[] = [
+  { type: 'session', version: 3, id: 's', cwd: '/tmp' },
+  { role: 'user', content: [{ type: 'text', text: 'hi' }], timestamp: 1 },
+  { type: 'message', id: 'e1', parentId: null, message: { role: 'assistant', content: [{ type: 'thinking', thinking: 't', thinkingSignature: 's' }, { type: 'toolCall', id: 'c', name: 'exec', arguments: {} }], provider: 'anthropic' } },
+  { role: 'toolResult', toolCallId: 'c', toolName: 'exec', content: [{ type: 'text', text: 'ok' }], isError: false },
+]
+const fromPi: ChatMessage[] = [...pi.toMessages(lines), ...pi.toMessages(sessionFile), ...pi.toMessages('{"role":"user","content":"x"}')]
+const persisted: string = pi.fromMessages(fromPi)
+const gateway: PiGatewayEvent[] = [
+  { type: 'delta', text: 'a' },
+  { type: 'thinking-delta', text: 'b' },
+  { type: 'thinking-end', signature: 's', provider: 'anthropic' },
+  { type: 'tool-start', toolCallId: 'c', name: 'exec', args: { cmd: 'ls' } },
+  { type: 'tool-end', toolCallId: 'c', name: 'exec', result: 'ok', isError: false },
+  { type: 'final' },
+]
+for (const event of gateway) for (const agentEvent of pi.toAgentEvents(event)) appendEventToChunks(message.chunks, agentEvent)
+
+const thought: SnThinkingThought = {
+  id: 't',
+  role: SnThinkingRole.Assistant,
+  parts: [
+    { type: ThinkingMessagePartType.Text, text: 'hi' },
+    { type: 'FunctionCall', functionCall: { id: 'c', name: 'f', arguments: '{}' } },
+    { type: 2, functionResult: { callId: 'c', result: null, isError: false } },
+  ],
+  createdAt: '2026-01-01T00:00:00Z',
+}
+const gatewayThought: SnGatewayThought = { id: 'g', role: 'User', parts: [{ type: 0, text: 'q' }], created_at: 'x' }
+const snMessage: ChatMessage = sn.toMessage(gatewayThought)
+const written: SnThinkingThought = sn.fromMessage(snMessage, { createdAt: 'now' })
+const sse: SnStreamEvent[] = [
+  { type: 'text', data: 'a' },
+  { type: 'function_call_update', data: { partial: true } },
+  { type: 'function_call', data: { id: 'c', name: 'f', arguments: '{}' } },
+  { type: 'function_result', data: { call_id: 'c', result: 1, is_error: false } },
+  { type: 'topic', data: 'Title' },
+  { type: 'thought', data: thought },
+]
+const streamed: Chunk[] = []
+for (const event of sse) for (const agentEvent of sn.toAgentEvents(event)) appendEventToChunks(streamed, agentEvent)
+const reconciled: SnReconciled = sn.reconcile(streamed, thought)
+const firstDifference: string | undefined = reconciled.difference?.path
+const many: ChatMessage[] = sn.toMessages([thought, gatewayThought])
+void [persisted, written, firstDifference, many]
+
+const groups: TimelineGroup[] = buildTimeline(
+  [...message.chunks, { type: 'tool-batch', calls: [{ id: 'k', name: 'task', arguments: { subagent_type: 'notion_agent' }, spanId: 'span' }] }],
+  { finished: true },
+)
+function label(item: TimelineItem): string {
+  switch (item.kind) {
+    case 'reasoning':
+      return `${item.id} ${item.text} ${item.status}`
+    case 'tool-call': {
+      const call: ToolCallItem = item
+      return `${call.title} (${call.toolName}) ${call.status} ${call.spanId ?? ''}`
+    }
+    default: {
+      const unreachable: never = item
+      return unreachable
+    }
+  }
+}
+groups.map((group) => [label(group.parent), ...group.children.map(label)])
+
+// @ts-expect-error a Pi history is text, bytes or lines, not a number
+pi.toMessages(42)
+// @ts-expect-error an unknown gateway event type
+pi.toAgentEvents({ type: 'tool-begin', toolCallId: 'c' })
+// @ts-expect-error tool-start needs its toolCallId
+pi.toAgentEvents({ type: 'tool-start', name: 'exec', args: {} })
+// @ts-expect-error a Pi user message has role 'user', not 'human'
+const badLine: PiSessionLine = { role: 'human', content: 'x' }
+// @ts-expect-error Solar Network arguments are a JSON string
+const badCall: SnThinkingThought = { id: 't', role: 0, parts: [{ type: 1, functionCall: { id: 'c', name: 'f', arguments: {} } }] }
+// @ts-expect-error an unknown part type name
+const badPart: SnThinkingThought = { id: 't', role: 0, parts: [{ type: 'Image' }] }
+// @ts-expect-error an unknown SSE event type
+sn.toAgentEvents({ type: 'delta', data: 'x' })
+// @ts-expect-error fromMessage returns a thought, not a message
+const notAMessage: ChatMessage = sn.fromMessage(snMessage)
+// @ts-expect-error finished is a boolean
+buildTimeline([], { finished: 'yes' })
+// @ts-expect-error a timeline item has no 'text' kind
+const badItem: TimelineItem = { kind: 'text', id: 'x', text: 'y', status: 'completed' }
+void [badLine, badCall, badPart, notAMessage, badItem]

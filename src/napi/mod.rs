@@ -6,16 +6,23 @@
 //! - `js.rs` wraps the few N-API calls all of them use;
 //! - `adapters.rs` holds the format adapters' entry points, reading the caller's values
 //!   through `source.rs` and building results in `render.rs`; `webui_types.rs` declares
-//!   their shapes.
+//!   their shapes;
+//! - `formats.rs` and `timeline.rs` bind the wire formats and the timeline view
+//!   (`format_types.rs` declares their shapes, `json_bridge.rs` moves data as JSON text);
+//! - `stream.rs` is the bytes path: `ChunkStream`, `reduceEvents`.
 
 mod adapters;
 mod chunks;
 mod entry;
+mod format_types;
+mod formats;
 mod js;
+mod json_bridge;
 mod messages;
 mod render;
 mod source;
 mod stream;
+mod timeline;
 mod types;
 mod webui_types;
 

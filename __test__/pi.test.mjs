@@ -1,0 +1,158 @@
+// Pi / OpenClaw: the recorded gateway stream against the session persisted at its end,
+// the write/read round trip, and bad input.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+
+import { appendEventToChunks, pi } from '../index.js'
+import { frozen, readExample, readNdjson, splitAfter } from './fixtures.mjs'
+
+const sessionBytes = readExample('pi-session.jsonl')
+const history = pi.toMessages(sessionBytes)
+const turns = splitAfter(readNdjson('pi-session.stream.ndjson'), (event) => event.type === 'final')
+
+const fold = (events) => {
+  const chunks = []
+  for (const event of events) for (const agentEvent of pi.toAgentEvents(event)) appendEventToChunks(chunks, agentEvent)
+  return chunks
+}
+
+test('stream == history: each streamed turn builds exactly the persisted assistant message', () => {
+  const assistants = history.filter((m) => m.role === 'assistant')
+  assert.equal(turns.length, 3)
+  assert.equal(assistants.length, turns.length)
+  turns.forEach((events, i) => {
+    const chunks = fold(events)
+    assert.deepEqual(chunks, assistants[i].chunks, `turn ${i + 1}`)
+    assert.equal(JSON.stringify(chunks), JSON.stringify(assistants[i].chunks), `turn ${i + 1}: key order`)
+  })
+})
+
+test('the session reads into alternating user and assistant messages with ids from the entries', () => {
+  assert.deepEqual(history.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'])
+  assert.equal(history[0].id, '1a2b3c02')
+  const first = history[1].chunks
+  assert.deepEqual(first.map((c) => c.type), ['thinking', 'text', 'tool-batch', 'thinking', 'text', 'tool-batch', 'text'])
+  assert.ok(first[0].metadata.anthropic.signature.startsWith('EqQ'), 'the signature seals the thinking, keyed by provider')
+  const [failing] = first[2].calls
+  assert.equal(failing.isError, true, 'a failing tool keeps isError')
+  assert.match(failing.result, /✕ parses ünïcödé/)
+  assert.equal(first[5].calls.length, 2, 'parallel calls share one batch')
+  assert.equal(first[5].calls[0].result, 'export function parse(src: string) {\n  return tokenize(src)\n}\n', 'text blocks join')
+  assert.ok(Array.isArray(history[3].chunks[1].calls[1].result), 'content with an image stays as given')
+  assert.equal(history[3].chunks[1].calls[0].isError, false)
+  const all = JSON.stringify(history)
+  assert.ok(!all.includes('\ufffd'), 'nothing became U+FFFD')
+  assert.ok(history[1].chunks[6].text.includes('😀'))
+})
+
+test('bare message lines (the seed\'s format), a string, a Buffer and parsed lines read alike', () => {
+  const entries = sessionBytes.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
+  const bare = entries.filter((e) => e.type === 'message').map((e) => JSON.stringify(e.message)).join('\n')
+  const chunksOf = (messages) => messages.map((m) => [m.role, m.chunks])
+  assert.deepEqual(chunksOf(pi.toMessages(bare)), chunksOf(history))
+  assert.equal(pi.toMessages(bare)[0].id, 'line-1', 'bare lines have no ids: the line number stands in')
+  assert.deepEqual(pi.toMessages(sessionBytes.toString('utf8')), history)
+  assert.deepEqual(pi.toMessages(frozen(entries)), history)
+  assert.deepEqual(pi.toMessages(new Uint8Array(sessionBytes)), history)
+})
+
+test('fromMessages writes a session that reads back to the same messages', () => {
+  const written = pi.fromMessages(history)
+  assert.equal(typeof written, 'string')
+  const lines = written.trim().split('\n').map((line) => JSON.parse(line))
+  assert.deepEqual(lines[0], { type: 'session', version: 3 })
+  assert.ok(lines.slice(1).every((line, i) => line.type === 'message' && line.parentId === (i ? lines[i].id : null)))
+  assert.deepEqual(pi.toMessages(written), history)
+  const toolResult = lines.find((line) => line.message?.role === 'toolResult').message
+  assert.deepEqual(Object.keys(toolResult), ['role', 'toolCallId', 'toolName', 'content', 'isError'])
+})
+
+test('round trip keeps unpaired surrogates, unsigned thinking and empty messages', () => {
+  const messages = [
+    { id: 'u1', role: 'user', chunks: [{ type: 'text', text: 'half \ud83d' }] },
+    {
+      id: 'a1',
+      role: 'assistant',
+      chunks: [
+        { type: 'thinking', text: 'unsigned' },
+        { type: 'text', text: '\ude00 tail' },
+        { type: 'tool-batch', calls: [{ id: 'c1', name: 'x', arguments: { n: 1.5 }, result: '', isError: false }, { id: 'c2', name: 'y', arguments: [] }] },
+        { type: 'thinking', text: 'signed', metadata: { openai: { signature: 's' } } },
+      ],
+    },
+    { id: 'u2', role: 'user', chunks: [] },
+    { id: 'a2', role: 'assistant', chunks: [] },
+  ]
+  const written = pi.fromMessages(messages)
+  assert.ok(written.includes('\\ud83d'), 'a lone surrogate is written as an escape')
+  assert.deepEqual(pi.toMessages(written), messages)
+  assert.deepEqual(pi.toMessages(Buffer.from(written)), messages)
+})
+
+test('toAgentEvents maps each gateway event', () => {
+  assert.deepEqual(pi.toAgentEvents({ type: 'delta', text: 'Hi' }), [{ type: 'text-delta', delta: 'Hi' }])
+  assert.deepEqual(pi.toAgentEvents({ type: 'thinking-delta', text: 'hm' }), [{ type: 'reasoning-delta', delta: 'hm' }])
+  assert.deepEqual(pi.toAgentEvents({ type: 'thinking-end', signature: 's' }), [
+    { type: 'reasoning-end', metadata: { unknown: { signature: 's' } } },
+  ])
+  assert.deepEqual(pi.toAgentEvents({ type: 'thinking-end' }), [], 'no signature: nothing to seal with')
+  assert.deepEqual(pi.toAgentEvents({ type: 'tool-start', toolCallId: 't', name: 'exec', args: { a: [1] } }), [
+    { type: 'tool-call', toolCall: { id: 't', name: 'exec', arguments: { a: [1] } } },
+  ])
+  assert.deepEqual(pi.toAgentEvents({ type: 'tool-end', toolCallId: 't', name: 'exec', result: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }), [
+    { type: 'tool-result', toolResult: { toolCallId: 't', result: 'ab', isError: false } },
+  ])
+  assert.deepEqual(pi.toAgentEvents({ type: 'tool-end', toolCallId: 't', name: 'exec', result: 'x', isError: true })[0].toolResult.isError, true)
+  assert.deepEqual(pi.toAgentEvents({ type: 'final' }), [])
+  assert.deepEqual(pi.toAgentEvents({ type: 'heartbeat', at: 1 }), [], 'unknown events are skipped')
+  assert.deepEqual(pi.toAgentEvents({ type: 'delta', text: '\ud83d' })[0].delta, '\ud83d')
+})
+
+test('unknown blocks, roles and entry types are skipped', () => {
+  const text = [
+    '{"type":"session","version":3}',
+    '{"type":"compaction","id":"c","summary":"…"}',
+    '{"role":"user","content":"plain string content"}',
+    '{"role":"assistant","content":[{"type":"redacted","data":"x"},{"type":"text","text":"ok"},{"type":"image","data":"","mimeType":"image/png"}]}',
+    '{"role":"bashExecution","command":"ls"}',
+    '{"note":"no role, no type"}',
+    '',
+  ].join('\r\n')
+  assert.deepEqual(pi.toMessages(text), [
+    { id: 'line-3', role: 'user', chunks: [{ type: 'text', text: 'plain string content' }] },
+    { id: 'line-4', role: 'assistant', chunks: [{ type: 'text', text: 'ok' }] },
+  ])
+})
+
+function rejects(fn, message) {
+  assert.throws(fn, (error) => {
+    assert.ok(error instanceof TypeError, `a TypeError, got ${error?.constructor?.name}: ${error?.message}`)
+    assert.equal(error.message, message)
+    return true
+  })
+}
+
+test('bad input: a TypeError naming the line and path, input untouched', () => {
+  const lines = frozen([{ role: 'user', content: [{ type: 'text', text: 'a' }] }, { role: 'assistant', content: [{ type: 'text', text: 'b' }, { type: 5 }] }])
+  const before = JSON.stringify(lines)
+  rejects(() => pi.toMessages(lines), 'pi.toMessages: line 2: content[1].type must be a string, got number')
+  assert.equal(JSON.stringify(lines), before)
+  rejects(() => pi.toMessages('{"role":"user","content":[]}\n{"role":"user","content":[{"type":"text","text":1}]}'), 'pi.toMessages: line 2: content[0].text must be a string, got number')
+  rejects(() => pi.toMessages('{"type":"message","id":"x","message":{"role":"toolResult","content":[]}}'), 'pi.toMessages: line 1: message.toolCallId must be a string, got undefined')
+  rejects(() => pi.toMessages('{"role":"assistant","content":{}}'), 'pi.toMessages: line 1: content must be an array, got object')
+  rejects(() => pi.toMessages('[1]'), 'pi.toMessages: line 1: must be an object, got array')
+  rejects(() => pi.toMessages('{"role":"user"} x'), 'pi.toMessages: line 1: invalid JSON: text after the value at column 17')
+  rejects(() => pi.toMessages(42), 'pi.toMessages: "history" must be a string, a Buffer or an array, got number')
+  rejects(() => pi.toAgentEvents({ type: 'tool-start', toolCallId: 1 }), 'pi.toAgentEvents: event.toolCallId must be a string, got number')
+  rejects(() => pi.toAgentEvents(null), 'pi.toAgentEvents: "event" must be an object, got null')
+  rejects(() => pi.fromMessages([{ id: 'm', role: 'robot', chunks: [] }]), 'pi.fromMessages: messages[0].role must be "user", "assistant" or "system", got "robot"')
+  rejects(() => pi.fromMessages({}), 'pi.fromMessages: "messages" must be an array, got object')
+})
+
+test('a truncated last line is reported with its line number; an earlier one is invalid JSON', () => {
+  const whole = sessionBytes.toString('utf8')
+  const cut = whole.slice(0, whole.length - 40)
+  const lineCount = cut.split('\n').length
+  rejects(() => pi.toMessages(cut), `pi.toMessages: line ${lineCount}: truncated JSON: the file ends inside this line (at column ${cut.split('\n').at(-1).length + 1})`)
+  rejects(() => pi.toMessages(Buffer.from('{"role":"user","content":"a"}\n{"role":"us\n{"role":"user","content":"b"}\n')), 'pi.toMessages: line 2: the JSON text ends early (at column 12)')
+})

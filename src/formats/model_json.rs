@@ -1,0 +1,361 @@
+//! The canonical model as JSON values: chunks, messages and agent events, with the key
+//! order of the drop-in (`{type, text}` then `metadata`; `{id, name, arguments}` then
+//! `result`, `isError`, `shellOutput` in arrival order), and messages read back from JSON
+//! (what `JSON.stringify` makes of a caller's `ChatMessage[]`).
+
+use crate::model::{
+    AgentEvent, ChatMessage, Chunk, MessageRole, ShellOutput, SystemChunkKind, ToolCallEntry,
+};
+
+use super::check::{array, index, join, object, string, wrong, FormatError, FormatResult};
+use super::value::{self, write_str, Json};
+use super::wtf8::Wtf8;
+
+/// A chunk of a message read from a wire format.
+pub type FormatChunk = Chunk<Wtf8, Json>;
+/// A message read from a wire format.
+pub type FormatMessage = ChatMessage<Wtf8, Json>;
+/// An agent event mapped from a wire format's stream event.
+pub type FormatEvent = AgentEvent<Wtf8, Json>;
+
+fn text(value: &Wtf8) -> Json {
+    Json::String(value.clone())
+}
+
+/// A number as JavaScript prints it, for the integral status codes that occur.
+pub fn number(value: f64) -> Json {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        Json::Number(format!("{}", value as i64).into())
+    } else if value.is_finite() {
+        Json::Number(format!("{value}").into())
+    } else {
+        Json::Null
+    }
+}
+
+pub fn role_name(role: MessageRole) -> &'static str {
+    match role {
+        MessageRole::User => "user",
+        MessageRole::Assistant => "assistant",
+        MessageRole::System => "system",
+    }
+}
+
+pub fn call_json(call: &ToolCallEntry<Wtf8, Json>) -> Json {
+    let mut fields = vec![
+        (Wtf8::from("id"), text(&call.id)),
+        (Wtf8::from("name"), text(&call.name)),
+        (Wtf8::from("arguments"), call.arguments.clone()),
+    ];
+    let shell = call.shell_output.as_ref().map(|output| {
+        (
+            Wtf8::from("shellOutput"),
+            Json::object([("stdout", text(&output.stdout)), ("stderr", text(&output.stderr))]),
+        )
+    });
+    let result = call.result.as_ref().map(|(result, is_error)| {
+        [
+            (Wtf8::from("result"), result.clone()),
+            (Wtf8::from("isError"), is_error.clone()),
+        ]
+    });
+    if call.shell_output_first {
+        fields.extend(shell.clone());
+    }
+    fields.extend(result.into_iter().flatten());
+    if !call.shell_output_first {
+        fields.extend(shell);
+    }
+    Json::Object(fields)
+}
+
+pub fn chunk_json(chunk: &FormatChunk) -> Json {
+    match chunk {
+        Chunk::Text { text: t } => Json::object([("type", Json::string("text")), ("text", text(t))]),
+        Chunk::Thinking { text: t, metadata } => {
+            let mut object = Json::object([("type", Json::string("thinking")), ("text", text(t))]);
+            if let (Some(metadata), Json::Object(fields)) = (metadata, &mut object) {
+                fields.push((Wtf8::from("metadata"), metadata.clone()));
+            }
+            object
+        }
+        Chunk::ToolBatch { calls } => Json::object([
+            ("type", Json::string("tool-batch")),
+            ("calls", Json::Array(calls.iter().map(call_json).collect())),
+        ]),
+        Chunk::Error { message, status_code } => {
+            let mut object = Json::object([("type", Json::string("error")), ("message", text(message))]);
+            if let (Some(code), Json::Object(fields)) = (status_code, &mut object) {
+                fields.push((Wtf8::from("statusCode"), number(*code)));
+            }
+            object
+        }
+        Chunk::System { kind, text: t } => Json::object([
+            ("type", Json::string("system")),
+            ("kind", Json::string(kind.as_str())),
+            ("text", text(t)),
+        ]),
+    }
+}
+
+/// `{ id, role, chunks }`.
+pub fn message_json(message: &FormatMessage) -> Json {
+    Json::object([
+        ("id", Json::string(message.id.as_str())),
+        ("role", Json::string(role_name(message.role))),
+        (
+            "chunks",
+            Json::Array(message.chunks.iter().map(chunk_json).collect()),
+        ),
+    ])
+}
+
+fn write_call(out: &mut Vec<u8>, call: &ToolCallEntry<Wtf8, Json>) {
+    out.extend_from_slice(b"{\"id\":");
+    write_str(out, call.id.as_bytes());
+    out.extend_from_slice(b",\"name\":");
+    write_str(out, call.name.as_bytes());
+    out.extend_from_slice(b",\"arguments\":");
+    value::write(out, &call.arguments);
+    let shell = |out: &mut Vec<u8>| {
+        if let Some(output) = &call.shell_output {
+            out.extend_from_slice(b",\"shellOutput\":{\"stdout\":");
+            write_str(out, output.stdout.as_bytes());
+            out.extend_from_slice(b",\"stderr\":");
+            write_str(out, output.stderr.as_bytes());
+            out.push(b'}');
+        }
+    };
+    if call.shell_output_first {
+        shell(out);
+    }
+    if let Some((result, is_error)) = &call.result {
+        out.extend_from_slice(b",\"result\":");
+        value::write(out, result);
+        out.extend_from_slice(b",\"isError\":");
+        value::write(out, is_error);
+    }
+    if !call.shell_output_first {
+        shell(out);
+    }
+    out.push(b'}');
+}
+
+/// Writes `messages` as the JSON text of a `ChatMessage[]`: what [`message_json`] gives,
+/// without building the values first (the bulk readers' output path).
+pub fn write_messages(out: &mut Vec<u8>, messages: &[FormatMessage]) {
+    out.push(b'[');
+    for (i, message) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"id\":");
+        write_str(out, message.id.as_bytes());
+        out.extend_from_slice(b",\"role\":\"");
+        out.extend_from_slice(role_name(message.role).as_bytes());
+        out.extend_from_slice(b"\",\"chunks\":[");
+        for (j, chunk) in message.chunks.iter().enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            match chunk {
+                Chunk::ToolBatch { calls } => {
+                    out.extend_from_slice(b"{\"type\":\"tool-batch\",\"calls\":[");
+                    for (k, call) in calls.iter().enumerate() {
+                        if k > 0 {
+                            out.push(b',');
+                        }
+                        write_call(out, call);
+                    }
+                    out.extend_from_slice(b"]}");
+                }
+                other => value::write(out, &chunk_json(other)),
+            }
+        }
+        out.extend_from_slice(b"]}");
+    }
+    out.push(b']');
+}
+
+/// The event as the drop-in takes it; `None` for lifecycle and unknown events, which no
+/// format produces.
+pub fn event_json(event: &FormatEvent) -> Option<Json> {
+    let tagged = |tag: &str, rest: Vec<(&str, Json)>| {
+        let mut fields = vec![(Wtf8::from("type"), Json::string(tag))];
+        fields.extend(rest.into_iter().map(|(k, v)| (Wtf8::from(k), v)));
+        Json::Object(fields)
+    };
+    Some(match event {
+        AgentEvent::TextDelta { delta } => tagged("text-delta", vec![("delta", text(delta))]),
+        AgentEvent::ReasoningDelta { delta } => tagged("reasoning-delta", vec![("delta", text(delta))]),
+        AgentEvent::ReasoningEnd { metadata } => tagged(
+            "reasoning-end",
+            metadata.iter().map(|m| ("metadata", m.clone())).collect(),
+        ),
+        AgentEvent::ToolCall { id, name, arguments } => tagged(
+            "tool-call",
+            vec![(
+                "toolCall",
+                Json::object([
+                    ("id", text(id)),
+                    ("name", text(name)),
+                    ("arguments", arguments.clone()),
+                ]),
+            )],
+        ),
+        AgentEvent::ToolResult {
+            tool_call_id,
+            result,
+            is_error,
+        } => tagged(
+            "tool-result",
+            vec![(
+                "toolResult",
+                Json::object([
+                    ("toolCallId", text(tool_call_id)),
+                    ("result", result.clone()),
+                    ("isError", is_error.clone()),
+                ]),
+            )],
+        ),
+        AgentEvent::ShellOutput { stream, data } => {
+            let stream = match stream {
+                crate::model::ShellStream::Stdout => "stdout",
+                crate::model::ShellStream::Stderr => "stderr",
+                crate::model::ShellStream::Other => return None,
+            };
+            tagged(
+                "shell-output",
+                vec![("stream", Json::string(stream)), ("data", text(data))],
+            )
+        }
+        AgentEvent::Error { error, status_code } => {
+            let mut rest = vec![("error", text(error))];
+            rest.extend(status_code.map(|code| ("statusCode", number(code))));
+            tagged("error", rest)
+        }
+        AgentEvent::Notice { message } => tagged("notice", vec![("message", text(message))]),
+        AgentEvent::ModelChanged { model_id, key_id } => tagged(
+            "model-changed",
+            vec![("modelId", text(model_id)), ("keyId", text(key_id))],
+        ),
+        AgentEvent::ConfigReload => tagged("config-reload", vec![]),
+        AgentEvent::Lifecycle(_) | AgentEvent::Unknown => return None,
+    })
+}
+
+fn role(value: &Json, path: &str) -> FormatResult<MessageRole> {
+    let given = string(value, "role", path)?;
+    match given.as_bytes() {
+        b"user" => Ok(MessageRole::User),
+        b"assistant" => Ok(MessageRole::Assistant),
+        b"system" => Ok(MessageRole::System),
+        _ => Err(FormatError::new(
+            join(path, "role"),
+            format!("must be \"user\", \"assistant\" or \"system\", got \"{given}\""),
+        )),
+    }
+}
+
+fn call_from_json(value: &Json, path: &str) -> FormatResult<ToolCallEntry<Wtf8, Json>> {
+    object(value, path)?;
+    let mut call = ToolCallEntry::new(
+        string(value, "id", path)?.clone(),
+        string(value, "name", path)?.clone(),
+        value.get("arguments").cloned().unwrap_or(Json::Null),
+    );
+    let Json::Object(fields) = value else {
+        unreachable!("checked above")
+    };
+    let position = |key: &str| fields.iter().position(|(k, _)| *k == key);
+    if position("result").is_some() || position("isError").is_some() {
+        call.result = Some((
+            value.get("result").cloned().unwrap_or(Json::Null),
+            value.get("isError").cloned().unwrap_or(Json::Null),
+        ));
+    }
+    if let Some(at) = position("shellOutput") {
+        let output_path = join(path, "shellOutput");
+        let output = object(&fields[at].1, &output_path)?;
+        call.shell_output = Some(ShellOutput {
+            stdout: string(output, "stdout", &output_path)?.clone(),
+            stderr: string(output, "stderr", &output_path)?.clone(),
+        });
+        call.shell_output_first = position("result").is_none_or(|result| at < result);
+    }
+    Ok(call)
+}
+
+/// One chunk; `None` for a chunk type this version does not know.
+pub fn chunk_from_json(value: &Json, path: &str) -> FormatResult<Option<FormatChunk>> {
+    object(value, path)?;
+    let tag = string(value, "type", path)?;
+    Ok(Some(match tag.as_bytes() {
+        b"text" => Chunk::Text {
+            text: string(value, "text", path)?.clone(),
+        },
+        b"thinking" => Chunk::Thinking {
+            text: string(value, "text", path)?.clone(),
+            metadata: value.get("metadata").cloned(),
+        },
+        b"tool-batch" => Chunk::ToolBatch {
+            calls: array(value, "calls", path)?
+                .iter()
+                .enumerate()
+                .map(|(i, call)| call_from_json(call, &index(&join(path, "calls"), i)))
+                .collect::<FormatResult<_>>()?,
+        },
+        b"error" => Chunk::Error {
+            message: string(value, "message", path)?.clone(),
+            status_code: match value.get("statusCode") {
+                None => None,
+                Some(code @ Json::Number(_)) => code.as_f64(),
+                other => return Err(wrong(join(path, "statusCode"), "a number or undefined", other)),
+            },
+        },
+        b"system" => {
+            let kind = string(value, "kind", path)?;
+            Chunk::System {
+                kind: kind
+                    .as_str()
+                    .and_then(SystemChunkKind::from_name)
+                    .ok_or_else(|| {
+                        FormatError::new(
+                            join(path, "kind"),
+                            format!("is not a system chunk kind: \"{kind}\""),
+                        )
+                    })?,
+                text: string(value, "text", path)?.clone(),
+            }
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// A `ChatMessage` from its JSON form; unknown chunk types are skipped.
+pub fn message_from_json(value: &Json, path: &str) -> FormatResult<FormatMessage> {
+    object(value, path)?;
+    let chunks_path = join(path, "chunks");
+    let mut chunks = Vec::new();
+    for (i, chunk) in array(value, "chunks", path)?.iter().enumerate() {
+        chunks.extend(chunk_from_json(chunk, &index(&chunks_path, i))?);
+    }
+    Ok(ChatMessage {
+        id: string(value, "id", path)?.to_string_lossy().into_owned(),
+        role: role(value, path)?,
+        chunks,
+    })
+}
+
+/// A `ChatMessage[]` from its JSON form.
+/// `name` is what the caller calls the array, for error paths (`messages[2].role`).
+pub fn messages_from_json(value: &Json, name: &str) -> FormatResult<Vec<FormatMessage>> {
+    match value {
+        Json::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| message_from_json(item, &index(name, i)))
+            .collect(),
+        other => Err(wrong(name.to_string(), "an array", Some(other))),
+    }
+}

@@ -1,0 +1,463 @@
+//! A loosely typed JSON value with exact strings and numbers, its reader and its writer.
+//!
+//! `serde_json` rejects the escape `\ud83d` when no trail surrogate follows it, yet
+//! `JSON.stringify` writes exactly that for a JavaScript string holding half an emoji (a
+//! delta cut mid-character). The format readers therefore parse JSON here: strings become
+//! [`Wtf8`], numbers keep their source text (so `1.0` and 20-digit ids pass through
+//! unchanged), objects keep their key order. The writer escapes unpaired surrogates back
+//! to `\uXXXX`, so `JSON.parse` of its output gives the very same JavaScript strings.
+
+use std::fmt;
+
+use crate::decode::ValueType;
+
+use super::wtf8::Wtf8;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    /// The number's JSON text, as written.
+    Number(Box<str>),
+    String(Wtf8),
+    Array(Vec<Json>),
+    /// Keys in first-seen order; a repeated key keeps its place and takes the last value,
+    /// as `JSON.parse` does.
+    Object(Vec<(Wtf8, Json)>),
+}
+
+impl Json {
+    pub fn string(text: impl Into<Wtf8>) -> Json {
+        Json::String(text.into())
+    }
+
+    /// An object from `(key, value)` pairs, in that order.
+    pub fn object<const N: usize>(fields: [(&str, Json); N]) -> Json {
+        Json::Object(fields.into_iter().map(|(k, v)| (Wtf8::from(k), v)).collect())
+    }
+
+    pub fn kind(&self) -> ValueType {
+        match self {
+            Json::Null => ValueType::Null,
+            Json::Bool(_) => ValueType::Boolean,
+            Json::Number(_) => ValueType::Number,
+            Json::String(_) => ValueType::String,
+            Json::Array(_) => ValueType::Array,
+            Json::Object(_) => ValueType::Object,
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(fields) => fields.iter().find(|(k, _)| *k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Moves the value of `key` out (leaving `null` behind).
+    pub fn take(&mut self, key: &str) -> Option<Json> {
+        match self {
+            Json::Object(fields) => fields
+                .iter_mut()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| std::mem::replace(v, Json::Null)),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&Wtf8> {
+        match self {
+            Json::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The number's value, when it is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Json::Number(text) => text.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// The value as JSON text.
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        write(&mut out, self);
+        out
+    }
+}
+
+/// Why a text is not JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The text ends inside a value.
+    Truncated,
+    Unexpected(u8),
+    TrailingCharacters,
+    InvalidEscape,
+    InvalidNumber,
+    TooDeep,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub kind: ParseErrorKind,
+    /// Byte offset into the parsed text.
+    pub offset: usize,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.offset + 1;
+        match &self.kind {
+            ParseErrorKind::Truncated => write!(f, "the JSON text ends early (at column {at})"),
+            ParseErrorKind::Unexpected(b) if b.is_ascii_graphic() => {
+                write!(f, "invalid JSON: unexpected '{}' at column {at}", *b as char)
+            }
+            ParseErrorKind::Unexpected(b) => {
+                write!(f, "invalid JSON: unexpected byte 0x{b:02x} at column {at}")
+            }
+            ParseErrorKind::TrailingCharacters => {
+                write!(f, "invalid JSON: text after the value at column {at}")
+            }
+            ParseErrorKind::InvalidEscape => write!(f, "invalid JSON: bad escape at column {at}"),
+            ParseErrorKind::InvalidNumber => write!(f, "invalid JSON: bad number at column {at}"),
+            ParseErrorKind::TooDeep => write!(f, "invalid JSON: nested too deeply at column {at}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Deeper nesting than this is refused rather than risking the stack.
+const MAX_DEPTH: usize = 512;
+
+/// Parses one JSON value (surrounding whitespace allowed).
+pub fn parse(text: &[u8]) -> Result<Json, ParseError> {
+    let mut parser = Parser { text, pos: 0 };
+    parser.skip_ws();
+    let value = parser.value(0)?;
+    parser.skip_ws();
+    if parser.pos < text.len() {
+        return Err(parser.error(ParseErrorKind::TrailingCharacters));
+    }
+    Ok(value)
+}
+
+struct Parser<'a> {
+    text: &'a [u8],
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, kind: ParseErrorKind) -> ParseError {
+        ParseError {
+            kind,
+            offset: self.pos,
+        }
+    }
+
+    fn unexpected(&self) -> ParseError {
+        match self.text.get(self.pos) {
+            Some(&b) => self.error(ParseErrorKind::Unexpected(b)),
+            None => self.error(ParseErrorKind::Truncated),
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.text.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, byte: u8) -> Result<(), ParseError> {
+        if self.text.get(self.pos) == Some(&byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.unexpected())
+        }
+    }
+
+    fn literal(&mut self, word: &[u8], value: Json) -> Result<Json, ParseError> {
+        for &b in word {
+            self.eat(b)?;
+        }
+        Ok(value)
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Json, ParseError> {
+        if depth > MAX_DEPTH {
+            return Err(self.error(ParseErrorKind::TooDeep));
+        }
+        match self.text.get(self.pos) {
+            Some(b'{') => self.object(depth),
+            Some(b'[') => self.array(depth),
+            Some(b'"') => self.string().map(Json::String),
+            Some(b't') => self.literal(b"true", Json::Bool(true)),
+            Some(b'f') => self.literal(b"false", Json::Bool(false)),
+            Some(b'n') => self.literal(b"null", Json::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(self.unexpected()),
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Json, ParseError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.text.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            return Ok(Json::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value(depth + 1)?);
+            self.skip_ws();
+            match self.text.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Json::Array(items));
+                }
+                _ => return Err(self.unexpected()),
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Json, ParseError> {
+        self.pos += 1;
+        let mut fields: Vec<(Wtf8, Json)> = Vec::new();
+        self.skip_ws();
+        if self.text.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            return Ok(Json::Object(fields));
+        }
+        loop {
+            self.skip_ws();
+            if self.text.get(self.pos) != Some(&b'"') {
+                return Err(self.unexpected());
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            self.eat(b':')?;
+            self.skip_ws();
+            let value = self.value(depth + 1)?;
+            match fields.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, slot)) => *slot = value,
+                None => fields.push((key, value)),
+            }
+            self.skip_ws();
+            match self.text.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Json::Object(fields));
+                }
+                _ => return Err(self.unexpected()),
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32, ParseError> {
+        let Some(digits) = self.text.get(self.pos..self.pos + 4) else {
+            self.pos = self.text.len();
+            return Err(self.error(ParseErrorKind::Truncated));
+        };
+        let mut value = 0;
+        for &d in digits {
+            let nibble = (d as char)
+                .to_digit(16)
+                .ok_or_else(|| self.error(ParseErrorKind::InvalidEscape))?;
+            value = (value << 4) | nibble;
+        }
+        self.pos += 4;
+        Ok(value)
+    }
+
+    fn string(&mut self) -> Result<Wtf8, ParseError> {
+        self.pos += 1;
+        let start = self.pos;
+        // Most strings have no escape: one exact copy.
+        let plain = self.text[start..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        if let Some(len) = plain {
+            if self.text[start + len] == b'"' {
+                self.pos = start + len + 1;
+                return Ok(Wtf8::from_wtf8_unchecked(self.text[start..start + len].to_vec()));
+            }
+        }
+        let mut out = Wtf8::new();
+        let mut run = self.pos;
+        loop {
+            let Some(&b) = self.text.get(self.pos) else {
+                return Err(self.error(ParseErrorKind::Truncated));
+            };
+            match b {
+                b'"' => {
+                    out.push_wtf8(&self.text[run..self.pos]);
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                b'\\' => {
+                    out.push_wtf8(&self.text[run..self.pos]);
+                    self.pos += 1;
+                    let Some(&escape) = self.text.get(self.pos) else {
+                        return Err(self.error(ParseErrorKind::Truncated));
+                    };
+                    self.pos += 1;
+                    let cp = match escape {
+                        b'"' => 0x22,
+                        b'\\' => 0x5C,
+                        b'/' => 0x2F,
+                        b'b' => 0x08,
+                        b'f' => 0x0C,
+                        b'n' => 0x0A,
+                        b'r' => 0x0D,
+                        b't' => 0x09,
+                        // Lone surrogates are kept; a pair joins in `push_code_point`.
+                        b'u' => self.hex4()?,
+                        _ => {
+                            self.pos -= 1;
+                            return Err(self.error(ParseErrorKind::InvalidEscape));
+                        }
+                    };
+                    out.push_code_point(cp);
+                    run = self.pos;
+                }
+                0x00..=0x1F => return Err(self.unexpected()),
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.pos;
+        while let Some(b'0'..=b'9') = self.text.get(self.pos) {
+            self.pos += 1;
+        }
+        self.pos - start
+    }
+
+    fn number(&mut self) -> Result<Json, ParseError> {
+        let start = self.pos;
+        let fail = |p: &Self| match p.text.get(p.pos) {
+            None => p.error(ParseErrorKind::Truncated),
+            Some(_) => p.error(ParseErrorKind::InvalidNumber),
+        };
+        if self.text[self.pos] == b'-' {
+            self.pos += 1;
+        }
+        match self.text.get(self.pos) {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(fail(self)),
+        }
+        if self.text.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            if self.digits() == 0 {
+                return Err(fail(self));
+            }
+        }
+        if let Some(b'e' | b'E') = self.text.get(self.pos) {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.text.get(self.pos) {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return Err(fail(self));
+            }
+        }
+        // The bytes are ASCII digits and signs, so this cannot fail.
+        let text = std::str::from_utf8(&self.text[start..self.pos]).unwrap_or("0");
+        Ok(Json::Number(text.into()))
+    }
+}
+
+/// Writes `value` as compact JSON.
+pub fn write(out: &mut Vec<u8>, value: &Json) {
+    match value {
+        Json::Null => out.extend_from_slice(b"null"),
+        Json::Bool(true) => out.extend_from_slice(b"true"),
+        Json::Bool(false) => out.extend_from_slice(b"false"),
+        Json::Number(text) => out.extend_from_slice(text.as_bytes()),
+        Json::String(text) => write_str(out, text.as_bytes()),
+        Json::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write(out, item);
+            }
+            out.push(b']');
+        }
+        Json::Object(fields) => {
+            out.push(b'{');
+            for (i, (key, item)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_str(out, key.as_bytes());
+                out.push(b':');
+                write(out, item);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+fn escape_unit(out: &mut Vec<u8>, unit: u16) {
+    out.extend_from_slice(b"\\u");
+    for shift in [12, 8, 4, 0] {
+        out.push(HEX[((unit >> shift) & 0xF) as usize]);
+    }
+}
+
+/// Writes WTF-8 text as a JSON string, escaping as `JSON.stringify` does, plus unpaired
+/// surrogates as `\uXXXX` (which `JSON.stringify` also does since ES2019).
+pub fn write_str(out: &mut Vec<u8>, text: &[u8]) {
+    out.push(b'"');
+    let mut run = 0;
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        let escape: Option<&[u8]> = match b {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            b'\n' => Some(b"\\n"),
+            b'\r' => Some(b"\\r"),
+            b'\t' => Some(b"\\t"),
+            0x08 => Some(b"\\b"),
+            0x0C => Some(b"\\f"),
+            _ => None,
+        };
+        if let Some(escape) = escape {
+            out.extend_from_slice(&text[run..i]);
+            out.extend_from_slice(escape);
+            i += 1;
+            run = i;
+        } else if b < 0x20 {
+            out.extend_from_slice(&text[run..i]);
+            escape_unit(out, b as u16);
+            i += 1;
+            run = i;
+        } else if b == 0xED && matches!(text.get(i + 1), Some(0xA0..=0xBF)) && i + 2 < text.len() {
+            out.extend_from_slice(&text[run..i]);
+            let unit = 0xD000 | ((text[i + 1] as u16 & 0x3F) << 6) | (text[i + 2] as u16 & 0x3F);
+            escape_unit(out, unit);
+            i += 3;
+            run = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&text[run..]);
+    out.push(b'"');
+}

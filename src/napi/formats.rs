@@ -1,0 +1,276 @@
+//! The `pi` and `sn` namespaces: each function reads the caller's value as JSON text,
+//! runs the format's rules from `crate::formats`, and hands the result back through
+//! `JSON.parse`. Bad input is a `TypeError` naming the line and path.
+
+use napi::bindgen_prelude::{Env, Result, Unknown};
+use napi::JsValue;
+use napi_derive::napi;
+
+use crate::decode::ValueType;
+use crate::formats::check::FormatError;
+use crate::formats::model_json::{
+    event_json, message_json, messages_from_json, write_messages, FormatEvent, FormatMessage,
+};
+use crate::formats::value::{self, Json};
+use crate::formats::{pi, sn};
+
+use super::json_bridge::{Bridge, JsonText, Value};
+
+/// A history: JSON text (a string, or a Buffer borrowed as it is) or parsed items.
+enum History<'a> {
+    Text(JsonText<'a>),
+    Items(Vec<Json>),
+}
+
+fn history<'a>(b: &'a Bridge, value: Value, what: &str) -> Result<History<'a>> {
+    match b.value_type(value)? {
+        ValueType::String => Ok(History::Text(JsonText::Owned(b.text(value)?.into_bytes()))),
+        ValueType::Array => match json_of(b, value)? {
+            Json::Array(items) => Ok(History::Items(items)),
+            _ => Err(b.type_error(format!("\"{what}\" changed while it was read"))),
+        },
+        got => match b.bytes(value)? {
+            Some(bytes) => Ok(History::Text(JsonText::Borrowed(bytes))),
+            None => Err(b.type_error(format!(
+                "\"{what}\" must be a string, a Buffer or an array, got {}",
+                got.name()
+            ))),
+        },
+    }
+}
+
+/// The value as JSON (`JSON.stringify` semantics).
+fn json_of(b: &Bridge, value: Value) -> Result<Json> {
+    let text = b.stringify(value)?.unwrap_or_else(|| b"null".to_vec());
+    value::parse(&text)
+        .map_err(|e| napi::Error::from_reason(format!("JSON.stringify gave invalid JSON: {e}")))
+}
+
+/// The value as JSON, which must be an object.
+fn object_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
+    match b.value_type(value)? {
+        ValueType::Object => json_of(b, value),
+        got => Err(b.type_error(format!("\"{what}\" must be an object, got {}", got.name()))),
+    }
+}
+
+fn array_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
+    match b.value_type(value)? {
+        ValueType::Array => json_of(b, value),
+        got => Err(b.type_error(format!("\"{what}\" must be an array, got {}", got.name()))),
+    }
+}
+
+fn give(b: &Bridge, env: &Env, json: &Json) -> Result<Unknown<'static>> {
+    let value = b.parse(&json.to_json())?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
+}
+
+fn give_messages(b: &Bridge, env: &Env, messages: &[FormatMessage]) -> Result<Unknown<'static>> {
+    let mut text = Vec::new();
+    write_messages(&mut text, messages);
+    let value = b.parse(&text)?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
+}
+
+fn give_events(b: &Bridge, env: &Env, events: &[FormatEvent]) -> Result<Unknown<'static>> {
+    give(
+        b,
+        env,
+        &Json::Array(events.iter().filter_map(event_json).collect()),
+    )
+}
+
+/// Prefixes a format error's path with the argument it is in (`event.toolCallId`).
+fn within(b: &Bridge, what: &str, mut error: FormatError) -> napi::Error {
+    error.path = if error.path.is_empty() {
+        what.to_string()
+    } else if error.path.starts_with('[') {
+        format!("{what}{}", error.path)
+    } else {
+        format!("{what}.{}", error.path)
+    };
+    b.type_error(error)
+}
+
+/// Reads a Pi session: JSONL text (a string or a Buffer: bare message lines, or a
+/// versioned session file with its header and `message` entries) or its lines already
+/// parsed. Returns one `user` message per user message and one `assistant` message per
+/// run of assistant messages and tool results. Throws a `TypeError` naming the line and
+/// path of a malformed line, or the line number of a truncated last line.
+#[napi(
+    namespace = "pi",
+    js_name = "toMessages",
+    catch_unwind,
+    ts_args_type = "history: string | Uint8Array | PiSessionLine[]",
+    ts_return_type = "ChatMessage[]"
+)]
+pub fn pi_to_messages(env: &Env, history_value: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "pi.toMessages");
+    let messages = match history(&b, history_value.raw(), "history")? {
+        History::Text(text) => pi::read_session(text.bytes()),
+        History::Items(lines) => pi::read_lines(&lines),
+    }
+    .map_err(|e| b.type_error(e))?;
+    give_messages(&b, env, &messages)
+}
+
+/// Maps one gateway event to agent events for `appendEventToChunks`: `delta` →
+/// `text-delta`, `thinking-delta` → `reasoning-delta`, `thinking-end` → `reasoning-end`,
+/// `tool-start` → `tool-call`, `tool-end` → `tool-result`; `final` and unknown types →
+/// none.
+#[napi(
+    namespace = "pi",
+    js_name = "toAgentEvents",
+    catch_unwind,
+    ts_args_type = "event: PiGatewayEvent",
+    ts_return_type = "AgentContentEvent[]"
+)]
+pub fn pi_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "pi.toAgentEvents");
+    let event = object_of(&b, event.raw(), "event")?;
+    let events = pi::gateway_events(&event).map_err(|e| within(&b, "event", e))?;
+    give_events(&b, env, &events)
+}
+
+/// Writes messages as a Pi session file (JSONL): a version 3 header, then message
+/// entries chained by `parentId`. `pi.toMessages` reads it back to the same messages.
+#[napi(
+    namespace = "pi",
+    js_name = "fromMessages",
+    catch_unwind,
+    ts_args_type = "messages: ChatMessage[]",
+    ts_return_type = "string"
+)]
+pub fn pi_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "pi.fromMessages");
+    let json = array_of(&b, messages.raw(), "messages")?;
+    let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
+    let text = pi::write_session(&messages);
+    // The writer escapes unpaired surrogates, so the text is UTF-8.
+    let string = b.string(&crate::formats::wtf8::Wtf8::from_wtf8_unchecked(text))?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), string) })
+}
+
+/// Reads one `SnThinkingThought` (camelCase or the gateway's snake_case; numeric or
+/// named part types and roles) as a message.
+#[napi(
+    namespace = "sn",
+    js_name = "toMessage",
+    catch_unwind,
+    ts_args_type = "thought: SnThinkingThought | SnGatewayThought",
+    ts_return_type = "ChatMessage"
+)]
+pub fn sn_to_message(env: &Env, thought: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "sn.toMessage");
+    let thought = object_of(&b, thought.raw(), "thought")?;
+    let message = sn::read_thought(&thought).map_err(|e| within(&b, "thought", e))?;
+    give(&b, env, &message_json(&message))
+}
+
+/// Reads many thoughts at once: a JSON array as a string or Buffer, or the array itself.
+#[napi(
+    namespace = "sn",
+    js_name = "toMessages",
+    catch_unwind,
+    ts_args_type = "thoughts: string | Uint8Array | Array<SnThinkingThought | SnGatewayThought>",
+    ts_return_type = "ChatMessage[]"
+)]
+pub fn sn_to_messages(env: &Env, thoughts: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "sn.toMessages");
+    let items = match history(&b, thoughts.raw(), "thoughts")? {
+        History::Items(items) => items,
+        History::Text(text) => match value::parse(text.bytes()) {
+            Ok(Json::Array(items)) => items,
+            Ok(other) => {
+                return Err(b.type_error(format!("must be a JSON array, got {}", other.kind().name())))
+            }
+            Err(e) => return Err(b.type_error(e)),
+        },
+    };
+    let messages = items
+        .iter()
+        .enumerate()
+        .map(|(i, thought)| sn::read_thought(thought).map_err(|e| within(&b, &format!("thoughts[{i}]"), e)))
+        .collect::<Result<Vec<_>>>()?;
+    give_messages(&b, env, &messages)
+}
+
+/// Writes a message as an `SnThinkingThought` (camelCase, numeric enums).
+/// `sn.toMessage` reads it back to the same message.
+#[napi(
+    namespace = "sn",
+    js_name = "fromMessage",
+    catch_unwind,
+    ts_args_type = "message: ChatMessage, options?: SnFromMessageOptions",
+    ts_return_type = "SnThinkingThought"
+)]
+pub fn sn_from_message(env: &Env, message: Unknown, options: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "sn.fromMessage");
+    let json = object_of(&b, message.raw(), "message")?;
+    let message =
+        crate::formats::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
+    let created_at = match b.value_type(options.raw())? {
+        ValueType::Undefined => None,
+        ValueType::Object => {
+            let at = b.get(options.raw(), c"createdAt")?;
+            match b.value_type(at)? {
+                ValueType::Undefined => None,
+                ValueType::String => Some(b.text(at)?),
+                got => {
+                    return Err(b.type_error(format!(
+                        "\"options.createdAt\" must be a string, got {}",
+                        got.name()
+                    )))
+                }
+            }
+        }
+        got => return Err(b.type_error(format!("\"options\" must be an object, got {}", got.name()))),
+    };
+    let thought = sn::write_thought(&message, created_at.as_ref()).map_err(|e| within(&b, "message", e))?;
+    give(&b, env, &thought)
+}
+
+/// Maps one SSE event `{ type, data }` to agent events: `text` → `text-delta`,
+/// `function_call` → `tool-call`, `function_result` → `tool-result`; `topic`,
+/// `function_call_update`, `thought` and unknown types → none.
+#[napi(
+    namespace = "sn",
+    js_name = "toAgentEvents",
+    catch_unwind,
+    ts_args_type = "event: SnStreamEvent",
+    ts_return_type = "AgentContentEvent[]"
+)]
+pub fn sn_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "sn.toAgentEvents");
+    let event = object_of(&b, event.raw(), "event")?;
+    let events = sn::stream_events(&event).map_err(|e| within(&b, "event", e))?;
+    give_events(&b, env, &events)
+}
+
+/// Checks the stream's final `thought` against the chunks the stream built. Returns the
+/// thought's message (which replaces the streamed one) and, when they disagree, the first
+/// difference by path.
+#[napi(
+    namespace = "sn",
+    js_name = "reconcile",
+    catch_unwind,
+    ts_args_type = "chunks: Chunk[], thought: SnThinkingThought | SnGatewayThought",
+    ts_return_type = "SnReconciled"
+)]
+pub fn sn_reconcile(env: &Env, chunks: Unknown, thought: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "sn.reconcile");
+    let Json::Array(streamed) = array_of(&b, chunks.raw(), "chunks")? else {
+        return Err(b.type_error("\"chunks\" must be an array"));
+    };
+    let thought = object_of(&b, thought.raw(), "thought")?;
+    let (message, difference) = sn::reconcile(&streamed, &thought).map_err(|e| within(&b, "thought", e))?;
+    let mut fields = vec![("message".into(), message_json(&message))];
+    if let Some(difference) = difference {
+        let mut detail = vec![("path".into(), Json::string(difference.path))];
+        detail.extend(difference.streamed.map(|v| ("streamed".into(), v)));
+        detail.extend(difference.persisted.map(|v| ("persisted".into(), v)));
+        fields.push(("difference".into(), Json::Object(detail)));
+    }
+    give(&b, env, &Json::Object(fields))
+}
