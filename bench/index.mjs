@@ -227,6 +227,8 @@ const perEventCases = [
     events: ADAPTER_MESSAGES,
     native: () => native.adaptJSONLMessages(transcriptLines),
     js: () => webuiBaseline.adaptJSONLMessages(transcriptLines),
+  },
+  {
     // Bytes in, messages out: native parses and folds in Rust and hands back one JSON text;
     // the baseline does JSON.parse per line and folds with the plain-JS reducer.
     name: `Pi session ${(piSessionBytes.length / 2 ** 20).toFixed(0)} MB (per line)`,

@@ -205,12 +205,20 @@ impl Framer {
         if !self.sse.has_data {
             return Ok(());
         }
-        let frame = std::mem::take(&mut self.sse);
-        each(Frame {
-            bytes: Cow::Owned(frame.data),
-            utf8: frame.utf8,
-            offset: frame.offset,
-            line: frame.line,
-        })
+        // The data buffer is lent to `each` and kept for the next frame (no allocation
+        // per frame).
+        let data = std::mem::take(&mut self.sse.data);
+        let result = each(Frame {
+            bytes: Cow::Borrowed(&data),
+            utf8: self.sse.utf8,
+            offset: self.sse.offset,
+            line: self.sse.line,
+        });
+        self.sse = SseFrame {
+            data,
+            ..SseFrame::default()
+        };
+        self.sse.data.clear();
+        result
     }
 }

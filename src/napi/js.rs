@@ -641,6 +641,9 @@ impl<'s> Js<'s> {
     }
 
     /// A new object with `fields` set in order (JavaScript keeps insertion order).
+    ///
+    /// The properties are defined in one call, as an object literal defines them (no
+    /// setter on `Object.prototype` is run).
     pub fn object(&self, fields: &[(Interned, Value)]) -> JsResult<Value> {
         let mut object = ptr::null_mut();
         // SAFETY: creates a value in the current scope.
@@ -648,9 +651,28 @@ impl<'s> Js<'s> {
             unsafe { sys::napi_create_object(self.env, &mut object) },
             "creating an object",
         )?;
-        for &(key, value) in fields {
-            self.set(object, key, value)?;
-        }
+        let descriptors = fields
+            .iter()
+            .map(|&(key, value)| {
+                Ok(sys::napi_property_descriptor {
+                    utf8name: ptr::null(),
+                    name: self.name(key)?,
+                    method: None,
+                    getter: None,
+                    setter: None,
+                    value,
+                    attributes: sys::PropertyAttributes::writable
+                        | sys::PropertyAttributes::enumerable
+                        | sys::PropertyAttributes::configurable,
+                    data: ptr::null_mut(),
+                })
+            })
+            .collect::<JsResult<Vec<_>>>()?;
+        // SAFETY: the descriptors name values of the current scope.
+        self.check(
+            unsafe { sys::napi_define_properties(self.env, object, descriptors.len(), descriptors.as_ptr()) },
+            "defining properties",
+        )?;
         Ok(object)
     }
 
