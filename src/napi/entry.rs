@@ -58,6 +58,18 @@ pub unsafe fn run(
     None
 }
 
+/// This environment's state, as `install` stored it in the instance data.
+///
+/// # Safety
+/// `env` must be a live environment; the state lives as long as it does.
+pub unsafe fn state<'a>(env: sys::napi_env) -> Option<&'a State> {
+    let mut data: *mut c_void = ptr::null_mut();
+    if unsafe { sys::napi_get_instance_data(env, &mut data) } != sys::Status::napi_ok || data.is_null() {
+        return None;
+    }
+    Some(unsafe { &*(data as *const State) })
+}
+
 /// [`run`] with the state found through the environment's instance data, for callers
 /// that have no data pointer (the generated wrappers).
 ///

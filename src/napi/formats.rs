@@ -106,7 +106,7 @@ fn within(b: &Bridge, what: &str, mut error: FormatError) -> napi::Error {
     ts_return_type = "ChatMessage[]"
 )]
 pub fn pi_to_messages(env: &Env, history_value: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "pi.toMessages");
+    let b = Bridge::new(env, "pi.toMessages")?;
     let messages = match history(&b, history_value.raw(), "history")? {
         History::Text(text) => pi::read_session(text.bytes()),
         History::Items(lines) => pi::read_lines(&lines),
@@ -127,7 +127,7 @@ pub fn pi_to_messages(env: &Env, history_value: Unknown) -> Result<Unknown<'stat
     ts_return_type = "AgentContentEvent[]"
 )]
 pub fn pi_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "pi.toAgentEvents");
+    let b = Bridge::new(env, "pi.toAgentEvents")?;
     let event = object_of(&b, event.raw(), "event")?;
     let events = pi::gateway_events(&event).map_err(|e| within(&b, "event", e))?;
     give_events(&b, env, &events)
@@ -143,7 +143,7 @@ pub fn pi_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>>
     ts_return_type = "string"
 )]
 pub fn pi_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "pi.fromMessages");
+    let b = Bridge::new(env, "pi.fromMessages")?;
     let json = array_of(&b, messages.raw(), "messages")?;
     let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
     let text = pi::write_session(&messages);
@@ -162,7 +162,7 @@ pub fn pi_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>
     ts_return_type = "ChatMessage"
 )]
 pub fn sn_to_message(env: &Env, thought: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "sn.toMessage");
+    let b = Bridge::new(env, "sn.toMessage")?;
     let thought = object_of(&b, thought.raw(), "thought")?;
     let message = sn::read_thought(&thought).map_err(|e| within(&b, "thought", e))?;
     give(&b, env, &message_json(&message))
@@ -177,7 +177,7 @@ pub fn sn_to_message(env: &Env, thought: Unknown) -> Result<Unknown<'static>> {
     ts_return_type = "ChatMessage[]"
 )]
 pub fn sn_to_messages(env: &Env, thoughts: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "sn.toMessages");
+    let b = Bridge::new(env, "sn.toMessages")?;
     let items = match history(&b, thoughts.raw(), "thoughts")? {
         History::Items(items) => items,
         History::Text(text) => match value::parse(text.bytes()) {
@@ -206,7 +206,7 @@ pub fn sn_to_messages(env: &Env, thoughts: Unknown) -> Result<Unknown<'static>> 
     ts_return_type = "SnThinkingThought"
 )]
 pub fn sn_from_message(env: &Env, message: Unknown, options: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "sn.fromMessage");
+    let b = Bridge::new(env, "sn.fromMessage")?;
     let json = object_of(&b, message.raw(), "message")?;
     let message =
         crate::formats::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
@@ -242,7 +242,7 @@ pub fn sn_from_message(env: &Env, message: Unknown, options: Unknown) -> Result<
     ts_return_type = "AgentContentEvent[]"
 )]
 pub fn sn_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "sn.toAgentEvents");
+    let b = Bridge::new(env, "sn.toAgentEvents")?;
     let event = object_of(&b, event.raw(), "event")?;
     let events = sn::stream_events(&event).map_err(|e| within(&b, "event", e))?;
     give_events(&b, env, &events)
@@ -259,7 +259,7 @@ pub fn sn_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>>
     ts_return_type = "SnReconciled"
 )]
 pub fn sn_reconcile(env: &Env, chunks: Unknown, thought: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "sn.reconcile");
+    let b = Bridge::new(env, "sn.reconcile")?;
     let Json::Array(streamed) = array_of(&b, chunks.raw(), "chunks")? else {
         return Err(b.type_error("\"chunks\" must be an array"));
     };

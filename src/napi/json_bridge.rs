@@ -15,10 +15,15 @@ use napi::sys;
 use crate::decode::ValueType;
 use crate::formats::wtf8::Wtf8;
 
+use super::entry;
+use super::js::{Js, JsResult};
+
 pub type Value = sys::napi_value;
 
-/// The current call's environment.
-pub struct Bridge {
+/// The current call's environment: the binding's [`Js`] layer, with errors as napi-rs
+/// errors for the generated wrappers, plus the JSON text bridge.
+pub struct Bridge<'s> {
+    js: Js<'s>,
     env: sys::napi_env,
     /// The function name that prefixes error messages, e.g. `pi.toMessages`.
     name: &'static str,
@@ -39,9 +44,25 @@ impl JsonText<'_> {
     }
 }
 
-impl Bridge {
-    pub fn new(env: &Env, name: &'static str) -> Self {
-        Bridge { env: env.raw(), name }
+impl Bridge<'_> {
+    pub fn new(env: &Env, name: &'static str) -> napi::Result<Self> {
+        let raw = env.raw();
+        // SAFETY: `env` is the live environment of the current call.
+        let state = unsafe { entry::state(raw) }
+            .ok_or_else(|| napi::Error::from_reason(format!("{name}: the addon was not initialised here")))?;
+        Ok(Bridge {
+            js: unsafe { Js::new(raw, state) },
+            env: raw,
+            name,
+        })
+    }
+
+    /// A result of the [`Js`] layer: its error thrown with this function's name.
+    fn lift<T>(&self, result: JsResult<T>) -> napi::Result<T> {
+        result.map_err(|error| {
+            self.js.throw(error, self.name);
+            napi::Error::new(Status::PendingException, self.name.to_owned())
+        })
     }
 
     /// A failed N-API call: the pending exception (a throwing getter, `JSON.stringify` on
@@ -94,12 +115,7 @@ impl Bridge {
     }
 
     pub fn undefined(&self) -> napi::Result<Value> {
-        let mut value = ptr::null_mut();
-        self.check(
-            unsafe { sys::napi_get_undefined(self.env, &mut value) },
-            "undefined",
-        )?;
-        Ok(value)
+        self.lift(self.js.undefined())
     }
 
     pub fn object(&self) -> napi::Result<Value> {
@@ -112,18 +128,7 @@ impl Bridge {
     }
 
     pub fn array(&self, items: &[Value]) -> napi::Result<Value> {
-        let mut array = ptr::null_mut();
-        self.check(
-            unsafe { sys::napi_create_array_with_length(self.env, items.len(), &mut array) },
-            "creating an array",
-        )?;
-        for (i, &item) in items.iter().enumerate() {
-            self.check(
-                unsafe { sys::napi_set_element(self.env, array, i as u32, item) },
-                "writing an element",
-            )?;
-        }
-        Ok(array)
+        self.lift(self.js.array(items))
     }
 
     pub fn array_len(&self, value: Value) -> napi::Result<Option<u32>> {
@@ -144,62 +149,22 @@ impl Bridge {
     }
 
     pub fn element(&self, array: Value, index: u32) -> napi::Result<Value> {
-        let mut value = ptr::null_mut();
-        self.check(
-            unsafe { sys::napi_get_element(self.env, array, index, &mut value) },
-            "reading an element",
-        )?;
-        Ok(value)
+        self.lift(self.js.element(array, index as usize))
     }
 
     pub fn value_type(&self, value: Value) -> napi::Result<ValueType> {
-        let mut ty = 0;
-        self.check(unsafe { sys::napi_typeof(self.env, value, &mut ty) }, "typeof")?;
-        use sys::ValueType as T;
-        Ok(match ty {
-            T::napi_undefined => ValueType::Undefined,
-            T::napi_null => ValueType::Null,
-            T::napi_boolean => ValueType::Boolean,
-            T::napi_number => ValueType::Number,
-            T::napi_string => ValueType::String,
-            T::napi_symbol => ValueType::Symbol,
-            T::napi_function => ValueType::Function,
-            T::napi_bigint => ValueType::BigInt,
-            _ if self.array_len(value)?.is_some() => ValueType::Array,
-            _ => ValueType::Object,
-        })
+        self.lift(self.js.value_type(value))
     }
 
     pub fn truthy(&self, value: Value) -> napi::Result<bool> {
-        let mut boolean = ptr::null_mut();
-        let mut result = false;
-        self.check(
-            unsafe { sys::napi_coerce_to_bool(self.env, value, &mut boolean) },
-            "coercing to boolean",
-        )?;
-        self.check(
-            unsafe { sys::napi_get_value_bool(self.env, boolean, &mut result) },
-            "reading a boolean",
-        )?;
-        Ok(result)
+        self.lift(self.js.truthy(value))
     }
 
     /// The string's exact text (read as UTF-16, so unpaired surrogates survive).
     pub fn text(&self, value: Value) -> napi::Result<Wtf8> {
-        let mut len = 0usize;
-        self.check(
-            unsafe { sys::napi_get_value_string_utf16(self.env, value, ptr::null_mut(), 0, &mut len) },
-            "measuring a string",
-        )?;
-        let mut units = vec![0u16; len + 1];
-        let mut written = 0usize;
-        self.check(
-            unsafe {
-                sys::napi_get_value_string_utf16(self.env, value, units.as_mut_ptr(), len + 1, &mut written)
-            },
-            "reading a string",
-        )?;
-        Ok(Wtf8::from_utf16(&units[..written]))
+        let mut units = Vec::new();
+        self.lift(self.js.utf16_into(value, &mut units))?;
+        Ok(Wtf8::from_utf16(&units))
     }
 
     pub fn string(&self, text: &Wtf8) -> napi::Result<Value> {
@@ -221,42 +186,7 @@ impl Bridge {
 
     /// The bytes of a Buffer or Uint8Array, borrowed for the call.
     pub fn bytes(&self, value: Value) -> napi::Result<Option<&[u8]>> {
-        let mut is_typed = false;
-        self.check(
-            unsafe { sys::napi_is_typedarray(self.env, value, &mut is_typed) },
-            "checking for a typed array",
-        )?;
-        if !is_typed {
-            return Ok(None);
-        }
-        let mut kind = 0;
-        let mut len = 0usize;
-        let mut data: *mut std::ffi::c_void = ptr::null_mut();
-        self.check(
-            unsafe {
-                sys::napi_get_typedarray_info(
-                    self.env,
-                    value,
-                    &mut kind,
-                    &mut len,
-                    &mut data,
-                    ptr::null_mut(),
-                    ptr::null_mut(),
-                )
-            },
-            "reading a typed array",
-        )?;
-        if kind != sys::TypedarrayType::uint8_array {
-            return Ok(None);
-        }
-        if len == 0 || data.is_null() {
-            return Ok(Some(&[]));
-        }
-        // SAFETY: the caller's buffer outlives this call, and nothing runs JavaScript
-        // (which could detach it) while the slice is read.
-        Ok(Some(unsafe {
-            std::slice::from_raw_parts(data as *const u8, len)
-        }))
+        self.lift(self.js.uint8_array(value))
     }
 
     fn json_method(&self, method: &CStr) -> napi::Result<(Value, Value)> {

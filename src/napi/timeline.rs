@@ -153,7 +153,7 @@ fn item_object(b: &Bridge, item: TimelineItem<Value, Value>) -> Result<Value> {
     ts_return_type = "TimelineGroup[]"
 )]
 pub fn build_timeline_js(env: &Env, chunks: Unknown, options: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "buildTimeline");
+    let b = Bridge::new(env, "buildTimeline")?;
     let Some(len) = b.array_len(chunks.raw())? else {
         let got = b.value_type(chunks.raw())?;
         return Err(b.type_error(format!("\"chunks\" must be an array, got {}", got.name())));
