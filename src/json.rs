@@ -31,15 +31,7 @@ impl EventSource for JsonSource {
     }
 
     fn value_type(&self, value: &JsonValue) -> Result<ValueType, InvalidEvent> {
-        Ok(match value {
-            None => ValueType::Undefined,
-            Some(Value::Null) => ValueType::Null,
-            Some(Value::Bool(_)) => ValueType::Boolean,
-            Some(Value::Number(_)) => ValueType::Number,
-            Some(Value::String(_)) => ValueType::String,
-            Some(Value::Array(_)) => ValueType::Array,
-            Some(Value::Object(_)) => ValueType::Object,
-        })
+        Ok(value_type(value.as_ref()))
     }
 
     fn text(&self, value: JsonValue) -> Result<String, InvalidEvent> {
@@ -68,6 +60,20 @@ impl EventSource for JsonSource {
             Some(Value::Number(number)) => number.as_f64().unwrap_or(f64::NAN),
             _ => f64::NAN,
         })
+    }
+}
+
+/// What `typeof` (with `null` and arrays apart) says of a parsed JSON value; `None` is an
+/// absent one, `undefined`.
+pub fn value_type(value: Option<&Value>) -> ValueType {
+    match value {
+        None => ValueType::Undefined,
+        Some(Value::Null) => ValueType::Null,
+        Some(Value::Bool(_)) => ValueType::Boolean,
+        Some(Value::Number(_)) => ValueType::Number,
+        Some(Value::String(_)) => ValueType::String,
+        Some(Value::Array(_)) => ValueType::Array,
+        Some(Value::Object(_)) => ValueType::Object,
     }
 }
 

@@ -59,15 +59,7 @@ impl<'a, F: Fn(&Value) -> f64> Source for &'a JsonSource<F> {
     }
 
     fn value_type(&self, value: JsonRef<'a>) -> Result<ValueType, JsonError> {
-        Ok(match value {
-            None => ValueType::Undefined,
-            Some(Value::Null) => ValueType::Null,
-            Some(Value::Bool(_)) => ValueType::Boolean,
-            Some(Value::Number(_)) => ValueType::Number,
-            Some(Value::String(_)) => ValueType::String,
-            Some(Value::Array(_)) => ValueType::Array,
-            Some(Value::Object(_)) => ValueType::Object,
-        })
+        Ok(crate::json::value_type(value))
     }
 
     fn tag<'b>(&self, value: JsonRef<'a>, buf: &'b mut [u8; 32]) -> Result<Option<&'b [u8]>, JsonError> {
