@@ -47,7 +47,7 @@ fn parsed_lines_read_like_the_text() {
         .filter(|l| !l.is_empty())
         .map(|l| parse(l).unwrap())
         .collect();
-    assert_eq!(read_lines(&lines).unwrap(), read_session(SESSION).unwrap());
+    assert_eq!(read_lines(lines).unwrap(), read_session(SESSION).unwrap());
 }
 
 #[test]

@@ -27,6 +27,18 @@ impl FormatError {
         }
     }
 
+    /// The same error for a value found at `base` (its path prefixed).
+    pub fn under(mut self, base: &str) -> Self {
+        self.path = if self.path.is_empty() {
+            base.to_string()
+        } else if self.path.starts_with('[') {
+            format!("{base}{}", self.path)
+        } else {
+            join(base, &self.path)
+        };
+        self
+    }
+
     pub fn at_line(mut self, line: usize) -> Self {
         self.line = Some(line);
         self

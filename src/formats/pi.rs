@@ -23,7 +23,7 @@ use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
 use crate::reducer::append_event;
 
 use super::check::{
-    array, index, join, object, optional_string, split_lines, string, wrong, FormatError, FormatResult,
+    index, join, object, optional_string, split_lines, string, wrong, FormatError, FormatResult,
 };
 use super::model_json::{FormatEvent, FormatMessage};
 use super::value::{self, Json, ParseErrorKind};
@@ -99,10 +99,10 @@ fn read_member(depth: usize, key: &[u8]) -> bool {
 }
 
 /// Reads lines that are already parsed; entry `i` is reported as line `i + 1`.
-pub fn read_lines(lines: &[Json]) -> FormatResult<Vec<FormatMessage>> {
+pub fn read_lines(lines: Vec<Json>) -> FormatResult<Vec<FormatMessage>> {
     let mut reader = SessionReader::default();
-    for (i, line) in lines.iter().enumerate() {
-        reader.line(line, i + 1).map_err(|e| e.at_line(i + 1))?;
+    for (i, line) in lines.into_iter().enumerate() {
+        reader.read_parsed(line, i + 1)?;
     }
     Ok(reader.finish())
 }
@@ -137,11 +137,11 @@ impl SessionReader {
             return Ok(());
         }
         let parsed = parse_line(line).map_err(|e| line_error(e, number, is_last()))?;
-        self.read_parsed(&parsed, number)
+        self.read_parsed(parsed, number)
     }
 
-    /// Reads line `number`, already parsed.
-    pub fn read_parsed(&mut self, line: &Json, number: usize) -> FormatResult<()> {
+    /// Reads line `number`, already parsed (its strings are moved into the messages).
+    pub fn read_parsed(&mut self, line: Json, number: usize) -> FormatResult<()> {
         self.line(line, number).map_err(|e| e.at_line(number))
     }
 
@@ -150,13 +150,13 @@ impl SessionReader {
         self.messages.drain(..)
     }
 
-    fn line(&mut self, line: &Json, number: usize) -> FormatResult<()> {
-        object(line, "")?;
-        match optional_string(line, "type", "")?.map(Wtf8::as_bytes) {
+    fn line(&mut self, mut line: Json, number: usize) -> FormatResult<()> {
+        object(&line, "")?;
+        match optional_string(&line, "type", "")?.map(Wtf8::as_bytes) {
             Some(b"message") => {
-                let message = line.get("message").unwrap_or(&Json::Null);
-                object(message, "message")?;
-                let id = optional_string(line, "id", "")?;
+                let id = optional_string(&line, "id", "")?.cloned();
+                let message = line.take("message").unwrap_or(Json::Null);
+                object(&message, "message")?;
                 self.message(message, "message", id, number)
             }
             // The header and entries that are not messages (model changes, labels, …).
@@ -166,14 +166,20 @@ impl SessionReader {
         }
     }
 
-    fn message(&mut self, message: &Json, base: &str, id: Option<&Wtf8>, number: usize) -> FormatResult<()> {
+    fn message(
+        &mut self,
+        mut message: Json,
+        base: &str,
+        id: Option<Wtf8>,
+        number: usize,
+    ) -> FormatResult<()> {
         let id = || {
             id.map_or_else(
                 || format!("line-{number}"),
                 |id| id.to_string_lossy().into_owned(),
             )
         };
-        match string(message, "role", base)?.as_bytes() {
+        match string(&message, "role", base)?.as_bytes() {
             b"user" => {
                 self.close_turn();
                 let mut user = ChatMessage {
@@ -181,23 +187,25 @@ impl SessionReader {
                     role: MessageRole::User,
                     chunks: Vec::new(),
                 };
-                for delta in user_text(message, base)? {
+                for delta in user_text(&mut message, base)? {
                     fold(&mut user, AgentEvent::TextDelta { delta });
                 }
                 self.messages.push(user);
             }
             b"assistant" => {
-                let events = assistant_events(message, base)?;
+                let events = assistant_events(&mut message, base)?;
                 let turn = self.turn(id);
                 for event in events {
                     fold(turn, event);
                 }
             }
             b"toolResult" => {
+                string(&message, "toolCallId", base)?;
+                content(&message, base)?;
                 let event = AgentEvent::ToolResult {
-                    tool_call_id: string(message, "toolCallId", base)?.clone(),
-                    result: tool_result_value(content(message, base)?.clone()),
-                    is_error: message.get("isError").cloned().unwrap_or(Json::Bool(false)),
+                    tool_call_id: take_string(&mut message, "toolCallId"),
+                    result: tool_result_value(message.take("content").unwrap_or(Json::Null)),
+                    is_error: message.take("isError").unwrap_or(Json::Bool(false)),
                 };
                 fold(self.turn(id), event);
             }
@@ -234,23 +242,40 @@ fn content<'a>(message: &'a Json, base: &str) -> FormatResult<&'a Json> {
 }
 
 /// A content block's `type`; the block must be an object.
-fn block_type<'a>(block: &'a Json, path: &str) -> FormatResult<&'a [u8]> {
-    object(block, path)?;
-    Ok(string(block, "type", path)?.as_bytes())
+fn block_type(block: &Json) -> FormatResult<&[u8]> {
+    object(block, "")?;
+    Ok(string(block, "type", "")?.as_bytes())
 }
 
-fn user_text(message: &Json, base: &str) -> FormatResult<Vec<Wtf8>> {
-    let blocks = match content(message, base)? {
-        Json::String(text) => return Ok(vec![text.clone()]),
-        Json::Array(blocks) => blocks,
-        _ => unreachable!("content() admits strings and arrays"),
-    };
+/// Moves the string at `object.key` out; the caller has checked that it is one.
+fn take_string(object: &mut Json, key: &str) -> Wtf8 {
+    match object.take(key) {
+        Some(Json::String(text)) => text,
+        _ => Wtf8::new(),
+    }
+}
+
+/// The blocks of `content`, each with a function naming its path for errors (built only
+/// when one is reported).
+fn blocks<'a>(message: &'a mut Json, base: &str) -> FormatResult<(&'a mut [Json], String)> {
     let content_path = join(base, "content");
+    match message.get_mut("content") {
+        Some(Json::Array(blocks)) => Ok((blocks, content_path)),
+        other => Err(wrong(content_path, "an array", other.map(|v| &*v))),
+    }
+}
+
+fn user_text(message: &mut Json, base: &str) -> FormatResult<Vec<Wtf8>> {
+    if let Json::String(_) = content(message, base)? {
+        return Ok(vec![take_string(message, "content")]);
+    }
+    let (blocks, content_path) = blocks(message, base)?;
     let mut texts = Vec::new();
-    for (i, block) in blocks.iter().enumerate() {
-        let path = index(&content_path, i);
-        if block_type(block, &path)? == b"text" {
-            texts.push(string(block, "text", &path)?.clone());
+    for (i, block) in blocks.iter_mut().enumerate() {
+        let under = |e: FormatError| e.under(&index(&content_path, i));
+        if block_type(block).map_err(under)? == b"text" {
+            string(block, "text", "").map_err(under)?;
+            texts.push(take_string(block, "text"));
         }
     }
     Ok(texts)
@@ -264,33 +289,43 @@ pub fn signature_metadata(provider: &Wtf8, signature: &Wtf8) -> Json {
     )])
 }
 
-fn assistant_events(message: &Json, base: &str) -> FormatResult<Vec<FormatEvent>> {
+fn assistant_events(message: &mut Json, base: &str) -> FormatResult<Vec<FormatEvent>> {
     let provider = optional_string(message, "provider", base)?
         .cloned()
         .unwrap_or_else(|| Wtf8::from(UNKNOWN_PROVIDER));
-    let content_path = join(base, "content");
-    let mut events = Vec::new();
-    for (i, block) in array(message, "content", base)?.iter().enumerate() {
-        let path = index(&content_path, i);
-        match block_type(block, &path)? {
-            b"text" => events.push(AgentEvent::TextDelta {
-                delta: string(block, "text", &path)?.clone(),
-            }),
-            b"thinking" => {
-                events.push(AgentEvent::ReasoningDelta {
-                    delta: string(block, "thinking", &path)?.clone(),
+    let (blocks, content_path) = blocks(message, base)?;
+    let mut events = Vec::with_capacity(blocks.len() + 1);
+    for (i, block) in blocks.iter_mut().enumerate() {
+        let under = |e: FormatError| e.under(&index(&content_path, i));
+        match block_type(block).map_err(under)? {
+            b"text" => {
+                string(block, "text", "").map_err(under)?;
+                events.push(AgentEvent::TextDelta {
+                    delta: take_string(block, "text"),
                 });
-                if let Some(signature) = optional_string(block, "thinkingSignature", &path)? {
+            }
+            b"thinking" => {
+                string(block, "thinking", "").map_err(under)?;
+                let signature = optional_string(block, "thinkingSignature", "").map_err(under)?;
+                let metadata = signature.map(|signature| signature_metadata(&provider, signature));
+                events.push(AgentEvent::ReasoningDelta {
+                    delta: take_string(block, "thinking"),
+                });
+                if let Some(metadata) = metadata {
                     events.push(AgentEvent::ReasoningEnd {
-                        metadata: Some(signature_metadata(&provider, signature)),
+                        metadata: Some(metadata),
                     });
                 }
             }
-            b"toolCall" => events.push(AgentEvent::ToolCall {
-                id: string(block, "id", &path)?.clone(),
-                name: string(block, "name", &path)?.clone(),
-                arguments: block.get("arguments").cloned().unwrap_or(Json::Null),
-            }),
+            b"toolCall" => {
+                string(block, "id", "").map_err(under)?;
+                string(block, "name", "").map_err(under)?;
+                events.push(AgentEvent::ToolCall {
+                    id: take_string(block, "id"),
+                    name: take_string(block, "name"),
+                    arguments: block.take("arguments").unwrap_or(Json::Null),
+                });
+            }
             // Images and block types of later versions: not chat chunks.
             _ => {}
         }

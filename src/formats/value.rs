@@ -60,6 +60,13 @@ impl Json {
         }
     }
 
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Json> {
+        match self {
+            Json::Object(fields) => fields.iter_mut().find(|(k, _)| *k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
     /// Moves the value of `key` out (leaving `null` behind).
     pub fn take(&mut self, key: &str) -> Option<Json> {
         match self {

@@ -192,7 +192,7 @@ fn read_pi(
                 return Err(error(pi::line_error(e, number, last)));
             }
         };
-        reader.read_parsed(&parsed, number).map_err(error)?;
+        reader.read_parsed(parsed, number).map_err(error)?;
         for message in reader.drain() {
             if !emit(message) {
                 return Ok(());

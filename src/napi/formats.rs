@@ -109,7 +109,7 @@ pub fn pi_to_messages(env: &Env, history_value: Unknown) -> Result<Unknown<'stat
     let b = Bridge::new(env, "pi.toMessages")?;
     let messages = match history(&b, history_value.raw(), "history")? {
         History::Text(text) => pi::read_session(text.bytes()),
-        History::Items(lines) => pi::read_lines(&lines),
+        History::Items(lines) => pi::read_lines(lines),
     }
     .map_err(|e| b.type_error(e))?;
     give_messages(&b, env, &messages)
