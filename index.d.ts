@@ -350,7 +350,7 @@ export declare function reduceEvents(data: Buffer | Uint8Array | string, options
  * All events of `data` folded into chunks, as JSON text (ASCII: other characters as
  * `\u` escapes).
  */
-export declare function reduceEventsToJson(data: Buffer | Uint8Array | string, options?: StreamOptions): unknown
+export declare function reduceEventsToJson(data: Buffer | Uint8Array | string, options?: StreamOptions): string
 
 /** The `session/update` notification's params. */
 export interface SessionNotification {

@@ -158,7 +158,7 @@ test('an invalid history is an Error with its line (and offset where known)', as
     ['pi', '{"role":"user","content":"a"}\n{"role":"assistant","content":[{"type":"text"}]}\n', 2, /content\[0\]\.text must be a string/],
     ['pi', '{"role":"user","content":"a"}\n{"role":"us', 2, /truncated/],
     ['events', '{"type":"text-delta","delta":"a"}\n{"type":"tool-call","toolCall":{"id":1}}\n', 2, /toolCall\.id/],
-    ['acp', '{"update":{"sessionUpdate":"agent_message_chunk"}}\n', 1, /update\.content must be an object/],
+    ['acp', '{"update":{"sessionUpdate":"agent_message_chunk"}}\n', 1, /notification\.update\.content must be an object/],
     ['chatviewer', '{"uuid":"a","timestamp":0,"type":"user"}\n[]\n', 2, /uuid must be a string, got undefined/],
     ['sn', '[{"id":"a","parts":[],"role":1},\n{"id":"b","parts":[],"role":9}]', undefined, /\[1\]/],
   ]

@@ -51,3 +51,21 @@ test('workers can be created and ended repeatedly while the main thread keeps wo
   appendEventToChunks(chunks, { type: 'text-delta', delta: 'still here' })
   assert.deepEqual(chunks, [{ type: 'text', text: 'still here' }])
 })
+
+test('8 workers use every API at once and get what the main thread gets', async () => {
+  const { exercise } = await import('./all-apis.mjs')
+  const addon = new URL('../index.js', import.meta.url).pathname
+  const entry = new URL('./all-apis.mjs', import.meta.url)
+  const runs = Array.from({ length: 8 }, (_, n) => {
+    const worker = new Worker(entry, { workerData: { exercise: true, addon, n } })
+    return new Promise((resolve, reject) => {
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+  })
+  // The main thread works meanwhile too.
+  const [mine, ...theirs] = await Promise.all([exercise(addon, 0), ...runs])
+  const expected = (n) => (n % 10 === 0 ? mine : mine.replaceAll('"sys-0"', `"sys-${n}"`).replace(/(\{"type":"text","text":"[^"]*?)0{2000}/, `$1${String(n % 10).repeat(2000)}`))
+  theirs.forEach((summary, n) => assert.equal(summary, expected(n), `worker ${n}`))
+  assert.ok(JSON.parse(mine).typeError.startsWith('TypeError: appendEventToChunks'))
+})

@@ -386,7 +386,7 @@ fn read_acp(
     let source = TreeSource::default();
     let reader = Reader {
         source: &source,
-        root: "update",
+        root: "notification",
     };
     let mut runs = Runs::new(emit);
     while let Some(line) = lines.next_line()? {

@@ -407,7 +407,10 @@ pub fn reduce_events<'env>(env: &'env Env, data: Unknown, options: Unknown) -> R
 
 /// All events of `data` folded into chunks, as JSON text (ASCII: other characters as
 /// `\u` escapes).
-#[napi(ts_args_type = "data: Buffer | Uint8Array | string, options?: StreamOptions")]
+#[napi(
+    ts_args_type = "data: Buffer | Uint8Array | string, options?: StreamOptions",
+    ts_return_type = "string"
+)]
 pub fn reduce_events_to_json<'env>(env: &'env Env, data: Unknown, options: Unknown) -> Result<Unknown<'env>> {
     glue(env, "reduceEventsToJson", |js| {
         let stream = reduce(js, data.raw(), options.raw(), "reduceEventsToJson")?;
