@@ -21,7 +21,7 @@ describe('help and usage', { concurrency: 2 }, () => {
     for (const dir of ['bin/', 'cli/']) assert.ok(pkg.files.includes(dir), `${dir} is published`)
   })
 
-  for (const command of ['replay', 'convert', 'check']) {
+  for (const command of ['replay', 'convert', 'check', 'view']) {
     test(`${command} --help`, async () => {
       const { code, stdout, stderr } = await run([command, '--help'])
       assert.equal(code, 0)
@@ -34,7 +34,7 @@ describe('help and usage', { concurrency: 2 }, () => {
   test('--help lists the commands and the formats; --version prints the version', async () => {
     const help = await run(['--help'])
     assert.equal(help.code, 0)
-    for (const word of ['replay FILE', 'convert FILE', 'check STREAM HISTORY', 'pi-stream', 'sn-stream', 'chatviewer']) assert.ok(help.stdout.includes(word), word)
+    for (const word of ['replay FILE', 'convert FILE', 'check STREAM HISTORY', 'view FILE', 'pi-stream', 'sn-stream', 'chatviewer']) assert.ok(help.stdout.includes(word), word)
     const version = await run(['--version'])
     assert.equal(version.stdout, `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`)
   })
@@ -53,6 +53,7 @@ describe('help and usage', { concurrency: 2 }, () => {
     [['convert', example('demo-stream.ndjson'), '--to', 'xml'], /--to must be one of events, pi, sn, unified/, 'convert --help'],
     [['check', example('pi-session.stream.ndjson')], /check needs HISTORY/, 'check --help'],
     [['check', 'a', 'b', '--stream-format', 'ndjson'], /--stream-format must be one of/, 'check --help'],
+    [['view'], /view needs FILE/, 'view --help'],
   ]
   for (const [args, message, help] of usage) {
     test(`usage error: agent-chunks ${args.join(' ')}`, async () => {

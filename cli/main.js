@@ -10,6 +10,7 @@ const { InputError, UsageError } = require('./errors')
 const { FORMATS, formatNames, readConversation, readHistory, readStream } = require('./formats')
 const { convert, targetNames } = require('./convert')
 const { describeCheck } = require('./check')
+const { renderPage } = require('./page')
 const { renderText } = require('./terminal')
 const native = require('../index.js')
 
@@ -28,6 +29,7 @@ Commands:
   convert FILE --to T     write it as events, pi, sn or unified
   check STREAM HISTORY    exit 0 when the folded stream equals the history, else
                           print the first difference and exit 1
+  view FILE -o PAGE       write it as a self-contained HTML page
 
 Run agent-chunks COMMAND --help for a command's options.
 
@@ -94,6 +96,19 @@ Options:
   --history-format F   the format of HISTORY
   --debug              show stack traces of errors
 `,
+  view: `Usage: agent-chunks view FILE -o PAGE [options]
+
+Writes the conversation in FILE as one self-contained HTML page (inline CSS and script,
+nothing loaded from anywhere): user messages, the assistant timeline with its connectors,
+collapsible thinking, tool-call cards with status, arguments, results and diffs, errors
+and notices. Without -o the page goes to standard output.
+
+Options:
+  -o, --output PAGE  the page to write
+  --format F     the format of FILE (${formatNames.join(', ')})
+  --title T      the page title (default: the file name)
+  --debug        show stack traces of errors
+`,
 }
 
 const COMMON = { help: { type: 'boolean', short: 'h' }, debug: { type: 'boolean' } }
@@ -111,9 +126,10 @@ const OPTIONS = {
   },
   convert: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string' }, now: { type: 'string' } },
   check: { 'stream-format': { type: 'string' }, 'history-format': { type: 'string' } },
+  view: { output: { type: 'string', short: 'o' }, format: { type: 'string' }, title: { type: 'string' } },
 }
 
-const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'] }
+const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'] }
 
 /** The command's options and positionals; a UsageError for anything else. */
 function parse(command, args) {
@@ -239,6 +255,12 @@ const COMMANDS = {
     io.stdout.write(report)
     return agree ? 0 : 1
   },
+
+  view({ values, positionals: [file] }, io) {
+    const { format, messages } = withInput(file, (bytes) => readConversation(bytes, values.format))
+    const title = values.title ?? (file === '-' ? 'conversation' : path.basename(file))
+    writeOutput(values.output, renderPage(messages, { title, format }), io.stdout)
+  },
 }
 
 /**
@@ -249,7 +271,7 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr, env: 
   const debug = argv.includes('--debug')
   const [command, ...args] = argv
   try {
-    if (command === undefined) throw new UsageError('a command is needed: replay, convert or check')
+    if (command === undefined) throw new UsageError('a command is needed: replay, convert, check or view')
     if (command === '-h' || command === '--help' || command === 'help') {
       io.stdout.write(HELP.main)
       return 0
@@ -258,7 +280,7 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr, env: 
       io.stdout.write(`${require('../package.json').version}\n`)
       return 0
     }
-    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: replay, convert, check)`)
+    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: replay, convert, check, view)`)
     const parsed = parse(command, args)
     if (parsed.help) {
       io.stdout.write(HELP[command])
