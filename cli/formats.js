@@ -31,33 +31,37 @@ function formatOf(bytes, given) {
 }
 
 /** A file's conversation: `{ format, messages }`; the stream's `origins` for a stream. */
-function readConversation(bytes, given) {
+function readConversation(bytes, given, { progress } = {}) {
   const format = formatOf(bytes, given)
   if (historyFormats.includes(format)) {
+    progress?.stage('loading')
     return { format, messages: loadMessages(bytes, format) }
   }
-  return fold(bytes, format)
+  return fold(bytes, format, progress)
 }
 
-function fold(bytes, format) {
-  return { format, ...foldStream(decode(bytes), format) }
+function fold(bytes, format, progress) {
+  const text = decode(bytes)
+  progress?.stage('folding', text.length)
+  return { format, ...foldStream(text, format, { progress }) }
 }
 
 /** A stream file folded: `{ format, messages, origins }`. */
-function readStream(bytes, given) {
+function readStream(bytes, given, { progress } = {}) {
   const format = formatOf(bytes, given)
   if (!streamFormats.includes(format)) {
     throw new InputError(`a ${format} file is a history, not a stream (streams: ${streamFormats.join(', ')})`)
   }
-  return fold(bytes, format)
+  return fold(bytes, format, progress)
 }
 
 /** A history file loaded: `{ format, messages }`. */
-function readHistory(bytes, given) {
+function readHistory(bytes, given, { progress } = {}) {
   const format = formatOf(bytes, given)
   if (!historyFormats.includes(format)) {
     throw new InputError(`a ${format} file is a stream, not a history (histories: ${historyFormats.join(', ')})`)
   }
+  progress?.stage('loading')
   return { format, messages: loadMessages(bytes, format) }
 }
 

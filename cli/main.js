@@ -12,6 +12,7 @@ const { convert, targetNames } = require('./convert')
 const { describeCheck } = require('./check')
 const { renderPage } = require('./page')
 const { renderText } = require('./terminal')
+const { createProgress } = require('./progress')
 const native = require('../index.js')
 
 const formatList = Object.entries(FORMATS)
@@ -41,6 +42,7 @@ Options:
   --version    the version
   --debug      show stack traces of errors
 
+Inputs of 4 MiB or more show a progress bar on standard error when it is a terminal.
 Exit status: 0 done, 1 check found a difference, 2 bad input or usage.
 `,
   replay: `Usage: agent-chunks replay FILE [options]
@@ -171,12 +173,30 @@ function formatOption(values, name, command) {
   return format
 }
 
-/** A file's bytes (standard input for `-`). */
-function readInput(file) {
+/** A file's bytes (standard input for `-`), with a progress bar for a big one. */
+function readInput(file, stderr) {
+  if (file === '-') return { bytes: fs.readFileSync(0), progress: createProgress({ size: 0, stream: stderr }) }
+  let fd
   try {
-    return fs.readFileSync(file === '-' ? 0 : file)
+    fd = fs.openSync(file, 'r')
+    const stat = fs.fstatSync(fd)
+    if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    const { size } = stat
+    const progress = createProgress({ size, stream: stderr })
+    progress.stage('reading', size)
+    const bytes = Buffer.allocUnsafe(size)
+    let done = 0
+    while (done < size) {
+      const read = fs.readSync(fd, bytes, done, Math.min(1 << 20, size - done), null)
+      if (read === 0) break
+      done += read
+      progress.update(done)
+    }
+    return { bytes: bytes.subarray(0, done), progress }
   } catch (error) {
     throw new InputError(readProblem(error), { file, cause: error })
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
   }
 }
 
@@ -187,13 +207,15 @@ function readProblem(error) {
   return `cannot read: ${error.message}`
 }
 
-/** Runs `step` on a read input; its InputErrors are placed in `file`. */
-function withInput(file, step) {
-  const bytes = readInput(file)
+/** Runs `step(progress)` on a read input; its InputErrors are placed in `file`. */
+function withInput(file, stderr, step) {
+  const { bytes, progress } = readInput(file, stderr)
   try {
-    return step(bytes)
+    return step(bytes, progress)
   } catch (error) {
     throw error instanceof InputError ? error.at(file === '-' ? '(stdin)' : file) : error
+  } finally {
+    progress.end()
   }
 }
 
@@ -223,7 +245,7 @@ const COMMANDS = {
     const modes = ['json', 'unified', 'timeline'].filter((mode) => values[mode])
     if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} cannot be used together`, 'replay')
     const now = clock(values, 'replay')
-    const { format, messages } = withInput(file, (bytes) => readConversation(bytes, values.format))
+    const { format, messages } = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress }))
     if (values.json) {
       io.stdout.write(pretty(messages))
     } else if (values.unified) {
@@ -242,22 +264,22 @@ const COMMANDS = {
     if (values.to === undefined) throw new UsageError('convert needs --to TARGET', 'convert')
     if (!targetNames.includes(values.to)) throw new UsageError(`--to must be one of ${targetNames.join(', ')}, got ${JSON.stringify(values.to)}`, 'convert')
     const now = clock(values, 'convert')
-    const { messages } = withInput(file, (bytes) => readConversation(bytes, values.format))
+    const { messages } = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress }))
     const { text, notes } = convert(messages, values.to, { now })
     writeOutput(values.output, text, io.stdout)
     for (const note of notes) io.stderr.write(`note: ${note}\n`)
   },
 
   check({ values, positionals: [streamFile, historyFile] }, io) {
-    const stream = withInput(streamFile, (bytes) => readStream(bytes, values['stream-format']))
-    const history = withInput(historyFile, (bytes) => readHistory(bytes, values['history-format']))
+    const stream = withInput(streamFile, io.stderr, (bytes, progress) => readStream(bytes, values['stream-format'], { progress }))
+    const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress }))
     const { agree, report } = describeCheck({ file: streamFile, ...stream }, { file: historyFile, ...history })
     io.stdout.write(report)
     return agree ? 0 : 1
   },
 
   view({ values, positionals: [file] }, io) {
-    const { format, messages } = withInput(file, (bytes) => readConversation(bytes, values.format))
+    const { format, messages } = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress }))
     const title = values.title ?? (file === '-' ? 'conversation' : path.basename(file))
     writeOutput(values.output, renderPage(messages, { title, format }), io.stdout)
   },

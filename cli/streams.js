@@ -60,7 +60,7 @@ function touchedChunk(chunks, lengthBefore, event) {
  * Folds `text` (a stream in `format`) into `{ messages, origins }`: assistant messages,
  * one per turn, and for each its `{ lines: [first, last], chunks: [[first, last], …] }`.
  */
-function foldStream(text, format) {
+function foldStream(text, format, { progress } = {}) {
   const stream = STREAMS[format]
   if (!stream) throw new InputError(`${format} is not a stream format (streams: ${streamFormats.join(', ')})`)
   const messages = []
@@ -73,7 +73,8 @@ function foldStream(text, format) {
     origins.push({ lines: [line, line], chunks: [] })
     open = true
   }
-  for (const { value, line } of values(text)) {
+  for (const { value, line, offset } of values(text)) {
+    progress?.update(offset)
     const bound = stream.turn(value)
     if (bound?.user) {
       open = false
@@ -107,6 +108,7 @@ function foldStream(text, format) {
       open = false
     }
   }
+  progress?.update(text.length)
   return { messages, origins }
 }
 
