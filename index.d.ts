@@ -187,6 +187,9 @@ export interface ErrorChunk {
   statusCode?: number
 }
 
+/** A history format `loadHistory` reads. */
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn'
+
 /** The least a message needs for `applySystemEvent`; callers' own message types extend it. */
 export interface IdentifiedMessage {
   id: string
@@ -196,6 +199,24 @@ export interface IdentifiedMessage {
 
 /** The lifecycle and control event types: accepted, and they produce nothing. */
 export type LifecycleEventType = 'status' | 'turn-start' | 'turn-sealed' | 'done' | 'usage' | 'task-list-update' | 'tab-created' | 'message-queued' | 'message-consumed' | 'message-cancelled' | 'compaction-started' | 'compaction-complete' | 'compaction-error'
+
+/**
+ * Reads a whole history on a thread of its own: a file path or the file's bytes, in
+ * `format`. The messages are built on the main thread a few milliseconds at a time, so
+ * the event loop keeps running. Rejects with an `Error` with `line` (and `offset` where
+ * known) for an invalid history, with `code` (`ENOENT`, …) for a file that cannot be
+ * read; throws a `TypeError` for bad arguments. A Buffer must not be changed until the
+ * promise settles.
+ */
+export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName): Promise<ChatMessage[]>
+
+/**
+ * Reads a whole history, synchronously: a file path or the file's bytes, in `format`.
+ * Throws an `Error` with `line` (and `offset` where known) for an invalid history, and
+ * with `code` (`ENOENT`, …) for a file that cannot be read; a `TypeError` for bad
+ * arguments.
+ */
+export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName): ChatMessage[]
 
 /** A text part of a Qwen message. */
 export interface MessagePart {

@@ -30,10 +30,12 @@ pub enum Field {
     Message,
     ModelId,
     KeyId,
+    /// Read by history loading only (a `turn-start` event's id), never by the rules.
+    TurnId,
 }
 
 impl Field {
-    pub const ALL: [Field; 18] = [
+    pub const ALL: [Field; 19] = [
         Field::Type,
         Field::Delta,
         Field::Metadata,
@@ -52,6 +54,7 @@ impl Field {
         Field::Message,
         Field::ModelId,
         Field::KeyId,
+        Field::TurnId,
     ];
 
     /// The field a key names, if the rules read it.
@@ -75,6 +78,7 @@ impl Field {
             "message" => Field::Message,
             "modelId" => Field::ModelId,
             "keyId" => Field::KeyId,
+            "turnId" => Field::TurnId,
             _ => return None,
         })
     }
@@ -99,6 +103,7 @@ impl Field {
             Field::Message => "message",
             Field::ModelId => "modelId",
             Field::KeyId => "keyId",
+            Field::TurnId => "turnId",
         }
     }
 }

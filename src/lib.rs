@@ -22,6 +22,7 @@
 pub mod bytes;
 pub mod decode;
 pub mod formats;
+pub mod history;
 pub mod json;
 pub mod model;
 pub mod owned;

@@ -3,6 +3,9 @@
 import {
   appendEventToChunks,
   applySystemEvent,
+  loadHistory,
+  loadHistorySync,
+  type HistoryFormatName,
   type AgentEvent,
   type ChatMessage,
   type Chunk,
@@ -320,3 +323,19 @@ buildTimeline([], { finished: 'yes' })
 // @ts-expect-error a timeline item has no 'text' kind
 const badItem: TimelineItem = { kind: 'text', id: 'x', text: 'y', status: 'completed' }
 void [badLine, badCall, badPart, notAMessage, badItem]
+
+// History loading: a path or bytes and a format name; a promise of messages, or messages.
+async function loadAll(): Promise<ChatMessage[]> {
+  const format: HistoryFormatName = 'pi'
+  const fromBytes: ChatMessage[] = loadHistorySync(new Uint8Array(0), 'events')
+  const fromPath: Promise<ChatMessage[]> = loadHistory('session.jsonl', format)
+  // @ts-expect-error an unknown format
+  loadHistorySync('session.jsonl', 'claude')
+  // @ts-expect-error the format is required
+  loadHistory('session.jsonl')
+  // @ts-expect-error the async load returns a promise, not messages
+  const notYet: ChatMessage[] = loadHistory('session.jsonl', 'acp')
+  void notYet
+  return [...fromBytes, ...(await fromPath)]
+}
+void loadAll

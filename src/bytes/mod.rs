@@ -3,14 +3,14 @@
 //! their source text, so the output is exact to the UTF-16 unit and to the number
 //! spelling; the rules are the same `append_event` as everywhere else.
 
-mod event;
+pub(crate) mod event;
 mod frame;
-mod scan;
+pub(crate) mod scan;
 mod stream;
 pub mod text;
-mod write;
+pub(crate) mod write;
 
 pub use frame::Framing;
 pub use scan::SyntaxError;
-pub use stream::{reduce_to_json, ByteChunk, EventStream, FrameProblem, StreamError};
+pub use stream::{read_turns, reduce_to_json, ByteChunk, EventStream, FrameProblem, StreamError, Turn};
 pub use write::chunks_json;

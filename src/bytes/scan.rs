@@ -10,7 +10,7 @@ use std::fmt;
 use crate::decode::Field;
 
 /// The length of the leading run of `bytes` with no quote, backslash or control byte.
-fn ordinary_run(bytes: &[u8]) -> usize {
+pub(crate) fn ordinary_run(bytes: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     // Per byte, the high bit is set where the byte is zero (exact for the first match).

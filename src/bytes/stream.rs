@@ -3,13 +3,14 @@
 
 use std::fmt;
 
+use crate::decode::Field;
 use crate::decode::InvalidEvent;
-use crate::model::{AgentEvent, Chunk};
+use crate::model::{AgentEvent, Chunk, LifecycleKind};
 use crate::reducer::append_event;
 
 use super::event::event_from_fields;
 use super::frame::{Frame, Framer, Framing};
-use super::scan::{scan, string_at, Fields, SyntaxError};
+use super::scan::{scan, string_at, Fields, Node, SyntaxError};
 use super::text::{JsonText, Payload};
 use super::write::chunks_json;
 
@@ -92,8 +93,11 @@ fn stringified_delta(text: &str) -> Option<AgentEvent<JsonText, Payload>> {
     })
 }
 
-/// Scans, checks and folds one frame; nothing changes unless all of it is valid.
-fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> Result<(), StreamError> {
+/// Scans and checks one frame: its event, and the `turnId` string body when it has one.
+fn frame_event(
+    frame: &Frame<'_>,
+    at_end: bool,
+) -> Result<(AgentEvent<JsonText, Payload>, Option<JsonText>), StreamError> {
     let fail = |at: usize, problem| StreamError {
         offset: frame.offset + at as u64,
         line: frame.line,
@@ -107,10 +111,7 @@ fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> R
             .map_err(|e| fail(e.valid_up_to(), FrameProblem::InvalidUtf8 { at: e.valid_up_to() }))?
     };
     if let Some(event) = stringified_delta(text) {
-        return match append_event(chunks, event) {
-            Ok(()) => Ok(()),
-            Err(never) => match never {},
-        };
+        return Ok((event, None));
     }
     let mut fields = Fields::default();
     let is_object = scan(text, &mut fields).map_err(|e| {
@@ -129,6 +130,16 @@ fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> R
         return Err(fail(0, FrameProblem::NotAnObject));
     }
     let event = event_from_fields(text, &fields).map_err(|e| fail(0, FrameProblem::Invalid(e)))?;
+    let turn_id = match fields.get(Field::TurnId) {
+        Some(Node::String(body)) => Some(JsonText::from(*body)),
+        _ => None,
+    };
+    Ok((event, turn_id))
+}
+
+/// Scans, checks and folds one frame; nothing changes unless all of it is valid.
+fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> Result<(), StreamError> {
+    let (event, _) = frame_event(frame, at_end)?;
     match append_event(chunks, event) {
         Ok(()) => Ok(()),
         Err(never) => match never {},
@@ -190,4 +201,73 @@ pub fn reduce_to_json(bytes: &[u8], framing: Framing) -> Result<String, StreamEr
     stream.push(bytes)?;
     stream.end()?;
     Ok(stream.to_json())
+}
+
+/// One turn of a recorded stream: the chunks its events build.
+#[derive(Debug)]
+pub struct Turn {
+    /// The `turnId` of its `turn-start` event (a JSON string body), else `turn-<n>`.
+    pub id: JsonText,
+    pub chunks: Vec<ByteChunk>,
+}
+
+/// A recorded stream read as history: each `turn-start` event begins a new assistant
+/// turn; events before the first one form a turn of their own when they build anything.
+/// `emit` gets each turn as soon as the next one begins (and the last at the end), and
+/// returns `false` to stop reading.
+pub fn read_turns(
+    bytes: &[u8],
+    framing: Framing,
+    mut emit: impl FnMut(Turn) -> bool,
+) -> Result<(), StreamError> {
+    struct Open {
+        id: Option<JsonText>,
+        chunks: Vec<ByteChunk>,
+        /// Begun by a `turn-start` (kept even when empty).
+        explicit: bool,
+    }
+    let mut open: Option<Open> = None;
+    let mut emitted = 0usize;
+    let mut stopped = false;
+    let mut close = |open: &mut Option<Open>, stopped: &mut bool| {
+        if let Some(turn) = open.take().filter(|t| t.explicit || !t.chunks.is_empty()) {
+            emitted += 1;
+            let id = turn.id.unwrap_or_else(|| JsonText(format!("turn-{emitted}")));
+            *stopped = !emit(Turn {
+                id,
+                chunks: turn.chunks,
+            });
+        }
+    };
+    let mut each = |frame: Frame<'_>, at_end: bool| -> Result<(), StreamError> {
+        if stopped {
+            return Ok(());
+        }
+        let (event, turn_id) = frame_event(&frame, at_end)?;
+        if matches!(event, AgentEvent::Lifecycle(LifecycleKind::TurnStart)) {
+            close(&mut open, &mut stopped);
+            open = Some(Open {
+                id: turn_id,
+                chunks: Vec::new(),
+                explicit: true,
+            });
+            return Ok(());
+        }
+        let turn = open.get_or_insert_with(|| Open {
+            id: None,
+            chunks: Vec::new(),
+            explicit: false,
+        });
+        match append_event(&mut turn.chunks, event) {
+            Ok(()) => Ok(()),
+            Err(never) => match never {},
+        }
+    };
+    let mut framer = Framer::new(framing);
+    framer.push(bytes, |frame| each(frame, false))?;
+    framer.finish(|frame| each(frame, true))?;
+    if !stopped {
+        close(&mut open, &mut stopped);
+    }
+    Ok(())
 }

@@ -28,7 +28,7 @@ pub fn chunks_json(chunks: &[ByteChunk], out: &mut String) {
 }
 
 /// About the length of the JSON text of `chunks` (exact for the variable parts).
-fn json_size_hint(chunks: &[ByteChunk]) -> usize {
+pub(crate) fn json_size_hint(chunks: &[ByteChunk]) -> usize {
     let payload = |p: &Payload| match p {
         Payload::Json(raw) => raw.len() + 16,
         Payload::Undefined => 0,
@@ -57,7 +57,7 @@ fn json_size_hint(chunks: &[ByteChunk]) -> usize {
         .sum()
 }
 
-fn string(out: &mut String, text: &JsonText) {
+pub(crate) fn string(out: &mut String, text: &JsonText) {
     out.push('"');
     push_ascii(out, &text.0);
     out.push('"');
@@ -97,7 +97,7 @@ fn payload(out: &mut String, key: &str, value: &Payload) {
     }
 }
 
-fn chunk_json(chunk: &ByteChunk, out: &mut String) {
+pub(crate) fn chunk_json(chunk: &ByteChunk, out: &mut String) {
     match chunk {
         Chunk::Text { text } => {
             out.push_str("{\"type\":\"text\",\"text\":");
@@ -138,7 +138,7 @@ fn chunk_json(chunk: &ByteChunk, out: &mut String) {
     out.push('}');
 }
 
-fn call_json(call: &ToolCallEntry<JsonText, Payload>, out: &mut String) {
+pub(crate) fn call_json(call: &ToolCallEntry<JsonText, Payload>, out: &mut String) {
     out.push_str("{\"id\":");
     string(out, &call.id);
     out.push_str(",\"name\":");

@@ -153,7 +153,7 @@ pub fn read_update<S: Source>(
     Ok(SessionUpdate::Chunk { role, text })
 }
 
-fn read_tool_call<S: Source>(
+pub fn read_tool_call<S: Source>(
     reader: &Reader<'_, S>,
     update: S::Value,
     at: &[Step],

@@ -20,6 +20,7 @@
 pub mod acp;
 pub mod chatviewer;
 pub mod check;
+pub mod date;
 pub mod json;
 pub mod model_json;
 pub mod pi;
@@ -27,6 +28,7 @@ pub mod sn;
 pub mod source;
 pub mod timeline;
 pub mod timsort;
+pub mod tree;
 pub mod unified;
 pub mod value;
 pub mod webui;

@@ -8,7 +8,7 @@ use crate::model::{
 };
 
 use super::check::{array, index, join, object, string, wrong, FormatError, FormatResult};
-use super::value::{self, write_str, Json};
+use super::value::{self, write_str_with, Json};
 use super::wtf8::Wtf8;
 
 /// A chunk of a message read from a wire format.
@@ -110,19 +110,30 @@ pub fn message_json(message: &FormatMessage) -> Json {
     ])
 }
 
-fn write_call(out: &mut Vec<u8>, call: &ToolCallEntry<Wtf8, Json>) {
+/// `,"key":value`, or nothing for an `undefined` value (as `JSON.stringify` leaves it out).
+fn write_member<const ASCII: bool>(out: &mut Vec<u8>, key: &str, value: &Json) {
+    if *value != Json::Undefined {
+        out.extend_from_slice(b",\"");
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\":");
+        value::write_with::<ASCII>(out, value);
+    }
+}
+
+/// Writes one call entry, keys in the drop-in's order. `ASCII`: only ASCII output, other
+/// characters as `\u` escapes.
+pub fn write_call<const ASCII: bool>(out: &mut Vec<u8>, call: &ToolCallEntry<Wtf8, Json>) {
     out.extend_from_slice(b"{\"id\":");
-    write_str(out, call.id.as_bytes());
+    write_str_with::<ASCII>(out, call.id.as_bytes());
     out.extend_from_slice(b",\"name\":");
-    write_str(out, call.name.as_bytes());
-    out.extend_from_slice(b",\"arguments\":");
-    value::write(out, &call.arguments);
+    write_str_with::<ASCII>(out, call.name.as_bytes());
+    write_member::<ASCII>(out, "arguments", &call.arguments);
     let shell = |out: &mut Vec<u8>| {
         if let Some(output) = &call.shell_output {
             out.extend_from_slice(b",\"shellOutput\":{\"stdout\":");
-            write_str(out, output.stdout.as_bytes());
+            write_str_with::<ASCII>(out, output.stdout.as_bytes());
             out.extend_from_slice(b",\"stderr\":");
-            write_str(out, output.stderr.as_bytes());
+            write_str_with::<ASCII>(out, output.stderr.as_bytes());
             out.push(b'}');
         }
     };
@@ -130,10 +141,8 @@ fn write_call(out: &mut Vec<u8>, call: &ToolCallEntry<Wtf8, Json>) {
         shell(out);
     }
     if let Some((result, is_error)) = &call.result {
-        out.extend_from_slice(b",\"result\":");
-        value::write(out, result);
-        out.extend_from_slice(b",\"isError\":");
-        value::write(out, is_error);
+        write_member::<ASCII>(out, "result", result);
+        write_member::<ASCII>(out, "isError", is_error);
     }
     if !call.shell_output_first {
         shell(out);
@@ -141,36 +150,76 @@ fn write_call(out: &mut Vec<u8>, call: &ToolCallEntry<Wtf8, Json>) {
     out.push(b'}');
 }
 
+/// `{"type":"tool-batch","calls":[`: a tool batch up to its first call.
+pub const TOOL_BATCH_HEAD: &[u8] = b"{\"type\":\"tool-batch\",\"calls\":[";
+
+/// Writes one chunk, keys in the drop-in's order.
+pub fn write_chunk<const ASCII: bool>(out: &mut Vec<u8>, chunk: &FormatChunk) {
+    let typed = |out: &mut Vec<u8>, ty: &str, key: &str, text: &Wtf8| {
+        out.extend_from_slice(b"{\"type\":\"");
+        out.extend_from_slice(ty.as_bytes());
+        out.extend_from_slice(b"\",\"");
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\":");
+        write_str_with::<ASCII>(out, text.as_bytes());
+    };
+    match chunk {
+        Chunk::Text { text } => typed(out, "text", "text", text),
+        Chunk::Thinking { text, metadata } => {
+            typed(out, "thinking", "text", text);
+            if let Some(metadata) = metadata {
+                write_member::<ASCII>(out, "metadata", metadata);
+            }
+        }
+        Chunk::ToolBatch { calls } => {
+            out.extend_from_slice(TOOL_BATCH_HEAD);
+            for (k, call) in calls.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                write_call::<ASCII>(out, call);
+            }
+            out.push(b']');
+        }
+        Chunk::Error { message, status_code } => {
+            typed(out, "error", "message", message);
+            if let Some(code) = status_code {
+                write_member::<ASCII>(out, "statusCode", &number(*code));
+            }
+        }
+        Chunk::System { kind, text } => {
+            out.extend_from_slice(b"{\"type\":\"system\",\"kind\":\"");
+            out.extend_from_slice(kind.as_str().as_bytes());
+            out.extend_from_slice(b"\",\"text\":");
+            write_str_with::<ASCII>(out, text.as_bytes());
+        }
+    }
+    out.push(b'}');
+}
+
+/// `{"id":…,"role":…,"chunks":[`: a message up to its first chunk.
+pub fn write_message_head<const ASCII: bool>(out: &mut Vec<u8>, id: &str, role: MessageRole) {
+    out.extend_from_slice(b"{\"id\":");
+    write_str_with::<ASCII>(out, id.as_bytes());
+    out.extend_from_slice(b",\"role\":\"");
+    out.extend_from_slice(role_name(role).as_bytes());
+    out.extend_from_slice(b"\",\"chunks\":[");
+}
+
 /// Writes `messages` as the JSON text of a `ChatMessage[]`: what [`message_json`] gives,
-/// without building the values first (the bulk readers' output path).
+/// without building the values first.
 pub fn write_messages(out: &mut Vec<u8>, messages: &[FormatMessage]) {
     out.push(b'[');
     for (i, message) in messages.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(b"{\"id\":");
-        write_str(out, message.id.as_bytes());
-        out.extend_from_slice(b",\"role\":\"");
-        out.extend_from_slice(role_name(message.role).as_bytes());
-        out.extend_from_slice(b"\",\"chunks\":[");
+        write_message_head::<false>(out, &message.id, message.role);
         for (j, chunk) in message.chunks.iter().enumerate() {
             if j > 0 {
                 out.push(b',');
             }
-            match chunk {
-                Chunk::ToolBatch { calls } => {
-                    out.extend_from_slice(b"{\"type\":\"tool-batch\",\"calls\":[");
-                    for (k, call) in calls.iter().enumerate() {
-                        if k > 0 {
-                            out.push(b',');
-                        }
-                        write_call(out, call);
-                    }
-                    out.extend_from_slice(b"]}");
-                }
-                other => value::write(out, &chunk_json(other)),
-            }
+            write_chunk::<false>(out, chunk);
         }
         out.extend_from_slice(b"]}");
     }

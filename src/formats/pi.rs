@@ -33,6 +33,17 @@ pub const UNKNOWN_PROVIDER: &str = "unknown";
 /// Reads a session file's bytes (UTF-8, or WTF-8 from a JavaScript string). Blank lines
 /// are skipped; a line cut short at the end of the file is reported as such.
 pub fn read_session(text: &[u8]) -> FormatResult<Vec<FormatMessage>> {
+    let mut messages = Vec::new();
+    read_session_with(text, |message| {
+        messages.push(message);
+        true
+    })?;
+    Ok(messages)
+}
+
+/// [`read_session`], handing each message to `emit` as soon as it is complete (a turn
+/// when the next user message begins). `emit` returns `false` to stop reading.
+pub fn read_session_with(text: &[u8], mut emit: impl FnMut(FormatMessage) -> bool) -> FormatResult<()> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let is_blank = |line: &[u8]| line.iter().all(u8::is_ascii_whitespace);
     let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
@@ -54,8 +65,18 @@ pub fn read_session(text: &[u8]) -> FormatResult<Vec<FormatMessage>> {
             FormatError::new("", problem).at_line(i + 1)
         })?;
         reader.line(&parsed, i + 1).map_err(|e| e.at_line(i + 1))?;
+        for message in reader.messages.drain(..) {
+            if !emit(message) {
+                return Ok(());
+            }
+        }
     }
-    Ok(reader.finish())
+    for message in reader.finish() {
+        if !emit(message) {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Reads lines that are already parsed; entry `i` is reported as line `i + 1`.

@@ -204,7 +204,7 @@ pub fn build_timeline<T, V>(
 /// JavaScript truthiness of a JSON value.
 pub fn truthy(value: &Json) -> bool {
     match value {
-        Json::Null => false,
+        Json::Undefined | Json::Null => false,
         Json::Bool(b) => *b,
         Json::Number(n) => n.parse::<f64>().is_ok_and(|n| n != 0.0 && !n.is_nan()),
         Json::String(s) => !s.is_empty(),

@@ -9,12 +9,17 @@
 
 use std::fmt;
 
+use crate::bytes::scan::ordinary_run;
 use crate::decode::ValueType;
 
 use super::wtf8::Wtf8;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
+    /// Not JSON: a payload that was `undefined` (an ACP call without `rawInput`). Written
+    /// as `JSON.stringify` writes it: an object member with it is left out, an array
+    /// element is `null`.
+    Undefined,
     Null,
     Bool(bool),
     /// The number's JSON text, as written.
@@ -38,6 +43,7 @@ impl Json {
 
     pub fn kind(&self) -> ValueType {
         match self {
+            Json::Undefined => ValueType::Undefined,
             Json::Null => ValueType::Null,
             Json::Bool(_) => ValueType::Boolean,
             Json::Number(_) => ValueType::Number,
@@ -280,14 +286,10 @@ impl Parser<'_> {
         self.pos += 1;
         let start = self.pos;
         // Most strings have no escape: one exact copy.
-        let plain = self.text[start..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
-        if let Some(len) = plain {
-            if self.text[start + len] == b'"' {
-                self.pos = start + len + 1;
-                return Ok(Wtf8::from_wtf8_unchecked(self.text[start..start + len].to_vec()));
-            }
+        let len = ordinary_run(&self.text[start..]);
+        if self.text.get(start + len) == Some(&b'"') {
+            self.pos = start + len + 1;
+            return Ok(Wtf8::from_wtf8_unchecked(self.text[start..start + len].to_vec()));
         }
         let mut out = Wtf8::new();
         let mut run = self.pos;
@@ -328,7 +330,7 @@ impl Parser<'_> {
                     run = self.pos;
                 }
                 0x00..=0x1F => return Err(self.unexpected()),
-                _ => self.pos += 1,
+                _ => self.pos += 1 + ordinary_run(&self.text[self.pos + 1..]),
             }
         }
     }
@@ -380,31 +382,43 @@ impl Parser<'_> {
 
 /// Writes `value` as compact JSON.
 pub fn write(out: &mut Vec<u8>, value: &Json) {
+    write_with::<false>(out, value)
+}
+
+/// Writes `value` as compact JSON in ASCII: other characters as `\u` escapes (V8 makes a
+/// one-byte string of ASCII by copying, where UTF-8 would have to be decoded).
+pub fn write_ascii(out: &mut Vec<u8>, value: &Json) {
+    write_with::<true>(out, value)
+}
+
+pub fn write_with<const ASCII: bool>(out: &mut Vec<u8>, value: &Json) {
     match value {
-        Json::Null => out.extend_from_slice(b"null"),
+        Json::Undefined | Json::Null => out.extend_from_slice(b"null"),
         Json::Bool(true) => out.extend_from_slice(b"true"),
         Json::Bool(false) => out.extend_from_slice(b"false"),
         Json::Number(text) => out.extend_from_slice(text.as_bytes()),
-        Json::String(text) => write_str(out, text.as_bytes()),
+        Json::String(text) => write_str_with::<ASCII>(out, text.as_bytes()),
         Json::Array(items) => {
             out.push(b'[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
-                write(out, item);
+                write_with::<ASCII>(out, item);
             }
             out.push(b']');
         }
         Json::Object(fields) => {
             out.push(b'{');
-            for (i, (key, item)) in fields.iter().enumerate() {
-                if i > 0 {
+            let mut first = true;
+            for (key, item) in fields.iter().filter(|(_, item)| *item != Json::Undefined) {
+                if !first {
                     out.push(b',');
                 }
-                write_str(out, key.as_bytes());
+                first = false;
+                write_str_with::<ASCII>(out, key.as_bytes());
                 out.push(b':');
-                write(out, item);
+                write_with::<ASCII>(out, item);
             }
             out.push(b'}');
         }
@@ -420,44 +434,100 @@ fn escape_unit(out: &mut Vec<u8>, unit: u16) {
     }
 }
 
+/// Bytes a JSON string cannot hold as they are: controls, the quote, the backslash, and
+/// the lead byte of a WTF-8 surrogate (ASCII output: every byte beyond ASCII).
+const fn specials(ascii: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = byte < 0x20
+            || byte == b'"' as usize
+            || byte == b'\\' as usize
+            || byte == 0xED
+            || (ascii && byte >= 0x80);
+        byte += 1;
+    }
+    table
+}
+static SPECIAL: [bool; 256] = specials(false);
+static SPECIAL_ASCII: [bool; 256] = specials(true);
+
 /// Writes WTF-8 text as a JSON string, escaping as `JSON.stringify` does, plus unpaired
 /// surrogates as `\uXXXX` (which `JSON.stringify` also does since ES2019).
 pub fn write_str(out: &mut Vec<u8>, text: &[u8]) {
+    write_str_with::<false>(out, text)
+}
+
+pub fn write_str_with<const ASCII: bool>(out: &mut Vec<u8>, text: &[u8]) {
+    let special = if ASCII { &SPECIAL_ASCII } else { &SPECIAL };
+    out.reserve(text.len() + 2);
     out.push(b'"');
     let mut run = 0;
     let mut i = 0;
     while i < text.len() {
         let b = text[i];
-        let escape: Option<&[u8]> = match b {
-            b'"' => Some(b"\\\""),
-            b'\\' => Some(b"\\\\"),
-            b'\n' => Some(b"\\n"),
-            b'\r' => Some(b"\\r"),
-            b'\t' => Some(b"\\t"),
-            0x08 => Some(b"\\b"),
-            0x0C => Some(b"\\f"),
-            _ => None,
+        if !special[b as usize] {
+            i += 1;
+            continue;
+        }
+        out.extend_from_slice(&text[run..i]);
+        let escape: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            _ => b"",
         };
-        if let Some(escape) = escape {
-            out.extend_from_slice(&text[run..i]);
+        if !escape.is_empty() {
             out.extend_from_slice(escape);
             i += 1;
-            run = i;
         } else if b < 0x20 {
-            out.extend_from_slice(&text[run..i]);
             escape_unit(out, b as u16);
             i += 1;
-            run = i;
-        } else if b == 0xED && matches!(text.get(i + 1), Some(0xA0..=0xBF)) && i + 2 < text.len() {
-            out.extend_from_slice(&text[run..i]);
-            let unit = 0xD000 | ((text[i + 1] as u16 & 0x3F) << 6) | (text[i + 2] as u16 & 0x3F);
-            escape_unit(out, unit);
-            i += 3;
-            run = i;
         } else {
-            i += 1;
+            // A multi-byte sequence: a surrogate is always escaped, anything else only in
+            // ASCII output.
+            let len = match b {
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                _ => 4,
+            }
+            .min(text.len() - i);
+            let cp = decode_at(&text[i..i + len]);
+            let surrogate = (0xD800..0xE000).contains(&cp);
+            if ASCII || surrogate {
+                let mut units = [0u16; 2];
+                let units: &[u16] = match char::from_u32(cp) {
+                    Some(c) => c.encode_utf16(&mut units),
+                    None => {
+                        units[0] = cp as u16;
+                        &units[..1]
+                    }
+                };
+                for &unit in units {
+                    escape_unit(out, unit);
+                }
+            } else {
+                out.extend_from_slice(&text[i..i + len]);
+            }
+            i += len;
         }
+        run = i;
     }
     out.extend_from_slice(&text[run..]);
     out.push(b'"');
+}
+
+/// The code point of one WTF-8 sequence.
+fn decode_at(bytes: &[u8]) -> u32 {
+    let tail = |b: u8| (b & 0x3F) as u32;
+    match *bytes {
+        [b0, b1] => ((b0 as u32 & 0x1F) << 6) | tail(b1),
+        [b0, b1, b2] => ((b0 as u32 & 0x0F) << 12) | (tail(b1) << 6) | tail(b2),
+        [b0, b1, b2, b3] => ((b0 as u32 & 0x07) << 18) | (tail(b1) << 12) | (tail(b2) << 6) | tail(b3),
+        _ => 0xFFFD,
+    }
 }

@@ -269,6 +269,7 @@ fn field_name(field: Field) -> Interned {
         Field::Message => Interned::Message,
         Field::ModelId => Interned::ModelId,
         Field::KeyId => Interned::KeyId,
+        Field::TurnId => Interned::TurnId,
     }
 }
 

@@ -22,11 +22,14 @@ pub enum JsError {
     Throw(sys::napi_value),
     Type(String),
     Internal(String),
-    /// Bad input at a place in a byte stream: an `Error` with `offset` and `line`.
+    /// Bad input at a place in a byte stream or file: an `Error` with `offset` and `line`
+    /// (when known) and a `code` (for a file that could not be read). The message is
+    /// used as it is.
     Located {
         message: String,
-        offset: u64,
-        line: u64,
+        offset: Option<u64>,
+        line: Option<u64>,
+        code: Option<&'static str>,
     },
 }
 
@@ -61,6 +64,7 @@ pub enum Interned {
     Message,
     ModelId,
     KeyId,
+    TurnId,
     Thinking,
     ToolBatch,
     Calls,
@@ -130,6 +134,7 @@ impl Interned {
         Interned::Message,
         Interned::ModelId,
         Interned::KeyId,
+        Interned::TurnId,
         Interned::Thinking,
         Interned::ToolBatch,
         Interned::Calls,
@@ -198,6 +203,7 @@ impl Interned {
             Interned::Message => "message",
             Interned::ModelId => "modelId",
             Interned::KeyId => "keyId",
+            Interned::TurnId => "turnId",
             Interned::Thinking => "thinking",
             Interned::ToolBatch => "tool-batch",
             Interned::Calls => "calls",
@@ -257,18 +263,20 @@ pub struct State {
 
 /// The built-in functions the binding calls, kept in the holder array after the names
 /// (as found at load time, so later changes to the globals do not reach them).
-const BUILTINS: [(u32, &[&std::ffi::CStr]); 5] = [
+const BUILTINS: [(u32, &[&std::ffi::CStr]); 6] = [
     (CONCAT, &[c"String", c"prototype", c"concat"]),
     (IS_ARRAY, &[c"Array", c"isArray"]),
     (JSON_PARSE, &[c"JSON", c"parse"]),
     (DATE, &[c"Date"]),
     (DATE_NOW, &[c"Date", c"now"]),
+    (SET_IMMEDIATE, &[c"setImmediate"]),
 ];
 const CONCAT: u32 = Interned::COUNT as u32;
 const IS_ARRAY: u32 = CONCAT + 1;
 const JSON_PARSE: u32 = CONCAT + 2;
 const DATE: u32 = CONCAT + 3;
 const DATE_NOW: u32 = CONCAT + 4;
+const SET_IMMEDIATE: u32 = CONCAT + 5;
 
 fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
     if status == sys::Status::napi_ok {
@@ -773,31 +781,6 @@ impl<'s> Js<'s> {
     }
 
     /// Throws an `Error` carrying where in a byte stream the problem is.
-    fn throw_located(&self, message: &str, offset: u64, line: u64) {
-        let thrown = (|| -> JsResult<()> {
-            let text = self.create_utf16(&message.encode_utf16().collect::<Vec<_>>())?;
-            let mut error = ptr::null_mut();
-            // SAFETY: creates and throws values in the live environment of this call.
-            self.check(
-                unsafe { sys::napi_create_error(self.env, ptr::null_mut(), text, &mut error) },
-                "creating an error",
-            )?;
-            for (key, number) in [(c"offset", offset), (c"line", line)] {
-                let value = self.create_number(number as f64)?;
-                self.check(
-                    unsafe { sys::napi_set_named_property(self.env, error, key.as_ptr(), value) },
-                    "writing a property",
-                )?;
-            }
-            self.check(unsafe { sys::napi_throw(self.env, error) }, "throwing")
-        })();
-        if thrown.is_err() {
-            let fallback = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
-            // SAFETY: a valid C string in the live environment.
-            unsafe { sys::napi_throw_error(self.env, ptr::null(), fallback.as_ptr()) };
-        }
-    }
-
     /// The bytes of a `Uint8Array` (a `Buffer` is one), borrowed for this call.
     pub fn uint8_array(&self, value: Value) -> JsResult<Option<&[u8]>> {
         let mut is_typed_array = false;
@@ -955,6 +938,18 @@ impl<'s> Js<'s> {
         Ok(error)
     }
 
+    /// `setImmediate(function)`: runs it after the event loop's next I/O phase.
+    pub fn set_immediate(&self, function: Value) -> JsResult<()> {
+        let set_immediate = self.table(SET_IMMEDIATE)?;
+        let this = self.undefined()?;
+        let mut result = ptr::null_mut();
+        // SAFETY: `set_immediate` is the global found at load time, called with a function.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, this, set_immediate, 1, &function, &mut result) },
+            "setImmediate",
+        )
+    }
+
     /// Calls `function` with no arguments and `this` undefined.
     pub fn call0(&self, function: Value) -> JsResult<Value> {
         let this = self.undefined()?;
@@ -969,33 +964,84 @@ impl<'s> Js<'s> {
 
     /// Throws `error` (prefixed with the function name) unless one is already pending.
     pub fn throw(&self, error: JsError, prefix: &str) {
-        let (message, is_type_error) = match error {
-            JsError::Pending => return,
-            JsError::Throw(value) => {
-                // SAFETY: `value` belongs to the current scope; `env` is live.
-                unsafe { sys::napi_throw(self.env, value) };
-                return;
+        if let JsError::Pending = error {
+            return;
+        }
+        let fallback = match &error {
+            JsError::Type(message) | JsError::Internal(message) | JsError::Located { message, .. } => {
+                message.clone()
             }
+            _ => String::new(),
+        };
+        match self.error_value(error, prefix) {
+            // SAFETY: `value` belongs to the current scope; `env` is live.
+            Ok(value) => unsafe {
+                sys::napi_throw(self.env, value);
+            },
+            Err(_) => {
+                let fallback =
+                    CString::new(format!("{prefix}: {}", fallback.replace('\0', "\\0"))).unwrap_or_default();
+                // SAFETY: a valid C string in the live environment.
+                unsafe { sys::napi_throw_error(self.env, ptr::null(), fallback.as_ptr()) };
+            }
+        }
+    }
+
+    /// The error value `throw` throws for `error`, e.g. to reject a promise with. A pending
+    /// exception is taken (and cleared).
+    pub fn error_value(&self, error: JsError, prefix: &str) -> JsResult<Value> {
+        let mut value = ptr::null_mut();
+        let (message, is_type_error) = match error {
+            JsError::Pending => {
+                // SAFETY: reads (and clears) the pending exception of the live environment.
+                self.check(
+                    unsafe { sys::napi_get_and_clear_last_exception(self.env, &mut value) },
+                    "taking an exception",
+                )?;
+                return Ok(value);
+            }
+            JsError::Throw(value) => return Ok(value),
             JsError::Type(message) => (format!("{prefix}: {message}"), true),
             JsError::Internal(message) => (format!("{prefix}: internal error: {message}"), false),
             JsError::Located {
                 message,
                 offset,
                 line,
+                code,
             } => {
-                self.throw_located(&message, offset, line);
-                return;
+                let error = self.error(self.create_utf16(&message.encode_utf16().collect::<Vec<_>>())?)?;
+                let numbers = [(c"offset", offset), (c"line", line)];
+                for (key, number) in numbers.into_iter().filter_map(|(k, n)| Some((k, n?))) {
+                    let number = self.create_number(number as f64)?;
+                    // SAFETY: all handles belong to the current scope.
+                    self.check(
+                        unsafe { sys::napi_set_named_property(self.env, error, key.as_ptr(), number) },
+                        "writing a property",
+                    )?;
+                }
+                if let Some(code) = code {
+                    let code = self.ascii_string(code)?;
+                    self.check(
+                        unsafe { sys::napi_set_named_property(self.env, error, c"code".as_ptr(), code) },
+                        "writing a property",
+                    )?;
+                }
+                return Ok(error);
             }
         };
-        let message = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
-        // SAFETY: `message` is a valid C string; `env` is live.
-        unsafe {
-            if is_type_error {
-                sys::napi_throw_type_error(self.env, ptr::null(), message.as_ptr());
-            } else {
-                sys::napi_throw_error(self.env, ptr::null(), message.as_ptr());
-            }
-        }
+        let text = self.create_utf16(&message.encode_utf16().collect::<Vec<_>>())?;
+        // SAFETY: `text` is a string of the current scope.
+        self.check(
+            unsafe {
+                if is_type_error {
+                    sys::napi_create_type_error(self.env, ptr::null_mut(), text, &mut value)
+                } else {
+                    sys::napi_create_error(self.env, ptr::null_mut(), text, &mut value)
+                }
+            },
+            "creating an error",
+        )?;
+        Ok(value)
     }
 }
 

@@ -9,13 +9,15 @@
 //!   their shapes;
 //! - `formats.rs` and `timeline.rs` bind the wire formats and the timeline view
 //!   (`format_types.rs` declares their shapes, `json_bridge.rs` moves data as JSON text);
-//! - `stream.rs` is the bytes path: `ChunkStream`, `reduceEvents`.
+//! - `stream.rs` is the bytes path: `ChunkStream`, `reduceEvents`;
+//! - `history.rs` loads whole histories: `loadHistory` (off the main thread), `loadHistorySync`.
 
 mod adapters;
 mod chunks;
 mod entry;
 mod format_types;
 mod formats;
+mod history;
 mod js;
 mod json_bridge;
 mod messages;

@@ -87,8 +87,9 @@ fn with_bytes<T>(js: &Js, data: Value, use_bytes: impl FnOnce(&[u8]) -> T) -> Js
 fn located(error: StreamError, what: &str) -> JsError {
     JsError::Located {
         message: format!("{what}: {error}"),
-        offset: error.offset,
-        line: error.line,
+        offset: Some(error.offset),
+        line: Some(error.line),
+        code: None,
     }
 }
 

@@ -1,0 +1,209 @@
+// loadHistory / loadHistorySync: every format from a path or bytes, sync and async alike,
+// in lockstep with the stream readers, large histories built a slice at a time while the
+// event loop keeps turning, and bad input.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+
+import { acp, appendEventToChunks, loadHistory, loadHistorySync, pi, sn } from '../index.js'
+import { readExample, readNdjson } from './fixtures.mjs'
+
+const path = (name) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), 'agent-chunks-history-'))
+const write = (name, text) => {
+  const file = join(dir, name)
+  writeFileSync(file, text)
+  return file
+}
+/** As JSON has it: `undefined` members left out. */
+const plain = (value) => JSON.parse(JSON.stringify(value))
+
+const examples = [
+  ['demo-stream.ndjson', 'events'],
+  ['sn-thinking.sse', 'events'],
+  ['pi-session.jsonl', 'pi'],
+  ['sn-history.json', 'sn'],
+  ['acp-session.ndjson', 'acp'],
+  ['chatviewer.json', 'chatviewer'],
+]
+
+test('every format loads the same from a path or bytes, sync or async', async () => {
+  for (const [name, format] of examples) {
+    const expected = loadHistorySync(path(name), format)
+    assert.ok(Array.isArray(expected), name)
+    assert.deepEqual(await loadHistory(path(name), format), expected, `${name} async`)
+    assert.deepEqual(await loadHistory(readExample(name), format), expected, `${name} Buffer`)
+    assert.deepEqual(loadHistorySync(new Uint8Array(readExample(name)), format), expected, `${name} Uint8Array`)
+    for (const message of expected) {
+      assert.deepEqual(Object.keys(message), ['id', 'role', 'chunks'])
+    }
+  }
+})
+
+test('pi and sn histories are what their readers give', () => {
+  assert.deepEqual(loadHistorySync(path('pi-session.jsonl'), 'pi'), pi.toMessages(readExample('pi-session.jsonl')))
+  assert.deepEqual(loadHistorySync(path('sn-history.json'), 'sn'), sn.toMessages(readExample('sn-history.json')))
+  // Sn thoughts one per line read as the array does.
+  const lines = JSON.parse(readExample('sn-history.json')).map((t) => JSON.stringify(t)).join('\n')
+  assert.deepEqual(loadHistorySync(Buffer.from(lines), 'sn'), sn.toMessages(readExample('sn-history.json')))
+})
+
+test('events: each turn of the recorded stream is the message the drop-in builds from it', () => {
+  const events = readNdjson('demo-stream.ndjson')
+  const turns = []
+  for (const event of events) {
+    if (event.type === 'turn-start') turns.push({ id: event.turnId, chunks: [] })
+    else appendEventToChunks(turns.at(-1).chunks, event)
+  }
+  const history = loadHistorySync(path('demo-stream.ndjson'), 'events')
+  assert.deepEqual(history, plain(turns.map(({ id, chunks }) => ({ id, role: 'assistant', chunks }))))
+})
+
+test('acp: the assistant messages are what the updates fold to through acp.toAgentEvents', () => {
+  const updates = readNdjson('acp-session.ndjson')
+  const expected = []
+  updates.forEach((notification, index) => {
+    const update = notification.update ?? notification
+    const role = update.sessionUpdate === 'user_message_chunk' ? 'user' : 'assistant'
+    const events =
+      role === 'user' ? (update.content.type === 'text' ? [{ type: 'text-delta', delta: update.content.text }] : []) : acp.toAgentEvents(notification)
+    if (role === 'assistant' && events.length === 0 && !/^(agent_|tool_call)/.test(update.sessionUpdate)) return
+    if (expected.at(-1)?.role !== role) expected.push({ id: `line-${index + 1}`, role, chunks: [] })
+    for (const event of events) appendEventToChunks(expected.at(-1).chunks, event)
+  })
+  assert.deepEqual(loadHistorySync(path('acp-session.ndjson'), 'acp'), plain(expected))
+})
+
+test('chatviewer: lines in time order, a user message each, the rest grouped', () => {
+  const history = loadHistorySync(path('chatviewer.json'), 'chatviewer')
+  const lines = JSON.parse(readExample('chatviewer.json'))
+  const byTime = [...lines].sort((a, b) => new Date(a.timestamp) - new Date(b.timestamp))
+  const firstOfRuns = byTime.filter((line, i) => line.type === 'user' || i === 0 || byTime[i - 1].type === 'user')
+  assert.deepEqual(history.map((m) => m.id), firstOfRuns.map((line) => line.uuid))
+  assert.deepEqual(history.map((m) => m.role), firstOfRuns.map((line) => (line.type === 'user' ? 'user' : 'assistant')))
+})
+
+/** A Pi session of `turns` turns, one of them long: text, and a tool batch of many calls. */
+function bigSession(turns) {
+  const lines = []
+  for (let t = 0; t < turns; t++) {
+    lines.push(JSON.stringify({ role: 'user', content: [{ type: 'text', text: `question ${t} 🧪` }] }))
+    const calls = t === 3 ? 3000 : 3
+    lines.push(JSON.stringify({
+      role: 'assistant',
+      provider: 'anthropic',
+      content: [
+        { type: 'thinking', thinking: `thinking about ${t} \ud83d`, thinkingSignature: `sig${t}` },
+        { type: 'text', text: 'x'.repeat(t === 5 ? 200_000 : 50) },
+        ...Array.from({ length: calls }, (_, i) => ({ type: 'toolCall', id: `c${t}-${i}`, name: 'read', arguments: { path: `f${i}`, ['__proto__']: { i } } })),
+      ],
+    }))
+    for (let i = 0; i < calls; i++) {
+      lines.push(JSON.stringify({ role: 'toolResult', toolCallId: `c${t}-${i}`, content: [{ type: 'text', text: `result ${i} é` }], isError: i % 5 === 0 }))
+    }
+  }
+  return lines.join('\n')
+}
+
+test('a large history is built a slice at a time: the same messages, and the event loop turns meanwhile', async () => {
+  const file = write('big.jsonl', bigSession(400))
+  const expected = loadHistorySync(file, 'pi')
+  assert.equal(expected.length, 800)
+  let turnsOfTheLoop = 0
+  let stop = false
+  const spin = () => {
+    if (stop) return
+    turnsOfTheLoop++
+    setImmediate(spin)
+  }
+  setImmediate(spin)
+  const loaded = await loadHistory(file, 'pi')
+  stop = true
+  assert.deepEqual(loaded, expected)
+  assert.ok(turnsOfTheLoop > 5, `the event loop turned ${turnsOfTheLoop} times during the load`)
+  // Own properties, as JSON.parse makes them; no prototype was set.
+  const call = loaded[7].chunks[2].calls[10]
+  assert.ok(Object.hasOwn(call.arguments, '__proto__'))
+  assert.equal(Object.getPrototypeOf(call.arguments), Object.prototype)
+  assert.equal(loaded[7].chunks[2].calls.length, 3000)
+  assert.equal(loaded[1].chunks[0].text, 'thinking about 0 \ud83d')
+})
+
+test('loads overlap: several at once on one thread, each its own result', async () => {
+  const names = examples.concat(examples)
+  const results = await Promise.all(names.map(([name, format]) => loadHistory(path(name), format)))
+  results.forEach((result, i) => assert.deepEqual(result, loadHistorySync(path(names[i][0]), names[i][1])))
+})
+
+test('a file that cannot be read rejects with its code; bad arguments throw a TypeError', async () => {
+  await assert.rejects(loadHistory(join(dir, 'missing.jsonl'), 'pi'), (e) => e.code === 'ENOENT' && /missing\.jsonl/.test(e.message))
+  assert.throws(() => loadHistorySync(dir, 'pi'), (e) => e.code === 'EISDIR')
+  assert.throws(() => loadHistory(path('pi-session.jsonl'), 'claude'), {
+    name: 'TypeError',
+    message: "loadHistory: format must be one of 'events', 'acp', 'chatviewer', 'pi', 'sn', got 'claude'",
+  })
+  assert.throws(() => loadHistorySync(path('pi-session.jsonl')), { name: 'TypeError', message: /got undefined/ })
+  assert.throws(() => loadHistorySync(42, 'pi'), {
+    name: 'TypeError',
+    message: 'loadHistorySync: source must be a file path (a string), a Buffer or a Uint8Array, got number',
+  })
+})
+
+test('an invalid history is an Error with its line (and offset where known)', async () => {
+  const cases = [
+    ['pi', '{"role":"user","content":"a"}\n{"role":"assistant","content":[{"type":"text"}]}\n', 2, /content\[0\]\.text must be a string/],
+    ['pi', '{"role":"user","content":"a"}\n{"role":"us', 2, /truncated/],
+    ['events', '{"type":"text-delta","delta":"a"}\n{"type":"tool-call","toolCall":{"id":1}}\n', 2, /toolCall\.id/],
+    ['acp', '{"update":{"sessionUpdate":"agent_message_chunk"}}\n', 1, /update\.content must be an object/],
+    ['chatviewer', '{"uuid":"a","timestamp":0,"type":"user"}\n[]\n', 2, /uuid must be a string, got undefined/],
+    ['sn', '[{"id":"a","parts":[],"role":1},\n{"id":"b","parts":[],"role":9}]', undefined, /\[1\]/],
+  ]
+  for (const [format, text, line, message] of cases) {
+    const bytes = Buffer.from(text)
+    const check = (e) => {
+      assert.ok(e instanceof Error && !(e instanceof TypeError), `${format}: ${e}`)
+      assert.match(e.message, message)
+      assert.match(e.message, new RegExp(`^loadHistory(Sync)?: ${format} history`))
+      assert.equal(e.line, line, `${format}: ${e.message}`)
+      return true
+    }
+    assert.throws(() => loadHistorySync(bytes, format), check)
+    await assert.rejects(loadHistory(bytes, format), check)
+  }
+  const utf8 = Buffer.concat([Buffer.from('{"role":"user","content":"a"}\n{"role":"u'), Buffer.from([0xff]), Buffer.from('ser"}\n')])
+  await assert.rejects(loadHistory(utf8, 'pi'), (e) => e.line === 2 && e.offset === 40 && /invalid UTF-8/.test(e.message))
+  // The caller's bytes are left as they were.
+  assert.equal(utf8[40], 0xff)
+})
+
+test('loadHistory works in worker threads, and a worker can end in the middle of a load', async () => {
+  const file = write('worker.jsonl', bigSession(200))
+  const expected = loadHistorySync(file, 'pi').length
+  const script = `
+    const { parentPort, workerData } = require('node:worker_threads')
+    const { loadHistory } = require(workerData.addon)
+    loadHistory(workerData.file, 'pi').then((messages) => parentPort.postMessage(messages.length))
+  `
+  const addon = fileURLToPath(new URL('../index.js', import.meta.url))
+  const counts = await Promise.all(
+    Array.from({ length: 4 }, () => {
+      const worker = new Worker(script, { eval: true, workerData: { addon, file } })
+      return new Promise((resolve, reject) => {
+        worker.once('message', (n) => worker.terminate().then(() => resolve(n)))
+        worker.once('error', reject)
+      })
+    }),
+  )
+  assert.deepEqual(counts, [expected, expected, expected, expected])
+  for (let round = 0; round < 6; round++) {
+    const worker = new Worker(script, { eval: true, workerData: { addon, file } })
+    await new Promise((resolve) => worker.once('online', resolve))
+    await new Promise((resolve) => setTimeout(resolve, round * 3))
+    await worker.terminate()
+  }
+  assert.equal((await loadHistory(file, 'pi')).length, expected)
+})

@@ -1,0 +1,247 @@
+//! Messages as JSON text in slices of bounded size, so a host can turn them into objects
+//! a slice at a time (between slices its event loop runs).
+//!
+//! A slice is a JSON array of items to append to one of the arrays being built: the
+//! result (depth 0), the `chunks` of the last message (depth 1), or the `calls` of that
+//! message's last chunk (depth 2). A message that does not fit in a slice is sent as its
+//! head (`{id, role, chunks: []}`, flagged `open`), then its chunks at depth 1; a tool
+//! batch that does not fit likewise, its calls at depth 2. All text is ASCII.
+
+use crate::bytes::{write as bytes_write, ByteChunk};
+use crate::formats::model_json::{role_name, write_call, write_chunk, FormatChunk, TOOL_BATCH_HEAD};
+use crate::formats::value::{write_str_with, Json};
+use crate::model::{Chunk, MessageRole};
+
+use super::Message;
+
+/// One slice: `[item, item, …]` for the array at `depth`. With `open`, the last item's
+/// array (`chunks` at depth 0, `calls` at depth 1) is where the next slices go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slice {
+    pub depth: u8,
+    pub open: bool,
+    pub json: Vec<u8>,
+}
+
+/// Cuts messages into slices of about `limit` bytes and hands each to `send`, which
+/// returns `false` when nobody wants more.
+pub struct Slicer<F> {
+    limit: usize,
+    depth: u8,
+    json: Vec<u8>,
+    send: F,
+    stopped: bool,
+}
+
+impl<F: FnMut(Slice) -> bool> Slicer<F> {
+    pub fn new(limit: usize, send: F) -> Self {
+        Slicer {
+            limit,
+            depth: 0,
+            json: Vec::new(),
+            send,
+            stopped: false,
+        }
+    }
+
+    /// Whether the receiver has gone.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn flush(&mut self, open: bool) {
+        if self.json.is_empty() {
+            return;
+        }
+        self.json.push(b']');
+        let json = std::mem::replace(
+            &mut self.json,
+            Vec::with_capacity(self.limit.min(1 << 20) * 5 / 4),
+        );
+        if !self.stopped {
+            self.stopped = !(self.send)(Slice {
+                depth: self.depth,
+                open,
+                json,
+            });
+        }
+    }
+
+    /// Adds one item at `depth`; `open` items end their slice.
+    fn item(&mut self, depth: u8, open: bool, write: impl FnOnce(&mut Vec<u8>)) {
+        if self.depth != depth {
+            self.flush(false);
+            self.depth = depth;
+        }
+        self.json.push(if self.json.is_empty() { b'[' } else { b',' });
+        write(&mut self.json);
+        if open {
+            self.flush(true);
+        } else if self.json.len() >= self.limit {
+            self.flush(false);
+        }
+    }
+
+    pub fn message(&mut self, message: &Message) {
+        match message {
+            Message::Format(m) => {
+                let mut id = Vec::new();
+                write_str_with::<true>(&mut id, m.id.as_bytes());
+                self.write(&id, m.role, &m.chunks, format_size, |out, c| {
+                    write_chunk::<true>(out, c)
+                })
+            }
+            Message::Turn(turn) => {
+                let mut id = String::new();
+                bytes_write::string(&mut id, &turn.id);
+                self.write(
+                    id.as_bytes(),
+                    MessageRole::Assistant,
+                    &turn.chunks,
+                    |c| bytes_write::json_size_hint(std::slice::from_ref(c)),
+                    |out, c| {
+                        let mut text = String::new();
+                        bytes_write::chunk_json(c, &mut text);
+                        out.extend_from_slice(text.as_bytes());
+                    },
+                )
+            }
+        }
+    }
+
+    /// Sends what is left.
+    pub fn finish(&mut self) {
+        self.flush(false);
+    }
+}
+
+/// The two chunk models, as the slicer needs them.
+trait Calls {
+    /// The calls when the chunk is a tool batch.
+    fn calls_len(&self) -> Option<usize>;
+    fn write_call(&self, index: usize, out: &mut Vec<u8>);
+}
+
+impl Calls for FormatChunk {
+    fn calls_len(&self) -> Option<usize> {
+        match self {
+            Chunk::ToolBatch { calls } => Some(calls.len()),
+            _ => None,
+        }
+    }
+
+    fn write_call(&self, index: usize, out: &mut Vec<u8>) {
+        if let Chunk::ToolBatch { calls } = self {
+            write_call::<true>(out, &calls[index]);
+        }
+    }
+}
+
+impl Calls for ByteChunk {
+    fn calls_len(&self) -> Option<usize> {
+        match self {
+            Chunk::ToolBatch { calls } => Some(calls.len()),
+            _ => None,
+        }
+    }
+
+    fn write_call(&self, index: usize, out: &mut Vec<u8>) {
+        if let Chunk::ToolBatch { calls } = self {
+            let mut text = String::new();
+            bytes_write::call_json(&calls[index], &mut text);
+            out.extend_from_slice(text.as_bytes());
+        }
+    }
+}
+
+impl<F: FnMut(Slice) -> bool> Slicer<F> {
+    /// `id` is the message's id as a JSON string.
+    fn write<C: Calls>(
+        &mut self,
+        id: &[u8],
+        role: MessageRole,
+        chunks: &[C],
+        size: impl Fn(&C) -> usize,
+        chunk_json: impl Fn(&mut Vec<u8>, &C),
+    ) {
+        let head = |out: &mut Vec<u8>| {
+            out.extend_from_slice(b"{\"id\":");
+            out.extend_from_slice(id);
+            out.extend_from_slice(b",\"role\":\"");
+            out.extend_from_slice(role_name(role).as_bytes());
+            out.extend_from_slice(b"\",\"chunks\":[");
+        };
+        let sizes: Vec<usize> = chunks.iter().map(&size).collect();
+        if sizes.iter().sum::<usize>() + 64 <= self.limit {
+            self.item(0, false, |out| {
+                head(out);
+                for (i, chunk) in chunks.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    chunk_json(out, chunk);
+                }
+                out.extend_from_slice(b"]}");
+            });
+            return;
+        }
+        self.item(0, true, |out| {
+            head(out);
+            out.extend_from_slice(b"]}");
+        });
+        for (chunk, size) in chunks.iter().zip(sizes) {
+            match chunk.calls_len() {
+                Some(calls) if size > self.limit => {
+                    self.item(1, true, |out| {
+                        out.extend_from_slice(TOOL_BATCH_HEAD);
+                        out.extend_from_slice(b"]}");
+                    });
+                    for index in 0..calls {
+                        self.item(2, false, |out| chunk.write_call(index, out));
+                    }
+                }
+                _ => self.item(1, false, |out| chunk_json(out, chunk)),
+            }
+            if self.stopped {
+                return;
+            }
+        }
+    }
+}
+
+/// About the JSON size of a chunk read from a wire format.
+fn format_size(chunk: &FormatChunk) -> usize {
+    fn json(value: &Json) -> usize {
+        match value {
+            Json::Undefined | Json::Null | Json::Bool(_) => 5,
+            Json::Number(n) => n.len(),
+            Json::String(s) => s.as_bytes().len() + 2,
+            Json::Array(items) => 2 + items.iter().map(|i| json(i) + 1).sum::<usize>(),
+            Json::Object(fields) => {
+                2 + fields
+                    .iter()
+                    .map(|(k, v)| k.as_bytes().len() + 4 + json(v))
+                    .sum::<usize>()
+            }
+        }
+    }
+    32 + match chunk {
+        Chunk::Text { text } => text.as_bytes().len(),
+        Chunk::Thinking { text, metadata } => text.as_bytes().len() + metadata.as_ref().map_or(0, json),
+        Chunk::ToolBatch { calls } => calls
+            .iter()
+            .map(|call| {
+                48 + call.id.as_bytes().len()
+                    + call.name.as_bytes().len()
+                    + json(&call.arguments)
+                    + call.result.as_ref().map_or(0, |(r, e)| json(r) + json(e))
+                    + call
+                        .shell_output
+                        .as_ref()
+                        .map_or(0, |s| s.stdout.as_bytes().len() + s.stderr.as_bytes().len() + 32)
+            })
+            .sum(),
+        Chunk::Error { message, .. } => message.as_bytes().len() + 16,
+        Chunk::System { text, .. } => text.as_bytes().len() + 32,
+    }
+}

@@ -1,0 +1,484 @@
+//! History loading: a persisted conversation in any supported format, read from its bytes
+//! into [`ChatMessage`](crate::ChatMessage)s, each handed on as soon as it is complete.
+//!
+//! | format | input | messages |
+//! | --- | --- | --- |
+//! | `events` | agent events as NDJSON or SSE (framing detected) | one `assistant` message per turn: a `turn-start` event begins one (`id` its `turnId`, else `turn-<n>`); events before the first turn-start form a turn when they build anything |
+//! | `pi` | a Pi session file (JSONL) | as `pi.toMessages` |
+//! | `sn` | Solar Network thoughts: a JSON array, or one per line | as `sn.toMessages` |
+//! | `acp` | ACP `session/update` notifications, one per line (`{sessionId, update}`, a bare update, or a JSON-RPC `session/update` request) | a `user` message per run of user chunks, an `assistant` message per run of everything else, folded through `acp.toAgentEvents`; `id` is `line-<n>` of the run's first line |
+//! | `chatviewer` | ChatViewer `ChatMessageData`: a JSON array, or one per line | ordered by timestamp as `adaptJSONLMessages` orders them; a `user` message per user line, an `assistant` message per run of other lines (`id` the run's first `uuid`): assistant text → `text-delta`, `thinking` → `reasoning-delta`, a tool call → `tool-call` (+ `tool-result` when completed or failed), as ACP maps them |
+//!
+//! The readers only fold events through [`append_event`], the rules every stream goes
+//! through, so a recorded stream and the history persisted from it agree by construction.
+//! [`batch`] writes the messages as JSON in bounded slices.
+
+pub mod batch;
+
+use std::fmt;
+
+use crate::bytes::{read_turns, Framing, StreamError, Turn};
+use crate::formats::acp::{self, Payload, Role, SessionUpdate};
+use crate::formats::chatviewer::adapt_jsonl_messages;
+use crate::formats::model_json::{FormatEvent, FormatMessage};
+use crate::formats::source::{Invalid, Reader, Source};
+use crate::formats::tree::{Node, TreeSource};
+use crate::formats::unified::{Content, ToolCallSlot, UnifiedId, UnifiedType};
+use crate::formats::value::{self, Json, ParseError, ParseErrorKind};
+use crate::formats::wtf8::Wtf8;
+use crate::formats::{pi, sn};
+use crate::model::{AgentEvent, ChatMessage, MessageRole};
+use crate::reducer::append_event;
+
+/// The formats [`read`] takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryFormat {
+    Events,
+    Acp,
+    ChatViewer,
+    Pi,
+    Sn,
+}
+
+impl HistoryFormat {
+    pub const ALL: [HistoryFormat; 5] = [
+        HistoryFormat::Events,
+        HistoryFormat::Acp,
+        HistoryFormat::ChatViewer,
+        HistoryFormat::Pi,
+        HistoryFormat::Sn,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HistoryFormat::Events => "events",
+            HistoryFormat::Acp => "acp",
+            HistoryFormat::ChatViewer => "chatviewer",
+            HistoryFormat::Pi => "pi",
+            HistoryFormat::Sn => "sn",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// Why a history could not be read, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryError {
+    /// 1-based line of the input, when a line is at fault.
+    pub line: Option<u64>,
+    /// Byte offset from the start of the input, when known.
+    pub offset: Option<u64>,
+    pub message: String,
+}
+
+impl HistoryError {
+    fn at_line(line: usize, message: impl fmt::Display) -> Self {
+        HistoryError {
+            line: Some(line as u64),
+            offset: None,
+            message: format!("line {line}: {message}"),
+        }
+    }
+}
+
+impl fmt::Display for HistoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for HistoryError {}
+
+impl From<StreamError> for HistoryError {
+    fn from(e: StreamError) -> Self {
+        HistoryError {
+            line: Some(e.line),
+            offset: Some(e.offset),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// A finished message, in the model its reader builds.
+#[derive(Debug)]
+pub enum Message {
+    /// Read from a wire format (text as WTF-8, payloads as values).
+    Format(FormatMessage),
+    /// A turn of a recorded event stream (text and payloads as JSON source text).
+    Turn(Turn),
+}
+
+/// Reads `bytes` as a history in `format`, handing each message to `emit` in order, as
+/// soon as it is complete. `emit` returns `false` to stop.
+pub fn read(
+    bytes: &[u8],
+    format: HistoryFormat,
+    mut emit: impl FnMut(Message) -> bool,
+) -> Result<(), HistoryError> {
+    if format == HistoryFormat::Events {
+        return Ok(read_turns(bytes, Framing::Auto, |turn| {
+            emit(Message::Turn(turn))
+        })?);
+    }
+    check_utf8(bytes)?;
+    let mut emit_format = |message| emit(Message::Format(message));
+    match format {
+        HistoryFormat::Events => unreachable!("handled above"),
+        HistoryFormat::Pi => pi::read_session_with(bytes, emit_format).map_err(|e| HistoryError {
+            line: e.line.map(|l| l as u64),
+            offset: None,
+            message: e.to_string(),
+        }),
+        HistoryFormat::Sn => {
+            for (item, at) in items(bytes)? {
+                let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
+                if !emit_format(message) {
+                    break;
+                }
+            }
+            Ok(())
+        }
+        HistoryFormat::Acp => read_acp(bytes, emit_format),
+        HistoryFormat::ChatViewer => read_chatviewer(bytes, emit_format),
+    }
+}
+
+/// Invalid UTF-8 is refused with its place (JavaScript would have read it as U+FFFD).
+fn check_utf8(bytes: &[u8]) -> Result<(), HistoryError> {
+    let Err(e) = std::str::from_utf8(bytes) else {
+        return Ok(());
+    };
+    let at = e.valid_up_to();
+    let line = 1 + memchr::memchr_iter(b'\n', &bytes[..at]).count();
+    Err(HistoryError {
+        line: Some(line as u64),
+        offset: Some(at as u64),
+        message: format!("line {line}, byte {at}: invalid UTF-8"),
+    })
+}
+
+/// Where an item of a history is: a line of a JSONL file, or an element of a JSON array.
+#[derive(Debug, Clone, Copy)]
+enum At {
+    Line(usize),
+    Element(usize),
+}
+
+impl At {
+    fn error(self, e: impl fmt::Display) -> HistoryError {
+        match self {
+            At::Line(line) => HistoryError::at_line(line, e),
+            At::Element(index) => HistoryError {
+                line: None,
+                offset: None,
+                message: format!("[{index}]: {e}"),
+            },
+        }
+    }
+
+    fn id(self) -> String {
+        match self {
+            At::Line(line) => format!("line-{line}"),
+            At::Element(index) => format!("item-{index}"),
+        }
+    }
+}
+
+fn parse_error(e: ParseError, line: usize, last: bool) -> HistoryError {
+    if e.kind == ParseErrorKind::Truncated && last {
+        HistoryError::at_line(
+            line,
+            format_args!(
+                "truncated JSON: the input ends inside this line (at column {})",
+                e.offset + 1
+            ),
+        )
+    } else {
+        HistoryError::at_line(line, e)
+    }
+}
+
+/// The items of a JSON array, or of JSON lines (blank lines skipped), with their places.
+fn items(bytes: &[u8]) -> Result<Vec<(Json, At)>, HistoryError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        return match value::parse(bytes) {
+            Ok(Json::Array(items)) => Ok(items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| (item, At::Element(i)))
+                .collect()),
+            Ok(_) => unreachable!("a text starting with '[' parses to an array"),
+            Err(e) => {
+                let line = 1 + memchr::memchr_iter(b'\n', &bytes[..e.offset.min(bytes.len())]).count();
+                Err(HistoryError {
+                    line: Some(line as u64),
+                    offset: Some(e.offset as u64),
+                    message: format!("line {line}: {e}"),
+                })
+            }
+        };
+    }
+    lines(bytes)
+        .map(|(line, number, last)| {
+            value::parse(line)
+                .map(|item| (item, At::Line(number)))
+                .map_err(|e| parse_error(e, number, last))
+        })
+        .collect()
+}
+
+/// The non-blank lines, with their 1-based numbers and whether each is the last.
+fn lines(bytes: &[u8]) -> impl Iterator<Item = (&[u8], usize, bool)> {
+    let is_blank = |line: &[u8]| line.iter().all(u8::is_ascii_whitespace);
+    let all: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let last = all.iter().rposition(|line| !is_blank(line));
+    all.into_iter()
+        .enumerate()
+        .filter(move |(_, line)| !is_blank(line))
+        .map(move |(i, line)| (line, i + 1, Some(i) == last))
+}
+
+/// Messages being built from a run of items of one side (user or assistant).
+struct Runs<F> {
+    open: Option<FormatMessage>,
+    emit: F,
+    stopped: bool,
+}
+
+impl<F: FnMut(FormatMessage) -> bool> Runs<F> {
+    fn new(emit: F) -> Self {
+        Runs {
+            open: None,
+            emit,
+            stopped: false,
+        }
+    }
+
+    /// The message of `role` to fold into: the open one when it has that role, else a new
+    /// one named by `id` (the open one is finished).
+    fn message(&mut self, role: MessageRole, id: impl FnOnce() -> String) -> &mut FormatMessage {
+        if self.open.as_ref().is_some_and(|m| m.role != role) {
+            self.close();
+        }
+        self.open.get_or_insert_with(|| ChatMessage {
+            id: id(),
+            role,
+            chunks: Vec::new(),
+        })
+    }
+
+    fn fold(&mut self, role: MessageRole, id: impl FnOnce() -> String, events: Vec<FormatEvent>) {
+        let message = self.message(role, id);
+        for event in events {
+            let Ok(()) = append_event(&mut message.chunks, event);
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some(message) = self.open.take() {
+            self.stopped |= !(self.emit)(message);
+        }
+    }
+}
+
+fn text(node: Node<'_>) -> Wtf8 {
+    node.and_then(Json::as_str).cloned().unwrap_or_default()
+}
+
+/// ACP's events over tree values as owned events.
+fn owned_event(event: AgentEvent<Node<'_>, Payload<Node<'_>>>) -> FormatEvent {
+    let payload = |p: Payload<Node<'_>>| match p {
+        Payload::Given(node) => node.cloned().unwrap_or(Json::Undefined),
+        Payload::Undefined => Json::Undefined,
+        Payload::Bool(b) => Json::Bool(b),
+    };
+    match event {
+        AgentEvent::TextDelta { delta } => AgentEvent::TextDelta { delta: text(delta) },
+        AgentEvent::ReasoningDelta { delta } => AgentEvent::ReasoningDelta { delta: text(delta) },
+        AgentEvent::ToolCall { id, name, arguments } => AgentEvent::ToolCall {
+            id: text(id),
+            name: text(name),
+            arguments: payload(arguments),
+        },
+        AgentEvent::ToolResult {
+            tool_call_id,
+            result,
+            is_error,
+        } => AgentEvent::ToolResult {
+            tool_call_id: text(tool_call_id),
+            result: payload(result),
+            is_error: payload(is_error),
+        },
+        // `acp::to_agent_events` makes no other event.
+        _ => AgentEvent::Unknown,
+    }
+}
+
+fn read_acp(bytes: &[u8], emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
+    let source = TreeSource::default();
+    let reader = Reader {
+        source: &source,
+        root: "update",
+    };
+    let mut runs = Runs::new(emit);
+    for (line, number, last) in lines(bytes) {
+        let item = value::parse(line).map_err(|e| parse_error(e, number, last))?;
+        // A JSON-RPC request carries the notification as its `params`.
+        let notification = match item.get("method") {
+            Some(Json::String(method)) if method.as_bytes() == b"session/update" => {
+                item.get("params").unwrap_or(&Json::Undefined)
+            }
+            _ => &item,
+        };
+        let update = acp::read_update(&reader, Some(notification), &[])
+            .map_err(|e| HistoryError::at_line(number, e))?;
+        let id = || At::Line(number).id();
+        match &update {
+            SessionUpdate::Chunk {
+                role: Role::User,
+                text: user,
+            } => {
+                let events = user
+                    .map(|t| vec![AgentEvent::TextDelta { delta: text(t) }])
+                    .unwrap_or_default();
+                runs.fold(MessageRole::User, id, events);
+            }
+            SessionUpdate::Other => {}
+            other => {
+                let events = acp::to_agent_events(other).into_iter().map(owned_event).collect();
+                runs.fold(MessageRole::Assistant, id, events);
+            }
+        }
+        if runs.stopped {
+            return Ok(());
+        }
+    }
+    runs.close();
+    Ok(())
+}
+
+fn read_chatviewer(bytes: &[u8], emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
+    let (items, places): (Vec<Json>, Vec<At>) = items(bytes)?.into_iter().unzip();
+    let all = Json::Array(items);
+    let source = TreeSource::default();
+    // The adapter checks each line and orders them as the webui does.
+    let rows = adapt_jsonl_messages(&source, Some(&all)).map_err(|e| chatviewer_error(e, &places))?;
+    let reader = Reader {
+        source: &source,
+        root: "toolCall",
+    };
+    let mut runs = Runs::new(emit);
+    for row in rows {
+        let uuid = match row.id {
+            UnifiedId::Given(uuid) => text(uuid).to_string_lossy().into_owned(),
+            _ => String::new(),
+        };
+        let content = match row.content {
+            Some(Content::Joined(pieces)) => {
+                let mut joined = Wtf8::new();
+                for piece in pieces {
+                    joined.push_wtf8(text(piece).as_bytes());
+                }
+                Some(joined)
+            }
+            Some(Content::Given(Some(Json::String(given)))) => Some(given.clone()),
+            Some(Content::Given(Some(Json::Array(blocks)))) => {
+                let mut joined = Wtf8::new();
+                for block in blocks {
+                    if let (Some(Json::String(ty)), Some(Json::String(t))) =
+                        (block.get("type"), block.get("text"))
+                    {
+                        if ty.as_bytes() == b"text" {
+                            joined.push_wtf8(t.as_bytes());
+                        }
+                    }
+                }
+                Some(joined)
+            }
+            _ => None,
+        }
+        .filter(|t| !t.is_empty());
+        let id = || uuid.clone();
+        match row.kind {
+            UnifiedType::User => {
+                let events = content.map(|delta| AgentEvent::TextDelta { delta });
+                runs.fold(MessageRole::User, id, events.into_iter().collect());
+            }
+            UnifiedType::Given(ty) if source.tag(ty, &mut [0; 32]).ok().flatten() == Some(b"user") => {
+                let events = content.map(|delta| AgentEvent::TextDelta { delta });
+                runs.fold(MessageRole::User, id, events.into_iter().collect());
+            }
+            UnifiedType::Thinking => {
+                let events = content.map(|delta| AgentEvent::ReasoningDelta { delta });
+                runs.fold(MessageRole::Assistant, id, events.into_iter().collect());
+            }
+            UnifiedType::ToolCall => {
+                let call = match row.tool_call {
+                    Some(ToolCallSlot::Given(call)) => call,
+                    _ => None,
+                };
+                let events = match call {
+                    Some(Json::Object(_)) => {
+                        let fields =
+                            acp::read_tool_call(&reader, call, &[], true).map_err(|e| HistoryError {
+                                line: None,
+                                offset: None,
+                                message: format!("the message with uuid {uuid:?}: {e}"),
+                            })?;
+                        acp::to_agent_events(&SessionUpdate::ToolCall(fields))
+                            .into_iter()
+                            .map(owned_event)
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                };
+                runs.fold(MessageRole::Assistant, id, events);
+            }
+            _ => {
+                let events = content.map(|delta| AgentEvent::TextDelta { delta });
+                runs.fold(MessageRole::Assistant, id, events.into_iter().collect());
+            }
+        }
+        if runs.stopped {
+            return Ok(());
+        }
+    }
+    runs.close();
+    Ok(())
+}
+
+/// The adapter names items `messages[i]`; say which line or element that is.
+fn chatviewer_error(e: Invalid, places: &[At]) -> HistoryError {
+    let index = e
+        .path
+        .strip_prefix("messages[")
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|i| i.parse::<usize>().ok());
+    match index.and_then(|i| places.get(i)) {
+        Some(&At::Line(line)) => {
+            let rest = e
+                .path
+                .split_once(']')
+                .map_or("", |(_, rest)| rest)
+                .trim_start_matches('.');
+            let path = if rest.is_empty() {
+                "the line".to_string()
+            } else {
+                rest.to_string()
+            };
+            HistoryError::at_line(
+                line,
+                format_args!("{path} must be {}, got {}", e.expected, e.got.name()),
+            )
+        }
+        _ => HistoryError {
+            line: None,
+            offset: None,
+            message: e.to_string(),
+        },
+    }
+}

@@ -1,0 +1,313 @@
+//! History loading: every format read message by message, and the slices the binding
+//! builds objects from, which must put together exactly the unsliced messages.
+
+use agent_chunks::formats::model_json::write_messages;
+use agent_chunks::formats::pi::read_session;
+use agent_chunks::formats::value::{parse, Json};
+use agent_chunks::history::batch::{Slice, Slicer};
+use agent_chunks::history::{read, HistoryError, HistoryFormat, Message};
+use serde_json::Value;
+
+fn example(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// All slices of `bytes`, cut at about `limit` bytes.
+fn slices(bytes: &[u8], format: HistoryFormat, limit: usize) -> Result<Vec<Slice>, HistoryError> {
+    let mut slices = Vec::new();
+    let mut slicer = Slicer::new(limit, |slice| {
+        slices.push(slice);
+        true
+    });
+    read(bytes, format, |message| {
+        slicer.message(&message);
+        true
+    })?;
+    slicer.finish();
+    Ok(slices)
+}
+
+/// Puts slices together as the binding does: items appended to the array at their
+/// depth; an open item's `chunks` / `calls` is where deeper slices go.
+fn assemble(slices: &[Slice]) -> Json {
+    let mut root = Json::Array(Vec::new());
+    // Indexes of the open message and open chunk.
+    let mut path: Vec<usize> = Vec::new();
+    for slice in slices {
+        assert!(slice.json.is_ascii(), "slices are ASCII");
+        let Json::Array(items) = parse(&slice.json).unwrap() else {
+            panic!("a slice is an array")
+        };
+        let depth = slice.depth as usize;
+        assert!(
+            path.len() >= depth,
+            "a slice at depth {depth} with {} open",
+            path.len()
+        );
+        path.truncate(depth);
+        let mut target = &mut root;
+        for (level, &index) in path.iter().enumerate() {
+            let key = if level == 0 { "chunks" } else { "calls" };
+            let Json::Array(items) = target else {
+                unreachable!()
+            };
+            let Json::Object(fields) = &mut items[index] else {
+                panic!("an open item is an object")
+            };
+            target = &mut fields.iter_mut().find(|(k, _)| *k == key).unwrap().1;
+        }
+        let Json::Array(target) = target else {
+            panic!("slices go into arrays")
+        };
+        let count = items.len();
+        target.extend(items);
+        if slice.open {
+            path.push(target.len() - 1);
+            assert!(count > 0);
+        }
+    }
+    root
+}
+
+fn whole_json(bytes: &[u8], format: HistoryFormat) -> Json {
+    let slices = slices(bytes, format, usize::MAX).unwrap();
+    assert!(slices.len() <= 1);
+    slices
+        .first()
+        .map_or(Json::Array(vec![]), |s| parse(&s.json).unwrap())
+}
+
+/// The unsliced history, for inputs without lone surrogates (which serde_json refuses).
+fn whole(bytes: &[u8], format: HistoryFormat) -> Value {
+    serde_json::from_slice(&whole_json(bytes, format).to_json()).unwrap()
+}
+
+/// A Pi session with one long turn: many text chunks, and a tool batch of many calls.
+fn long_pi_session() -> Vec<u8> {
+    let mut lines = vec![r#"{"role":"user","content":"go 🚀"}"#.to_string()];
+    for i in 0..40 {
+        lines.push(format!(
+            r#"{{"role":"assistant","content":[{{"type":"text","text":"step {i} é😀 {}"}},{{"type":"thinking","thinking":"hm {i}","thinkingSignature":"s{i}"}}]}}"#,
+            "x".repeat(300)
+        ));
+    }
+    let calls: Vec<String> = (0..400)
+        .map(|i| format!(r#"{{"type":"toolCall","id":"c{i}","name":"read","arguments":{{"path":"f{i}.rs","__proto__":{{"n":{i}}}}}}}"#))
+        .collect();
+    lines.push(format!(
+        r#"{{"role":"assistant","content":[{}]}}"#,
+        calls.join(",")
+    ));
+    for i in 0..400 {
+        lines.push(format!(
+            r#"{{"role":"toolResult","toolCallId":"c{i}","content":[{{"type":"text","text":"{}\ud83d"}}]}}"#,
+            "y".repeat(i % 7 * 40)
+        ));
+    }
+    lines.push(r#"{"role":"user","content":"thanks"}"#.to_string());
+    lines.join("\n").into_bytes()
+}
+
+#[test]
+fn slices_put_together_give_the_whole_history_at_any_size() {
+    let inputs = [
+        (long_pi_session(), HistoryFormat::Pi),
+        (example("pi-session.jsonl"), HistoryFormat::Pi),
+        (example("demo-stream.ndjson"), HistoryFormat::Events),
+        (example("acp-session.ndjson"), HistoryFormat::Acp),
+        (example("chatviewer.json"), HistoryFormat::ChatViewer),
+        (example("sn-history.json"), HistoryFormat::Sn),
+    ];
+    for (bytes, format) in &inputs {
+        let expected = whole_json(bytes, *format);
+        for limit in [1, 10, 100, 1000, 4096, 64 * 1024] {
+            let cut = slices(bytes, *format, limit).unwrap();
+            assert_eq!(assemble(&cut), expected, "{format:?} at {limit}");
+        }
+    }
+    // The long turn really is cut inside the message and inside its tool batch.
+    let cut = slices(&inputs[0].0, HistoryFormat::Pi, 4096).unwrap();
+    assert!(cut.iter().any(|s| s.depth == 1) && cut.iter().any(|s| s.depth == 2));
+    assert!(cut.iter().all(|s| s.json.len() < 4096 * 2));
+}
+
+#[test]
+fn pi_history_is_what_the_pi_reader_gives() {
+    for bytes in [example("pi-session.jsonl"), long_pi_session()] {
+        let mut text = Vec::new();
+        write_messages(&mut text, &read_session(&bytes).unwrap());
+        assert_eq!(whole_json(&bytes, HistoryFormat::Pi), parse(&text).unwrap());
+    }
+}
+
+#[test]
+fn each_message_is_handed_on_as_soon_as_it_is_complete() {
+    // Stopping after the first message reads no further: the bad line is never seen.
+    let bytes = b"{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"user\",\"content\":\"b\"}\nnot json\n";
+    let mut seen = 0;
+    read(bytes, HistoryFormat::Pi, |_| {
+        seen += 1;
+        false
+    })
+    .unwrap();
+    assert_eq!(seen, 1);
+    assert!(read(bytes, HistoryFormat::Pi, |_| true).is_err());
+}
+
+#[test]
+fn events_are_cut_into_turns() {
+    let stream = concat!(
+        "{\"type\":\"status\"}\n",
+        "{\"type\":\"text-delta\",\"delta\":\"before\"}\n",
+        "{\"type\":\"turn-start\",\"turnId\":\"t-\\u00e9\"}\n",
+        "{\"type\":\"text-delta\",\"delta\":\"one\"}\n",
+        "{\"type\":\"turn-start\"}\n",
+        "{\"type\":\"turn-start\",\"turnId\":7}\n",
+        "{\"type\":\"reasoning-delta\",\"delta\":\"two\"}\n",
+    );
+    let got = whole(stream.as_bytes(), HistoryFormat::Events);
+    let ids: Vec<&str> = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["turn-1", "t-é", "turn-3", "turn-4"]);
+    assert_eq!(got[0]["chunks"][0]["text"], "before");
+    assert_eq!(got[1]["chunks"][0]["text"], "one");
+    assert_eq!(got[2]["chunks"], serde_json::json!([]));
+    assert_eq!(got[3]["chunks"][0]["type"], "thinking");
+    assert!(got.as_array().unwrap().iter().all(|m| m["role"] == "assistant"));
+    // Lifecycle events alone before the first turn make no message; SSE framing is found.
+    let sse = "data: {\"type\":\"status\"}\n\ndata: {\"type\":\"turn-start\",\"turnId\":\"a\"}\n\ndata: {\"type\":\"text-delta\",\"delta\":\"x\"}\n\n";
+    let got = whole(sse.as_bytes(), HistoryFormat::Events);
+    assert_eq!(
+        got,
+        serde_json::json!([{"id":"a","role":"assistant","chunks":[{"type":"text","text":"x"}]}])
+    );
+}
+
+#[test]
+fn acp_updates_become_user_and_assistant_runs() {
+    let updates = concat!(
+        "{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"fix \"}}}\n",
+        "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"it\"}}\n",
+        "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"agent_thought_chunk\",\"content\":{\"type\":\"text\",\"text\":\"hm\"}}}}\n",
+        "{\"update\":{\"sessionUpdate\":\"plan\",\"entries\":[]}}\n",
+        "{\"update\":{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"c1\",\"title\":\"Read\",\"kind\":\"read\",\"status\":\"pending\"}}\n",
+        "{\"update\":{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"c1\",\"status\":\"failed\",\"content\":[]}}\n",
+        "{\"update\":{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"done\"}}}\n",
+        "{\"update\":{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"thanks\"}}}\n",
+    );
+    let got = whole(updates.as_bytes(), HistoryFormat::Acp);
+    assert_eq!(
+        got,
+        serde_json::json!([
+            {"id":"line-1","role":"user","chunks":[{"type":"text","text":"fix it"}]},
+            {"id":"line-3","role":"assistant","chunks":[
+                {"type":"thinking","text":"hm"},
+                // No rawInput: `arguments` is undefined, left out as JSON.stringify leaves it.
+                {"type":"tool-batch","calls":[{"id":"c1","name":"read","result":[],"isError":true}]},
+                {"type":"text","text":"done"}]},
+            {"id":"line-8","role":"user","chunks":[{"type":"text","text":"thanks"}]},
+        ])
+    );
+    let error = read(
+        b"{\"update\":{\"sessionUpdate\":\"tool_call\"}}\n",
+        HistoryFormat::Acp,
+        |_| true,
+    )
+    .unwrap_err();
+    assert_eq!(error.line, Some(1));
+    assert!(
+        error.message.contains("update.toolCallId must be a string"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn chatviewer_lines_are_ordered_by_time_then_grouped() {
+    let got = whole(&example("chatviewer.json"), HistoryFormat::ChatViewer);
+    let messages = got.as_array().unwrap();
+    // The file lists the thought before the question; time puts the question first.
+    assert_eq!(messages[0]["role"], "user");
+    assert_eq!(messages[0]["id"], "b2c1-0001");
+    assert_eq!(messages[1]["role"], "assistant");
+    assert_eq!(messages[1]["chunks"][0]["type"], "thinking");
+    let tool = &messages[1]["chunks"][1]["calls"][0];
+    assert_eq!(tool["id"], "call_grep_1");
+    assert_eq!(tool["name"], "grep");
+    assert_eq!(tool["isError"], false);
+    // JSONL reads the same as the array.
+    let array: Vec<Value> = serde_json::from_slice(&example("chatviewer.json")).unwrap();
+    let lines: Vec<String> = array.iter().map(|v| v.to_string()).collect();
+    assert_eq!(whole(lines.join("\n").as_bytes(), HistoryFormat::ChatViewer), got);
+    let error = read(
+        b"{\"uuid\":1,\"timestamp\":0,\"type\":\"user\"}\n",
+        HistoryFormat::ChatViewer,
+        |_| true,
+    )
+    .unwrap_err();
+    assert_eq!(error.line, Some(1));
+    assert!(
+        error.message.contains("uuid must be a string, got number"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn sn_thoughts_read_from_an_array_or_lines() {
+    let got = whole(&example("sn-history.json"), HistoryFormat::Sn);
+    let array: Vec<Value> = serde_json::from_slice(&example("sn-history.json")).unwrap();
+    let lines: Vec<String> = array.iter().map(|v| v.to_string()).collect();
+    assert_eq!(whole(lines.join("\n").as_bytes(), HistoryFormat::Sn), got);
+    assert_eq!(got.as_array().unwrap().len(), array.len());
+    let error = read(
+        b"{\"id\":\"a\",\"parts\":[],\"role\":1}\n{\"id\":2}\n",
+        HistoryFormat::Sn,
+        |_| true,
+    )
+    .unwrap_err();
+    assert_eq!(error.line, Some(2));
+}
+
+#[test]
+fn bad_bytes_are_placed() {
+    let error = read(
+        b"{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"us\xFFer\"}\n",
+        HistoryFormat::Pi,
+        |_| true,
+    )
+    .unwrap_err();
+    assert_eq!((error.line, error.offset), (Some(2), Some(41)));
+    assert!(error.message.contains("invalid UTF-8"));
+    let error = read(
+        b"{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"us",
+        HistoryFormat::Pi,
+        |_| true,
+    )
+    .unwrap_err();
+    assert_eq!(error.line, Some(2));
+    assert!(error.message.contains("truncated"), "{}", error.message);
+    let error = read(
+        b"{\"type\":\"text-delta\",\"delta\":1}\n",
+        HistoryFormat::Events,
+        |_| true,
+    )
+    .unwrap_err();
+    assert_eq!((error.line, error.offset), (Some(1), Some(0)));
+    let error = read(
+        b"[{\"id\":\"a\",\"parts\":[],\"role\":1},\n  {oops}]",
+        HistoryFormat::Sn,
+        |_| true,
+    )
+    .unwrap_err();
+    assert_eq!(error.line, Some(2));
+    assert!(read(b"", HistoryFormat::ChatViewer, |_| panic!()).is_ok());
+    for format in HistoryFormat::ALL {
+        assert_eq!(HistoryFormat::from_name(format.name()), Some(format));
+        assert!(read(b"\n\n", format, |_: Message| panic!("no messages")).is_ok());
+    }
+}
