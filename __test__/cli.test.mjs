@@ -284,6 +284,17 @@ describe('check', { concurrency: 2 }, () => {
     assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: events, acp, chatviewer, pi, sn)\n')
   })
 
+  test('ACP updates sent as JSON-RPC session/update requests are read as ACP', async () => {
+    const requests = readFileSync(new URL('../examples/acp-session.ndjson', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: JSON.parse(line) }))
+    const stream = tmp.file('acp-rpc.ndjson', `${requests.join('\n')}\n`)
+    const { code, stdout } = await run(['check', stream, example('acp-session.ndjson')])
+    assert.equal(code, 0, stdout)
+    assert.ok(stdout.startsWith(`stream:  ${stream} (acp), 2 turns\n`))
+  })
+
   test('--stream-format and --history-format override detection', async () => {
     const stream = tmp.file('stream.txt', `{"type":"keepalive"}\n${readFileSync(new URL('../examples/pi-session.stream.ndjson', import.meta.url), 'utf8')}`)
     assert.equal((await run(['check', stream, example('pi-session.jsonl')])).code, 2)
@@ -302,10 +313,11 @@ describe('bad input: one line with the position, exit 2', { concurrency: 2 }, ()
     ['a line that is not JSON in agent events', () => tmp.file('cut.ndjson', '{"type":"text-delta","delta":"a"}\n\n{"type":"text-delta","delta":\n'), (file) => new RegExp(`^${file}:3: `)],
     ['a field of the wrong type in agent events', () => tmp.file('typed.ndjson', ndjson([{ type: 'text-delta', delta: 'a' }, { type: 'text-delta', delta: 5 }])), (file) => `${file}:2: text-delta event: "delta" must be a string, got number`],
     ['a bad frame in an SSE capture', () => tmp.file('bad.sse', 'data: {"type":"text-delta","delta":"a"}\n\nevent: x\ndata: {"type":"tool-call","toolCall":{"id":1}}\n\n'), (file) => new RegExp(`^${file}:4: tool-call event: "toolCall\\.id" must be a string`)],
-    ['a bad line in a Pi session', () => tmp.file('bad.jsonl', '{"role":"user","content":"hi"}\n{"role":"user"}\n'), (file) => `${file}:2: pi.toMessages: content must be an array or a string, got undefined`],
+    ['a bad line in a Pi session', () => tmp.file('bad.jsonl', '{"role":"user","content":"hi"}\n{"role":"user"}\n'), (file) => `${file}:2: content must be an array or a string, got undefined`],
     ['a bad event in a Pi gateway stream', () => tmp.file('bad-gateway.ndjson', ndjson([{ type: 'delta', text: 'a' }, { type: 'tool-start', toolCallId: 7, name: 'x', args: {} }])), (file) => new RegExp(`^${file}:2: .*toolCallId`)],
-    ['a bad thought in Sn thoughts', () => tmp.file('bad-thoughts.json', '[\n  {"id":"a","parts":[],"role":0},\n  {"id":1,"parts":[],"role":0}\n]\n'), (file) => `${file}:3: sn.toMessages: thoughts[1].id must be a string, got number`],
+    ['a bad thought in Sn thoughts', () => tmp.file('bad-thoughts.json', '[\n  {"id":"a","parts":[],"role":0},\n  {"id":1,"parts":[],"role":0}\n]\n'), (file) => `${file}:3: element 1: id must be a string, got number`],
     ['a bad line in ACP updates', () => tmp.file('bad-acp.ndjson', '{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"}}}\n{"sessionId":"s","update":{"sessionUpdate":"tool_call","title":"x"}}\n'), (file) => new RegExp(`^${file}:2: .*toolCallId`)],
+    ['a bad element in a ChatViewer array', () => tmp.file('bad-transcript.json', '[\n  {"uuid":"a","timestamp":1,"type":"user","message":{"content":"hi"}},\n  {"uuid":2,"timestamp":2,"type":"assistant"}\n]\n'), (file) => `${file}:3: messages[1].uuid must be a string, got number`],
     ['a bad line in a ChatViewer transcript', () => tmp.file('bad-transcript.jsonl', '{"uuid":"a","timestamp":1,"type":"user","message":{"content":"hi"}}\n{"uuid":2,"timestamp":2,"type":"assistant"}\n'), (file) => new RegExp(`^${file}:2: .*uuid must be a string`)],
   ]
   for (const [what, make, expected] of cases) {

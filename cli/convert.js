@@ -4,6 +4,9 @@
 
 const native = require('../index.js')
 const { firstDifference } = require('./diff')
+const { loadMessages } = require('./history')
+
+const readBack = (format) => (text) => loadMessages(Buffer.from(text), format)
 
 const MODEL_CHANGED = /^Switched to (.*) \((.*)\)$/s
 
@@ -61,18 +64,6 @@ function toEvents(messages) {
   return lines.map((event) => `${JSON.stringify(event)}\n`).join('')
 }
 
-/** The assistant messages the events rebuild, as `toEvents` wrote them. */
-function fromEvents(text) {
-  const messages = []
-  for (const line of text.split('\n')) {
-    if (!line) continue
-    const event = JSON.parse(line)
-    if (event.type === 'turn-start') messages.push({ id: event.turnId, role: 'assistant', chunks: [] })
-    else native.appendEventToChunks(messages.at(-1).chunks, event)
-  }
-  return messages
-}
-
 const assistantsOf = (messages) => messages.filter((message) => message.role === 'assistant')
 const userAndAssistant = (messages) => messages.filter((message) => message.role === 'user' || message.role === 'assistant')
 
@@ -84,19 +75,19 @@ const TARGETS = {
   events: {
     write: (messages) => toEvents(messages),
     kept: assistantsOf,
-    readBack: fromEvents,
+    readBack: readBack('events'),
     holds: 'assistant messages',
   },
   pi: {
     write: (messages) => native.pi.fromMessages(messages),
     kept: userAndAssistant,
-    readBack: (text) => native.pi.toMessages(text),
+    readBack: readBack('pi'),
     holds: 'user and assistant messages',
   },
   sn: {
     write: (messages) => `${JSON.stringify(userAndAssistant(messages).map((message) => native.sn.fromMessage(message)), null, 2)}\n`,
     kept: userAndAssistant,
-    readBack: (text) => native.sn.toMessages(text),
+    readBack: readBack('sn'),
     holds: 'user and assistant messages',
   },
   unified: {

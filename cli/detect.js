@@ -22,11 +22,19 @@ const CHATVIEWER_TYPES = new Set(['user', 'assistant', 'tool_call'])
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)
 
+/** An ACP notification (`{ sessionId, update }`), in a JSON-RPC request or not, as its notification. */
+const acpNotification = (value) => (value?.method === 'session/update' && isObject(value.params) ? value.params : value)
+
+/** The `session/update` of one ACP line: a notification, a bare update or a JSON-RPC request. */
+const acpUpdate = (value) => {
+  const notification = acpNotification(value)
+  return isObject(notification?.update) ? notification.update : isObject(notification) ? notification : undefined
+}
+
 /** The format of one JSON line or stream event, or undefined. */
 function formatOfLine(value) {
   if (!isObject(value)) return undefined
-  if (isObject(value.update) && typeof value.update.sessionUpdate === 'string') return 'acp'
-  if (typeof value.sessionUpdate === 'string') return 'acp'
+  if (typeof acpUpdate(value)?.sessionUpdate === 'string') return 'acp'
   if (typeof value.uuid === 'string' && CHATVIEWER_TYPES.has(value.type)) return 'chatviewer'
   if (value.type === 'session' || (value.type === 'message' && isObject(value.message))) return 'pi'
   if (PI_ROLES.has(value.role) && 'content' in value) return 'pi'
@@ -77,4 +85,4 @@ function detectFormat(text) {
   return format
 }
 
-module.exports = { detectFormat, formatOfLine, isObject }
+module.exports = { acpNotification, acpUpdate, detectFormat, formatOfLine, isObject }

@@ -44,4 +44,4 @@ function* values(text, framing) {
   }
 }
 
-module.exports = { framingOf, frames, values }
+module.exports = { frames, values }

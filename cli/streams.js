@@ -6,7 +6,7 @@
 
 const native = require('../index.js')
 const { InputError } = require('./errors')
-const { isObject } = require('./detect')
+const { acpNotification, acpUpdate, isObject } = require('./detect')
 const { values } = require('./frames')
 
 const CONTENT_EVENT_TYPES = new Set([
@@ -27,9 +27,11 @@ const STREAMS = {
     turn: (event) => (event?.type === 'turn-start' ? { start: true, id: typeof event.turnId === 'string' ? event.turnId : undefined } : undefined),
   },
   acp: {
-    events: (update) => native.acp.toAgentEvents(update),
-    opens: (update, events) => events.length > 0,
-    turn: (update) => ((update?.update ?? update)?.sessionUpdate === 'user_message_chunk' ? { user: true } : undefined),
+    events: (line) => native.acp.toAgentEvents(acpNotification(line)),
+    // As the history reader has it: the agent's words and tool calls make a turn, plans and
+    // mode changes do not.
+    opens: (line, events) => events.length > 0 || /^(agent_|tool_call)/.test(acpUpdate(line)?.sessionUpdate),
+    turn: (line) => (acpUpdate(line)?.sessionUpdate === 'user_message_chunk' ? { user: true } : undefined),
   },
   'pi-stream': {
     events: (event) => native.pi.toAgentEvents(event),
