@@ -2,10 +2,11 @@
 // examples, and every error path (exit status 2, one line naming the file and line).
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync, statSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 
 import { buildTimeline, pi, sn, toUnifiedMessages } from '../index.js'
-import { bin, example, ndjson, run, scratch } from './cli-helpers.mjs'
+import { bin, example, ndjson, root, run, scratch } from './cli-helpers.mjs'
 
 const tmp = scratch()
 const ANSI = /\x1b\[/
@@ -98,6 +99,22 @@ describe('replay', { concurrency: 2 }, () => {
     assert.ok(stdout.includes('\x1b[32mcompleted\x1b[0m'))
     const plain = await run(['replay', example('demo-stream.ndjson'), '--color', '--no-color'])
     assert.doesNotMatch(plain.stdout, ANSI)
+  })
+
+  const noScript = !existsSync('/usr/bin/script') && 'no script(1) to give the command a terminal'
+  test('on a terminal the output is in colour, unless NO_COLOR is set', { skip: noScript }, async () => {
+    const onTerminal = (env) =>
+      new Promise((resolve, reject) => {
+        const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} replay examples/demo-stream.ndjson`
+        const environment = { ...process.env, ...env }
+        if (!env.NO_COLOR) delete environment.NO_COLOR
+        execFile('script', ['-qec', command, '/dev/null'], { cwd: root, env: environment, encoding: 'utf8' }, (error, stdout) => (error ? reject(error) : resolve(stdout)))
+      })
+    const coloured = await onTerminal({})
+    assert.ok(coloured.includes('\x1b[2m✻ thinking · signed (anthropic)\x1b[0m'))
+    const plain = await onTerminal({ NO_COLOR: '1' })
+    assert.ok(plain.includes('✻ thinking · signed (anthropic)'))
+    assert.doesNotMatch(plain, ANSI)
   })
 
   test('--format reads a file whose first line tells nothing', async () => {
