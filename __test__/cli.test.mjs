@@ -172,6 +172,13 @@ describe('replay', { concurrency: 2 }, () => {
     assert.ok(!full.stdout.includes('more lines'))
   })
 
+  test('Sn thoughts one per line are read as Sn thoughts', async () => {
+    const thoughts = JSON.parse(readExample('sn-history.json')).map((thought) => JSON.stringify(thought))
+    const { code, stdout } = await run(['replay', tmp.file('thoughts.jsonl', `${thoughts.join('\n')}\n`), '--json'])
+    assert.equal(code, 0)
+    assert.deepEqual(JSON.parse(stdout), sn.toMessages(readExample('sn-history.json')))
+  })
+
   test('FILE - reads standard input', async () => {
     const { code, stdout } = await run(['replay', '-', '--json'], { input: readExample('sn-history.json') })
     assert.equal(code, 0)

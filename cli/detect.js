@@ -38,6 +38,7 @@ function formatOfLine(value) {
   if (typeof value.uuid === 'string' && CHATVIEWER_TYPES.has(value.type)) return 'chatviewer'
   if (value.type === 'session' || (value.type === 'message' && isObject(value.message))) return 'pi'
   if (PI_ROLES.has(value.role) && 'content' in value) return 'pi'
+  if (typeof value.id === 'string' && Array.isArray(value.parts) && 'role' in value) return 'sn'
   if (PI_GATEWAY_TYPES.has(value.type)) return 'pi-stream'
   if (SN_STREAM_TYPES.has(value.type) && 'data' in value) return 'sn-stream'
   if (AGENT_EVENT_TYPES.has(value.type)) return 'events'

@@ -14,7 +14,7 @@ const FORMATS = {
   chatviewer: 'a ChatViewer transcript, JSONL or a JSON array of ChatMessageData',
   pi: 'a Pi / OpenClaw session, JSONL',
   'pi-stream': 'Pi / OpenClaw gateway events, NDJSON',
-  sn: 'Solar Network thoughts, a JSON array',
+  sn: 'Solar Network thoughts, a JSON array or one per line',
   'sn-stream': 'Solar Network stream events, an SSE capture or NDJSON',
 }
 
