@@ -185,6 +185,14 @@ describe('replay', { concurrency: 2 }, () => {
     assert.deepEqual(JSON.parse(stdout), sn.toMessages(readExample('sn-history.json')))
   })
 
+  test('a pipe given by name is read whole', async () => {
+    const command = `cat examples/sn-history.json | ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} replay /dev/stdin --json`
+    const stdout = await new Promise((resolve, reject) => {
+      execFile('sh', ['-c', command], { cwd: root, encoding: 'utf8' }, (error, out) => (error ? reject(error) : resolve(out)))
+    })
+    assert.deepEqual(JSON.parse(stdout), sn.toMessages(readExample('sn-history.json')))
+  })
+
   test('a stream is folded into one assistant message per turn, ids from the turns', async () => {
     const { stdout } = await run(['replay', example('agent-session.sse'), '--json'])
     const messages = JSON.parse(stdout)
