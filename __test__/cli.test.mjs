@@ -72,7 +72,7 @@ describe('replay', { concurrency: 2 }, () => {
   // Every example, its format told from its content, and something only it says.
   const examples = [
     ['demo-stream.ndjson', 'events', ['assistant · turn-1', '⚙ bash · toolu_01 · failed', 'ⓘ notice · Context is 61% full', '✖ error 429 · Rate limited', 'Done ✅ — have a good day 🎉']],
-    ['agent-session.sse', 'events', ['assistant · turn-5e1a-2', '⚙ grep · toolu_01Grep · completed', 'ⓘ model-changed · Switched to claude-haiku-4-5 (ci-key)', '✖ error 529', 'Ready to commit 🚀']],
+    ['agent-session.sse', 'events', ['assistant · turn-5e1a-2', '⚙ grep · toolu_01Grep · completed', '    diff    src/upload/client.ts\n            @@ -43,7 +43,7 @@\n', 'ⓘ model-changed · Switched to claude-haiku-4-5 (ci-key)', '✖ error 529', 'Ready to commit 🚀']],
     ['pi-session.jsonl', 'pi', ['user · 1a2b3c02', 'Why does `npm test` fail on the parser? 🧪', '⚙ exec · toolu_01A · failed', '✻ thinking · signed (anthropic)']],
     ['pi-session.stream.ndjson', 'pi-stream', ['assistant · turn-3', '⚙ read · toolu_01B · completed']],
     ['sn-history.json', 'sn', ['user · thought-u0', '⚙ get_weather · call_w2 · failed', 'upstream timeout']],

@@ -74,8 +74,10 @@ function resultParts(result) {
     if (parts.every(Boolean)) return parts
   }
   if (isObject(result) && typeof result.diff === 'string') {
-    const { diff, ...rest } = result
-    const parts = [{ edit: { path: typeof result.path === 'string' ? result.path : undefined, lines: unifiedDiff(diff) } }]
+    // The diff is shown as one, under its path; anything else the result says, as JSON.
+    const path = typeof result.path === 'string' ? result.path : undefined
+    const rest = Object.fromEntries(Object.entries(result).filter(([key]) => key !== 'diff' && !(key === 'path' && path)))
+    const parts = [{ edit: { path, lines: unifiedDiff(result.diff) } }]
     if (Object.keys(rest).length) parts.unshift({ value: rest })
     return parts
   }
