@@ -16,6 +16,8 @@ import webuiBaseline from '../baseline/webui.js';
 import formatsBaseline from '../baseline/formats.js';
 import { createRng } from '../__test__/random-streams.mjs';
 import { benchTranscript, benchWebview } from '../__test__/random-webui.mjs';
+import { piSession } from './pi-session.mjs';
+import { runHistoryCases } from './history.mjs';
 
 // Every sample starts from a collected heap, so one run's garbage is not the next run's GC.
 if (typeof globalThis.gc !== 'function') {
@@ -93,24 +95,6 @@ const lifecycleEvents = Array.from({ length: 50_000 }, (_, i) => ({ type: i % 2 
 
 function textDeltaMessage(count) {
   return deltas(createRng(count), 'text-delta', count);
-}
-
-/**
- * A Pi session file of at least `bytes` bytes: the recorded example session's entries
- * repeated, with ids made unique per copy.
- */
-function piSession(bytes) {
-  const [header, ...entries] = readFileSync(new URL('../examples/pi-session.jsonl', import.meta.url), 'utf8').trim().split('\n');
-  const lines = [header];
-  let size = header.length;
-  for (let copy = 0; size < bytes; copy++) {
-    for (const entry of entries) {
-      const line = entry.replace(/"(1a2b3c[0-9a-f]{2}|toolu_[0-9A-Z]+)"/g, `"$1-${copy}"`);
-      lines.push(line);
-      size += line.length + 1;
-    }
-  }
-  return Buffer.from(`${lines.join('\n')}\n`);
 }
 
 /** A JSON array of `count` Solar Network thoughts (the example's, with unique ids). */
@@ -381,3 +365,4 @@ if (native && JSON.stringify(JSON.parse(native.reduceEventsToJson(ndjsonBuffer))
 
 runPerEventCases();
 runScalingCases();
+if (native) await runHistoryCases({ native, settings, piSessionBytes, printTable, ratio });

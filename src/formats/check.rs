@@ -120,3 +120,16 @@ pub fn either<'a>(object: &'a Json, keys: [&'static str; 2]) -> (Option<&'a Json
         ),
     }
 }
+
+/// The lines of `text` (split at `\n`, as `str::split` would, an empty last line
+/// included), found with `memchr`.
+pub fn split_lines(text: &[u8]) -> Vec<&[u8]> {
+    let mut lines = Vec::with_capacity(text.len() / 256 + 1);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text) {
+        lines.push(&text[start..end]);
+        start = end + 1;
+    }
+    lines.push(&text[start..]);
+    lines
+}

@@ -22,7 +22,9 @@
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
 use crate::reducer::append_event;
 
-use super::check::{array, index, join, object, optional_string, string, wrong, FormatError, FormatResult};
+use super::check::{
+    array, index, join, object, optional_string, split_lines, string, wrong, FormatError, FormatResult,
+};
 use super::model_json::{FormatEvent, FormatMessage};
 use super::value::{self, Json, ParseErrorKind};
 use super::wtf8::Wtf8;
@@ -45,27 +47,12 @@ pub fn read_session(text: &[u8]) -> FormatResult<Vec<FormatMessage>> {
 /// when the next user message begins). `emit` returns `false` to stop reading.
 pub fn read_session_with(text: &[u8], mut emit: impl FnMut(FormatMessage) -> bool) -> FormatResult<()> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
-    let is_blank = |line: &[u8]| line.iter().all(u8::is_ascii_whitespace);
-    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    let lines = split_lines(text);
     let last = lines.iter().rposition(|line| !is_blank(line));
     let mut reader = SessionReader::default();
     for (i, line) in lines.iter().enumerate() {
-        if is_blank(line) {
-            continue;
-        }
-        let parsed = value::parse(line).map_err(|e| {
-            let problem = if e.kind == ParseErrorKind::Truncated && Some(i) == last {
-                format!(
-                    "truncated JSON: the file ends inside this line (at column {})",
-                    e.offset + 1
-                )
-            } else {
-                e.to_string()
-            };
-            FormatError::new("", problem).at_line(i + 1)
-        })?;
-        reader.line(&parsed, i + 1).map_err(|e| e.at_line(i + 1))?;
-        for message in reader.messages.drain(..) {
+        reader.read_line(line, i + 1, || Some(i) == last)?;
+        for message in reader.drain() {
             if !emit(message) {
                 return Ok(());
             }
@@ -79,6 +66,38 @@ pub fn read_session_with(text: &[u8], mut emit: impl FnMut(FormatMessage) -> boo
     Ok(())
 }
 
+pub fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Parses a session line, building only what the reader reads.
+pub fn parse_line(line: &[u8]) -> Result<Json, value::ParseError> {
+    value::parse_keeping(line, read_member)
+}
+
+/// The error for a line that is not JSON; `is_last`: nothing but blank lines follows.
+pub fn line_error(e: value::ParseError, number: usize, is_last: bool) -> FormatError {
+    let problem = if e.kind == ParseErrorKind::Truncated && is_last {
+        format!(
+            "truncated JSON: the file ends inside this line (at column {})",
+            e.offset + 1
+        )
+    } else {
+        e.to_string()
+    };
+    FormatError::new("", problem).at_line(number)
+}
+
+/// The members of an entry and of its message that the reader reads; the rest (usage,
+/// details, timestamps, model names …) is checked as JSON but not built.
+fn read_member(depth: usize, key: &[u8]) -> bool {
+    depth > 1
+        || matches!(
+            key,
+            b"type" | b"id" | b"message" | b"role" | b"content" | b"provider" | b"toolCallId" | b"isError"
+        )
+}
+
 /// Reads lines that are already parsed; entry `i` is reported as line `i + 1`.
 pub fn read_lines(lines: &[Json]) -> FormatResult<Vec<FormatMessage>> {
     let mut reader = SessionReader::default();
@@ -88,8 +107,13 @@ pub fn read_lines(lines: &[Json]) -> FormatResult<Vec<FormatMessage>> {
     Ok(reader.finish())
 }
 
+/// Reads a session line by line: finished messages are taken with [`drain`] after each
+/// line, the rest with [`finish`] at the end.
+///
+/// [`drain`]: SessionReader::drain
+/// [`finish`]: SessionReader::finish
 #[derive(Default)]
-struct SessionReader {
+pub struct SessionReader {
     messages: Vec<FormatMessage>,
     /// The assistant message that tool results and later assistant messages join.
     turn: Option<FormatMessage>,
@@ -101,6 +125,31 @@ fn fold(message: &mut FormatMessage, event: FormatEvent) {
 }
 
 impl SessionReader {
+    /// Parses and reads line `number` (blank lines are skipped). `is_last` tells whether
+    /// nothing but blank lines follows, so that a line cut short is reported as such.
+    pub fn read_line(
+        &mut self,
+        line: &[u8],
+        number: usize,
+        is_last: impl FnOnce() -> bool,
+    ) -> FormatResult<()> {
+        if is_blank(line) {
+            return Ok(());
+        }
+        let parsed = parse_line(line).map_err(|e| line_error(e, number, is_last()))?;
+        self.read_parsed(&parsed, number)
+    }
+
+    /// Reads line `number`, already parsed.
+    pub fn read_parsed(&mut self, line: &Json, number: usize) -> FormatResult<()> {
+        self.line(line, number).map_err(|e| e.at_line(number))
+    }
+
+    /// The messages finished so far.
+    pub fn drain(&mut self) -> std::vec::Drain<'_, FormatMessage> {
+        self.messages.drain(..)
+    }
+
     fn line(&mut self, line: &Json, number: usize) -> FormatResult<()> {
         object(line, "")?;
         match optional_string(line, "type", "")?.map(Wtf8::as_bytes) {
@@ -170,7 +219,8 @@ impl SessionReader {
         self.messages.extend(self.turn.take());
     }
 
-    fn finish(mut self) -> Vec<FormatMessage> {
+    /// The messages not yet taken, the open turn included.
+    pub fn finish(mut self) -> Vec<FormatMessage> {
         self.close_turn();
         self.messages
     }

@@ -141,7 +141,14 @@ const MAX_DEPTH: usize = 512;
 
 /// Parses one JSON value (surrounding whitespace allowed).
 pub fn parse(text: &[u8]) -> Result<Json, ParseError> {
-    let mut parser = Parser { text, pos: 0 };
+    parse_keeping(text, |_, _| true)
+}
+
+/// [`parse`], leaving out the object members `keep(depth, key)` refuses (the top-level
+/// value is at depth 0): they are checked as JSON but never built. A reader that needs a
+/// few members of a large record uses it to skip the rest without allocating.
+pub fn parse_keeping(text: &[u8], keep: fn(usize, &[u8]) -> bool) -> Result<Json, ParseError> {
+    let mut parser = Parser { text, pos: 0, keep };
     parser.skip_ws();
     let value = parser.value(0)?;
     parser.skip_ws();
@@ -154,6 +161,7 @@ pub fn parse(text: &[u8]) -> Result<Json, ParseError> {
 struct Parser<'a> {
     text: &'a [u8],
     pos: usize,
+    keep: fn(usize, &[u8]) -> bool,
 }
 
 impl Parser<'_> {
@@ -245,14 +253,31 @@ impl Parser<'_> {
             if self.text.get(self.pos) != Some(&b'"') {
                 return Err(self.unexpected());
             }
-            let key = self.string()?;
+            let key_start = self.pos + 1;
+            let plain = self.skip_string()?;
+            let key_bytes = &self.text[key_start..self.pos - 1];
             self.skip_ws();
             self.eat(b':')?;
             self.skip_ws();
-            let value = self.value(depth + 1)?;
-            match fields.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, slot)) => *slot = value,
-                None => fields.push((key, value)),
+            // Escaped keys are decoded to be judged; plain ones are judged as they are.
+            let key = if plain {
+                Wtf8::from_wtf8_unchecked(key_bytes.to_vec())
+            } else {
+                self.pos = key_start - 1;
+                let key = self.string()?;
+                self.skip_ws();
+                self.eat(b':')?;
+                self.skip_ws();
+                key
+            };
+            if !(self.keep)(depth, key.as_bytes()) {
+                self.skip_value(depth + 1)?;
+            } else {
+                let value = self.value(depth + 1)?;
+                match fields.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, slot)) => *slot = value,
+                    None => fields.push((key, value)),
+                }
             }
             self.skip_ws();
             match self.text.get(self.pos) {
@@ -335,6 +360,82 @@ impl Parser<'_> {
         }
     }
 
+    /// Checks a value as [`Parser::value`] does, building nothing.
+    fn skip_value(&mut self, depth: usize) -> Result<(), ParseError> {
+        if depth > MAX_DEPTH {
+            return Err(self.error(ParseErrorKind::TooDeep));
+        }
+        let (close, is_object) = match self.text.get(self.pos) {
+            Some(b'{') => (b'}', true),
+            Some(b'[') => (b']', false),
+            Some(b'"') => return self.skip_string().map(|_| ()),
+            Some(b't') => return self.literal(b"true", Json::Null).map(|_| ()),
+            Some(b'f') => return self.literal(b"false", Json::Null).map(|_| ()),
+            Some(b'n') => return self.literal(b"null", Json::Null).map(|_| ()),
+            Some(b'-' | b'0'..=b'9') => return self.number_end(),
+            _ => return Err(self.unexpected()),
+        };
+        self.pos += 1;
+        self.skip_ws();
+        if self.text.get(self.pos) == Some(&close) {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            if is_object {
+                if self.text.get(self.pos) != Some(&b'"') {
+                    return Err(self.unexpected());
+                }
+                self.skip_string()?;
+                self.skip_ws();
+                self.eat(b':')?;
+                self.skip_ws();
+            }
+            self.skip_value(depth + 1)?;
+            self.skip_ws();
+            match self.text.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(&b) if b == close => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.unexpected()),
+            }
+        }
+    }
+
+    /// Checks a string as [`Parser::string`] does, building nothing; `true` when it has
+    /// no escape (its body is its text).
+    fn skip_string(&mut self) -> Result<bool, ParseError> {
+        self.pos += 1;
+        let mut plain = true;
+        loop {
+            self.pos += ordinary_run(&self.text[self.pos..]);
+            match self.text.get(self.pos) {
+                None => return Err(self.error(ParseErrorKind::Truncated)),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(plain);
+                }
+                Some(b'\\') => {
+                    plain = false;
+                    self.pos += 1;
+                    match self.text.get(self.pos) {
+                        None => return Err(self.error(ParseErrorKind::Truncated)),
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.pos += 1,
+                        Some(b'u') => {
+                            self.pos += 1;
+                            self.hex4()?;
+                        }
+                        Some(_) => return Err(self.error(ParseErrorKind::InvalidEscape)),
+                    }
+                }
+                Some(_) => return Err(self.unexpected()),
+            }
+        }
+    }
+
     fn digits(&mut self) -> usize {
         let start = self.pos;
         while let Some(b'0'..=b'9') = self.text.get(self.pos) {
@@ -345,6 +446,14 @@ impl Parser<'_> {
 
     fn number(&mut self) -> Result<Json, ParseError> {
         let start = self.pos;
+        self.number_end()?;
+        // The bytes are ASCII digits and signs, so this cannot fail.
+        let text = std::str::from_utf8(&self.text[start..self.pos]).unwrap_or("0");
+        Ok(Json::Number(text.into()))
+    }
+
+    /// Moves past a number, checking its grammar.
+    fn number_end(&mut self) -> Result<(), ParseError> {
         let fail = |p: &Self| match p.text.get(p.pos) {
             None => p.error(ParseErrorKind::Truncated),
             Some(_) => p.error(ParseErrorKind::InvalidNumber),
@@ -374,9 +483,7 @@ impl Parser<'_> {
                 return Err(fail(self));
             }
         }
-        // The bytes are ASCII digits and signs, so this cannot fail.
-        let text = std::str::from_utf8(&self.text[start..self.pos]).unwrap_or("0");
-        Ok(Json::Number(text.into()))
+        Ok(())
     }
 }
 

@@ -14,12 +14,15 @@
 //! [`batch`] writes the messages as JSON in bounded slices.
 
 pub mod batch;
+pub mod lines;
 
 use std::fmt;
+use std::io::Read;
 
 use crate::bytes::{read_turns, Framing, StreamError, Turn};
 use crate::formats::acp::{self, Payload, Role, SessionUpdate};
 use crate::formats::chatviewer::adapt_jsonl_messages;
+use crate::formats::check::{split_lines, FormatError};
 use crate::formats::model_json::{FormatEvent, FormatMessage};
 use crate::formats::source::{Invalid, Reader, Source};
 use crate::formats::tree::{Node, TreeSource};
@@ -29,6 +32,8 @@ use crate::formats::wtf8::Wtf8;
 use crate::formats::{pi, sn};
 use crate::model::{AgentEvent, ChatMessage, MessageRole};
 use crate::reducer::append_event;
+
+use lines::Lines;
 
 /// The formats [`read`] takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,21 +123,15 @@ pub fn read(
     format: HistoryFormat,
     mut emit: impl FnMut(Message) -> bool,
 ) -> Result<(), HistoryError> {
-    if format == HistoryFormat::Events {
-        return Ok(read_turns(bytes, Framing::Auto, |turn| {
-            emit(Message::Turn(turn))
-        })?);
-    }
-    check_utf8(bytes)?;
     let mut emit_format = |message| emit(Message::Format(message));
     match format {
-        HistoryFormat::Events => unreachable!("handled above"),
-        HistoryFormat::Pi => pi::read_session_with(bytes, emit_format).map_err(|e| HistoryError {
-            line: e.line.map(|l| l as u64),
-            offset: None,
-            message: e.to_string(),
-        }),
+        HistoryFormat::Events => Ok(read_turns(bytes, Framing::Auto, |turn| {
+            emit(Message::Turn(turn))
+        })?),
+        HistoryFormat::Pi => read_pi(Lines::new(bytes), emit_format),
+        HistoryFormat::Acp => read_acp(Lines::new(bytes), emit_format),
         HistoryFormat::Sn => {
+            check_utf8(bytes)?;
             for (item, at) in items(bytes)? {
                 let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
                 if !emit_format(message) {
@@ -141,9 +140,71 @@ pub fn read(
             }
             Ok(())
         }
-        HistoryFormat::Acp => read_acp(bytes, emit_format),
-        HistoryFormat::ChatViewer => read_chatviewer(bytes, emit_format),
+        HistoryFormat::ChatViewer => {
+            check_utf8(bytes)?;
+            read_chatviewer(bytes, emit_format)
+        }
     }
+}
+
+/// [`read`] from a reader (a file): line formats (`pi`, `acp`) a block at a time, so the
+/// whole input is never in memory at once; the others read whole first.
+pub fn read_from(
+    mut reader: impl Read,
+    format: HistoryFormat,
+    mut emit: impl FnMut(Message) -> bool,
+) -> Result<(), HistoryError> {
+    let emit_format = |message| emit(Message::Format(message));
+    match format {
+        HistoryFormat::Pi => read_pi(Lines::new(reader), emit_format),
+        HistoryFormat::Acp => read_acp(Lines::new(reader), emit_format),
+        _ => {
+            let mut bytes = Vec::new();
+            reader.read_to_end(&mut bytes).map_err(|e| HistoryError {
+                line: None,
+                offset: None,
+                message: format!("reading failed: {e}"),
+            })?;
+            read(&bytes, format, emit)
+        }
+    }
+}
+
+fn read_pi(
+    mut lines: Lines<impl Read>,
+    mut emit: impl FnMut(FormatMessage) -> bool,
+) -> Result<(), HistoryError> {
+    let mut reader = pi::SessionReader::default();
+    let error = |e: FormatError| HistoryError {
+        line: e.line.map(|l| l as u64),
+        offset: None,
+        message: e.to_string(),
+    };
+    while let Some(line) = lines.next_line()? {
+        if pi::is_blank(line.bytes) {
+            continue;
+        }
+        let number = line.number;
+        let parsed = match pi::parse_line(line.bytes) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                let last = e.kind == ParseErrorKind::Truncated && lines.rest_is_blank();
+                return Err(error(pi::line_error(e, number, last)));
+            }
+        };
+        reader.read_parsed(&parsed, number).map_err(error)?;
+        for message in reader.drain() {
+            if !emit(message) {
+                return Ok(());
+            }
+        }
+    }
+    for message in reader.finish() {
+        if !emit(message) {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Invalid UTF-8 is refused with its place (JavaScript would have read it as U+FFFD).
@@ -234,7 +295,7 @@ fn items(bytes: &[u8]) -> Result<Vec<(Json, At)>, HistoryError> {
 /// The non-blank lines, with their 1-based numbers and whether each is the last.
 fn lines(bytes: &[u8]) -> impl Iterator<Item = (&[u8], usize, bool)> {
     let is_blank = |line: &[u8]| line.iter().all(u8::is_ascii_whitespace);
-    let all: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let all = split_lines(bytes);
     let last = all.iter().rposition(|line| !is_blank(line));
     all.into_iter()
         .enumerate()
@@ -318,15 +379,28 @@ fn owned_event(event: AgentEvent<Node<'_>, Payload<Node<'_>>>) -> FormatEvent {
     }
 }
 
-fn read_acp(bytes: &[u8], emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
+fn read_acp(
+    mut lines: Lines<impl Read>,
+    emit: impl FnMut(FormatMessage) -> bool,
+) -> Result<(), HistoryError> {
     let source = TreeSource::default();
     let reader = Reader {
         source: &source,
         root: "update",
     };
     let mut runs = Runs::new(emit);
-    for (line, number, last) in lines(bytes) {
-        let item = value::parse(line).map_err(|e| parse_error(e, number, last))?;
+    while let Some(line) = lines.next_line()? {
+        if line.bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let number = line.number;
+        let item = match value::parse(line.bytes) {
+            Ok(item) => item,
+            Err(e) => {
+                let last = e.kind == ParseErrorKind::Truncated && lines.rest_is_blank();
+                return Err(parse_error(e, number, last));
+            }
+        };
         // A JSON-RPC request carries the notification as its `params`.
         let notification = match item.get("method") {
             Some(Json::String(method)) if method.as_bytes() == b"session/update" => {

@@ -142,21 +142,27 @@ fn produce(
     limit: usize,
     send: impl FnMut(Slice) -> bool,
 ) -> std::result::Result<(), JsError> {
-    let owned;
-    let bytes: &[u8] = match input {
-        Input::Path(path) => {
-            owned = std::fs::read(path).map_err(|e| io_error(what, path, &e))?;
-            &owned
-        }
-        // SAFETY: see `Input`.
-        Input::Bytes { data, len } if *len > 0 => unsafe { std::slice::from_raw_parts(*data, *len) },
-        Input::Bytes { .. } => &[],
-    };
     let mut slicer = Slicer::new(limit, send);
-    history::read(bytes, format, |message| {
+    let each = |message: history::Message| {
         slicer.message(&message);
         !slicer.stopped()
-    })
+    };
+    match input {
+        Input::Path(path) => {
+            // Line formats are read a block at a time; the file is never whole in memory.
+            let file = std::fs::File::open(path).map_err(|e| io_error(what, path, &e))?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                let e = std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory");
+                return Err(io_error(what, path, &e));
+            }
+            history::read_from(file, format, each)
+        }
+        // SAFETY: see `Input`.
+        Input::Bytes { data, len } if *len > 0 => {
+            history::read(unsafe { std::slice::from_raw_parts(*data, *len) }, format, each)
+        }
+        Input::Bytes { .. } => history::read(&[], format, each),
+    }
     .map_err(|e| history_error(what, format, e))?;
     slicer.finish();
     Ok(())
