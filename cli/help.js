@@ -1,0 +1,105 @@
+'use strict'
+// What agent-chunks --help and COMMAND --help print.
+
+const { FORMATS, formatNames } = require('./formats')
+const { targetNames } = require('./convert')
+
+const formatList = Object.entries(FORMATS)
+  .map(([name, what]) => `  ${name.padEnd(11)} ${what}`)
+  .join('\n')
+
+const HELP = {
+  main: `Usage: agent-chunks COMMAND [options]
+
+Reads AI-agent chat streams and histories into the chunk model, to show them and to
+find out why a live stream and its reloaded history differ.
+
+Commands:
+  replay FILE             print the conversation in FILE
+  convert FILE --to T     write it as events, pi, sn or unified
+  check STREAM HISTORY    exit 0 when the folded stream equals the history, else
+                          print the first difference and exit 1
+  view FILE -o PAGE       write it as a self-contained HTML page
+
+Run agent-chunks COMMAND --help for a command's options.
+
+Formats (detected from the content; --format overrides):
+${formatList}
+
+Options:
+  -h, --help   this help
+  --version    the version
+  --debug      show stack traces of errors
+
+Inputs of 4 MiB or more show a progress bar on standard error when it is a terminal.
+Exit status: 0 done, 1 check found a difference, 2 bad input or usage.
+`,
+  replay: `Usage: agent-chunks replay FILE [options]
+
+Prints the conversation in FILE: who speaks, thinking (dimmed), tool calls with their
+status, arguments and results, errors and notices. A stream is folded as a chat UI folds
+it live, one assistant message per turn. Colour only on a terminal, and not with NO_COLOR.
+FILE - reads standard input.
+
+Options:
+  --format F     the format of FILE (${formatNames.join(', ')})
+  --json         print the ChatMessage[] as JSON
+  --unified      print the webui rows (toUnifiedMessages) as JSON
+  --timeline     print the timeline groups of each assistant message (buildTimeline)
+  --now MS       the clock for --unified rows (milliseconds since the epoch)
+  --full         show long arguments and results whole (default: 12 lines each)
+  --color        colour even when not on a terminal
+  --no-color     no colour
+  --debug        show stack traces of errors
+`,
+  convert: `Usage: agent-chunks convert FILE --to TARGET [-o OUT] [options]
+
+Writes the conversation in FILE in another format, to standard output or OUT:
+  events    agent events NDJSON: a turn-start per assistant message, then the events
+            that rebuild its chunks
+  pi        a Pi session (pi.fromMessages)
+  sn        Solar Network thoughts, a JSON array (sn.fromMessage per message)
+  unified   the webui rows (toUnifiedMessages), JSON
+What the target cannot hold (user messages in events, thinking in sn …) is reported on
+standard error.
+
+Options:
+  --to TARGET    ${targetNames.join(', ')}
+  -o, --output OUT  the file to write (default: standard output)
+  --format F     the format of FILE (${formatNames.join(', ')})
+  --now MS       the clock for unified rows (milliseconds since the epoch)
+  --debug        show stack traces of errors
+`,
+  check: `Usage: agent-chunks check STREAM HISTORY [options]
+
+Folds STREAM as a chat UI folds it live (each turn one assistant message) and loads
+HISTORY, then compares the turns with the history's assistant messages, in order, chunk
+by chunk (key order included). Exits 0 when they agree; otherwise prints the first
+difference as a path into the history's messages, with both values and the stream lines
+that built it, and exits 1.
+
+STREAM: agent events (NDJSON or SSE), ACP updates, Pi gateway events (pi-stream) or
+Solar Network stream events (sn-stream). HISTORY: agent events, ACP updates, a
+ChatViewer transcript, a Pi session or Solar Network thoughts.
+
+Options:
+  --stream-format F    the format of STREAM
+  --history-format F   the format of HISTORY
+  --debug              show stack traces of errors
+`,
+  view: `Usage: agent-chunks view FILE -o PAGE [options]
+
+Writes the conversation in FILE as one self-contained HTML page (inline CSS and script,
+nothing loaded from anywhere): user messages, the assistant timeline with its connectors,
+collapsible thinking, tool-call cards with status, arguments, results and diffs, errors
+and notices. Without -o the page goes to standard output.
+
+Options:
+  -o, --output PAGE  the page to write
+  --format F     the format of FILE (${formatNames.join(', ')})
+  --title T      the page title (default: the file name)
+  --debug        show stack traces of errors
+`,
+}
+
+module.exports = { HELP }

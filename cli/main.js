@@ -1,0 +1,169 @@
+'use strict'
+// agent-chunks COMMAND …: arguments, the four commands, and how they end (0 done, 1 a
+// check found a difference, 2 bad input or usage).
+
+const path = require('node:path')
+const { parseArgs } = require('node:util')
+
+const native = require('../index.js')
+const { describeCheck } = require('./check')
+const { convert, targetNames } = require('./convert')
+const { InputError, UsageError } = require('./errors')
+const { withInput, writeOutput } = require('./files')
+const { formatNames, readConversation, readHistory, readStream } = require('./formats')
+const { HELP } = require('./help')
+const { renderPage } = require('./page')
+const { renderText } = require('./terminal')
+
+const COMMON = { help: { type: 'boolean', short: 'h' }, debug: { type: 'boolean' } }
+
+const OPTIONS = {
+  replay: {
+    format: { type: 'string' },
+    json: { type: 'boolean' },
+    unified: { type: 'boolean' },
+    timeline: { type: 'boolean' },
+    now: { type: 'string' },
+    full: { type: 'boolean' },
+    color: { type: 'boolean' },
+    'no-color': { type: 'boolean' },
+  },
+  convert: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string' }, now: { type: 'string' } },
+  check: { 'stream-format': { type: 'string' }, 'history-format': { type: 'string' } },
+  view: { output: { type: 'string', short: 'o' }, format: { type: 'string' }, title: { type: 'string' } },
+}
+
+const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'] }
+
+/** The command's options and positionals; a UsageError for anything else. */
+function parse(command, args) {
+  let parsed
+  try {
+    parsed = parseArgs({ args, options: { ...COMMON, ...OPTIONS[command] }, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError(usageMessage(error), command)
+  }
+  const { values, positionals } = parsed
+  if (values.help) return { help: true }
+  for (const name of ['format', 'stream-format', 'history-format']) formatOption(values, name, command)
+  const wanted = POSITIONALS[command]
+  if (positionals.length < wanted.length) throw new UsageError(`${command} needs ${wanted.slice(positionals.length).join(' and ')}`, command)
+  if (positionals.length > wanted.length) throw new UsageError(`${command} takes ${wanted.join(' ')}; unexpected ${positionals.slice(wanted.length).join(' ')}`, command)
+  return { values, positionals }
+}
+
+function usageMessage(error) {
+  const option = /'(--?[\w-]+)/.exec(error.message)?.[1]
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return /argument missing/.test(error.message) ? `option ${option} needs a value` : `option ${option} takes no value`
+  return error.message
+}
+
+function clock(values, command) {
+  if (values.now === undefined) return undefined
+  const now = Number(values.now)
+  if (values.now.trim() === '' || !Number.isFinite(now)) throw new UsageError(`--now must be milliseconds since the epoch, got ${JSON.stringify(values.now)}`, command)
+  return now
+}
+
+/** A format option's value, checked. */
+function formatOption(values, name, command) {
+  const format = values[name]
+  if (format !== undefined && !formatNames.includes(format)) {
+    throw new UsageError(`--${name} must be one of ${formatNames.join(', ')}, got ${JSON.stringify(format)}`, command)
+  }
+  return format
+}
+
+const pretty = (value) => `${JSON.stringify(value, null, 2)}\n`
+
+function replayText(file, format, messages, values, io) {
+  const colour = values['no-color'] ? false : values.color ? true : Boolean(io.stdout.isTTY) && !io.env.NO_COLOR
+  const title = `${file} · ${format} · ${messages.length} message${messages.length === 1 ? '' : 's'}`
+  io.stdout.write(`${renderText(messages, { colour, full: values.full, title })}\n`)
+}
+
+/** The commands; each returns its exit status, or nothing for 0. */
+const COMMANDS = {
+  replay({ values, positionals: [file] }, io) {
+    const modes = ['json', 'unified', 'timeline'].filter((mode) => values[mode])
+    if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} cannot be used together`, 'replay')
+    const now = clock(values, 'replay')
+    const { format, messages } = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress }))
+    if (values.json) {
+      io.stdout.write(pretty(messages))
+    } else if (values.unified) {
+      io.stdout.write(pretty(native.toUnifiedMessages(messages, now === undefined ? {} : { now })))
+    } else if (values.timeline) {
+      const timelines = messages
+        .filter((message) => message.role === 'assistant')
+        .map((message) => ({ messageId: message.id, groups: native.buildTimeline(message.chunks, { finished: true }) }))
+      io.stdout.write(pretty(timelines))
+    } else {
+      replayText(file, format, messages, values, io)
+    }
+  },
+
+  convert({ values, positionals: [file] }, io) {
+    if (values.to === undefined) throw new UsageError('convert needs --to TARGET', 'convert')
+    if (!targetNames.includes(values.to)) throw new UsageError(`--to must be one of ${targetNames.join(', ')}, got ${JSON.stringify(values.to)}`, 'convert')
+    const now = clock(values, 'convert')
+    const { messages } = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress }))
+    const { text, notes } = convert(messages, values.to, { now })
+    writeOutput(values.output, text, io.stdout)
+    for (const note of notes) io.stderr.write(`note: ${note}\n`)
+  },
+
+  check({ values, positionals: [streamFile, historyFile] }, io) {
+    const stream = withInput(streamFile, io.stderr, (bytes, progress) => readStream(bytes, values['stream-format'], { progress }))
+    const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress }))
+    const { agree, report } = describeCheck({ file: streamFile, ...stream }, { file: historyFile, ...history })
+    io.stdout.write(report)
+    return agree ? 0 : 1
+  },
+
+  view({ values, positionals: [file] }, io) {
+    const { format, messages } = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress }))
+    const title = values.title ?? (file === '-' ? 'conversation' : path.basename(file))
+    writeOutput(values.output, renderPage(messages, { title, format }), io.stdout)
+  },
+}
+
+/**
+ * Runs the command line `argv` (without node and the script) and returns the exit
+ * status; errors are printed on `io.stderr` in one line.
+ */
+function main(argv, io = { stdout: process.stdout, stderr: process.stderr, env: process.env }) {
+  const debug = argv.includes('--debug')
+  const [command, ...args] = argv
+  try {
+    if (command === undefined) throw new UsageError('a command is needed: replay, convert, check or view')
+    if (command === '-h' || command === '--help' || command === 'help') {
+      io.stdout.write(HELP.main)
+      return 0
+    }
+    if (command === '--version') {
+      io.stdout.write(`${require('../package.json').version}\n`)
+      return 0
+    }
+    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: replay, convert, check, view)`)
+    const parsed = parse(command, args)
+    if (parsed.help) {
+      io.stdout.write(HELP[command])
+      return 0
+    }
+    return COMMANDS[command](parsed, io) ?? 0
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`agent-chunks: ${error.message} (see agent-chunks ${error.command ? `${error.command} ` : ''}--help)\n`)
+    } else if (error instanceof InputError) {
+      io.stderr.write(`${error.describe()}\n`)
+    } else {
+      io.stderr.write(`agent-chunks: internal error: ${error.message}${debug ? '' : ' (--debug shows where)'}\n`)
+    }
+    if (debug) io.stderr.write(`${(error.cause ?? error).stack ?? error.stack}\n`)
+    return 2
+  }
+}
+
+module.exports = { main }
