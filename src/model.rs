@@ -276,6 +276,16 @@ pub enum Chunk<S = String, V = serde_json::Value> {
     },
 }
 
+impl<S, V> Chunk<S, V> {
+    /// The calls of a tool batch; `None` for other chunks.
+    pub fn calls(&self) -> Option<&[ToolCallEntry<S, V>]> {
+        match self {
+            Chunk::ToolBatch { calls } => Some(calls),
+            _ => None,
+        }
+    }
+}
+
 /// A message: an id, a role and its chunks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChatMessage<S = String, V = serde_json::Value> {

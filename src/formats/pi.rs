@@ -52,17 +52,11 @@ pub fn read_session_with(text: &[u8], mut emit: impl FnMut(FormatMessage) -> boo
     let mut reader = SessionReader::default();
     for (i, line) in lines.iter().enumerate() {
         reader.read_line(line, i + 1, || Some(i) == last)?;
-        for message in reader.drain() {
-            if !emit(message) {
-                return Ok(());
-            }
+        if !reader.hand_on(&mut emit) {
+            return Ok(());
         }
     }
-    for message in reader.finish() {
-        if !emit(message) {
-            break;
-        }
-    }
+    reader.finish_with(emit);
     Ok(())
 }
 
@@ -145,9 +139,14 @@ impl SessionReader {
         self.line(line, number).map_err(|e| e.at_line(number))
     }
 
-    /// The messages finished so far.
-    pub fn drain(&mut self) -> std::vec::Drain<'_, FormatMessage> {
-        self.messages.drain(..)
+    /// Hands the messages finished so far to `emit`; `false` when it asked to stop.
+    pub fn hand_on(&mut self, emit: &mut impl FnMut(FormatMessage) -> bool) -> bool {
+        self.messages.drain(..).all(emit)
+    }
+
+    /// Hands on the rest, the open turn included.
+    pub fn finish_with(self, emit: impl FnMut(FormatMessage) -> bool) {
+        self.finish().into_iter().all(emit);
     }
 
     fn line(&mut self, mut line: Json, number: usize) -> FormatResult<()> {

@@ -7,10 +7,12 @@
 //! head (`{id, role, chunks: []}`, flagged `open`), then its chunks at depth 1; a tool
 //! batch that does not fit likewise, its calls at depth 2. All text is ASCII.
 
-use crate::bytes::{write as bytes_write, ByteChunk};
+use crate::bytes::text::{JsonText, Payload};
+use crate::bytes::write as bytes_write;
 use crate::formats::model_json::{role_name, write_call, write_chunk, FormatChunk, TOOL_BATCH_HEAD};
 use crate::formats::value::{write_str_with, Json};
-use crate::model::{Chunk, MessageRole};
+use crate::formats::wtf8::Wtf8;
+use crate::model::{Chunk, MessageRole, ToolCallEntry};
 
 use super::Message;
 
@@ -115,55 +117,37 @@ impl<F: FnMut(Slice) -> bool> Slicer<F> {
     }
 }
 
-/// The two chunk models, as the slicer needs them.
-trait Calls {
-    /// The calls when the chunk is a tool batch.
-    fn calls_len(&self) -> Option<usize>;
-    fn write_call(&self, index: usize, out: &mut Vec<u8>);
+/// A call of either chunk model as JSON.
+trait CallJson {
+    fn write_call(&self, out: &mut Vec<u8>);
 }
 
-impl Calls for FormatChunk {
-    fn calls_len(&self) -> Option<usize> {
-        match self {
-            Chunk::ToolBatch { calls } => Some(calls.len()),
-            _ => None,
-        }
-    }
-
-    fn write_call(&self, index: usize, out: &mut Vec<u8>) {
-        if let Chunk::ToolBatch { calls } = self {
-            write_call::<true>(out, &calls[index]);
-        }
+impl CallJson for ToolCallEntry<Wtf8, Json> {
+    fn write_call(&self, out: &mut Vec<u8>) {
+        write_call::<true>(out, self);
     }
 }
 
-impl Calls for ByteChunk {
-    fn calls_len(&self) -> Option<usize> {
-        match self {
-            Chunk::ToolBatch { calls } => Some(calls.len()),
-            _ => None,
-        }
-    }
-
-    fn write_call(&self, index: usize, out: &mut Vec<u8>) {
-        if let Chunk::ToolBatch { calls } = self {
-            let mut text = String::new();
-            bytes_write::call_json(&calls[index], &mut text);
-            out.extend_from_slice(text.as_bytes());
-        }
+impl CallJson for ToolCallEntry<JsonText, Payload> {
+    fn write_call(&self, out: &mut Vec<u8>) {
+        let mut text = String::new();
+        bytes_write::call_json(self, &mut text);
+        out.extend_from_slice(text.as_bytes());
     }
 }
 
 impl<F: FnMut(Slice) -> bool> Slicer<F> {
     /// `id` is the message's id as a JSON string.
-    fn write<C: Calls>(
+    fn write<S, V>(
         &mut self,
         id: &[u8],
         role: MessageRole,
-        chunks: &[C],
-        size: impl Fn(&C) -> usize,
-        chunk_json: impl Fn(&mut Vec<u8>, &C),
-    ) {
+        chunks: &[Chunk<S, V>],
+        size: impl Fn(&Chunk<S, V>) -> usize,
+        chunk_json: impl Fn(&mut Vec<u8>, &Chunk<S, V>),
+    ) where
+        ToolCallEntry<S, V>: CallJson,
+    {
         let head = |out: &mut Vec<u8>| {
             out.extend_from_slice(b"{\"id\":");
             out.extend_from_slice(id);
@@ -190,14 +174,14 @@ impl<F: FnMut(Slice) -> bool> Slicer<F> {
             out.extend_from_slice(b"]}");
         });
         for (chunk, size) in chunks.iter().zip(sizes) {
-            match chunk.calls_len() {
+            match chunk.calls() {
                 Some(calls) if size > self.limit => {
                     self.item(1, true, |out| {
                         out.extend_from_slice(TOOL_BATCH_HEAD);
                         out.extend_from_slice(b"]}");
                     });
-                    for index in 0..calls {
-                        self.item(2, false, |out| chunk.write_call(index, out));
+                    for call in calls {
+                        self.item(2, false, |out| call.write_call(out));
                     }
                 }
                 _ => self.item(1, false, |out| chunk_json(out, chunk)),

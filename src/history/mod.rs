@@ -193,17 +193,11 @@ fn read_pi(
             }
         };
         reader.read_parsed(parsed, number).map_err(error)?;
-        for message in reader.drain() {
-            if !emit(message) {
-                return Ok(());
-            }
+        if !reader.hand_on(&mut emit) {
+            return Ok(());
         }
     }
-    for message in reader.finish() {
-        if !emit(message) {
-            break;
-        }
-    }
+    reader.finish_with(emit);
     Ok(())
 }
 
