@@ -98,6 +98,8 @@ pub enum ParseErrorKind {
     InvalidEscape,
     InvalidNumber,
     TooDeep,
+    /// A string holds bytes that are neither UTF-8 nor an encoded surrogate (WTF-8).
+    InvalidUtf8,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,6 +126,7 @@ impl fmt::Display for ParseError {
             ParseErrorKind::InvalidEscape => write!(f, "invalid JSON: bad escape at column {at}"),
             ParseErrorKind::InvalidNumber => write!(f, "invalid JSON: bad number at column {at}"),
             ParseErrorKind::TooDeep => write!(f, "invalid JSON: nested too deeply at column {at}"),
+            ParseErrorKind::InvalidUtf8 => write!(f, "invalid UTF-8 in a string at column {at}"),
         }
     }
 }
@@ -285,6 +288,7 @@ impl Parser<'_> {
             .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
         if let Some(len) = plain {
             if self.text[start + len] == b'"' {
+                self.check_wtf8(start, start + len)?;
                 self.pos = start + len + 1;
                 return Ok(Wtf8::from_wtf8_unchecked(self.text[start..start + len].to_vec()));
             }
@@ -297,11 +301,13 @@ impl Parser<'_> {
             };
             match b {
                 b'"' => {
+                    self.check_wtf8(run, self.pos)?;
                     out.push_wtf8(&self.text[run..self.pos]);
                     self.pos += 1;
                     return Ok(out);
                 }
                 b'\\' => {
+                    self.check_wtf8(run, self.pos)?;
                     out.push_wtf8(&self.text[run..self.pos]);
                     self.pos += 1;
                     let Some(&escape) = self.text.get(self.pos) else {
@@ -331,6 +337,37 @@ impl Parser<'_> {
                 _ => self.pos += 1,
             }
         }
+    }
+
+    /// Checks that `text[start..end]` is WTF-8: UTF-8, where a surrogate may also be
+    /// encoded on its own (as a JavaScript string's text holds an unpaired one), but not a
+    /// lead surrogate followed by a trail one (that pair is one 4-byte character).
+    fn check_wtf8(&self, start: usize, end: usize) -> Result<(), ParseError> {
+        let mut at = start;
+        while at < end {
+            let valid = match std::str::from_utf8(&self.text[at..end]) {
+                Ok(_) => return Ok(()),
+                Err(e) => e.valid_up_to(),
+            };
+            at += valid;
+            let lead = match self.text[at..end] {
+                [0xED, second @ 0xA0..=0xBF, 0x80..=0xBF, ..] => second < 0xB0,
+                _ => {
+                    return Err(ParseError {
+                        kind: ParseErrorKind::InvalidUtf8,
+                        offset: at,
+                    })
+                }
+            };
+            if lead && matches!(self.text[at + 3..end], [0xED, 0xB0..=0xBF, 0x80..=0xBF, ..]) {
+                return Err(ParseError {
+                    kind: ParseErrorKind::InvalidUtf8,
+                    offset: at,
+                });
+            }
+            at += 3;
+        }
+        Ok(())
     }
 
     fn digits(&mut self) -> usize {
