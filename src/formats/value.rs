@@ -97,6 +97,7 @@ pub enum ParseErrorKind {
     TrailingCharacters,
     InvalidEscape,
     InvalidNumber,
+    /// Arrays and objects nested deeper than [`MAX_DEPTH`].
     TooDeep,
     /// A string holds bytes that are neither UTF-8 nor an encoded surrogate (WTF-8).
     InvalidUtf8,
@@ -125,7 +126,10 @@ impl fmt::Display for ParseError {
             }
             ParseErrorKind::InvalidEscape => write!(f, "invalid JSON: bad escape at column {at}"),
             ParseErrorKind::InvalidNumber => write!(f, "invalid JSON: bad number at column {at}"),
-            ParseErrorKind::TooDeep => write!(f, "invalid JSON: nested too deeply at column {at}"),
+            ParseErrorKind::TooDeep => write!(
+                f,
+                "JSON nested deeper than the limit of {MAX_DEPTH} arrays and objects, at column {at}"
+            ),
             ParseErrorKind::InvalidUtf8 => write!(f, "invalid UTF-8 in a string at column {at}"),
         }
     }
@@ -133,8 +137,11 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// Deeper nesting than this is refused rather than risking the stack.
-const MAX_DEPTH: usize = 512;
+/// The deepest nesting of arrays and objects the reader accepts. Values are read, copied,
+/// compared and dropped recursively, so deeper input is refused (with its position)
+/// rather than risking the stack; 512 levels is far beyond any tool call's arguments and
+/// well within the smallest thread stack the binding runs on.
+pub const MAX_DEPTH: usize = 512;
 
 /// Parses one JSON value (surrounding whitespace allowed).
 pub fn parse(text: &[u8]) -> Result<Json, ParseError> {
@@ -190,10 +197,8 @@ impl Parser<'_> {
         Ok(value)
     }
 
+    /// A value inside `depth` arrays and objects.
     fn value(&mut self, depth: usize) -> Result<Json, ParseError> {
-        if depth > MAX_DEPTH {
-            return Err(self.error(ParseErrorKind::TooDeep));
-        }
         match self.text.get(self.pos) {
             Some(b'{') => self.object(depth),
             Some(b'[') => self.array(depth),
@@ -207,6 +212,9 @@ impl Parser<'_> {
     }
 
     fn array(&mut self, depth: usize) -> Result<Json, ParseError> {
+        if depth >= MAX_DEPTH {
+            return Err(self.error(ParseErrorKind::TooDeep));
+        }
         self.pos += 1;
         let mut items = Vec::new();
         self.skip_ws();
@@ -230,6 +238,9 @@ impl Parser<'_> {
     }
 
     fn object(&mut self, depth: usize) -> Result<Json, ParseError> {
+        if depth >= MAX_DEPTH {
+            return Err(self.error(ParseErrorKind::TooDeep));
+        }
         self.pos += 1;
         let mut fields: Vec<(Wtf8, Json)> = Vec::new();
         self.skip_ws();

@@ -1,0 +1,98 @@
+//! The limits of every path that reads bytes or JSON: each input is handled, or refused
+//! with an error that names the limit and where it was hit; never a stack overflow, an
+//! abort or a hang. (`__test__/limits.test.mjs` checks the same through the binding.)
+
+use agent_chunks::formats::pi::read_session;
+use agent_chunks::formats::value::{parse, ParseErrorKind, MAX_DEPTH};
+
+fn arrays(depth: usize) -> String {
+    format!("{}{}", "[".repeat(depth), "]".repeat(depth))
+}
+
+/// `depth` levels, objects and arrays in turn, with a scalar in the innermost one.
+fn mixed(depth: usize) -> String {
+    let mut open = String::new();
+    let mut close = String::new();
+    for level in 0..depth {
+        if level % 2 == 0 {
+            open.push_str("{\"k\":");
+            close.insert(0, '}');
+        } else {
+            open.push('[');
+            close.insert(0, ']');
+        }
+    }
+    format!("{open}1{close}")
+}
+
+/// The offset of the bracket that opens level `MAX_DEPTH + 1` (no brackets in strings).
+fn first_past_limit(text: &str) -> usize {
+    let mut open = 0;
+    text.bytes()
+        .position(|b| {
+            open += match b {
+                b'[' | b'{' => 1,
+                b']' | b'}' => -1,
+                _ => 0,
+            };
+            open > MAX_DEPTH as i32
+        })
+        .unwrap()
+}
+
+#[test]
+fn the_json_reader_takes_exactly_max_depth_levels() {
+    for text in [arrays(MAX_DEPTH), mixed(MAX_DEPTH)] {
+        let value = parse(text.as_bytes()).unwrap();
+        assert_eq!(value.to_json(), text.as_bytes(), "written back as read");
+    }
+    for text in [arrays(MAX_DEPTH + 1), mixed(MAX_DEPTH + 1), arrays(100_000)] {
+        let error = parse(text.as_bytes()).unwrap_err();
+        assert_eq!(error.kind, ParseErrorKind::TooDeep);
+        assert_eq!(
+            error.offset,
+            first_past_limit(&text),
+            "the first bracket past the limit"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "JSON nested deeper than the limit of 512 arrays and objects, at column {}",
+                error.offset + 1
+            )
+        );
+    }
+}
+
+#[test]
+fn values_at_the_depth_limit_are_safe_on_a_small_stack() {
+    // A Node worker's stack is 4 MB by default; values at the limit are read, written,
+    // copied, compared and dropped in an eighth of that, even unoptimised.
+    let text = mixed(MAX_DEPTH);
+    std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            let value = parse(text.as_bytes()).unwrap();
+            let copy = value.clone();
+            assert_eq!(copy, value);
+            assert_eq!(copy.to_json(), text.as_bytes());
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn a_pi_line_nested_too_deeply_names_the_limit_line_and_column() {
+    let line = format!(
+        r#"{{"role":"assistant","content":[{{"type":"toolCall","id":"a","name":"n","arguments":{}}}]}}"#,
+        arrays(100_000)
+    );
+    let session = format!("{{\"role\":\"user\",\"content\":\"hi\"}}\n{line}\n");
+    let error = read_session(session.as_bytes()).unwrap_err();
+    let column = first_past_limit(&line) + 1;
+    assert_eq!(
+        error.to_string(),
+        format!("line 2: JSON nested deeper than the limit of 512 arrays and objects, at column {column}")
+    );
+}
