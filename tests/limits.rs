@@ -96,3 +96,34 @@ fn a_pi_line_nested_too_deeply_names_the_limit_line_and_column() {
         format!("line 2: JSON nested deeper than the limit of 512 arrays and objects, at column {column}")
     );
 }
+
+/// Runs `work` on its own thread and fails if it has not finished after `seconds`: a
+/// guard against a hang (quadratic work on a large input), not a speed test.
+fn finishes_within<T: Send + 'static>(seconds: u64, work: impl FnOnce() -> T + Send + 'static) -> T {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || sender.send(work()));
+    receiver
+        .recv_timeout(std::time::Duration::from_secs(seconds))
+        .unwrap_or_else(|_| panic!("still running after {seconds} s"))
+}
+
+#[test]
+fn an_object_with_a_million_keys_reads_in_linear_time() {
+    use agent_chunks::formats::value::Json;
+    let keys = 1_000_000;
+    let mut text = String::from("{");
+    for i in 0..keys {
+        text.push_str(&format!("\"k{i}\":{i},"));
+    }
+    // Repeated keys, early and late, keep their place and take the last value.
+    text.push_str("\"k0\":\"first\",\"k999999\":\"last\",\"k40\":\"forty\"}");
+    let value = finishes_within(120, move || parse(text.as_bytes()).unwrap());
+    let Json::Object(fields) = &value else {
+        panic!("not an object")
+    };
+    assert_eq!(fields.len(), keys);
+    assert_eq!(fields[0].1, Json::string("first"));
+    assert_eq!(fields[40].1, Json::string("forty"));
+    assert_eq!(fields[keys - 1].1, Json::string("last"));
+    assert_eq!(fields[41], ("k41".into(), Json::Number("41".into())));
+}

@@ -7,6 +7,7 @@
 //! unchanged), objects keep their key order. The writer escapes unpaired surrogates back
 //! to `\uXXXX`, so `JSON.parse` of its output gives the very same JavaScript strings.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::decode::ValueType;
@@ -143,6 +144,10 @@ impl std::error::Error for ParseError {}
 /// well within the smallest thread stack the binding runs on.
 pub const MAX_DEPTH: usize = 512;
 
+/// An object with this many keys finds a repeated key through a hash map while it is read,
+/// so reading an object costs time linear in its keys, not quadratic.
+const INDEXED_OBJECT: usize = 32;
+
 /// Parses one JSON value (surrounding whitespace allowed).
 pub fn parse(text: &[u8]) -> Result<Json, ParseError> {
     let mut parser = Parser { text, pos: 0 };
@@ -243,6 +248,7 @@ impl Parser<'_> {
         }
         self.pos += 1;
         let mut fields: Vec<(Wtf8, Json)> = Vec::new();
+        let mut places: Option<HashMap<Wtf8, usize>> = None;
         self.skip_ws();
         if self.text.get(self.pos) == Some(&b'}') {
             self.pos += 1;
@@ -258,9 +264,27 @@ impl Parser<'_> {
             self.eat(b':')?;
             self.skip_ws();
             let value = self.value(depth + 1)?;
-            match fields.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, slot)) => *slot = value,
-                None => fields.push((key, value)),
+            let place = match &places {
+                Some(places) => places.get(&key).copied(),
+                None => fields.iter().position(|(k, _)| *k == key),
+            };
+            match place {
+                Some(at) => fields[at].1 = value,
+                None => {
+                    if let Some(places) = &mut places {
+                        places.insert(key.clone(), fields.len());
+                    }
+                    fields.push((key, value));
+                    if fields.len() == INDEXED_OBJECT {
+                        places = Some(
+                            fields
+                                .iter()
+                                .enumerate()
+                                .map(|(i, (k, _))| (k.clone(), i))
+                                .collect(),
+                        );
+                    }
+                }
             }
             self.skip_ws();
             match self.text.get(self.pos) {
