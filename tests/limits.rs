@@ -127,3 +127,33 @@ fn an_object_with_a_million_keys_reads_in_linear_time() {
     assert_eq!(fields[keys - 1].1, Json::string("last"));
     assert_eq!(fields[41], ("k41".into(), Json::Number("41".into())));
 }
+
+#[test]
+fn a_long_line_arriving_in_small_pieces_is_scanned_once() {
+    use agent_chunks::bytes::{EventStream, Framing};
+    // 20 MB of text in one event, pushed 1 KB at a time: scanning everything buffered on
+    // each push would read 200 GB.
+    let event = |text: &[u8]| [br#"{"type":"text-delta","delta":""#, text, b"\"}"].concat();
+    let long = event(&vec![b'a'; 20_000_000]);
+    let short = event(b"b");
+    let ndjson = [&long[..], b"\n", &short, b"\n"].concat();
+    let sse = [b"data: ", &long[..], b"\n\ndata: ", &short, b"\n\n"].concat();
+    for (framing, bytes) in [
+        (Framing::Ndjson, ndjson.clone()),
+        (Framing::Auto, ndjson),
+        (Framing::Sse, sse),
+    ] {
+        let stream = finishes_within(120, move || {
+            let mut stream = EventStream::new(framing);
+            for piece in bytes.chunks(1024) {
+                stream.push(piece).unwrap();
+            }
+            stream.end().unwrap();
+            stream
+        });
+        assert_eq!(stream.event_count(), 2);
+        let json = stream.to_json();
+        assert_eq!(json.len(), r#"[{"type":"text","text":""}]"#.len() + 20_000_001);
+        assert!(json.ends_with("aab\"}]"));
+    }
+}
