@@ -157,3 +157,43 @@ fn a_long_line_arriving_in_small_pieces_is_scanned_once() {
         assert!(json.ends_with("aab\"}]"));
     }
 }
+
+#[test]
+fn a_batch_of_many_tool_calls_and_their_results_folds_in_linear_time() {
+    use agent_chunks::bytes::{EventStream, Framing};
+    // 200,000 here (unoptimised); __test__/limits.test.mjs folds a million.
+    const CALLS: usize = 200_000;
+    let mut text = String::new();
+    for i in 0..CALLS {
+        text.push_str(&format!(
+            "{{\"type\":\"tool-call\",\"toolCall\":{{\"id\":\"c{i}\",\"name\":\"n\",\"arguments\":{{}}}}}}\n"
+        ));
+    }
+    // Results in the calls' order, the last one twice, one for no call; the id of call 7
+    // spelled with an escape is the same id.
+    for i in (0..CALLS).chain([CALLS - 1, CALLS]) {
+        text.push_str(&format!(
+            "{{\"type\":\"tool-result\",\"toolResult\":{{\"toolCallId\":\"c{i}\",\"result\":{i},\"isError\":false}}}}\n"
+        ));
+    }
+    text.push_str(
+        "{\"type\":\"tool-result\",\"toolResult\":{\"toolCallId\":\"\\u00637\",\"result\":\"escaped\"}}\n",
+    );
+    let stream = finishes_within(120, move || {
+        let mut stream = EventStream::new(Framing::Ndjson);
+        stream.push(text.as_bytes()).unwrap();
+        stream.end().unwrap();
+        stream
+    });
+    assert_eq!(stream.event_count() as usize, 2 * CALLS + 3);
+    assert_eq!(stream.chunks().len(), 1, "one batch");
+    let json = stream.to_json();
+    assert!(json.starts_with(
+        r#"[{"type":"tool-batch","calls":[{"id":"c0","name":"n","arguments":{},"result":0,"isError":false},"#
+    ));
+    assert!(json.contains(r#"{"id":"c7","name":"n","arguments":{},"result":"escaped"}"#));
+    assert!(json.contains(r#"{"id":"c100000","name":"n","arguments":{},"result":100000,"isError":false}"#));
+    assert!(
+        json.ends_with(r#"{"id":"c199999","name":"n","arguments":{},"result":199999,"isError":false}]}]"#)
+    );
+}

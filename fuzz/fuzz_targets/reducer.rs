@@ -1,8 +1,10 @@
 //! The rules over arbitrary event sequences, folded into `Vec<Chunk>`, checked event by
-//! event against the invariants the rules promise.
+//! event against the invariants the rules promise; `IndexedChunks` (from an empty list
+//! and from the chunks after the first few events) must give the very same chunks.
 
 #![no_main]
 
+use agent_chunks::owned::IndexedChunks;
 use agent_chunks::{append_event, AgentEvent, Chunk, LifecycleKind, ShellStream};
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
@@ -93,8 +95,11 @@ fn texts(chunks: &[Chunk<String, Value>], thinking: bool) -> String {
         .collect()
 }
 
-fuzz_target!(|steps: Vec<Step>| {
+fuzz_target!(|input: (u8, Vec<Step>)| {
+    let (indexed_from, steps) = input;
     let mut chunks: Vec<Chunk<String, Value>> = Vec::new();
+    let mut indexed: IndexedChunks<String, Value> = IndexedChunks::new();
+    let mut indexed_later: Option<IndexedChunks<String, Value>> = None;
     let (mut text_deltas, mut reasoning_deltas) = (String::new(), String::new());
     for (serial, step) in steps.iter().enumerate() {
         let event = event(step, serial);
@@ -104,7 +109,16 @@ fuzz_target!(|steps: Vec<Step>| {
             AgentEvent::ReasoningDelta { delta } => reasoning_deltas.push_str(delta),
             _ => {}
         }
+        if serial == indexed_from as usize {
+            indexed_later = Some(IndexedChunks::from(chunks.clone()));
+        }
         let Ok(()) = append_event(&mut chunks, event.clone());
+        let Ok(()) = append_event(&mut indexed, event.clone());
+        assert_eq!(indexed.chunks(), &chunks[..], "the indexed store differs");
+        if let Some(later) = &mut indexed_later {
+            let Ok(()) = append_event(later, event.clone());
+            assert_eq!(later.chunks(), &chunks[..], "the store indexed later differs");
+        }
 
         // Chunks are only ever added or extended: none removed, none changes type.
         assert!(chunks.len() >= before.len());

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::decode::InvalidEvent;
 use crate::model::{AgentEvent, Chunk};
+use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
 
 use super::event::event_from_fields;
@@ -59,7 +60,7 @@ pub type ByteChunk = Chunk<JsonText, Payload>;
 #[derive(Debug)]
 pub struct EventStream {
     framer: Framer,
-    chunks: Vec<ByteChunk>,
+    chunks: IndexedChunks<JsonText, Payload>,
     events: u64,
 }
 
@@ -93,7 +94,11 @@ fn stringified_delta(text: &str) -> Option<AgentEvent<JsonText, Payload>> {
 }
 
 /// Scans, checks and folds one frame; nothing changes unless all of it is valid.
-fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> Result<(), StreamError> {
+fn fold_frame(
+    chunks: &mut IndexedChunks<JsonText, Payload>,
+    frame: &Frame<'_>,
+    at_end: bool,
+) -> Result<(), StreamError> {
     let fail = |at: usize, problem| StreamError {
         offset: frame.offset + at as u64,
         line: frame.line,
@@ -139,7 +144,7 @@ impl EventStream {
     pub fn new(framing: Framing) -> Self {
         EventStream {
             framer: Framer::new(framing),
-            chunks: Vec::new(),
+            chunks: IndexedChunks::new(),
             events: 0,
         }
     }
@@ -168,7 +173,7 @@ impl EventStream {
     }
 
     pub fn chunks(&self) -> &[ByteChunk] {
-        &self.chunks
+        self.chunks.chunks()
     }
 
     /// Events folded so far (lifecycle and unknown ones included).
@@ -179,7 +184,7 @@ impl EventStream {
     /// The chunks as JSON text.
     pub fn to_json(&self) -> String {
         let mut out = String::new();
-        chunks_json(&self.chunks, &mut out);
+        chunks_json(self.chunks.chunks(), &mut out);
         out
     }
 }

@@ -9,6 +9,7 @@
 //! snake_case through the gateway. Unknown part types are skipped.
 
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
+use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
 
 use super::check::{array, either, index, join, object, string, wrong, FormatError, FormatResult};
@@ -153,17 +154,20 @@ fn part_events(part: &Json, path: &str) -> FormatResult<Option<FormatEvent>> {
 /// An `SnThinkingThought` as a message.
 pub fn read_thought(thought: &Json) -> FormatResult<FormatMessage> {
     object(thought, "")?;
-    let mut message = ChatMessage {
-        id: string(thought, "id", "")?.to_string_lossy().into_owned(),
-        role: role(thought)?,
-        chunks: Vec::new(),
-    };
+    let id = string(thought, "id", "")?.to_string_lossy().into_owned();
+    let role = role(thought)?;
+    // Indexed: a thought can hold any number of calls and results.
+    let mut chunks = IndexedChunks::new();
     for (i, part) in array(thought, "parts", "")?.iter().enumerate() {
         if let Some(event) = part_events(part, &index("parts", i))? {
-            let Ok(()) = append_event(&mut message.chunks, event);
+            let Ok(()) = append_event(&mut chunks, event);
         }
     }
-    Ok(message)
+    Ok(ChatMessage {
+        id,
+        role,
+        chunks: chunks.into_chunks(),
+    })
 }
 
 /// One SSE event `{ type, data }` as agent events. `topic` (the conversation's title),
