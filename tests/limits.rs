@@ -197,3 +197,43 @@ fn a_batch_of_many_tool_calls_and_their_results_folds_in_linear_time() {
         json.ends_with(r#"{"id":"c199999","name":"n","arguments":{},"result":199999,"isError":false}]}]"#)
     );
 }
+
+#[test]
+fn reconciling_arguments_with_many_keys_takes_linear_time() {
+    use agent_chunks::formats::sn::reconcile;
+    use agent_chunks::formats::value::Json;
+    const KEYS: usize = 300_000;
+    let object = |last: &str| {
+        let mut text = String::from("{");
+        for i in 0..KEYS - 1 {
+            text.push_str(&format!("\"k{i}\":{i},"));
+        }
+        text.push_str(&format!("\"k{}\":\"{last}\"}}", KEYS - 1));
+        text
+    };
+    let (streamed, persisted) = (object("streamed"), object("persisted"));
+    let outcome = finishes_within(120, move || {
+        let chunks = parse(
+            format!(r#"[{{"type":"tool-batch","calls":[{{"id":"a","name":"n","arguments":{streamed}}}]}}]"#)
+                .as_bytes(),
+        )
+        .unwrap();
+        let Json::Array(chunks) = chunks else {
+            unreachable!()
+        };
+        // Solar Network carries arguments as a JSON string.
+        let arguments = String::from_utf8(Json::string(persisted.as_str()).to_json()).unwrap();
+        let thought = format!(
+            r#"{{"id":"t","role":0,"parts":[{{"type":1,"functionCall":{{"id":"a","name":"n","arguments":{arguments}}}}}]}}"#
+        );
+        let thought = parse(thought.as_bytes()).unwrap();
+        reconcile(&chunks, &thought).unwrap()
+    });
+    let difference = outcome.1.expect("the last key differs");
+    assert_eq!(
+        difference.path,
+        format!("chunks[0].calls[0].arguments.k{}", KEYS - 1)
+    );
+    assert_eq!(difference.streamed, Some(Json::string("streamed")));
+    assert_eq!(difference.persisted, Some(Json::string("persisted")));
+}

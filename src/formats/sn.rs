@@ -8,6 +8,8 @@
 //! `2` or their names, roles `0` / `1` or `Assistant` / `User`; keys are camelCase, or
 //! snake_case through the gateway. Unknown part types are skipped.
 
+use std::collections::HashMap;
+
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
 use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
@@ -265,8 +267,32 @@ pub struct Difference {
     pub persisted: Option<Json>,
 }
 
-fn field<'a>(fields: &'a [(Wtf8, Json)], key: &Wtf8) -> Option<&'a Json> {
-    fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+/// An object's members by key: searched in place when there are few, through a hash map
+/// when there are many (comparing two objects of a million keys must not cost 10¹²).
+enum Members<'a> {
+    Few(&'a [(Wtf8, Json)]),
+    Many(HashMap<&'a Wtf8, &'a Json>),
+}
+
+impl<'a> Members<'a> {
+    fn new(fields: &'a [(Wtf8, Json)]) -> Self {
+        if fields.len() <= 32 {
+            return Members::Few(fields);
+        }
+        let mut map = HashMap::with_capacity(fields.len());
+        for (key, value) in fields {
+            // The first of a repeated key, as a search in place finds it.
+            map.entry(key).or_insert(value);
+        }
+        Members::Many(map)
+    }
+
+    fn get(&self, key: &Wtf8) -> Option<&'a Json> {
+        match self {
+            Members::Few(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Members::Many(map) => map.get(key).copied(),
+        }
+    }
 }
 
 /// The first difference between two JSON values, depth first, in `persisted`'s order.
@@ -301,14 +327,14 @@ pub fn first_difference(streamed: &Json, persisted: &Json, path: &str) -> Option
             None
         }
         (Json::Object(a), Json::Object(b)) => {
-            let keys = b.iter().map(|(k, _)| k).chain(
-                a.iter()
-                    .map(|(k, _)| k)
-                    .filter(|k| !b.iter().any(|(j, _)| j == *k)),
-            );
+            let (in_a, in_b) = (Members::new(a), Members::new(b));
+            let keys = b
+                .iter()
+                .map(|(k, _)| k)
+                .chain(a.iter().map(|(k, _)| k).filter(|k| in_b.get(k).is_none()));
             for key in keys {
                 let here = join(path, &key.to_string_lossy());
-                match (field(a, key), field(b, key)) {
+                match (in_a.get(key), in_b.get(key)) {
                     (Some(x), Some(y)) => {
                         if let Some(found) = first_difference(x, y, &here) {
                             return Some(found);
