@@ -21,6 +21,9 @@ pub enum JsError {
     /// A ready-made JavaScript value to throw as it is.
     Throw(sys::napi_value),
     Type(String),
+    /// Input or output beyond a limit of the engine (a string longer than V8 can hold):
+    /// a `RangeError`, as V8's own.
+    Range(String),
     Internal(String),
     /// Bad input at a place in a byte stream: an `Error` with `offset` and `line`.
     Located {
@@ -863,17 +866,19 @@ impl<'s> Js<'s> {
         debug_assert!(text.is_ascii());
         let mut value = ptr::null_mut();
         // SAFETY: `text` is valid for its length; ASCII is Latin-1.
-        self.check(
-            unsafe {
-                sys::napi_create_string_latin1(
-                    self.env,
-                    text.as_ptr().cast(),
-                    text.len() as isize,
-                    &mut value,
-                )
-            },
-            "creating a string",
-        )?;
+        let status = unsafe {
+            sys::napi_create_string_latin1(self.env, text.as_ptr().cast(), text.len() as isize, &mut value)
+        };
+        if status != sys::Status::napi_ok && text.len() > MAX_STRING_CHECKED {
+            // V8 refuses a string past its length limit without throwing.
+            let mut pending = false;
+            // SAFETY: `env` is the live environment of the current call.
+            unsafe { sys::napi_is_exception_pending(self.env, &mut pending) };
+            if !pending {
+                return Err(JsError::Range(too_long(text.len(), "characters")));
+            }
+        }
+        self.check(status, "creating a string")?;
         Ok(value)
     }
 
@@ -977,6 +982,13 @@ impl<'s> Js<'s> {
                 return;
             }
             JsError::Type(message) => (format!("{prefix}: {message}"), true),
+            JsError::Range(message) => {
+                let message =
+                    CString::new(format!("{prefix}: {message}").replace('\0', "\\0")).unwrap_or_default();
+                // SAFETY: `message` is a valid C string; `env` is live.
+                unsafe { sys::napi_throw_range_error(self.env, ptr::null(), message.as_ptr()) };
+                return;
+            }
             JsError::Internal(message) => (format!("{prefix}: internal error: {message}"), false),
             JsError::Located {
                 message,
@@ -997,6 +1009,15 @@ impl<'s> Js<'s> {
             }
         }
     }
+}
+
+/// Above this many characters, a string V8 fails to create is taken to be past its
+/// length limit (2²⁹ − 24 characters on 64-bit platforms, 2²⁸ − 16 on 32-bit ones).
+pub const MAX_STRING_CHECKED: usize = (1 << 28) - 16;
+
+/// The error for a result longer than V8 can hold in one string.
+pub fn too_long(size: usize, units: &str) -> String {
+    format!("the result would be a string of {size} {units}, longer than V8 can hold")
 }
 
 /// Reads the callback's arguments (missing ones are `undefined`) and the data pointer

@@ -16,7 +16,7 @@ use crate::decode::ValueType;
 use crate::formats::wtf8::Wtf8;
 
 use super::entry;
-use super::js::{Js, JsResult};
+use super::js::{too_long, Js, JsError, JsResult, MAX_STRING_CHECKED};
 
 pub type Value = sys::napi_value;
 
@@ -79,6 +79,19 @@ impl Bridge<'_> {
             Status::GenericFailure
         };
         Err(napi::Error::new(status, format!("{}: {what} failed", self.name)))
+    }
+
+    /// [`Self::check`] for creating a string of `len` `units`: V8 fails one past its
+    /// length limit without throwing, which becomes a `RangeError` saying so.
+    fn created(&self, status: sys::napi_status, len: usize, units: &str) -> napi::Result<()> {
+        if status != sys::Status::napi_ok && len > MAX_STRING_CHECKED {
+            let mut pending = false;
+            unsafe { sys::napi_is_exception_pending(self.env, &mut pending) };
+            if !pending {
+                return self.lift(Err(JsError::Range(too_long(len, units))));
+            }
+        }
+        self.check(status, "creating a string")
     }
 
     /// Throws a `TypeError` prefixed with the function's name.
@@ -169,18 +182,36 @@ impl Bridge<'_> {
 
     pub fn string(&self, text: &Wtf8) -> napi::Result<Value> {
         let mut value = ptr::null_mut();
-        let status = match text.as_str() {
-            Some(utf8) => unsafe {
-                sys::napi_create_string_utf8(self.env, utf8.as_ptr().cast(), utf8.len() as isize, &mut value)
-            },
+        let (status, len, units) = match text.as_str() {
+            Some(utf8) => (
+                unsafe {
+                    sys::napi_create_string_utf8(
+                        self.env,
+                        utf8.as_ptr().cast(),
+                        utf8.len() as isize,
+                        &mut value,
+                    )
+                },
+                utf8.len(),
+                "bytes of UTF-8",
+            ),
             None => {
                 let units = text.to_utf16();
-                unsafe {
-                    sys::napi_create_string_utf16(self.env, units.as_ptr(), units.len() as isize, &mut value)
-                }
+                (
+                    unsafe {
+                        sys::napi_create_string_utf16(
+                            self.env,
+                            units.as_ptr(),
+                            units.len() as isize,
+                            &mut value,
+                        )
+                    },
+                    units.len(),
+                    "characters",
+                )
             }
         };
-        self.check(status, "creating a string")?;
+        self.created(status, len, units)?;
         Ok(value)
     }
 
@@ -238,12 +269,10 @@ impl Bridge<'_> {
     /// escapes).
     pub fn parse(&self, text: &[u8]) -> napi::Result<Value> {
         let mut string = ptr::null_mut();
-        self.check(
-            unsafe {
-                sys::napi_create_string_utf8(self.env, text.as_ptr().cast(), text.len() as isize, &mut string)
-            },
-            "creating JSON text",
-        )?;
+        let status = unsafe {
+            sys::napi_create_string_utf8(self.env, text.as_ptr().cast(), text.len() as isize, &mut string)
+        };
+        self.created(status, text.len(), "bytes of JSON text")?;
         let (json, parse) = self.json_method(c"parse")?;
         let mut value = ptr::null_mut();
         self.check(
