@@ -16,7 +16,7 @@ use crate::reducer::append_event;
 
 use super::check::{array, either, index, join, object, string, wrong, FormatError, FormatResult};
 use super::model_json::{chunk_json, FormatEvent, FormatMessage};
-use super::value::{self, Json};
+use super::value::{self, Json, ParseErrorKind};
 use super::wtf8::Wtf8;
 
 /// What a part is.
@@ -93,15 +93,22 @@ fn role(thought: &Json) -> FormatResult<MessageRole> {
     })
 }
 
-/// `functionCall.arguments` as the call's `arguments`: parsed when it is a JSON text.
-fn parse_arguments(arguments: Option<&Json>) -> Json {
-    match arguments {
-        Some(Json::String(text)) => {
-            value::parse(text.as_bytes()).unwrap_or_else(|_| Json::String(text.clone()))
-        }
+/// `functionCall.arguments` as the call's `arguments`: parsed when it is a JSON text,
+/// kept as the string when it is not. JSON nested past the reader's limit is an error
+/// (`path` names it), not a string: it is JSON, and keeping it as text would be a silent
+/// difference from `JSON.parse`.
+fn parse_arguments(arguments: Option<&Json>, path: &str) -> FormatResult<Json> {
+    Ok(match arguments {
+        Some(Json::String(text)) => match value::parse(text.as_bytes()) {
+            Ok(parsed) => parsed,
+            Err(e) if e.kind == ParseErrorKind::TooDeep => {
+                return Err(FormatError::new(join(path, "arguments"), format!("holds {e}")))
+            }
+            Err(_) => Json::String(text.clone()),
+        },
         Some(other) => other.clone(),
         None => Json::Null,
-    }
+    })
 }
 
 /// A `functionCall` (an `SnFunctionCall`) as a `tool-call` event.
@@ -110,7 +117,7 @@ pub fn call_event(call: &Json, path: &str) -> FormatResult<FormatEvent> {
     Ok(AgentEvent::ToolCall {
         id: string(call, "id", path)?.clone(),
         name: string(call, "name", path)?.clone(),
-        arguments: parse_arguments(call.get("arguments")),
+        arguments: parse_arguments(call.get("arguments"), path)?,
     })
 }
 
