@@ -237,3 +237,60 @@ fn reconciling_arguments_with_many_keys_takes_linear_time() {
     assert_eq!(difference.streamed, Some(Json::string("streamed")));
     assert_eq!(difference.persisted, Some(Json::string("persisted")));
 }
+
+#[test]
+fn pi_and_solar_network_histories_with_many_calls_and_results_read_in_linear_time() {
+    use agent_chunks::formats::sn::read_thought;
+    use agent_chunks::formats::value::Json;
+    use agent_chunks::Chunk;
+    // 200,000 here (unoptimised); the JavaScript tests read a million calls.
+    const CALLS: usize = 200_000;
+    let calls = |chunks: &[Chunk<_, Json>]| match &chunks[0] {
+        Chunk::ToolBatch { calls } => calls.clone(),
+        _ => panic!("not a batch"),
+    };
+
+    let mut session = String::from(r#"{"role":"assistant","content":["#);
+    for i in 0..CALLS {
+        session.push_str(&format!(
+            r#"{{"type":"toolCall","id":"c{i}","name":"n","arguments":{i}}},"#
+        ));
+    }
+    session.pop();
+    session.push_str("]}\n");
+    for i in 0..CALLS {
+        session.push_str(&format!(
+            "{{\"role\":\"toolResult\",\"toolCallId\":\"c{i}\",\"content\":\"r{i}\"}}\n"
+        ));
+    }
+    let messages = finishes_within(120, move || read_session(session.as_bytes()).unwrap());
+    let pi_calls = calls(&messages[0].chunks);
+    assert_eq!(pi_calls.len(), CALLS);
+    assert!(pi_calls
+        .iter()
+        .enumerate()
+        .all(|(i, call)| { call.result == Some((Json::string(format!("r{i}")), Json::Bool(false))) }));
+
+    let mut thought = String::from(r#"{"id":"t","role":0,"parts":["#);
+    for i in 0..CALLS {
+        thought.push_str(&format!(
+            r#"{{"type":1,"functionCall":{{"id":"c{i}","name":"n","arguments":"{i}"}}}},"#
+        ));
+    }
+    for i in 0..CALLS {
+        thought.push_str(&format!(
+            r#"{{"type":2,"functionResult":{{"callId":"c{i}","result":{i},"isError":true}}}},"#
+        ));
+    }
+    thought.pop();
+    thought.push_str("]}");
+    let message = finishes_within(120, move || {
+        read_thought(&parse(thought.as_bytes()).unwrap()).unwrap()
+    });
+    let sn_calls = calls(&message.chunks);
+    assert_eq!(sn_calls.len(), CALLS);
+    assert!(sn_calls
+        .iter()
+        .enumerate()
+        .all(|(i, call)| { call.result == Some((Json::Number(i.to_string().into()), Json::Bool(true))) }));
+}
