@@ -31,9 +31,17 @@ use napi::JsValue;
 use napi_derive::napi;
 
 /// Installs the raw entry points over the generated wrappers, once per environment
-/// (the main thread, each worker, each Electron context).
+/// (the main thread, each worker, each Electron context). Loading runs outside every
+/// other wrapper, so a panic here is caught here: it must not unwind into Node.
 #[napi(module_exports)]
 pub fn install(exports: Object, env: Env) -> Result<()> {
-    unsafe { entry::install(env.raw(), exports.raw()) }
-        .map_err(|e| napi::Error::from_reason(format!("agent-chunks failed to load: {e:?}")))
+    let installed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
+        entry::install(env.raw(), exports.raw())
+    }));
+    match installed {
+        Ok(result) => {
+            result.map_err(|e| napi::Error::from_reason(format!("agent-chunks failed to load: {e:?}")))
+        }
+        Err(_) => Err(napi::Error::from_reason("agent-chunks failed to load: a panic")),
+    }
 }
