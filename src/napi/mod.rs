@@ -9,7 +9,8 @@
 //!   their shapes;
 //! - `formats.rs` and `timeline.rs` bind the wire formats and the timeline view
 //!   (`format_types.rs` declares their shapes, `json_bridge.rs` moves data as JSON text);
-//! - `stream.rs` is the bytes path: `ChunkStream`, `reduceEvents`.
+//! - `stream.rs` is the bytes path: `ChunkStream`, `reduceEvents`;
+//! - `testing.rs` holds `__panicForTest`, a test-only export (see its documentation).
 
 mod adapters;
 mod chunks;
@@ -22,6 +23,7 @@ mod messages;
 mod render;
 mod source;
 mod stream;
+mod testing;
 mod timeline;
 mod types;
 mod webui_types;
