@@ -11,6 +11,7 @@ import {
   adaptACPMessages,
   adaptJSONLMessages,
   appendEventToChunks,
+  applySystemEvent,
   buildTimeline,
   pi,
   reduceEvents,
@@ -211,4 +212,79 @@ test('toUnifiedMessages and buildTimeline: "__proto__" ids and span ids, payload
   assert.deepEqual(groups.map((g) => [g.parent.id, g.children.map((c) => c.id)]), [['__proto__', ['constructor']], ['prototype', []]])
   assert.equal(groups[0].parent.args, args)
   assert.deepEqual(groups.map((g) => g.parent.spanId), ['__proto__', 'constructor'])
+})
+
+// ─── Setters on Object.prototype ────────────────────────────────────────────────────
+
+const POLLUTED = ['type', 'text', 'delta', 'kind', 'id', 'status', 'toolName', 'title', 'args', 'result', 'spanId', 'parent',
+  'children', 'calls', 'name', 'arguments', 'isError', 'metadata', 'message', 'statusCode', 'shellOutput', 'stdout', 'stderr',
+  'role', 'chunks', 'messageId', 'timestamp', 'content', 'toolCall', 'toolCallId', 'rawInput', 'isFirst', 'isLast', 'data',
+  'path', 'persisted', 'difference']
+
+/** Runs `body` with a setter on Object.prototype for each POLLUTED key; returns the keys set. */
+function withSetters(body) {
+  const ran = []
+  for (const key of POLLUTED) {
+    Object.defineProperty(Object.prototype, key, { configurable: true, get: () => undefined, set: () => ran.push(key) })
+  }
+  try {
+    body()
+  } finally {
+    for (const key of POLLUTED) delete Object.prototype[key]
+  }
+  return ran
+}
+
+test('objects the addon makes run no setter of Object.prototype, as literals and JSON.parse do', () => {
+  const call = { id: 'c', name: 'task', arguments: { q: 1 }, result: 'r', isError: false, spanId: 's' }
+  const chunks = [{ type: 'thinking', text: 't' }, { type: 'tool-batch', calls: [call] }]
+  const thought = { id: 't', role: 0, parts: [{ type: 0, text: 'x' }, { type: 1, functionCall: { id: 'c', name: 'n', arguments: '{}' } }] }
+  let outputs
+  const ran = withSetters(() => {
+    outputs = {
+      bytes: reduceEvents('{"type":"text-delta","delta":"a"}\n{"type":"tool-call","toolCall":{"id":"c","name":"n","arguments":{}}}'),
+      pi: pi.toMessages('{"role":"user","content":"hi"}\n{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{}}]}'),
+      piEvents: pi.toAgentEvents({ type: 'tool-start', toolCallId: 'c', name: 'n', args: {} }),
+      sn: sn.toMessage(thought),
+      snBack: sn.fromMessage({ id: 'm', role: 'assistant', chunks }),
+      reconciled: sn.reconcile([{ type: 'text', text: 'y' }], thought),
+      acpEvents: acp.toAgentEvents({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 't', status: 'completed', content: [] }),
+      webview: acp.toWebviewMessages([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' } }, { sessionUpdate: 'tool_call', toolCallId: 'c', title: 't' }]),
+      acpRows: adaptACPMessages([{ type: 'message', data: { role: 'user', content: 'hi' } }, { type: 'in-progress-tool-call', data: { toolCallId: 'c' } }], { now: 1 }),
+      jsonlRows: adaptJSONLMessages([{ uuid: 'u', timestamp: 1, type: 'user', message: { role: 'user', content: 'hi' } }]),
+      unified: toUnifiedMessages([{ id: 'm', role: 'assistant', chunks }], { now: 1 }),
+      timeline: buildTimeline(chunks),
+    }
+  })
+  assert.deepEqual(ran, [], 'no setter ran')
+  // Every property is the object's own, with its value.
+  assertPlain(outputs)
+  assert.deepEqual(Object.keys(outputs.timeline[1].parent), ['kind', 'id', 'toolName', 'title', 'args', 'result', 'status', 'spanId'])
+  assert.deepEqual(outputs.timeline.map((g) => [g.parent.kind, g.parent.id, g.children.length]), [['reasoning', 'reasoning-0', 0], ['tool-call', 'c', 0]])
+  assert.deepEqual(outputs.bytes.map((c) => c.type), ['text', 'tool-batch'])
+  assert.deepEqual(outputs.acpRows.map((r) => r.id), ['msg-0', 'tool-c'])
+  assert.deepEqual(outputs.unified.map((r) => r.type), ['thinking', 'tool_call'])
+  assert.equal(outputs.reconciled.difference.path, 'chunks[0].text')
+})
+
+test('the drop-in runs exactly the setters the helper runs: its literals define, its assignments assign', () => {
+  const run = (implementation) => {
+    const chunks = []
+    const messages = []
+    const ran = withSetters(() => {
+      for (const event of [{ type: 'text-delta', delta: 'a' }, { type: 'reasoning-delta', delta: 'r' }, { type: 'reasoning-end', metadata: {} },
+        { type: 'tool-call', toolCall: { id: 'c', name: 'n', arguments: 1 } }, { type: 'shell-output', stream: 'stdout', data: 'o' },
+        { type: 'tool-result', toolResult: { toolCallId: 'c', result: 2, isError: false } }, { type: 'error', error: 'e', statusCode: 500 },
+        { type: 'notice', message: 'n' }, { type: 'model-changed', modelId: 'm', keyId: 'k' }]) {
+        implementation.appendEventToChunks(chunks, event)
+      }
+      implementation.applySystemEvent(messages, { kind: 'notice', text: 'n' }, () => 'm1')
+    })
+    return { ran, json: JSON.stringify([chunks, messages]) }
+  }
+  const ours = run({ appendEventToChunks, applySystemEvent })
+  assert.deepEqual(ours, run(baseline))
+  // The helper assigns these on objects it made before (result and isError land on a
+  // call entry that has them as its own from then on).
+  assert.deepEqual(ours.ran, ['metadata', 'shellOutput', 'result', 'isError', 'statusCode'])
 })

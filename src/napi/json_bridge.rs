@@ -120,13 +120,6 @@ impl Bridge<'_> {
         Ok(result)
     }
 
-    pub fn set(&self, object: Value, key: &CStr, value: Value) -> napi::Result<()> {
-        self.check(
-            unsafe { sys::napi_set_named_property(self.env, object, key.as_ptr(), value) },
-            "writing a property",
-        )
-    }
-
     pub fn undefined(&self) -> napi::Result<Value> {
         self.lift(self.js.undefined())
     }
@@ -136,6 +129,32 @@ impl Bridge<'_> {
         self.check(
             unsafe { sys::napi_create_object(self.env, &mut object) },
             "creating an object",
+        )?;
+        Ok(object)
+    }
+
+    /// A new object with `fields` defined in order, as an object literal defines them (no
+    /// setter on `Object.prototype` runs).
+    pub fn object_with(&self, fields: &[(&CStr, Value)]) -> napi::Result<Value> {
+        let object = self.object()?;
+        let descriptors: Vec<sys::napi_property_descriptor> = fields
+            .iter()
+            .map(|&(key, value)| sys::napi_property_descriptor {
+                utf8name: key.as_ptr(),
+                name: ptr::null_mut(),
+                method: None,
+                getter: None,
+                setter: None,
+                value,
+                attributes: sys::PropertyAttributes::writable
+                    | sys::PropertyAttributes::enumerable
+                    | sys::PropertyAttributes::configurable,
+                data: ptr::null_mut(),
+            })
+            .collect();
+        self.check(
+            unsafe { sys::napi_define_properties(self.env, object, descriptors.len(), descriptors.as_ptr()) },
+            "defining properties",
         )?;
         Ok(object)
     }
