@@ -15,6 +15,10 @@ function run(command, args, options = {}) {
   return spawnSync(command, args, { cwd: root, encoding: 'utf8', ...options })
 }
 
+if (run('cargo', ['+nightly', '--version']).status !== 0) {
+  console.error('cargo fuzz needs a nightly toolchain: rustup toolchain install nightly')
+  process.exit(1)
+}
 if (run('cargo', ['+nightly', 'fuzz', '--version']).status !== 0) {
   console.log('cargo-fuzz is missing: installing it (cargo install cargo-fuzz)')
   const install = run('cargo', ['install', 'cargo-fuzz'], { stdio: 'inherit' })
