@@ -80,6 +80,31 @@ pub trait ChunkStore {
         stream: ShellStream,
         data: Self::Text,
     ) -> Result<(), Self::Error>;
+
+    /// The newest chunk of type `ty`. The default walks back through the list; a store
+    /// that keeps an index answers at once.
+    fn newest(&self, ty: ChunkType) -> Result<Option<usize>, Self::Error> {
+        for index in (0..self.len()?).rev() {
+            if self.is(index, ty)? {
+                return Ok(Some(index));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The newest `tool-batch` holding a call whose id equals `id`, and the first such
+    /// call in it. The default walks back through the list and searches each batch.
+    fn newest_call(&self, id: &Self::Text) -> Result<Option<(usize, usize)>, Self::Error> {
+        for index in (0..self.len()?).rev() {
+            if !self.is(index, ChunkType::ToolBatch)? {
+                continue;
+            }
+            if let Some(call) = self.find_call(index, id)? {
+                return Ok(Some((index, call)));
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// Folds one event into `chunks`. The only entry point of the rules.
@@ -119,28 +144,20 @@ pub fn append_event<C: ChunkStore>(
             is_error,
         } => {
             // Results can arrive after later text, so search every batch, newest first.
-            for index in (0..chunks.len()?).rev() {
-                if !chunks.is(index, ChunkType::ToolBatch)? {
-                    continue;
-                }
-                if let Some(call) = chunks.find_call(index, &tool_call_id)? {
-                    return chunks.set_result(index, call, result, is_error);
-                }
+            match chunks.newest_call(&tool_call_id)? {
+                Some((index, call)) => chunks.set_result(index, call, result, is_error),
+                None => Ok(()),
             }
-            Ok(())
         }
         AgentEvent::ShellOutput { stream, data } => {
             // Only the newest batch counts, even with text streamed after it.
-            for index in (0..chunks.len()?).rev() {
-                if !chunks.is(index, ChunkType::ToolBatch)? {
-                    continue;
-                }
-                return match chunks.last_call(index)? {
-                    Some(call) => chunks.append_shell_output(index, call, stream, data),
-                    None => Ok(()),
-                };
+            let Some(index) = chunks.newest(ChunkType::ToolBatch)? else {
+                return Ok(());
+            };
+            match chunks.last_call(index)? {
+                Some(call) => chunks.append_shell_output(index, call, stream, data),
+                None => Ok(()),
             }
-            Ok(())
         }
         AgentEvent::Error { error, status_code } => chunks.push_chunk(Chunk::Error {
             message: error,
@@ -185,14 +202,8 @@ fn last_of_type<C: ChunkStore>(chunks: &C, ty: ChunkType) -> Result<Option<usize
 /// Attaches metadata to the newest thinking chunk, which seals it. Metadata for a block
 /// that is already sealed, or with no thinking chunk at all, has no home and is dropped.
 fn seal_newest_thinking<C: ChunkStore>(chunks: &mut C, metadata: C::Value) -> Result<(), C::Error> {
-    for index in (0..chunks.len()?).rev() {
-        if !chunks.is(index, ChunkType::Thinking)? {
-            continue;
-        }
-        if chunks.is_sealed(index)? {
-            return Ok(());
-        }
-        return chunks.seal_thinking(index, metadata);
+    match chunks.newest(ChunkType::Thinking)? {
+        Some(index) if !chunks.is_sealed(index)? => chunks.seal_thinking(index, metadata),
+        _ => Ok(()),
     }
-    Ok(())
 }

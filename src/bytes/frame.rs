@@ -43,6 +43,10 @@ pub struct Framer {
     framing: Framing,
     /// Bytes received but not yet cut into lines.
     pending: Vec<u8>,
+    /// `pending` may hold a line break: it holds what followed a failed line. Otherwise
+    /// it is the start of one unfinished line, and bytes without a line break only add to
+    /// it (a long line arriving in many pieces is scanned once, not once per piece).
+    pending_break: bool,
     /// Stream offset and line number of `pending[0]`.
     offset: u64,
     line: u64,
@@ -64,6 +68,7 @@ impl Framer {
         Framer {
             framing,
             pending: Vec::new(),
+            pending_break: false,
             offset: 0,
             line: 1,
             sse: SseFrame::default(),
@@ -82,9 +87,14 @@ impl Framer {
             // Lines are cut straight from the caller's bytes; only a tail is copied.
             let (used, result) = self.lines(bytes, false, &mut each);
             self.pending.extend_from_slice(&bytes[used..]);
+            self.pending_break = result.is_err();
             return result;
         }
+        let no_line_ends = !self.pending_break && memchr::memchr(b'\n', bytes).is_none();
         self.pending.extend_from_slice(bytes);
+        if no_line_ends {
+            return Ok(());
+        }
         self.drain(false, each)
     }
 
@@ -99,6 +109,7 @@ impl Framer {
         let (used, result) = self.lines(&pending, at_end, &mut each);
         pending.drain(..used);
         self.pending = pending;
+        self.pending_break = result.is_err();
         result
     }
 

@@ -6,6 +6,7 @@ use std::fmt;
 use crate::decode::Field;
 use crate::decode::InvalidEvent;
 use crate::model::{AgentEvent, Chunk, LifecycleKind};
+use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
 
 use super::event::event_from_fields;
@@ -60,7 +61,7 @@ pub type ByteChunk = Chunk<JsonText, Payload>;
 #[derive(Debug)]
 pub struct EventStream {
     framer: Framer,
-    chunks: Vec<ByteChunk>,
+    chunks: IndexedChunks<JsonText, Payload>,
     events: u64,
 }
 
@@ -138,7 +139,11 @@ fn frame_event(
 }
 
 /// Scans, checks and folds one frame; nothing changes unless all of it is valid.
-fn fold_frame(chunks: &mut Vec<ByteChunk>, frame: &Frame<'_>, at_end: bool) -> Result<(), StreamError> {
+fn fold_frame(
+    chunks: &mut IndexedChunks<JsonText, Payload>,
+    frame: &Frame<'_>,
+    at_end: bool,
+) -> Result<(), StreamError> {
     let (event, _) = frame_event(frame, at_end)?;
     match append_event(chunks, event) {
         Ok(()) => Ok(()),
@@ -150,7 +155,7 @@ impl EventStream {
     pub fn new(framing: Framing) -> Self {
         EventStream {
             framer: Framer::new(framing),
-            chunks: Vec::new(),
+            chunks: IndexedChunks::new(),
             events: 0,
         }
     }
@@ -179,7 +184,7 @@ impl EventStream {
     }
 
     pub fn chunks(&self) -> &[ByteChunk] {
-        &self.chunks
+        self.chunks.chunks()
     }
 
     /// Events folded so far (lifecycle and unknown ones included).
@@ -190,7 +195,7 @@ impl EventStream {
     /// The chunks as JSON text.
     pub fn to_json(&self) -> String {
         let mut out = String::new();
-        chunks_json(&self.chunks, &mut out);
+        chunks_json(self.chunks.chunks(), &mut out);
         out
     }
 }
@@ -222,7 +227,7 @@ pub fn read_turns(
 ) -> Result<(), StreamError> {
     struct Open {
         id: Option<JsonText>,
-        chunks: Vec<ByteChunk>,
+        chunks: IndexedChunks<JsonText, Payload>,
         /// Begun by a `turn-start` (kept even when empty).
         explicit: bool,
     }
@@ -230,12 +235,15 @@ pub fn read_turns(
     let mut emitted = 0usize;
     let mut stopped = false;
     let mut close = |open: &mut Option<Open>, stopped: &mut bool| {
-        if let Some(turn) = open.take().filter(|t| t.explicit || !t.chunks.is_empty()) {
+        if let Some(turn) = open
+            .take()
+            .filter(|t| t.explicit || !t.chunks.chunks().is_empty())
+        {
             emitted += 1;
             let id = turn.id.unwrap_or_else(|| JsonText(format!("turn-{emitted}")));
             *stopped = !emit(Turn {
                 id,
-                chunks: turn.chunks,
+                chunks: turn.chunks.into_chunks(),
             });
         }
     };
@@ -248,14 +256,14 @@ pub fn read_turns(
             close(&mut open, &mut stopped);
             open = Some(Open {
                 id: turn_id,
-                chunks: Vec::new(),
+                chunks: IndexedChunks::new(),
                 explicit: true,
             });
             return Ok(());
         }
         let turn = open.get_or_insert_with(|| Open {
             id: None,
-            chunks: Vec::new(),
+            chunks: IndexedChunks::new(),
             explicit: false,
         });
         match append_event(&mut turn.chunks, event) {

@@ -7,6 +7,8 @@
 //! kept as their exact source text, so `JSON.parse` of the output gives what `JSON.parse`
 //! of the input gave: every number spelling, key order, `"__proto__"` keys.
 
+use std::hash::{Hash, Hasher};
+
 use crate::owned::Text;
 
 /// A JSON string body (the text between the quotes, escapes kept).
@@ -34,6 +36,17 @@ impl PartialEq for JsonText {
             return self.0 == other.0;
         }
         decode_utf16(&self.0).eq(decode_utf16(&other.0))
+    }
+}
+
+impl Eq for JsonText {}
+
+impl Hash for JsonText {
+    /// Hashes the UTF-16 units the body denotes, which equality compares.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for unit in decode_utf16(&self.0) {
+            state.write_u16(unit);
+        }
     }
 }
 

@@ -20,6 +20,7 @@
 //! `tool-end` → `tool-result`, `final` and unknown types → nothing.
 
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
+use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
 
 use super::check::{
@@ -101,21 +102,22 @@ pub fn read_lines(lines: Vec<Json>) -> FormatResult<Vec<FormatMessage>> {
     Ok(reader.finish())
 }
 
-/// Reads a session line by line: finished messages are taken with [`drain`] after each
-/// line, the rest with [`finish`] at the end.
+/// Reads a session line by line: finished messages are handed on with [`hand_on`] after
+/// each line, the rest with [`finish_with`] at the end.
 ///
-/// [`drain`]: SessionReader::drain
-/// [`finish`]: SessionReader::finish
+/// [`hand_on`]: SessionReader::hand_on
+/// [`finish_with`]: SessionReader::finish_with
 #[derive(Default)]
 pub struct SessionReader {
     messages: Vec<FormatMessage>,
-    /// The assistant message that tool results and later assistant messages join.
-    turn: Option<FormatMessage>,
+    /// The id and chunks of the assistant message that tool results and later assistant
+    /// messages join (indexed: a turn can hold any number of calls and results).
+    turn: Option<(String, IndexedChunks<Wtf8, Json>)>,
 }
 
-fn fold(message: &mut FormatMessage, event: FormatEvent) {
+fn fold(chunks: &mut IndexedChunks<Wtf8, Json>, event: FormatEvent) {
     // The owned store cannot fail.
-    let Ok(()) = append_event(&mut message.chunks, event);
+    let Ok(()) = append_event(chunks, event);
 }
 
 impl SessionReader {
@@ -181,15 +183,15 @@ impl SessionReader {
         match string(&message, "role", base)?.as_bytes() {
             b"user" => {
                 self.close_turn();
-                let mut user = ChatMessage {
+                let mut chunks = IndexedChunks::new();
+                for delta in user_text(&mut message, base)? {
+                    fold(&mut chunks, AgentEvent::TextDelta { delta });
+                }
+                self.messages.push(ChatMessage {
                     id: id(),
                     role: MessageRole::User,
-                    chunks: Vec::new(),
-                };
-                for delta in user_text(&mut message, base)? {
-                    fold(&mut user, AgentEvent::TextDelta { delta });
-                }
-                self.messages.push(user);
+                    chunks: chunks.into_chunks(),
+                });
             }
             b"assistant" => {
                 let events = assistant_events(&mut message, base)?;
@@ -214,16 +216,17 @@ impl SessionReader {
         Ok(())
     }
 
-    fn turn(&mut self, id: impl FnOnce() -> String) -> &mut FormatMessage {
-        self.turn.get_or_insert_with(|| ChatMessage {
-            id: id(),
-            role: MessageRole::Assistant,
-            chunks: Vec::new(),
-        })
+    fn turn(&mut self, id: impl FnOnce() -> String) -> &mut IndexedChunks<Wtf8, Json> {
+        &mut self.turn.get_or_insert_with(|| (id(), IndexedChunks::new())).1
     }
 
     fn close_turn(&mut self) {
-        self.messages.extend(self.turn.take());
+        self.messages
+            .extend(self.turn.take().map(|(id, chunks)| ChatMessage {
+                id,
+                role: MessageRole::Assistant,
+                chunks: chunks.into_chunks(),
+            }));
     }
 
     /// The messages not yet taken, the open turn included.

@@ -8,12 +8,15 @@
 //! `2` or their names, roles `0` / `1` or `Assistant` / `User`; keys are camelCase, or
 //! snake_case through the gateway. Unknown part types are skipped.
 
+use std::collections::HashMap;
+
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
+use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
 
 use super::check::{array, either, index, join, object, string, wrong, FormatError, FormatResult};
 use super::model_json::{chunk_json, FormatEvent, FormatMessage};
-use super::value::{self, Json};
+use super::value::{self, Json, ParseErrorKind};
 use super::wtf8::Wtf8;
 
 /// What a part is.
@@ -90,15 +93,22 @@ fn role(thought: &Json) -> FormatResult<MessageRole> {
     })
 }
 
-/// `functionCall.arguments` as the call's `arguments`: parsed when it is a JSON text.
-fn parse_arguments(arguments: Option<&Json>) -> Json {
-    match arguments {
-        Some(Json::String(text)) => {
-            value::parse(text.as_bytes()).unwrap_or_else(|_| Json::String(text.clone()))
-        }
+/// `functionCall.arguments` as the call's `arguments`: parsed when it is a JSON text,
+/// kept as the string when it is not. JSON nested past the reader's limit is an error
+/// (`path` names it), not a string: it is JSON, and keeping it as text would be a silent
+/// difference from `JSON.parse`.
+fn parse_arguments(arguments: Option<&Json>, path: &str) -> FormatResult<Json> {
+    Ok(match arguments {
+        Some(Json::String(text)) => match value::parse(text.as_bytes()) {
+            Ok(parsed) => parsed,
+            Err(e) if e.kind == ParseErrorKind::TooDeep => {
+                return Err(FormatError::new(join(path, "arguments"), format!("holds {e}")))
+            }
+            Err(_) => Json::String(text.clone()),
+        },
         Some(other) => other.clone(),
         None => Json::Null,
-    }
+    })
 }
 
 /// A `functionCall` (an `SnFunctionCall`) as a `tool-call` event.
@@ -107,7 +117,7 @@ pub fn call_event(call: &Json, path: &str) -> FormatResult<FormatEvent> {
     Ok(AgentEvent::ToolCall {
         id: string(call, "id", path)?.clone(),
         name: string(call, "name", path)?.clone(),
-        arguments: parse_arguments(call.get("arguments")),
+        arguments: parse_arguments(call.get("arguments"), path)?,
     })
 }
 
@@ -153,17 +163,20 @@ fn part_events(part: &Json, path: &str) -> FormatResult<Option<FormatEvent>> {
 /// An `SnThinkingThought` as a message.
 pub fn read_thought(thought: &Json) -> FormatResult<FormatMessage> {
     object(thought, "")?;
-    let mut message = ChatMessage {
-        id: string(thought, "id", "")?.to_string_lossy().into_owned(),
-        role: role(thought)?,
-        chunks: Vec::new(),
-    };
+    let id = string(thought, "id", "")?.to_string_lossy().into_owned();
+    let role = role(thought)?;
+    // Indexed: a thought can hold any number of calls and results.
+    let mut chunks = IndexedChunks::new();
     for (i, part) in array(thought, "parts", "")?.iter().enumerate() {
         if let Some(event) = part_events(part, &index("parts", i))? {
-            let Ok(()) = append_event(&mut message.chunks, event);
+            let Ok(()) = append_event(&mut chunks, event);
         }
     }
-    Ok(message)
+    Ok(ChatMessage {
+        id,
+        role,
+        chunks: chunks.into_chunks(),
+    })
 }
 
 /// One SSE event `{ type, data }` as agent events. `topic` (the conversation's title),
@@ -261,8 +274,32 @@ pub struct Difference {
     pub persisted: Option<Json>,
 }
 
-fn field<'a>(fields: &'a [(Wtf8, Json)], key: &Wtf8) -> Option<&'a Json> {
-    fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+/// An object's members by key: searched in place when there are few, through a hash map
+/// when there are many (comparing two objects of a million keys must not cost 10¹²).
+enum Members<'a> {
+    Few(&'a [(Wtf8, Json)]),
+    Many(HashMap<&'a Wtf8, &'a Json>),
+}
+
+impl<'a> Members<'a> {
+    fn new(fields: &'a [(Wtf8, Json)]) -> Self {
+        if fields.len() <= 32 {
+            return Members::Few(fields);
+        }
+        let mut map = HashMap::with_capacity(fields.len());
+        for (key, value) in fields {
+            // The first of a repeated key, as a search in place finds it.
+            map.entry(key).or_insert(value);
+        }
+        Members::Many(map)
+    }
+
+    fn get(&self, key: &Wtf8) -> Option<&'a Json> {
+        match self {
+            Members::Few(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Members::Many(map) => map.get(key).copied(),
+        }
+    }
 }
 
 /// The first difference between two JSON values, depth first, in `persisted`'s order.
@@ -297,14 +334,14 @@ pub fn first_difference(streamed: &Json, persisted: &Json, path: &str) -> Option
             None
         }
         (Json::Object(a), Json::Object(b)) => {
-            let keys = b.iter().map(|(k, _)| k).chain(
-                a.iter()
-                    .map(|(k, _)| k)
-                    .filter(|k| !b.iter().any(|(j, _)| j == *k)),
-            );
+            let (in_a, in_b) = (Members::new(a), Members::new(b));
+            let keys = b
+                .iter()
+                .map(|(k, _)| k)
+                .chain(a.iter().map(|(k, _)| k).filter(|k| in_b.get(k).is_none()));
             for key in keys {
                 let here = join(path, &key.to_string_lossy());
-                match (field(a, key), field(b, key)) {
+                match (in_a.get(key), in_b.get(key)) {
                     (Some(x), Some(y)) => {
                         if let Some(found) = first_difference(x, y, &here) {
                             return Some(found);

@@ -7,6 +7,7 @@
 //! unchanged), objects keep their key order. The writer escapes unpaired surrogates back
 //! to `\uXXXX`, so `JSON.parse` of its output gives the very same JavaScript strings.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::bytes::scan::ordinary_run;
@@ -110,7 +111,10 @@ pub enum ParseErrorKind {
     TrailingCharacters,
     InvalidEscape,
     InvalidNumber,
+    /// Arrays and objects nested deeper than [`MAX_DEPTH`].
     TooDeep,
+    /// A string holds bytes that are neither UTF-8 nor an encoded surrogate (WTF-8).
+    InvalidUtf8,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -136,15 +140,26 @@ impl fmt::Display for ParseError {
             }
             ParseErrorKind::InvalidEscape => write!(f, "invalid JSON: bad escape at column {at}"),
             ParseErrorKind::InvalidNumber => write!(f, "invalid JSON: bad number at column {at}"),
-            ParseErrorKind::TooDeep => write!(f, "invalid JSON: nested too deeply at column {at}"),
+            ParseErrorKind::TooDeep => write!(
+                f,
+                "JSON nested deeper than the limit of {MAX_DEPTH} arrays and objects, at column {at}"
+            ),
+            ParseErrorKind::InvalidUtf8 => write!(f, "invalid UTF-8 in a string at column {at}"),
         }
     }
 }
 
 impl std::error::Error for ParseError {}
 
-/// Deeper nesting than this is refused rather than risking the stack.
-const MAX_DEPTH: usize = 512;
+/// The deepest nesting of arrays and objects the reader accepts. Values are read, copied,
+/// compared and dropped recursively, so deeper input is refused (with its position)
+/// rather than risking the stack; 512 levels is far beyond any tool call's arguments and
+/// well within the smallest thread stack the binding runs on.
+pub const MAX_DEPTH: usize = 512;
+
+/// An object with this many keys finds a repeated key through a hash map while it is read,
+/// so reading an object costs time linear in its keys, not quadratic.
+const INDEXED_OBJECT: usize = 32;
 
 /// Parses one JSON value (surrounding whitespace allowed).
 pub fn parse(text: &[u8]) -> Result<Json, ParseError> {
@@ -208,10 +223,8 @@ impl Parser<'_> {
         Ok(value)
     }
 
+    /// A value inside `depth` arrays and objects.
     fn value(&mut self, depth: usize) -> Result<Json, ParseError> {
-        if depth > MAX_DEPTH {
-            return Err(self.error(ParseErrorKind::TooDeep));
-        }
         match self.text.get(self.pos) {
             Some(b'{') => self.object(depth),
             Some(b'[') => self.array(depth),
@@ -225,6 +238,9 @@ impl Parser<'_> {
     }
 
     fn array(&mut self, depth: usize) -> Result<Json, ParseError> {
+        if depth >= MAX_DEPTH {
+            return Err(self.error(ParseErrorKind::TooDeep));
+        }
         self.pos += 1;
         let mut items = Vec::new();
         self.skip_ws();
@@ -248,8 +264,12 @@ impl Parser<'_> {
     }
 
     fn object(&mut self, depth: usize) -> Result<Json, ParseError> {
+        if depth >= MAX_DEPTH {
+            return Err(self.error(ParseErrorKind::TooDeep));
+        }
         self.pos += 1;
         let mut fields: Vec<(Wtf8, Json)> = Vec::new();
+        let mut places: Option<HashMap<Wtf8, usize>> = None;
         self.skip_ws();
         if self.text.get(self.pos) == Some(&b'}') {
             self.pos += 1;
@@ -268,6 +288,7 @@ impl Parser<'_> {
             self.skip_ws();
             // Escaped keys are decoded to be judged; plain ones are judged as they are.
             let key = if plain {
+                self.check_wtf8(key_start, key_start + key_bytes.len())?;
                 Wtf8::from_wtf8_unchecked(key_bytes.to_vec())
             } else {
                 self.pos = key_start - 1;
@@ -281,9 +302,27 @@ impl Parser<'_> {
                 self.skip_value(depth + 1)?;
             } else {
                 let value = self.value(depth + 1)?;
-                match fields.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, slot)) => *slot = value,
-                    None => fields.push((key, value)),
+                let place = match &places {
+                    Some(places) => places.get(&key).copied(),
+                    None => fields.iter().position(|(k, _)| *k == key),
+                };
+                match place {
+                    Some(at) => fields[at].1 = value,
+                    None => {
+                        if let Some(places) = &mut places {
+                            places.insert(key.clone(), fields.len());
+                        }
+                        fields.push((key, value));
+                        if fields.len() == INDEXED_OBJECT {
+                            places = Some(
+                                fields
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(i, (k, _))| (k.clone(), i))
+                                    .collect(),
+                            );
+                        }
+                    }
                 }
             }
             self.skip_ws();
@@ -320,6 +359,7 @@ impl Parser<'_> {
         // Most strings have no escape: one exact copy.
         let len = ordinary_run(&self.text[start..]);
         if self.text.get(start + len) == Some(&b'"') {
+            self.check_wtf8(start, start + len)?;
             self.pos = start + len + 1;
             return Ok(Wtf8::from_wtf8_unchecked(self.text[start..start + len].to_vec()));
         }
@@ -331,11 +371,13 @@ impl Parser<'_> {
             };
             match b {
                 b'"' => {
+                    self.check_wtf8(run, self.pos)?;
                     out.push_wtf8(&self.text[run..self.pos]);
                     self.pos += 1;
                     return Ok(out);
                 }
                 b'\\' => {
+                    self.check_wtf8(run, self.pos)?;
                     out.push_wtf8(&self.text[run..self.pos]);
                     self.pos += 1;
                     let Some(&escape) = self.text.get(self.pos) else {
@@ -418,7 +460,9 @@ impl Parser<'_> {
         self.pos += 1;
         let mut plain = true;
         loop {
+            let run = self.pos;
             self.pos += ordinary_run(&self.text[self.pos..]);
+            self.check_wtf8(run, self.pos)?;
             match self.text.get(self.pos) {
                 None => return Err(self.error(ParseErrorKind::Truncated)),
                 Some(b'"') => {
@@ -441,6 +485,37 @@ impl Parser<'_> {
                 Some(_) => return Err(self.unexpected()),
             }
         }
+    }
+
+    /// Checks that `text[start..end]` is WTF-8: UTF-8, where a surrogate may also be
+    /// encoded on its own (as a JavaScript string's text holds an unpaired one), but not a
+    /// lead surrogate followed by a trail one (that pair is one 4-byte character).
+    fn check_wtf8(&self, start: usize, end: usize) -> Result<(), ParseError> {
+        let mut at = start;
+        while at < end {
+            let valid = match std::str::from_utf8(&self.text[at..end]) {
+                Ok(_) => return Ok(()),
+                Err(e) => e.valid_up_to(),
+            };
+            at += valid;
+            let lead = match self.text[at..end] {
+                [0xED, second @ 0xA0..=0xBF, 0x80..=0xBF, ..] => second < 0xB0,
+                _ => {
+                    return Err(ParseError {
+                        kind: ParseErrorKind::InvalidUtf8,
+                        offset: at,
+                    })
+                }
+            };
+            if lead && matches!(self.text[at + 3..end], [0xED, 0xB0..=0xBF, 0x80..=0xBF, ..]) {
+                return Err(ParseError {
+                    kind: ParseErrorKind::InvalidUtf8,
+                    offset: at,
+                });
+            }
+            at += 3;
+        }
+        Ok(())
     }
 
     fn digits(&mut self) -> usize {

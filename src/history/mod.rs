@@ -31,6 +31,7 @@ use crate::formats::value::{self, Json, ParseError, ParseErrorKind};
 use crate::formats::wtf8::Wtf8;
 use crate::formats::{pi, sn};
 use crate::model::{AgentEvent, ChatMessage, MessageRole};
+use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
 
 use lines::Lines;
@@ -299,7 +300,9 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = (&[u8], usize, bool)> {
 
 /// Messages being built from a run of items of one side (user or assistant).
 struct Runs<F> {
-    open: Option<FormatMessage>,
+    /// The open message: id, role and chunks (indexed: a run can hold any number of
+    /// calls and results).
+    open: Option<(String, MessageRole, IndexedChunks<Wtf8, Json>)>,
     emit: F,
     stopped: bool,
 }
@@ -313,29 +316,27 @@ impl<F: FnMut(FormatMessage) -> bool> Runs<F> {
         }
     }
 
-    /// The message of `role` to fold into: the open one when it has that role, else a new
-    /// one named by `id` (the open one is finished).
-    fn message(&mut self, role: MessageRole, id: impl FnOnce() -> String) -> &mut FormatMessage {
-        if self.open.as_ref().is_some_and(|m| m.role != role) {
+    /// Folds `events` into the open message when it has `role`, else into a new one named
+    /// by `id` (the open one is finished).
+    fn fold(&mut self, role: MessageRole, id: impl FnOnce() -> String, events: Vec<FormatEvent>) {
+        if self.open.as_ref().is_some_and(|(_, open, _)| *open != role) {
             self.close();
         }
-        self.open.get_or_insert_with(|| ChatMessage {
-            id: id(),
-            role,
-            chunks: Vec::new(),
-        })
-    }
-
-    fn fold(&mut self, role: MessageRole, id: impl FnOnce() -> String, events: Vec<FormatEvent>) {
-        let message = self.message(role, id);
+        let (_, _, chunks) = self
+            .open
+            .get_or_insert_with(|| (id(), role, IndexedChunks::new()));
         for event in events {
-            let Ok(()) = append_event(&mut message.chunks, event);
+            let Ok(()) = append_event(chunks, event);
         }
     }
 
     fn close(&mut self) {
-        if let Some(message) = self.open.take() {
-            self.stopped |= !(self.emit)(message);
+        if let Some((id, role, chunks)) = self.open.take() {
+            self.stopped |= !(self.emit)(ChatMessage {
+                id,
+                role,
+                chunks: chunks.into_chunks(),
+            });
         }
     }
 }

@@ -22,15 +22,32 @@ enum History<'a> {
     Items(Vec<Json>),
 }
 
-fn history<'a>(b: &'a Bridge, value: Value, what: &str) -> Result<History<'a>> {
+/// A Buffer's bytes as JSON text: they must be UTF-8, as a file's are (the reader also
+/// takes surrogates encoded alone, which only a JavaScript string's text holds). The
+/// error names the line and column (`lines`), or the column in the whole text.
+fn buffer_text<'a>(b: &Bridge, bytes: &'a [u8], lines: bool) -> Result<JsonText<'a>> {
+    let Err(error) = std::str::from_utf8(bytes) else {
+        return Ok(JsonText::Borrowed(bytes));
+    };
+    let at = error.valid_up_to();
+    Err(b.type_error(if lines {
+        let start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+        format!("line {line}: invalid UTF-8 at column {}", at - start + 1)
+    } else {
+        format!("invalid UTF-8 at column {}", at + 1)
+    }))
+}
+
+fn history<'a>(b: &'a Bridge, value: Value, what: &str, lines: bool) -> Result<History<'a>> {
     match b.value_type(value)? {
         ValueType::String => Ok(History::Text(JsonText::Owned(b.text(value)?.into_bytes()))),
-        ValueType::Array => match json_of(b, value)? {
+        ValueType::Array => match json_of(b, value, what)? {
             Json::Array(items) => Ok(History::Items(items)),
             _ => Err(b.type_error(format!("\"{what}\" changed while it was read"))),
         },
         got => match b.bytes(value)? {
-            Some(bytes) => Ok(History::Text(JsonText::Borrowed(bytes))),
+            Some(bytes) => Ok(History::Text(buffer_text(b, bytes, lines)?)),
             None => Err(b.type_error(format!(
                 "\"{what}\" must be a string, a Buffer or an array, got {}",
                 got.name()
@@ -39,24 +56,25 @@ fn history<'a>(b: &'a Bridge, value: Value, what: &str) -> Result<History<'a>> {
     }
 }
 
-/// The value as JSON (`JSON.stringify` semantics).
-fn json_of(b: &Bridge, value: Value) -> Result<Json> {
+/// The value as JSON (`JSON.stringify` semantics). `JSON.stringify` has its own depth
+/// limit (a `RangeError`); past the reader's lower one the error names the argument and
+/// the column of its JSON text.
+fn json_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
     let text = b.stringify(value)?.unwrap_or_else(|| b"null".to_vec());
-    value::parse(&text)
-        .map_err(|e| napi::Error::from_reason(format!("JSON.stringify gave invalid JSON: {e}")))
+    value::parse(&text).map_err(|e| b.type_error(format!("\"{what}\" as JSON: {e}")))
 }
 
 /// The value as JSON, which must be an object.
 fn object_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
     match b.value_type(value)? {
-        ValueType::Object => json_of(b, value),
+        ValueType::Object => json_of(b, value, what),
         got => Err(b.type_error(format!("\"{what}\" must be an object, got {}", got.name()))),
     }
 }
 
 fn array_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
     match b.value_type(value)? {
-        ValueType::Array => json_of(b, value),
+        ValueType::Array => json_of(b, value, what),
         got => Err(b.type_error(format!("\"{what}\" must be an array, got {}", got.name()))),
     }
 }
@@ -107,7 +125,7 @@ fn within(b: &Bridge, what: &str, mut error: FormatError) -> napi::Error {
 )]
 pub fn pi_to_messages(env: &Env, history_value: Unknown) -> Result<Unknown<'static>> {
     let b = Bridge::new(env, "pi.toMessages")?;
-    let messages = match history(&b, history_value.raw(), "history")? {
+    let messages = match history(&b, history_value.raw(), "history", true)? {
         History::Text(text) => pi::read_session(text.bytes()),
         History::Items(lines) => pi::read_lines(lines),
     }
@@ -178,7 +196,7 @@ pub fn sn_to_message(env: &Env, thought: Unknown) -> Result<Unknown<'static>> {
 )]
 pub fn sn_to_messages(env: &Env, thoughts: Unknown) -> Result<Unknown<'static>> {
     let b = Bridge::new(env, "sn.toMessages")?;
-    let items = match history(&b, thoughts.raw(), "thoughts")? {
+    let items = match history(&b, thoughts.raw(), "thoughts", false)? {
         History::Items(items) => items,
         History::Text(text) => match value::parse(text.bytes()) {
             Ok(Json::Array(items)) => items,

@@ -457,7 +457,7 @@ unsafe extern "C" fn wake_callback(
     }
     // SAFETY: the context is the load the function's finalizer has not released yet.
     let load = unsafe { &*(context as *const Shared) };
-    unsafe { pump(env, load) };
+    unsafe { pump_guarded(env, load) };
 }
 
 unsafe extern "C" fn resume_callback(env: sys::napi_env, info: sys::napi_callback_info) -> Value {
@@ -472,9 +472,25 @@ unsafe extern "C" fn resume_callback(env: sys::napi_env, info: sys::napi_callbac
         if let Ok(mut l) = load.try_borrow_mut() {
             l.scheduled = false;
         }
-        unsafe { pump(env, load) };
+        unsafe { pump_guarded(env, load) };
     }
     ptr::null_mut()
+}
+
+/// [`pump`], with a panic turned into a rejected load: nothing unwinds into Node.
+unsafe fn pump_guarded(env: sys::napi_env, load: &Shared) {
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe { pump(env, load) }));
+    if let Err(panic) = caught {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        if let (Some(state), Ok(mut l)) = (unsafe { state(env) }, load.try_borrow_mut()) {
+            let js = unsafe { Js::new(env, state) };
+            unsafe { settle(&js, &mut l, Err(JsError::Internal(message))) };
+        }
+    }
 }
 
 /// Turns what the reading thread has produced into objects, for up to [`BUDGET`].

@@ -21,6 +21,9 @@ pub enum JsError {
     /// A ready-made JavaScript value to throw as it is.
     Throw(sys::napi_value),
     Type(String),
+    /// Input or output beyond a limit of the engine (a string longer than V8 can hold):
+    /// a `RangeError`, as V8's own.
+    Range(String),
     Internal(String),
     /// Bad input at a place in a byte stream or file: an `Error` with `offset` and `line`
     /// (when known) and a `code` (for a file that could not be read). The message is
@@ -846,17 +849,19 @@ impl<'s> Js<'s> {
         debug_assert!(text.is_ascii());
         let mut value = ptr::null_mut();
         // SAFETY: `text` is valid for its length; ASCII is Latin-1.
-        self.check(
-            unsafe {
-                sys::napi_create_string_latin1(
-                    self.env,
-                    text.as_ptr().cast(),
-                    text.len() as isize,
-                    &mut value,
-                )
-            },
-            "creating a string",
-        )?;
+        let status = unsafe {
+            sys::napi_create_string_latin1(self.env, text.as_ptr().cast(), text.len() as isize, &mut value)
+        };
+        if status != sys::Status::napi_ok && text.len() > MAX_STRING_CHECKED {
+            // V8 refuses a string past its length limit without throwing.
+            let mut pending = false;
+            // SAFETY: `env` is the live environment of the current call.
+            unsafe { sys::napi_is_exception_pending(self.env, &mut pending) };
+            if !pending {
+                return Err(JsError::Range(too_long(text.len(), "characters")));
+            }
+        }
+        self.check(status, "creating a string")?;
         Ok(value)
     }
 
@@ -968,9 +973,10 @@ impl<'s> Js<'s> {
             return;
         }
         let fallback = match &error {
-            JsError::Type(message) | JsError::Internal(message) | JsError::Located { message, .. } => {
-                message.clone()
-            }
+            JsError::Type(message)
+            | JsError::Range(message)
+            | JsError::Internal(message)
+            | JsError::Located { message, .. } => message.clone(),
             _ => String::new(),
         };
         match self.error_value(error, prefix) {
@@ -991,7 +997,12 @@ impl<'s> Js<'s> {
     /// exception is taken (and cleared).
     pub fn error_value(&self, error: JsError, prefix: &str) -> JsResult<Value> {
         let mut value = ptr::null_mut();
-        let (message, is_type_error) = match error {
+        enum Kind {
+            Type,
+            Range,
+            Plain,
+        }
+        let (message, kind) = match error {
             JsError::Pending => {
                 // SAFETY: reads (and clears) the pending exception of the live environment.
                 self.check(
@@ -1001,8 +1012,9 @@ impl<'s> Js<'s> {
                 return Ok(value);
             }
             JsError::Throw(value) => return Ok(value),
-            JsError::Type(message) => (format!("{prefix}: {message}"), true),
-            JsError::Internal(message) => (format!("{prefix}: internal error: {message}"), false),
+            JsError::Type(message) => (format!("{prefix}: {message}"), Kind::Type),
+            JsError::Range(message) => (format!("{prefix}: {message}"), Kind::Range),
+            JsError::Internal(message) => (format!("{prefix}: internal error: {message}"), Kind::Plain),
             JsError::Located {
                 message,
                 offset,
@@ -1033,16 +1045,25 @@ impl<'s> Js<'s> {
         // SAFETY: `text` is a string of the current scope.
         self.check(
             unsafe {
-                if is_type_error {
-                    sys::napi_create_type_error(self.env, ptr::null_mut(), text, &mut value)
-                } else {
-                    sys::napi_create_error(self.env, ptr::null_mut(), text, &mut value)
+                match kind {
+                    Kind::Type => sys::napi_create_type_error(self.env, ptr::null_mut(), text, &mut value),
+                    Kind::Range => sys::napi_create_range_error(self.env, ptr::null_mut(), text, &mut value),
+                    Kind::Plain => sys::napi_create_error(self.env, ptr::null_mut(), text, &mut value),
                 }
             },
             "creating an error",
         )?;
         Ok(value)
     }
+}
+
+/// Above this many characters, a string V8 fails to create is taken to be past its
+/// length limit (2²⁹ − 24 characters on 64-bit platforms, 2²⁸ − 16 on 32-bit ones).
+pub const MAX_STRING_CHECKED: usize = (1 << 28) - 16;
+
+/// The error for a result longer than V8 can hold in one string.
+pub fn too_long(size: usize, units: &str) -> String {
+    format!("the result would be a string of {size} {units}, longer than V8 can hold")
 }
 
 /// Reads the callback's arguments (missing ones are `undefined`) and the data pointer

@@ -16,7 +16,7 @@ use crate::decode::ValueType;
 use crate::formats::wtf8::Wtf8;
 
 use super::entry;
-use super::js::{Js, JsResult};
+use super::js::{too_long, Js, JsError, JsResult, MAX_STRING_CHECKED};
 
 pub type Value = sys::napi_value;
 
@@ -81,6 +81,19 @@ impl Bridge<'_> {
         Err(napi::Error::new(status, format!("{}: {what} failed", self.name)))
     }
 
+    /// [`Self::check`] for creating a string of `len` `units`: V8 fails one past its
+    /// length limit without throwing, which becomes a `RangeError` saying so.
+    fn created(&self, status: sys::napi_status, len: usize, units: &str) -> napi::Result<()> {
+        if status != sys::Status::napi_ok && len > MAX_STRING_CHECKED {
+            let mut pending = false;
+            unsafe { sys::napi_is_exception_pending(self.env, &mut pending) };
+            if !pending {
+                return self.lift(Err(JsError::Range(too_long(len, units))));
+            }
+        }
+        self.check(status, "creating a string")
+    }
+
     /// Throws a `TypeError` prefixed with the function's name.
     pub fn type_error(&self, message: impl std::fmt::Display) -> napi::Error {
         let text = format!("{}: {message}", self.name).replace('\0', "\\0");
@@ -107,13 +120,6 @@ impl Bridge<'_> {
         Ok(result)
     }
 
-    pub fn set(&self, object: Value, key: &CStr, value: Value) -> napi::Result<()> {
-        self.check(
-            unsafe { sys::napi_set_named_property(self.env, object, key.as_ptr(), value) },
-            "writing a property",
-        )
-    }
-
     pub fn undefined(&self) -> napi::Result<Value> {
         self.lift(self.js.undefined())
     }
@@ -123,6 +129,32 @@ impl Bridge<'_> {
         self.check(
             unsafe { sys::napi_create_object(self.env, &mut object) },
             "creating an object",
+        )?;
+        Ok(object)
+    }
+
+    /// A new object with `fields` defined in order, as an object literal defines them (no
+    /// setter on `Object.prototype` runs).
+    pub fn object_with(&self, fields: &[(&CStr, Value)]) -> napi::Result<Value> {
+        let object = self.object()?;
+        let descriptors: Vec<sys::napi_property_descriptor> = fields
+            .iter()
+            .map(|&(key, value)| sys::napi_property_descriptor {
+                utf8name: key.as_ptr(),
+                name: ptr::null_mut(),
+                method: None,
+                getter: None,
+                setter: None,
+                value,
+                attributes: sys::PropertyAttributes::writable
+                    | sys::PropertyAttributes::enumerable
+                    | sys::PropertyAttributes::configurable,
+                data: ptr::null_mut(),
+            })
+            .collect();
+        self.check(
+            unsafe { sys::napi_define_properties(self.env, object, descriptors.len(), descriptors.as_ptr()) },
+            "defining properties",
         )?;
         Ok(object)
     }
@@ -169,18 +201,36 @@ impl Bridge<'_> {
 
     pub fn string(&self, text: &Wtf8) -> napi::Result<Value> {
         let mut value = ptr::null_mut();
-        let status = match text.as_str() {
-            Some(utf8) => unsafe {
-                sys::napi_create_string_utf8(self.env, utf8.as_ptr().cast(), utf8.len() as isize, &mut value)
-            },
+        let (status, len, units) = match text.as_str() {
+            Some(utf8) => (
+                unsafe {
+                    sys::napi_create_string_utf8(
+                        self.env,
+                        utf8.as_ptr().cast(),
+                        utf8.len() as isize,
+                        &mut value,
+                    )
+                },
+                utf8.len(),
+                "bytes of UTF-8",
+            ),
             None => {
                 let units = text.to_utf16();
-                unsafe {
-                    sys::napi_create_string_utf16(self.env, units.as_ptr(), units.len() as isize, &mut value)
-                }
+                (
+                    unsafe {
+                        sys::napi_create_string_utf16(
+                            self.env,
+                            units.as_ptr(),
+                            units.len() as isize,
+                            &mut value,
+                        )
+                    },
+                    units.len(),
+                    "characters",
+                )
             }
         };
-        self.check(status, "creating a string")?;
+        self.created(status, len, units)?;
         Ok(value)
     }
 
@@ -238,12 +288,10 @@ impl Bridge<'_> {
     /// escapes).
     pub fn parse(&self, text: &[u8]) -> napi::Result<Value> {
         let mut string = ptr::null_mut();
-        self.check(
-            unsafe {
-                sys::napi_create_string_utf8(self.env, text.as_ptr().cast(), text.len() as isize, &mut string)
-            },
-            "creating JSON text",
-        )?;
+        let status = unsafe {
+            sys::napi_create_string_utf8(self.env, text.as_ptr().cast(), text.len() as isize, &mut string)
+        };
+        self.created(status, text.len(), "bytes of JSON text")?;
         let (json, parse) = self.json_method(c"parse")?;
         let mut value = ptr::null_mut();
         self.check(

@@ -10,7 +10,8 @@
 //! - `formats.rs` and `timeline.rs` bind the wire formats and the timeline view
 //!   (`format_types.rs` declares their shapes, `json_bridge.rs` moves data as JSON text);
 //! - `stream.rs` is the bytes path: `ChunkStream`, `reduceEvents`;
-//! - `history.rs` loads whole histories: `loadHistory` (off the main thread), `loadHistorySync`.
+//! - `history.rs` loads whole histories: `loadHistory` (off the main thread), `loadHistorySync`;
+//! - `testing.rs` holds `__panicForTest`, a test-only export (see its documentation).
 
 mod adapters;
 mod chunks;
@@ -24,6 +25,7 @@ mod messages;
 mod render;
 mod source;
 mod stream;
+mod testing;
 mod timeline;
 mod types;
 mod webui_types;
@@ -33,9 +35,17 @@ use napi::JsValue;
 use napi_derive::napi;
 
 /// Installs the raw entry points over the generated wrappers, once per environment
-/// (the main thread, each worker, each Electron context).
+/// (the main thread, each worker, each Electron context). Loading runs outside every
+/// other wrapper, so a panic here is caught here: it must not unwind into Node.
 #[napi(module_exports)]
 pub fn install(exports: Object, env: Env) -> Result<()> {
-    unsafe { entry::install(env.raw(), exports.raw()) }
-        .map_err(|e| napi::Error::from_reason(format!("agent-chunks failed to load: {e:?}")))
+    let installed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
+        entry::install(env.raw(), exports.raw())
+    }));
+    match installed {
+        Ok(result) => {
+            result.map_err(|e| napi::Error::from_reason(format!("agent-chunks failed to load: {e:?}")))
+        }
+        Err(_) => Err(napi::Error::from_reason("agent-chunks failed to load: a panic")),
+    }
 }

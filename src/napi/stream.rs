@@ -375,19 +375,19 @@ impl ChunkStream {
     }
 
     /// The chunks, for `JSON.stringify(stream)`.
-    #[napi(js_name = "toJSON", ts_return_type = "Chunk[]")]
+    #[napi(js_name = "toJSON", ts_return_type = "Chunk[]", catch_unwind)]
     pub fn to_json<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         self.chunks(env)
     }
 
     /// The chunks as JSON text (ASCII: other characters as `\u` escapes).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn to_json_string(&self) -> String {
         self.inner.to_json()
     }
 
     /// Events folded so far (lifecycle and unknown ones included).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn event_count(&self) -> f64 {
         self.inner.event_count() as f64
     }

@@ -107,14 +107,13 @@ fn status(b: &Bridge, status: ItemStatus) -> Result<Value> {
 
 /// The item as an object, keys in the documented order.
 fn item_object(b: &Bridge, item: TimelineItem<Value, Value>) -> Result<Value> {
-    let object = b.object()?;
     match item {
-        TimelineItem::Reasoning { id, text, status: s } => {
-            b.set(object, c"kind", b.string(&Wtf8::from("reasoning"))?)?;
-            b.set(object, c"id", b.string(&Wtf8::from(id))?)?;
-            b.set(object, c"text", text)?;
-            b.set(object, c"status", status(b, s)?)?;
-        }
+        TimelineItem::Reasoning { id, text, status: s } => b.object_with(&[
+            (c"kind", b.string(&Wtf8::from("reasoning"))?),
+            (c"id", b.string(&Wtf8::from(id))?),
+            (c"text", text),
+            (c"status", status(b, s)?),
+        ]),
         TimelineItem::ToolCall {
             id,
             tool_name,
@@ -124,23 +123,25 @@ fn item_object(b: &Bridge, item: TimelineItem<Value, Value>) -> Result<Value> {
             status: s,
             span_id,
         } => {
-            b.set(object, c"kind", b.string(&Wtf8::from("tool-call"))?)?;
-            b.set(object, c"id", id)?;
-            b.set(object, c"toolName", b.string(&tool_name)?)?;
-            b.set(object, c"title", b.string(&title)?)?;
-            b.set(object, c"args", args)?;
             let result = match result {
                 Some(result) => result,
                 None => b.undefined()?,
             };
-            b.set(object, c"result", result)?;
-            b.set(object, c"status", status(b, s)?)?;
+            let mut fields = vec![
+                (c"kind", b.string(&Wtf8::from("tool-call"))?),
+                (c"id", id),
+                (c"toolName", b.string(&tool_name)?),
+                (c"title", b.string(&title)?),
+                (c"args", args),
+                (c"result", result),
+                (c"status", status(b, s)?),
+            ];
             if let Some(span) = span_id {
-                b.set(object, c"spanId", b.string(&span)?)?;
+                fields.push((c"spanId", b.string(&span)?));
             }
+            b.object_with(&fields)
         }
     }
-    Ok(object)
 }
 
 /// The timeline of one assistant message: reasoning and tool-call items with statuses
@@ -167,15 +168,13 @@ pub fn build_timeline_js(env: &Env, chunks: Unknown, options: Unknown) -> Result
     let groups = build_timeline(sources, len as usize, TimelineOptions { finished });
     let mut objects = Vec::with_capacity(groups.len());
     for group in groups {
-        let object = b.object()?;
-        b.set(object, c"parent", item_object(&b, group.parent)?)?;
+        let parent = item_object(&b, group.parent)?;
         let children = group
             .children
             .into_iter()
             .map(|child| item_object(&b, child))
             .collect::<Result<Vec<_>>>()?;
-        b.set(object, c"children", b.array(&children)?)?;
-        objects.push(object);
+        objects.push(b.object_with(&[(c"parent", parent), (c"children", b.array(&children)?)])?);
     }
     let array = b.array(&objects)?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), array) })

@@ -1,0 +1,209 @@
+//! Every way into the addon from JavaScript catches panics: a panic unwinding across the
+//! N-API boundary aborts Node. This reads the binding's source (`src/napi`) and checks that
+//! each `#[napi]` function and method has `catch_unwind` or runs its body in a wrapper that
+//! catches, that those wrappers do catch, and that each raw `extern "C"` callback runs in
+//! them. (`__test__/panics.test.mjs` shows a panic at each boundary becoming an `Error`.)
+
+use std::fs;
+use std::path::Path;
+
+struct Item {
+    file: String,
+    name: String,
+    attribute: String,
+    body: String,
+}
+
+/// The text from the `{` at or after `start` to its matching `}`, skipping string and
+/// character literals and comments.
+fn block(text: &str, start: usize) -> &str {
+    let bytes = text.as_bytes();
+    let open = start + text[start..].find('{').expect("a body");
+    let mut depth = 0;
+    let mut at = open;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => {
+                at += 1;
+                while bytes[at] != b'"' {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' if bytes.get(at + 2) == Some(&b'\'') => at += 2,
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                at += text[at..].find('\n').unwrap_or(text.len() - at);
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return &text[open..=at];
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    panic!("unbalanced braces")
+}
+
+fn sources() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/napi");
+    let mut files: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The name of the function whose `fn` keyword is at `at`.
+fn name_at(text: &str, at: usize) -> String {
+    text[at + 3..]
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// Functions and methods carrying a `#[napi…]` attribute.
+fn napi_functions(files: &[(String, String)]) -> Vec<Item> {
+    let mut items = Vec::new();
+    for (file, text) in files {
+        // Lines with their offsets.
+        let mut offset = 0;
+        let lines: Vec<(usize, &str)> = text
+            .split_inclusive('\n')
+            .map(|line| {
+                let at = offset;
+                offset += line.len();
+                (at, line)
+            })
+            .collect();
+        let mut i = 0;
+        while i < lines.len() {
+            if !lines[i].1.trim_start().starts_with("#[napi") {
+                i += 1;
+                continue;
+            }
+            // The attribute, over as many lines as it takes.
+            let mut attribute = String::new();
+            loop {
+                attribute.push_str(lines[i].1);
+                i += 1;
+                if attribute.trim_end().ends_with(']') {
+                    break;
+                }
+            }
+            // What it is on: the next line that is not another attribute or a comment.
+            while i < lines.len() {
+                let line = lines[i].1.trim();
+                if line.is_empty() || line.starts_with("#[") || line.starts_with("//") {
+                    i += 1;
+                    continue;
+                }
+                // A struct, an enum, a field, a type or an impl block has no `fn `.
+                if let Some(fn_at) = lines[i].1.find("fn ").filter(|_| line.contains('(')) {
+                    let at = lines[i].0 + fn_at;
+                    items.push(Item {
+                        file: file.clone(),
+                        name: name_at(text, at),
+                        attribute: attribute.clone(),
+                        body: block(text, at).to_string(),
+                    });
+                }
+                break;
+            }
+        }
+    }
+    items
+}
+
+/// The body of the function `name` in `file`.
+fn body_of<'a>(files: &'a [(String, String)], file: &str, name: &str) -> &'a str {
+    let text = &files.iter().find(|(f, _)| f == file).expect("the file").1;
+    let at = text
+        .match_indices("fn ")
+        .map(|(at, _)| at)
+        .find(|&at| name_at(text, at) == name)
+        .unwrap_or_else(|| panic!("fn {name} in {file}"));
+    block(text, at)
+}
+
+/// The wrappers a `#[napi]` body may run in, by the call that names them.
+const WRAPPERS: [&str; 3] = ["with_state(", "glue(", "call(env,"];
+
+#[test]
+fn every_napi_function_catches_panics() {
+    let files = sources();
+    let functions = napi_functions(&files);
+    let names: Vec<_> = functions
+        .iter()
+        .map(|f| format!("{}::{}", f.file, f.name))
+        .collect();
+    // As many as the binding has today (a check on this reader as much as on the binding).
+    assert!(functions.len() >= 27, "found only {names:?}");
+    let unguarded: Vec<_> = functions
+        .iter()
+        .filter(|f| {
+            let catches = if f.attribute.contains("module_exports") {
+                f.body.contains("catch_unwind(")
+            } else {
+                f.attribute.contains("catch_unwind") || WRAPPERS.iter().any(|w| f.body.contains(w))
+            };
+            !catches
+        })
+        .map(|f| format!("{}::{} ({})", f.file, f.name, f.attribute))
+        .collect();
+    assert!(
+        unguarded.is_empty(),
+        "#[napi] functions with neither catch_unwind nor a catching wrapper: {unguarded:#?}"
+    );
+}
+
+#[test]
+fn the_wrappers_catch_panics() {
+    let files = sources();
+    assert!(body_of(&files, "entry.rs", "run").contains("catch_unwind("));
+    for (file, wrapper, calls) in [
+        ("entry.rs", "with_state", "run("),
+        ("entry.rs", "raw_call", "run("),
+        ("stream.rs", "method", "run("),
+        ("stream.rs", "glue", "with_state("),
+        ("adapters.rs", "call", "with_state("),
+        ("history.rs", "pump_guarded", "catch_unwind("),
+        ("history.rs", "read_on_thread", "catch_unwind("),
+    ] {
+        assert!(
+            body_of(&files, file, wrapper).contains(calls),
+            "{file}::{wrapper} must call {calls}"
+        );
+    }
+}
+
+#[test]
+fn every_raw_callback_runs_in_a_wrapper() {
+    // Finalizers only free what the addon allocated (and set a flag): they cannot panic.
+    const FINALIZERS: [&str; 4] = ["finalize", "release_state", "release_load", "finalize_wake"];
+    let files = sources();
+    let mut callbacks = Vec::new();
+    for (file, text) in &files {
+        for (at, _) in text.match_indices("extern \"C\" fn ") {
+            let name = name_at(text, at + "extern \"C\" ".len());
+            if FINALIZERS.contains(&name.as_str()) {
+                continue;
+            }
+            let body = block(text, at);
+            let wrapped = ["raw_call(", "method(", "run(", "pump_guarded("]
+                .iter()
+                .any(|w| body.contains(w));
+            assert!(wrapped, "{file}::{name} runs outside the catching wrappers");
+            callbacks.push(name);
+        }
+    }
+    assert!(callbacks.len() >= 8, "found only {callbacks:?}");
+}
