@@ -59,10 +59,15 @@ async function longestStall(run) {
   return histogram.max / 1e6;
 }
 
+/** Peak RSS growth of one load in a fresh process: the median of five processes. */
 function peakMemory(kind, file) {
-  const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--rss', kind, file], { encoding: 'utf8' });
-  if (child.status !== 0) throw new Error(`memory run failed: ${child.stderr}`);
-  return JSON.parse(child.stdout.trim().split('\n').at(-1));
+  const growths = Array.from({ length: 5 }, () => {
+    const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--rss', kind, file], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`memory run failed: ${child.stderr}`);
+    const { before, peak } = JSON.parse(child.stdout.trim().split('\n').at(-1));
+    return peak - before;
+  });
+  return median(growths);
 }
 
 export async function runHistoryCases({ native, settings, piSessionBytes, printTable, ratio }) {
@@ -88,7 +93,7 @@ export async function runHistoryCases({ native, settings, piSessionBytes, printT
     for (let i = 0; i < runs; i++) stalls.push(await longestStall(() => load.native(file)));
     const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
     const memory = Object.fromEntries(['native', 'sync', 'js'].map((kind) => [kind, peakMemory(kind, file)]));
-    const growth = (kind) => memory[kind].peak - memory[kind].before;
+    const growth = (kind) => memory[kind];
     printTable(
       `History: a ${mb(size)} Pi session file → ChatMessage[] (JS: readFileSync + JSON.parse per line + the JS reducer)`,
       ['case', 'ms', 'JS ms', 'speed-up', 'longest stall ms', 'peak RSS growth', '÷ file size'],
@@ -100,7 +105,7 @@ export async function runHistoryCases({ native, settings, piSessionBytes, printT
     );
     console.log('speed-up: JS time ÷ native time (above 1× means the addon is faster). Stall: median (and max) over the runs of the');
     console.log('longest event-loop delay during one async load. Peak RSS growth: in a fresh process, peak resident memory minus');
-    console.log('the memory before the load (the loaded messages included).');
+    console.log('the memory before the load (the loaded messages included), median of five processes.');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
