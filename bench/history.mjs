@@ -124,19 +124,3 @@ export async function runHistoryCases({ native, settings, piSessionBytes, printT
   }
 }
 
-// Run alone: `node --expose-gc bench/history.mjs [--quick]`.
-if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] !== '--rss') {
-  const { piSession } = await import('./pi-session.mjs');
-  const quick = process.argv.includes('--quick');
-  const printTable = (title, header, rows) => {
-    console.log(`\n${title}\n`);
-    for (const row of [header, ...rows]) console.log(row.join('  |  '));
-  };
-  await runHistoryCases({
-    native: require('../index.js'),
-    settings: quick ? { warmups: 1, runs: 3 } : { warmups: 3, runs: 9 },
-    piSessionBytes: piSession(20 * 1024 * 1024),
-    printTable,
-    ratio: (value) => `${value.toFixed(2)}×`,
-  });
-}

@@ -61,7 +61,7 @@ pub fn read_session_with(text: &[u8], mut emit: impl FnMut(FormatMessage) -> boo
     Ok(())
 }
 
-pub fn is_blank(line: &[u8]) -> bool {
+fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 
@@ -123,12 +123,7 @@ fn fold(chunks: &mut IndexedChunks<Wtf8, Json>, event: FormatEvent) {
 impl SessionReader {
     /// Parses and reads line `number` (blank lines are skipped). `is_last` tells whether
     /// nothing but blank lines follows, so that a line cut short is reported as such.
-    pub fn read_line(
-        &mut self,
-        line: &[u8],
-        number: usize,
-        is_last: impl FnOnce() -> bool,
-    ) -> FormatResult<()> {
+    fn read_line(&mut self, line: &[u8], number: usize, is_last: impl FnOnce() -> bool) -> FormatResult<()> {
         if is_blank(line) {
             return Ok(());
         }

@@ -315,20 +315,8 @@ pub fn first_difference(streamed: &Json, persisted: &Json, path: &str) -> Option
     match (streamed, persisted) {
         (Json::Array(a), Json::Array(b)) => {
             for i in 0..a.len().max(b.len()) {
-                let here = index(path, i);
-                match (a.get(i), b.get(i)) {
-                    (Some(x), Some(y)) => {
-                        if let Some(found) = first_difference(x, y, &here) {
-                            return Some(found);
-                        }
-                    }
-                    (x, y) => {
-                        return Some(Difference {
-                            path: here,
-                            streamed: x.cloned(),
-                            persisted: y.cloned(),
-                        })
-                    }
+                if let Some(found) = member_difference(a.get(i), b.get(i), index(path, i)) {
+                    return Some(found);
                 }
             }
             None
@@ -341,19 +329,8 @@ pub fn first_difference(streamed: &Json, persisted: &Json, path: &str) -> Option
                 .chain(a.iter().map(|(k, _)| k).filter(|k| in_b.get(k).is_none()));
             for key in keys {
                 let here = join(path, &key.to_string_lossy());
-                match (in_a.get(key), in_b.get(key)) {
-                    (Some(x), Some(y)) => {
-                        if let Some(found) = first_difference(x, y, &here) {
-                            return Some(found);
-                        }
-                    }
-                    (x, y) => {
-                        return Some(Difference {
-                            path: here,
-                            streamed: x.cloned(),
-                            persisted: y.cloned(),
-                        })
-                    }
+                if let Some(found) = member_difference(in_a.get(key), in_b.get(key), here) {
+                    return Some(found);
                 }
             }
             None
@@ -361,6 +338,18 @@ pub fn first_difference(streamed: &Json, persisted: &Json, path: &str) -> Option
         (Json::Number(a), Json::Number(b)) if a.parse::<f64>().ok() == b.parse::<f64>().ok() => None,
         (a, b) if a == b => None,
         _ => differ(),
+    }
+}
+
+/// The first difference at an element or member `here`, which either side may lack.
+fn member_difference(streamed: Option<&Json>, persisted: Option<&Json>, here: String) -> Option<Difference> {
+    match (streamed, persisted) {
+        (Some(x), Some(y)) => first_difference(x, y, &here),
+        (x, y) => Some(Difference {
+            path: here,
+            streamed: x.cloned(),
+            persisted: y.cloned(),
+        }),
     }
 }
 

@@ -280,24 +280,10 @@ impl Parser<'_> {
             if self.text.get(self.pos) != Some(&b'"') {
                 return Err(self.unexpected());
             }
-            let key_start = self.pos + 1;
-            let plain = self.skip_string()?;
-            let key_bytes = &self.text[key_start..self.pos - 1];
+            let key = self.string()?;
             self.skip_ws();
             self.eat(b':')?;
             self.skip_ws();
-            // Escaped keys are decoded to be judged; plain ones are judged as they are.
-            let key = if plain {
-                self.check_wtf8(key_start, key_start + key_bytes.len())?;
-                Wtf8::from_wtf8_unchecked(key_bytes.to_vec())
-            } else {
-                self.pos = key_start - 1;
-                let key = self.string()?;
-                self.skip_ws();
-                self.eat(b':')?;
-                self.skip_ws();
-                key
-            };
             if !(self.keep)(depth, key.as_bytes()) {
                 self.skip_value(depth + 1)?;
             } else {
@@ -417,7 +403,7 @@ impl Parser<'_> {
         let (close, is_object) = match self.text.get(self.pos) {
             Some(b'{') => (b'}', true),
             Some(b'[') => (b']', false),
-            Some(b'"') => return self.skip_string().map(|_| ()),
+            Some(b'"') => return self.skip_string(),
             Some(b't') => return self.literal(b"true", Json::Null).map(|_| ()),
             Some(b'f') => return self.literal(b"false", Json::Null).map(|_| ()),
             Some(b'n') => return self.literal(b"null", Json::Null).map(|_| ()),
@@ -454,11 +440,9 @@ impl Parser<'_> {
         }
     }
 
-    /// Checks a string as [`Parser::string`] does, building nothing; `true` when it has
-    /// no escape (its body is its text).
-    fn skip_string(&mut self) -> Result<bool, ParseError> {
+    /// Checks a string as [`Parser::string`] does, building nothing.
+    fn skip_string(&mut self) -> Result<(), ParseError> {
         self.pos += 1;
-        let mut plain = true;
         loop {
             let run = self.pos;
             self.pos += ordinary_run(&self.text[self.pos..]);
@@ -467,10 +451,9 @@ impl Parser<'_> {
                 None => return Err(self.error(ParseErrorKind::Truncated)),
                 Some(b'"') => {
                     self.pos += 1;
-                    return Ok(plain);
+                    return Ok(());
                 }
                 Some(b'\\') => {
-                    plain = false;
                     self.pos += 1;
                     match self.text.get(self.pos) {
                         None => return Err(self.error(ParseErrorKind::Truncated)),

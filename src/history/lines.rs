@@ -2,6 +2,8 @@
 
 use std::io::{self, Read};
 
+use crate::formats::value::{ParseError, ParseErrorKind};
+
 use super::HistoryError;
 
 const BLOCK: usize = 1 << 20;
@@ -110,8 +112,34 @@ impl<R: Read> Lines<R> {
         }))
     }
 
+    /// The next non-blank line, parsed by `parse`, and its number. A line that does not
+    /// parse is reported by `error(e, number, is_last)`; `is_last`: nothing but blank
+    /// lines follows (so a line cut short can be told from one that is wrong).
+    pub fn next_parsed<T>(
+        &mut self,
+        parse: impl Fn(&[u8]) -> Result<T, ParseError>,
+        error: impl FnOnce(ParseError, usize, bool) -> HistoryError,
+    ) -> Result<Option<(T, usize)>, HistoryError> {
+        loop {
+            let Some(line) = self.next_line()? else {
+                return Ok(None);
+            };
+            if line.bytes.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let number = line.number;
+            return match parse(line.bytes) {
+                Ok(parsed) => Ok(Some((parsed, number))),
+                Err(e) => {
+                    let last = e.kind == ParseErrorKind::Truncated && self.rest_is_blank();
+                    Err(error(e, number, last))
+                }
+            };
+        }
+    }
+
     /// Whether nothing but whitespace is left to read.
-    pub fn rest_is_blank(&mut self) -> bool {
+    fn rest_is_blank(&mut self) -> bool {
         loop {
             if !self.buf[self.start..self.end].iter().all(u8::is_ascii_whitespace) {
                 return false;

@@ -22,7 +22,7 @@ use std::io::Read;
 use crate::bytes::{read_turns, Framing, StreamError, Turn};
 use crate::formats::acp::{self, Payload, Role, SessionUpdate};
 use crate::formats::chatviewer::adapt_jsonl_messages;
-use crate::formats::check::{split_lines, FormatError};
+use crate::formats::check::FormatError;
 use crate::formats::model_json::{FormatEvent, FormatMessage};
 use crate::formats::source::{Invalid, Reader, Source};
 use crate::formats::tree::{Node, TreeSource};
@@ -132,7 +132,6 @@ pub fn read(
         HistoryFormat::Pi => read_pi(Lines::new(bytes), emit_format),
         HistoryFormat::Acp => read_acp(Lines::new(bytes), emit_format),
         HistoryFormat::Sn => {
-            check_utf8(bytes)?;
             for (item, at) in items(bytes)? {
                 let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
                 if !emit_format(message) {
@@ -141,10 +140,7 @@ pub fn read(
             }
             Ok(())
         }
-        HistoryFormat::ChatViewer => {
-            check_utf8(bytes)?;
-            read_chatviewer(bytes, emit_format)
-        }
+        HistoryFormat::ChatViewer => read_chatviewer(bytes, emit_format),
     }
 }
 
@@ -181,18 +177,9 @@ fn read_pi(
         offset: None,
         message: e.to_string(),
     };
-    while let Some(line) = lines.next_line()? {
-        if pi::is_blank(line.bytes) {
-            continue;
-        }
-        let number = line.number;
-        let parsed = match pi::parse_line(line.bytes) {
-            Ok(parsed) => parsed,
-            Err(e) => {
-                let last = e.kind == ParseErrorKind::Truncated && lines.rest_is_blank();
-                return Err(error(pi::line_error(e, number, last)));
-            }
-        };
+    while let Some((parsed, number)) = lines.next_parsed(pi::parse_line, |e, number, last| {
+        error(pi::line_error(e, number, last))
+    })? {
         reader.read_parsed(parsed, number).map_err(error)?;
         if !reader.hand_on(&mut emit) {
             return Ok(());
@@ -202,18 +189,12 @@ fn read_pi(
     Ok(())
 }
 
-/// Invalid UTF-8 is refused with its place (JavaScript would have read it as U+FFFD).
+/// Invalid UTF-8 is refused with its place (JavaScript would have read it as U+FFFD), as
+/// the line reader places it.
 fn check_utf8(bytes: &[u8]) -> Result<(), HistoryError> {
-    let Err(e) = std::str::from_utf8(bytes) else {
-        return Ok(());
-    };
-    let at = e.valid_up_to();
-    let line = 1 + memchr::memchr_iter(b'\n', &bytes[..at]).count();
-    Err(HistoryError {
-        line: Some(line as u64),
-        offset: Some(at as u64),
-        message: format!("line {line}, byte {at}: invalid UTF-8"),
-    })
+    let mut lines = Lines::new(bytes);
+    while lines.next_line()?.is_some() {}
+    Ok(())
 }
 
 /// Where an item of a history is: a line of a JSONL file, or an element of a JSON array.
@@ -261,6 +242,7 @@ fn parse_error(e: ParseError, line: usize, last: bool) -> HistoryError {
 fn items(bytes: &[u8]) -> Result<Vec<(Json, At)>, HistoryError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        check_utf8(bytes)?;
         return match value::parse(bytes) {
             Ok(Json::Array(items)) => Ok(items
                 .into_iter()
@@ -278,24 +260,12 @@ fn items(bytes: &[u8]) -> Result<Vec<(Json, At)>, HistoryError> {
             }
         };
     }
-    lines(bytes)
-        .map(|(line, number, last)| {
-            value::parse(line)
-                .map(|item| (item, At::Line(number)))
-                .map_err(|e| parse_error(e, number, last))
-        })
-        .collect()
-}
-
-/// The non-blank lines, with their 1-based numbers and whether each is the last.
-fn lines(bytes: &[u8]) -> impl Iterator<Item = (&[u8], usize, bool)> {
-    let is_blank = |line: &[u8]| line.iter().all(u8::is_ascii_whitespace);
-    let all = split_lines(bytes);
-    let last = all.iter().rposition(|line| !is_blank(line));
-    all.into_iter()
-        .enumerate()
-        .filter(move |(_, line)| !is_blank(line))
-        .map(move |(i, line)| (line, i + 1, Some(i) == last))
+    let mut lines = Lines::new(bytes);
+    let mut items = Vec::new();
+    while let Some((item, number)) = lines.next_parsed(value::parse, parse_error)? {
+        items.push((item, At::Line(number)));
+    }
+    Ok(items)
 }
 
 /// Messages being built from a run of items of one side (user or assistant).
@@ -384,18 +354,7 @@ fn read_acp(
         root: "notification",
     };
     let mut runs = Runs::new(emit);
-    while let Some(line) = lines.next_line()? {
-        if line.bytes.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let number = line.number;
-        let item = match value::parse(line.bytes) {
-            Ok(item) => item,
-            Err(e) => {
-                let last = e.kind == ParseErrorKind::Truncated && lines.rest_is_blank();
-                return Err(parse_error(e, number, last));
-            }
-        };
+    while let Some((item, number)) = lines.next_parsed(value::parse, parse_error)? {
         // A JSON-RPC request carries the notification as its `params`.
         let notification = match item.get("method") {
             Some(Json::String(method)) if method.as_bytes() == b"session/update" => {

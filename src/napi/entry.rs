@@ -23,6 +23,15 @@ use super::messages::{JsMessages, SystemChunk};
 pub const APPEND: &str = "appendEventToChunks";
 pub const APPLY: &str = "applySystemEvent";
 
+/// The text of a caught panic.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
 /// Runs `body` with the environment's state (`data`, as `install` stored it). Errors
 /// become JavaScript exceptions and panics a plain `Error` (a panic must never unwind
 /// into Node); `None` then means an exception is pending.
@@ -46,13 +55,7 @@ pub unsafe fn run(
     let error = match catch_unwind(AssertUnwindSafe(|| body(&js))) {
         Ok(Ok(value)) => return Some(value),
         Ok(Err(error)) => error,
-        Err(panic) => JsError::Internal(
-            panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".into()),
-        ),
+        Err(panic) => JsError::Internal(panic_message(&*panic)),
     };
     js.throw(error, name);
     None

@@ -26,8 +26,9 @@ use crate::decode::ValueType;
 use crate::history::batch::{Slice, Slicer};
 use crate::history::{self, HistoryError, HistoryFormat};
 
-use super::entry::{state, with_state};
-use super::js::{Interned, Js, JsError, JsResult, State, Value};
+use super::entry::{panic_message, state};
+use super::js::{check, Interned, Js, JsError, JsResult, State, Value};
+use super::stream::glue;
 
 /// A history format `loadHistory` reads.
 #[napi(string_enum = "lowercase")]
@@ -168,16 +169,6 @@ fn produce(
     Ok(())
 }
 
-fn glue<'env>(
-    env: &'env Env,
-    what: &str,
-    body: impl FnOnce(&Js) -> JsResult<Value>,
-) -> Result<Unknown<'env>> {
-    let value = unsafe { with_state(env.raw(), what, body) }
-        .ok_or_else(|| napi::Error::new(napi::Status::PendingException, ""))?;
-    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
-}
-
 /// Reads a whole history, synchronously: a file path or the file's bytes, in `format`.
 /// Throws an `Error` with `line` (and `offset` where known) for an invalid history, and
 /// with `code` (`ENOENT`, …) for a file that cannot be read; a `TypeError` for bad
@@ -268,20 +259,11 @@ struct Load {
 
 type Shared = RefCell<Load>;
 
-fn status(status: sys::napi_status, what: &str) -> JsResult<()> {
-    if status == sys::Status::napi_ok {
-        Ok(())
-    } else {
-        Err(JsError::Internal(format!(
-            "{what} failed with N-API status {status}"
-        )))
-    }
-}
-
 unsafe fn reference(env: sys::napi_env, value: Value) -> JsResult<sys::napi_ref> {
     let mut reference = ptr::null_mut();
-    status(
+    check(
         unsafe { sys::napi_create_reference(env, value, 1, &mut reference) },
+        env,
         "referencing a value",
     )?;
     Ok(reference)
@@ -289,8 +271,9 @@ unsafe fn reference(env: sys::napi_env, value: Value) -> JsResult<sys::napi_ref>
 
 unsafe fn referenced(env: sys::napi_env, reference: sys::napi_ref) -> JsResult<Value> {
     let mut value = ptr::null_mut();
-    status(
+    check(
         unsafe { sys::napi_get_reference_value(env, reference, &mut value) },
+        env,
         "reading a reference",
     )?;
     Ok(value)
@@ -304,8 +287,9 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
     let root = js.array(&[])?;
     let mut promise = ptr::null_mut();
     let mut deferred = ptr::null_mut();
-    status(
+    check(
         unsafe { sys::napi_create_promise(env, &mut deferred, &mut promise) },
+        env,
         "creating a promise",
     )?;
     let (sender, notes) = sync_channel(SLICES_AHEAD);
@@ -329,7 +313,7 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
     // The continuation for `setImmediate`; it holds the load until it is collected.
     let mut resume = ptr::null_mut();
     let held = Rc::into_raw(load.clone()) as *mut c_void;
-    status(
+    check(
         unsafe {
             sys::napi_create_function(
                 env,
@@ -340,9 +324,10 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
                 &mut resume,
             )
         },
+        env,
         "creating a function",
     )?;
-    status(
+    check(
         unsafe {
             sys::napi_add_finalizer(
                 env,
@@ -353,6 +338,7 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
                 ptr::null_mut(),
             )
         },
+        env,
         "attaching a finalizer",
     )?;
     load.borrow_mut().resume = unsafe { reference(env, resume)? };
@@ -361,7 +347,7 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
     let mut tsfn = ptr::null_mut();
     let name = js.ascii_string("agent-chunks loadHistory")?;
     let held = Rc::into_raw(load.clone()) as *mut c_void;
-    status(
+    check(
         unsafe {
             sys::napi_create_threadsafe_function(
                 env,
@@ -377,6 +363,7 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
                 &mut tsfn,
             )
         },
+        env,
         "creating a thread-safe function",
     )?;
     let tsfn = Tsfn(tsfn);
@@ -417,13 +404,7 @@ fn read_on_thread(
     let last = match outcome {
         Ok(Ok(())) => Note::Done,
         Ok(Err(error)) => Note::Failed(error),
-        Err(panic) => Note::Failed(JsError::Internal(
-            panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".into()),
-        )),
+        Err(panic) => Note::Failed(JsError::Internal(panic_message(&*panic))),
     };
     let _ = sender.send(last);
     wake();
@@ -481,11 +462,7 @@ unsafe extern "C" fn resume_callback(env: sys::napi_env, info: sys::napi_callbac
 unsafe fn pump_guarded(env: sys::napi_env, load: &Shared) {
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe { pump(env, load) }));
     if let Err(panic) = caught {
-        let message = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".into());
+        let message = panic_message(&*panic);
         if let (Some(state), Ok(mut l)) = (unsafe { state(env) }, load.try_borrow_mut()) {
             let js = unsafe { Js::new(env, state) };
             unsafe { settle(&js, &mut l, Err(JsError::Internal(message))) };
@@ -554,8 +531,9 @@ fn stopped() -> Note {
 /// (with a `Js` of its own: a `Js` caches handles, which must not outlive their scope).
 unsafe fn apply(env: sys::napi_env, state: &State, load: &mut Load, slice: &Slice) -> JsResult<()> {
     let mut scope = ptr::null_mut();
-    status(
+    check(
         unsafe { sys::napi_open_handle_scope(env, &mut scope) },
+        env,
         "opening a handle scope",
     )?;
     let js = unsafe { Js::new(env, state) };

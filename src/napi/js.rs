@@ -6,7 +6,7 @@
 //! (as ropes) in linear time.
 
 use std::cell::Cell;
-use std::ffi::{c_void, CString};
+use std::ffi::{c_void, CStr, CString};
 use std::ptr;
 
 use napi::sys;
@@ -281,7 +281,7 @@ const DATE: u32 = CONCAT + 3;
 const DATE_NOW: u32 = CONCAT + 4;
 const SET_IMMEDIATE: u32 = CONCAT + 5;
 
-fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
+pub(super) fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
     if status == sys::Status::napi_ok {
         return Ok(());
     }
@@ -656,29 +656,30 @@ impl<'s> Js<'s> {
     /// The properties are defined in one call, as an object literal defines them (no
     /// setter on `Object.prototype` is run).
     pub fn object(&self, fields: &[(Interned, Value)]) -> JsResult<Value> {
+        let descriptors = fields
+            .iter()
+            .map(|&(key, value)| Ok(data_property(ptr::null(), self.name(key)?, value)))
+            .collect::<JsResult<Vec<_>>>()?;
+        self.define(&descriptors)
+    }
+
+    /// [`Js::object`] with keys given as text (names the table does not hold).
+    pub fn object_named(&self, fields: &[(&CStr, Value)]) -> JsResult<Value> {
+        let descriptors: Vec<_> = fields
+            .iter()
+            .map(|&(key, value)| data_property(key.as_ptr(), ptr::null_mut(), value))
+            .collect();
+        self.define(&descriptors)
+    }
+
+    /// A new object with `descriptors` defined in one call.
+    fn define(&self, descriptors: &[sys::napi_property_descriptor]) -> JsResult<Value> {
         let mut object = ptr::null_mut();
         // SAFETY: creates a value in the current scope.
         self.check(
             unsafe { sys::napi_create_object(self.env, &mut object) },
             "creating an object",
         )?;
-        let descriptors = fields
-            .iter()
-            .map(|&(key, value)| {
-                Ok(sys::napi_property_descriptor {
-                    utf8name: ptr::null(),
-                    name: self.name(key)?,
-                    method: None,
-                    getter: None,
-                    setter: None,
-                    value,
-                    attributes: sys::PropertyAttributes::writable
-                        | sys::PropertyAttributes::enumerable
-                        | sys::PropertyAttributes::configurable,
-                    data: ptr::null_mut(),
-                })
-            })
-            .collect::<JsResult<Vec<_>>>()?;
         // SAFETY: the descriptors name values of the current scope.
         self.check(
             unsafe { sys::napi_define_properties(self.env, object, descriptors.len(), descriptors.as_ptr()) },
@@ -1064,6 +1065,26 @@ pub const MAX_STRING_CHECKED: usize = (1 << 28) - 16;
 /// The error for a result longer than V8 can hold in one string.
 pub fn too_long(size: usize, units: &str) -> String {
     format!("the result would be a string of {size} {units}, longer than V8 can hold")
+}
+
+/// A writable, enumerable, configurable data property, named by `utf8name` or `name`.
+fn data_property(
+    utf8name: *const std::ffi::c_char,
+    name: Value,
+    value: Value,
+) -> sys::napi_property_descriptor {
+    sys::napi_property_descriptor {
+        utf8name,
+        name,
+        method: None,
+        getter: None,
+        setter: None,
+        value,
+        attributes: sys::PropertyAttributes::writable
+            | sys::PropertyAttributes::enumerable
+            | sys::PropertyAttributes::configurable,
+        data: ptr::null_mut(),
+    }
 }
 
 /// Reads the callback's arguments (missing ones are `undefined`) and the data pointer

@@ -124,39 +124,10 @@ impl Bridge<'_> {
         self.lift(self.js.undefined())
     }
 
-    pub fn object(&self) -> napi::Result<Value> {
-        let mut object = ptr::null_mut();
-        self.check(
-            unsafe { sys::napi_create_object(self.env, &mut object) },
-            "creating an object",
-        )?;
-        Ok(object)
-    }
-
     /// A new object with `fields` defined in order, as an object literal defines them (no
     /// setter on `Object.prototype` runs).
     pub fn object_with(&self, fields: &[(&CStr, Value)]) -> napi::Result<Value> {
-        let object = self.object()?;
-        let descriptors: Vec<sys::napi_property_descriptor> = fields
-            .iter()
-            .map(|&(key, value)| sys::napi_property_descriptor {
-                utf8name: key.as_ptr(),
-                name: ptr::null_mut(),
-                method: None,
-                getter: None,
-                setter: None,
-                value,
-                attributes: sys::PropertyAttributes::writable
-                    | sys::PropertyAttributes::enumerable
-                    | sys::PropertyAttributes::configurable,
-                data: ptr::null_mut(),
-            })
-            .collect();
-        self.check(
-            unsafe { sys::napi_define_properties(self.env, object, descriptors.len(), descriptors.as_ptr()) },
-            "defining properties",
-        )?;
-        Ok(object)
+        self.lift(self.js.object_named(fields))
     }
 
     pub fn array(&self, items: &[Value]) -> napi::Result<Value> {

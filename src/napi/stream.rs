@@ -312,7 +312,7 @@ fn pending() -> napi::Error {
 }
 
 /// Runs shared glue from a generated wrapper; `None` from `with_state` means thrown.
-fn glue<'env>(
+pub(super) fn glue<'env>(
     env: &'env Env,
     what: &str,
     body: impl FnOnce(&Js) -> JsResult<Value>,
