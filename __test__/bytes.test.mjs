@@ -4,6 +4,7 @@ import test from 'node:test'
 import assert from 'node:assert/strict'
 
 import { ChunkStream, appendEventToChunks, reduceEvents, reduceEventsToJson } from '../index.js'
+import addon from '../index.js'
 import { createRng } from './random-streams.mjs'
 
 // ── JSON-text events, with the spellings JSON allows and JSON.stringify never writes ──
@@ -185,10 +186,50 @@ test('ChunkStream is a class: options checked, `new` required, methods only on s
   assert.throws(() => new ChunkStream(5), { name: 'TypeError', message: 'ChunkStream: options must be an object, got number' })
   assert.throws(() => ChunkStream(), { name: 'TypeError' })
   assert.throws(() => ChunkStream.prototype.push.call({}, '{}'), TypeError)
+  // An object wrapped around something else (as another addon's objects are) is refused,
+  // never read as a stream (V8 refuses receivers the class did not make; the addon checks
+  // the wrapped pointer too); so is an object that only inherits the prototype.
+  const foreign = addon.__wrappedForTest()
+  for (const method of ['push', 'end', 'chunks', 'toJSON', 'toJsonString']) {
+    assert.throws(() => ChunkStream.prototype[method].call(foreign, '{"type":"text-delta","delta":"x"}\n'), TypeError)
+    assert.throws(() => ChunkStream.prototype[method].call(Object.create(ChunkStream.prototype), '{}'), TypeError)
+  }
+  assert.throws(() => Object.getOwnPropertyDescriptor(ChunkStream.prototype, 'eventCount').get.call(foreign), TypeError)
+  class Counted extends ChunkStream {}
+  const sub = new Counted({ framing: 'ndjson' })
+  sub.push('{"type":"text-delta","delta":"sub"}\n')
+  assert.deepEqual(sub.chunks(), [{ type: 'text', text: 'sub' }], 'a subclass instance is a stream')
   const stream = new ChunkStream({ framing: 'sse' })
   assert.ok(stream instanceof ChunkStream)
   assert.equal(stream.eventCount, 0)
   stream.push('{"type":"text-delta","delta":"not sse"}\n\n')
   assert.deepEqual(stream.chunks(), [], 'with SSE framing a bare JSON line is not data')
   assert.deepEqual(new ChunkStream(null).chunks(), [])
+})
+
+test('large results stay intact after the garbage collector has run (they are read in place, not copied)', async () => {
+  const { setFlagsFromString } = await import('node:v8')
+  const { runInNewContext } = await import('node:vm')
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc')
+  const lines = []
+  for (let i = 0; i < 3000; i++) {
+    lines.push(JSON.stringify({ type: i % 7 ? 'text-delta' : 'reasoning-delta', delta: `ünï ${i} 😀 ✓ ` }))
+    if (i % 500 === 499) lines.push(JSON.stringify({ type: 'tool-call', toolCall: { id: `c${i}`, name: 'bash', arguments: { command: 'é'.repeat(40) } } }))
+  }
+  const bytes = Buffer.from(lines.join('\n') + '\n')
+  const expected = JSON.stringify(reduceEvents(bytes))
+  assert.ok(expected.length > 64 * 1024, 'large enough to be read in place')
+  const texts = Array.from({ length: 10 }, () => reduceEventsToJson(bytes))
+  const stream = new ChunkStream()
+  stream.push(bytes)
+  const parsed = Array.from({ length: 10 }, () => stream.chunks())
+  texts.push(stream.toJsonString())
+  for (let round = 0; round < 5; round++) {
+    Array.from({ length: 50_000 }, (_, i) => ({ i, s: `garbage ${i}` }))
+    gc()
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  for (const text of texts) assert.equal(JSON.stringify(JSON.parse(text)), expected)
+  for (const chunks of parsed) assert.equal(JSON.stringify(chunks), expected)
 })

@@ -26,6 +26,10 @@ if (typeof globalThis.gc !== 'function') {
 }
 
 const quick = process.argv.includes('--quick');
+// `--only TEXT`: run only the rows whose name contains TEXT (`--only history` for the history table).
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt === -1 ? null : (process.argv[onlyAt + 1] ?? '').toLowerCase();
+const wanted = (name) => only === null || name.toLowerCase().includes(only);
 const settings = quick
   ? { warmups: 2, runs: 3, minSampleMs: 5, turns: 40, quadraticBudgetMs: 10_000 }
   : { warmups: 3, runs: 9, minSampleMs: 20, turns: 200, quadraticBudgetMs: 60_000 };
@@ -291,7 +295,7 @@ function sameResult(events) {
 }
 
 function runPerEventCases() {
-  const rows = perEventCases.map((benchCase) => {
+  const rows = perEventCases.filter((benchCase) => wanted(benchCase.name)).map((benchCase) => {
     const js = measure(benchCase.js) / benchCase.events;
     const nat = native ? measure(benchCase.native) / benchCase.events : null;
     return [benchCase.name, benchCase.events, ns(nat), ns(js), ratio(nat === null ? null : nat / js)];
@@ -314,7 +318,7 @@ function measureScaling(run, input, previous, size, largest) {
 function runScalingCases() {
   const rows = [];
   const notes = [];
-  for (const benchCase of scalingCases) {
+  for (const benchCase of scalingCases.filter((c) => wanted(c.name))) {
     const inputs = benchCase.sizes.map((size) => benchCase.prepare(size));
     const sides = { native: [], baseline: [] };
     const largest = Math.max(...benchCase.sizes);
@@ -364,5 +368,5 @@ if (native && JSON.stringify(JSON.parse(native.reduceEventsToJson(ndjsonBuffer))
 }
 
 runPerEventCases();
-runScalingCases();
-if (native) await runHistoryCases({ native, settings, piSessionBytes, printTable, ratio });
+if (scalingCases.some((c) => wanted(c.name))) runScalingCases();
+if (native && wanted('history')) await runHistoryCases({ native, settings, piSessionBytes, printTable, ratio });

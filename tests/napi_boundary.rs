@@ -188,7 +188,14 @@ fn the_wrappers_catch_panics() {
 #[test]
 fn every_raw_callback_runs_in_a_wrapper() {
     // Finalizers only free what the addon allocated (and set a flag): they cannot panic.
-    const FINALIZERS: [&str; 4] = ["finalize", "release_state", "release_load", "finalize_wake"];
+    const FINALIZERS: [&str; 6] = [
+        "finalize",
+        "release_state",
+        "release_load",
+        "finalize_wake",
+        "free_external",
+        "free_wrapped",
+    ];
     let files = sources();
     let mut callbacks = Vec::new();
     for (file, text) in &files {

@@ -128,7 +128,7 @@ impl Framer {
         } else {
             memchr::memrchr(b'\n', buffer).map_or(0, |i| i + 1)
         };
-        let utf8 = std::str::from_utf8(&buffer[..complete]).is_ok();
+        let utf8 = simdutf8::basic::from_utf8(&buffer[..complete]).is_ok();
         let mut start = 0;
         let mut result = Ok(());
         while start < buffer.len() {

@@ -7,6 +7,7 @@
 //! only occur inside strings, so this is safe for payload text too). V8 makes a one-byte
 //! string of ASCII with a copy, where UTF-8 would have to be decoded into two-byte text.
 
+use crate::formats::value::escape_unit;
 use crate::model::{Chunk, ShellOutput, ToolCallEntry};
 
 use super::text::{escape_into, JsonText, Payload};
@@ -66,25 +67,36 @@ pub(crate) fn string(out: &mut String, text: &JsonText) {
 /// Appends JSON text with every non-ASCII character as a `\u` escape (two for a
 /// character beyond the BMP, as UTF-16 has it).
 fn push_ascii(out: &mut String, json: &str) {
-    if json.is_ascii() {
-        out.push_str(json);
-        return;
-    }
-    let mut rest = json;
-    while let Some(at) = rest.bytes().position(|b| b >= 0x80) {
-        out.push_str(&rest[..at]);
-        let c = rest[at..].chars().next().unwrap_or('\u{fffd}');
+    // SAFETY: only ASCII bytes are appended, so `out` stays UTF-8.
+    let out = unsafe { out.as_mut_vec() };
+    let bytes = json.as_bytes();
+    out.reserve(bytes.len());
+    let mut start = 0;
+    loop {
+        let at = start + ascii_run(&bytes[start..]);
+        out.extend_from_slice(&bytes[start..at]);
+        let Some(c) = json[at..].chars().next() else {
+            return;
+        };
         let mut units = [0u16; 2];
-        for unit in c.encode_utf16(&mut units) {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u");
-            for shift in [12, 8, 4, 0] {
-                out.push(HEX[((*unit >> shift) & 0xf) as usize] as char);
-            }
+        for &unit in c.encode_utf16(&mut units).iter() {
+            escape_unit(out, unit);
         }
-        rest = &rest[at + c.len_utf8()..];
+        start = at + c.len_utf8();
     }
-    out.push_str(rest);
+}
+
+/// The length of the leading ASCII run of `bytes`, 32 bytes at a time (a loop the
+/// compiler vectorizes), then within the block that holds the first other byte.
+fn ascii_run(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    for block in bytes.chunks_exact(32) {
+        if block.iter().fold(0u8, |any, b| any | b) >= 0x80 {
+            break;
+        }
+        at += 32;
+    }
+    at + bytes[at..].iter().take_while(|b| b.is_ascii()).count()
 }
 
 /// `,"key":value`, or nothing for an `undefined` payload.

@@ -599,11 +599,9 @@ pub fn write_with<const ASCII: bool>(out: &mut Vec<u8>, value: &Json) {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-fn escape_unit(out: &mut Vec<u8>, unit: u16) {
-    out.extend_from_slice(b"\\u");
-    for shift in [12, 8, 4, 0] {
-        out.push(HEX[((unit >> shift) & 0xF) as usize]);
-    }
+pub(crate) fn escape_unit(out: &mut Vec<u8>, unit: u16) {
+    let hex = |shift: u16| HEX[((unit >> shift) & 0xF) as usize];
+    out.extend_from_slice(&[b'\\', b'u', hex(12), hex(8), hex(4), hex(0)]);
 }
 
 /// Bytes a JSON string cannot hold as they are: controls, the quote, the backslash, and

@@ -97,7 +97,7 @@ impl<R: Read> Lines<R> {
         if self.number == 1 {
             bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         }
-        if let Err(e) = std::str::from_utf8(bytes) {
+        if let Err(e) = simdutf8::compat::from_utf8(bytes) {
             let at = offset + (end - start - bytes.len()) as u64 + e.valid_up_to() as u64;
             return Err(HistoryError {
                 line: Some(self.number as u64),

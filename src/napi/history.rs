@@ -194,7 +194,7 @@ pub fn load_history_sync<'env>(
         match json {
             // One slice at depth 0: the whole array.
             Some(json) => {
-                js.parse_json(std::str::from_utf8(&json).map_err(|e| JsError::Internal(e.to_string()))?)
+                js.parse_json(String::from_utf8(json).map_err(|e| JsError::Internal(e.to_string()))?)
             }
             None => js.array(&[]),
         }
@@ -498,7 +498,7 @@ unsafe fn pump(env: sys::napi_env, load: &Shared) {
             Err(TryRecvError::Disconnected) => stopped(),
         };
         let settled = match note {
-            Note::Slice(slice) => match unsafe { apply(env, state, &mut l, &slice) } {
+            Note::Slice(slice) => match unsafe { apply(env, state, &mut l, slice) } {
                 Ok(()) => None,
                 Err(error) => Some(Err(error)),
             },
@@ -529,7 +529,7 @@ fn stopped() -> Note {
 
 /// Appends one slice's items to the array at its depth, in a handle scope of its own
 /// (with a `Js` of its own: a `Js` caches handles, which must not outlive their scope).
-unsafe fn apply(env: sys::napi_env, state: &State, load: &mut Load, slice: &Slice) -> JsResult<()> {
+unsafe fn apply(env: sys::napi_env, state: &State, load: &mut Load, slice: Slice) -> JsResult<()> {
     let mut scope = ptr::null_mut();
     check(
         unsafe { sys::napi_open_handle_scope(env, &mut scope) },
@@ -538,7 +538,7 @@ unsafe fn apply(env: sys::napi_env, state: &State, load: &mut Load, slice: &Slic
     )?;
     let js = unsafe { Js::new(env, state) };
     let applied = (|| -> JsResult<()> {
-        let text = std::str::from_utf8(&slice.json).map_err(|e| JsError::Internal(e.to_string()))?;
+        let text = String::from_utf8(slice.json).map_err(|e| JsError::Internal(e.to_string()))?;
         let items = js.parse_json(text)?;
         let depth = slice.depth as usize;
         if load.stack.len() <= depth {

@@ -787,34 +787,29 @@ impl<'s> Js<'s> {
     /// Throws an `Error` carrying where in a byte stream the problem is.
     /// The bytes of a `Uint8Array` (a `Buffer` is one), borrowed for this call.
     pub fn uint8_array(&self, value: Value) -> JsResult<Option<&[u8]>> {
-        let mut is_typed_array = false;
         // SAFETY: `value` belongs to the current scope; the typed array keeps its memory
         // alive at least until the call returns, and the slice does not outlive `self`.
         unsafe {
-            self.check(
-                sys::napi_is_typedarray(self.env, value, &mut is_typed_array),
-                "isTypedArray",
-            )?;
-            if !is_typed_array {
-                return Ok(None);
-            }
             let mut kind = 0;
             let mut length = 0usize;
             let mut data = ptr::null_mut();
             let mut buffer = ptr::null_mut();
             let mut offset = 0usize;
-            self.check(
-                sys::napi_get_typedarray_info(
-                    self.env,
-                    value,
-                    &mut kind,
-                    &mut length,
-                    &mut data,
-                    &mut buffer,
-                    &mut offset,
-                ),
-                "reading a typed array",
-            )?;
+            // One call instead of `napi_is_typedarray` first: anything else is refused with
+            // `napi_invalid_arg` (nothing thrown). `push` pays this per network read.
+            let status = sys::napi_get_typedarray_info(
+                self.env,
+                value,
+                &mut kind,
+                &mut length,
+                &mut data,
+                &mut buffer,
+                &mut offset,
+            );
+            if status == sys::Status::napi_invalid_arg {
+                return Ok(None);
+            }
+            self.check(status, "reading a typed array")?;
             if kind != sys::TypedarrayType::uint8_array {
                 return Ok(None);
             }
@@ -866,9 +861,50 @@ impl<'s> Js<'s> {
         Ok(value)
     }
 
-    /// `JSON.parse(text)` for ASCII JSON text.
-    pub fn parse_json(&self, text: &str) -> JsResult<Value> {
-        let string = self.ascii_string(text)?;
+    /// A string of ASCII `text` that V8 reads where it is, without a copy into its heap,
+    /// where Node can make one (`node_api_create_external_string_latin1`, Node 20.4 and
+    /// later): large texts then cost neither the copy nor fresh pages for V8's large
+    /// object space. `text` is freed when the string is collected. Small texts, and Node
+    /// versions without the call, get an ordinary string.
+    pub fn ascii_string_owned(&self, text: String) -> JsResult<Value> {
+        debug_assert!(text.is_ascii());
+        const EXTERNAL_FROM: usize = 16 * 1024;
+        let create = match external_latin1() {
+            Some(create) if text.len() >= EXTERNAL_FROM && text.len() <= MAX_STRING_CHECKED => create,
+            _ => return self.ascii_string(&text),
+        };
+        let text = Box::new(text.into_bytes());
+        let (data, len) = (text.as_ptr(), text.len());
+        let held = Box::into_raw(text);
+        let mut value = ptr::null_mut();
+        let mut copied = false;
+        // SAFETY: the bytes stay alive (and unmoved: they are the box's heap buffer) until
+        // `free_external` runs, which Node calls once, when the string is collected or at
+        // once if it copied them.
+        let status = unsafe {
+            create(
+                self.env,
+                data.cast_mut().cast(),
+                len as isize,
+                Some(free_external),
+                held.cast(),
+                &mut value,
+                &mut copied,
+            )
+        };
+        // On failure the bytes are left to Node, which may still hold them.
+        self.check(status, "creating a string")?;
+        Ok(value)
+    }
+
+    /// `JSON.parse(text)` for ASCII JSON text (read in place where it is large, see
+    /// [`Js::ascii_string_owned`]).
+    pub fn parse_json(&self, text: String) -> JsResult<Value> {
+        let string = self.ascii_string_owned(text)?;
+        self.call_json_parse(string)
+    }
+
+    fn call_json_parse(&self, string: Value) -> JsResult<Value> {
         let parse = self.table(JSON_PARSE)?;
         let this = self.undefined()?;
         let mut result = ptr::null_mut();
@@ -1060,6 +1096,41 @@ impl<'s> Js<'s> {
 
 /// Above this many characters, a string V8 fails to create is taken to be past its
 /// length limit (2²⁹ − 24 characters on 64-bit platforms, 2²⁸ − 16 on 32-bit ones).
+type CreateExternalLatin1 = unsafe extern "C" fn(
+    sys::napi_env,
+    *mut std::ffi::c_char,
+    isize,
+    sys::napi_finalize,
+    *mut c_void,
+    *mut sys::napi_value,
+    *mut bool,
+) -> sys::napi_status;
+
+/// Node's `node_api_create_external_string_latin1`, looked up once in the process (it is
+/// not in every Node version this package supports).
+fn external_latin1() -> Option<CreateExternalLatin1> {
+    static FOUND: std::sync::OnceLock<Option<CreateExternalLatin1>> = std::sync::OnceLock::new();
+    *FOUND.get_or_init(|| {
+        #[cfg(unix)]
+        {
+            let this = libloading::os::unix::Library::this();
+            // SAFETY: the symbol, where present, has this signature (node_api.h).
+            unsafe { this.get::<CreateExternalLatin1>(b"node_api_create_external_string_latin1\0") }
+                .ok()
+                .map(|symbol| *symbol)
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    })
+}
+
+unsafe extern "C" fn free_external(_env: sys::napi_env, _data: *mut c_void, held: *mut c_void) {
+    // SAFETY: `held` is the box `ascii_string_owned` leaked for this string.
+    drop(unsafe { Box::from_raw(held as *mut Vec<u8>) });
+}
+
 pub const MAX_STRING_CHECKED: usize = (1 << 28) - 16;
 
 /// The error for a result longer than V8 can hold in one string.

@@ -9,6 +9,8 @@
 //! method costs several hundred nanoseconds per call here. The `#[napi]` declarations
 //! below give the typings and the loader their shape and use the same glue.
 
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::ffi::c_void;
 use std::ptr;
 
@@ -111,33 +113,40 @@ fn reduce(js: &Js, data: Value, options: Value, what: &str) -> JsResult<EventStr
 
 // ─── The raw class ───────────────────────────────────────────────────────────
 
-/// Marks objects made by this constructor, so a method called on anything else throws
-/// instead of reading foreign memory.
-const TAG: sys::napi_type_tag = sys::napi_type_tag {
-    lower: 0x6167_656e_7463_6875,
-    upper: 0x6e6b_7353_7472_6561,
-};
+thread_local! {
+    /// The streams this thread's constructor made that are not finalized yet. A method
+    /// called on anything else throws instead of reading foreign memory. V8 already
+    /// refuses receivers the class did not make (`napi_define_class` gives its methods a
+    /// signature); this keeps that guarantee in our hands: `napi_unwrap` of an object
+    /// another addon wrapped gives a pointer that is not in here. (A set lookup costs a
+    /// fraction of `napi_check_object_type_tag`, a property lookup in V8, on every
+    /// `push`.) An environment and its finalizers stay on one thread.
+    static LIVE: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
+}
 
 unsafe extern "C" fn finalize(_env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
+    // `try_with`: at a thread's very end the set may be gone before the last finalizers.
+    let _ = LIVE.try_with(|live| {
+        live.try_borrow_mut()
+            .map(|mut live| live.remove(&(data as usize)))
+    });
     // SAFETY: `data` is the box `construct` leaked for this object; finalizers run once.
     drop(unsafe { Box::from_raw(data as *mut EventStream) });
 }
 
-/// The stream behind `this`, checked by its tag.
+/// The stream behind `this`, if `construct` made it.
 fn this_stream<'a>(js: &Js, this: Value, what: &str) -> JsResult<&'a mut EventStream> {
-    let mut tagged = false;
     let mut data: *mut c_void = ptr::null_mut();
-    // SAFETY: `this` belongs to the current call; the tag check guarantees the wrapped
-    // pointer is an `EventStream` made by `construct`, alive while `this` is.
-    unsafe {
-        sys::napi_check_object_type_tag(js.env, this, &TAG, &mut tagged);
-        if !tagged || sys::napi_unwrap(js.env, this, &mut data) != sys::Status::napi_ok || data.is_null() {
-            return Err(JsError::Type(format!(
-                "{what} called on an object that is not a ChunkStream"
-            )));
-        }
-        Ok(&mut *(data as *mut EventStream))
+    // SAFETY: `this` belongs to the current call.
+    let unwrapped = unsafe { sys::napi_unwrap(js.env, this, &mut data) } == sys::Status::napi_ok;
+    if !unwrapped || !LIVE.with(|live| live.borrow().contains(&(data as usize))) {
+        return Err(JsError::Type(format!(
+            "{what} called on an object that is not a ChunkStream"
+        )));
     }
+    // SAFETY: a live `EventStream` made by `construct`, alive while `this` is; methods
+    // run one at a time on this thread.
+    Ok(unsafe { &mut *(data as *mut EventStream) })
 }
 
 /// Arguments, `this` and the state of a raw callback.
@@ -197,7 +206,7 @@ unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info
                 "wrapping the stream failed with status {status}"
             )));
         }
-        unsafe { sys::napi_type_tag_object(env, this, &TAG) };
+        LIVE.with(|live| live.borrow_mut().insert(stream as usize));
         Ok(this)
     };
     unsafe { run(env, data, WHAT, construct) }.unwrap_or(ptr::null_mut())
@@ -207,7 +216,8 @@ unsafe extern "C" fn raw_push(env: sys::napi_env, info: sys::napi_callback_info)
     unsafe {
         method(env, info, "ChunkStream.push", |js, stream, [data]| {
             push(js, stream, data)?;
-            js.undefined()
+            // A callback's null result is `undefined` to the caller.
+            Ok(ptr::null_mut())
         })
     }
 }
@@ -224,7 +234,7 @@ unsafe extern "C" fn raw_end(env: sys::napi_env, info: sys::napi_callback_info) 
 unsafe extern "C" fn raw_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
         method(env, info, "ChunkStream.chunks", |js, stream, []| {
-            js.parse_json(&stream.to_json())
+            js.parse_json(stream.to_json())
         })
     }
 }
@@ -235,7 +245,7 @@ unsafe extern "C" fn raw_to_json_string(
 ) -> sys::napi_value {
     unsafe {
         method(env, info, "ChunkStream.toJsonString", |js, stream, []| {
-            js.ascii_string(&stream.to_json())
+            js.ascii_string_owned(stream.to_json())
         })
     }
 }
@@ -370,7 +380,7 @@ impl ChunkStream {
     #[napi(ts_return_type = "Chunk[]")]
     pub fn chunks<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         glue(env, "ChunkStream.chunks", |js| {
-            js.parse_json(&self.inner.to_json())
+            js.parse_json(self.inner.to_json())
         })
     }
 
@@ -401,7 +411,7 @@ impl ChunkStream {
 pub fn reduce_events<'env>(env: &'env Env, data: Unknown, options: Unknown) -> Result<Unknown<'env>> {
     glue(env, "reduceEvents", |js| {
         let stream = reduce(js, data.raw(), options.raw(), "reduceEvents")?;
-        js.parse_json(&stream.to_json())
+        js.parse_json(stream.to_json())
     })
 }
 
@@ -414,6 +424,6 @@ pub fn reduce_events<'env>(env: &'env Env, data: Unknown, options: Unknown) -> R
 pub fn reduce_events_to_json<'env>(env: &'env Env, data: Unknown, options: Unknown) -> Result<Unknown<'env>> {
     glue(env, "reduceEventsToJson", |js| {
         let stream = reduce(js, data.raw(), options.raw(), "reduceEventsToJson")?;
-        js.ascii_string(&stream.to_json())
+        js.ascii_string_owned(stream.to_json())
     })
 }

@@ -7,6 +7,10 @@
 //!   adapters run their body in (`entry::run`);
 //! - `"payload"`: the same, with a panic payload that is not a message;
 //! - `"napi"`: a `#[napi(catch_unwind)]` function, as the format readers are.
+//!
+//! `__wrappedForTest()` returns an object wrapped (`napi_wrap`) around one byte that is
+//! not a `ChunkStream`, as another addon's object would be: the stream's methods must
+//! refuse it rather than read it as a stream.
 
 use napi::bindgen_prelude::{Env, Result, Status};
 use napi_derive::napi;
@@ -34,5 +38,42 @@ pub fn panic_for_test(env: &Env, via: String) -> Result<()> {
             Status::InvalidArg,
             format!("__panicForTest: unknown boundary {other:?}"),
         )),
+    }
+}
+
+#[napi(js_name = "__wrappedForTest", catch_unwind, skip_typescript)]
+pub fn wrapped_for_test(env: &Env) -> Result<napi::bindgen_prelude::Unknown<'_>> {
+    use napi::sys;
+    unsafe extern "C" fn free_wrapped(
+        _env: sys::napi_env,
+        data: *mut std::ffi::c_void,
+        _hint: *mut std::ffi::c_void,
+    ) {
+        // SAFETY: the box leaked below, freed once with its object.
+        drop(unsafe { Box::from_raw(data as *mut u8) });
+    }
+    let mut object = std::ptr::null_mut();
+    // SAFETY: a fresh object, wrapped once; the finalizer frees the byte.
+    unsafe {
+        if sys::napi_create_object(env.raw(), &mut object) != sys::Status::napi_ok {
+            return Err(napi::Error::new(Status::GenericFailure, "creating an object"));
+        }
+        let byte = Box::into_raw(Box::new(7_u8));
+        if sys::napi_wrap(
+            env.raw(),
+            object,
+            byte.cast(),
+            Some(free_wrapped),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        ) != sys::Status::napi_ok
+        {
+            drop(Box::from_raw(byte));
+            return Err(napi::Error::new(Status::GenericFailure, "wrapping an object"));
+        }
+        Ok(napi::bindgen_prelude::Unknown::from_raw_unchecked(
+            env.raw(),
+            object,
+        ))
     }
 }
