@@ -234,7 +234,7 @@ unsafe extern "C" fn raw_end(env: sys::napi_env, info: sys::napi_callback_info) 
 unsafe extern "C" fn raw_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
         method(env, info, "ChunkStream.chunks", |js, stream, []| {
-            js.parse_json(stream.to_json())
+            js.parse_json_owned(stream.to_json())
         })
     }
 }
@@ -380,7 +380,7 @@ impl ChunkStream {
     #[napi(ts_return_type = "Chunk[]")]
     pub fn chunks<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         glue(env, "ChunkStream.chunks", |js| {
-            js.parse_json(self.inner.to_json())
+            js.parse_json_owned(self.inner.to_json())
         })
     }
 
@@ -411,7 +411,7 @@ impl ChunkStream {
 pub fn reduce_events<'env>(env: &'env Env, data: Unknown, options: Unknown) -> Result<Unknown<'env>> {
     glue(env, "reduceEvents", |js| {
         let stream = reduce(js, data.raw(), options.raw(), "reduceEvents")?;
-        js.parse_json(stream.to_json())
+        js.parse_json_owned(stream.to_json())
     })
 }
 
