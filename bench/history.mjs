@@ -51,15 +51,25 @@ if (process.argv[2] === '--rss') {
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
-async function timeRuns(run, runs) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    globalThis.gc?.();
-    const start = process.hrtime.bigint();
-    await run();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+async function timeOnce(run) {
+  globalThis.gc?.();
+  const start = process.hrtime.bigint();
+  await run();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * Each loader timed `runs` times, the loaders in turn (so that load from other processes
+ * on shared cores falls on all alike): per loader the median time, and the median of its
+ * ratios to the JS pipeline's neighbouring run.
+ */
+async function timeInTurn(loaders, runs) {
+  const times = Object.fromEntries(Object.keys(loaders).map((name) => [name, []]));
+  for (let run = 0; run < runs; run++) {
+    for (const [name, load] of Object.entries(loaders)) times[name].push(await timeOnce(load));
   }
-  return median(times);
+  const speedUp = (name) => median(times.js.map((js, i) => js / times[name][i]));
+  return Object.fromEntries(Object.keys(loaders).map((name) => [name, { ms: median(times[name]), speedUp: speedUp(name) }]));
 }
 
 /** The longest event-loop stall (ms) while `run` is in flight, as monitorEventLoopDelay sees it. */
@@ -99,9 +109,8 @@ export async function runHistoryCases({ native, settings, piSessionBytes, printT
       await load.native(file);
       load.js(file);
     }
-    const js = await timeRuns(() => load.js(file), runs);
-    const asyncMs = await timeRuns(() => load.native(file), runs);
-    const syncMs = await timeRuns(() => load.sync(file), runs);
+    const timed = await timeInTurn({ js: () => load.js(file), native: () => load.native(file), sync: () => load.sync(file) }, runs);
+    const [js, asyncMs, syncMs] = [timed.js.ms, timed.native.ms, timed.sync.ms];
     const stalls = [];
     for (let i = 0; i < runs; i++) stalls.push(await longestStall(() => load.native(file)));
     const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
@@ -111,12 +120,12 @@ export async function runHistoryCases({ native, settings, piSessionBytes, printT
       `History: a ${mb(size)} Pi session file → ChatMessage[] (JS: readFileSync + JSON.parse per line + the JS reducer)`,
       ['case', 'ms', 'JS ms', 'speed-up', 'longest stall ms', 'peak RSS growth', '÷ file size'],
       [
-        ['loadHistory (async)', asyncMs.toFixed(1), js.toFixed(1), ratio(js / asyncMs), `${median(stalls).toFixed(1)} (max ${Math.max(...stalls).toFixed(1)})`, mb(growth('native')), ratio(growth('native') / size)],
-        ['loadHistorySync', syncMs.toFixed(1), js.toFixed(1), ratio(js / syncMs), 'n/a (blocks)', mb(growth('sync')), ratio(growth('sync') / size)],
+        ['loadHistory (async)', asyncMs.toFixed(1), js.toFixed(1), ratio(timed.native.speedUp), `${median(stalls).toFixed(1)} (max ${Math.max(...stalls).toFixed(1)})`, mb(growth('native')), ratio(growth('native') / size)],
+        ['loadHistorySync', syncMs.toFixed(1), js.toFixed(1), ratio(timed.sync.speedUp), 'n/a (blocks)', mb(growth('sync')), ratio(growth('sync') / size)],
         ['JS pipeline', js.toFixed(1), js.toFixed(1), ratio(1), `${js.toFixed(1)} (blocks)`, mb(growth('js')), ratio(growth('js') / size)],
       ],
     );
-    console.log('speed-up: JS time ÷ native time (above 1× means the addon is faster). Stall: median (and max) over the runs of the');
+    console.log('speed-up: JS time ÷ native time (above 1× means the addon is faster), the median over runs taken in turn. Stall: median (and max) over the runs of the');
     console.log('longest event-loop delay during one async load. Peak RSS growth: in a fresh process, peak resident memory minus');
     console.log('the memory before the load (the loaded messages included), median of five processes.');
   } finally {

@@ -259,19 +259,49 @@ function median(values) {
  * does not matter; each sample starts right after a full GC.
  */
 function measure(fn, { warmups = settings.warmups, runs = settings.runs, minSampleMs = settings.minSampleMs, repeat } = {}) {
+  const sampler = sampling(fn, { warmups, minSampleMs, repeat });
+  return median(Array.from({ length: runs }, sampler));
+}
+
+/** Warms `fn` up and returns a function that times one sample (ns per call of `fn`). */
+function sampling(fn, { warmups = settings.warmups, minSampleMs = settings.minSampleMs, repeat } = {}) {
   let start = nowNs();
   fn();
   const firstNs = Number(nowNs() - start);
   repeat ??= Math.max(1, Math.ceil((minSampleMs * 1e6) / Math.max(firstNs, 1)));
   for (let i = 1; i < warmups; i++) fn();
-  const samples = [];
-  for (let run = 0; run < runs; run++) {
+  return () => {
     globalThis.gc();
     start = nowNs();
     for (let i = 0; i < repeat; i++) fn();
-    samples.push(Number(nowNs() - start) / repeat);
+    return Number(nowNs() - start) / repeat;
+  };
+}
+
+/**
+ * Native and JS samples taken in turn, so that a change in the machine's load (other
+ * processes on shared cores) falls on both sides alike: the medians of each side, and the
+ * median of the ratios of neighbouring samples.
+ */
+function measurePair(nativeFn, jsFn) {
+  const sample = { native: sampling(nativeFn), js: sampling(jsFn) };
+  const times = { native: [], js: [], ratios: [] };
+  for (let run = 0; run < settings.runs; run++) {
+    // Alternate which side goes first, so that neither always follows the other's garbage.
+    let nat;
+    let js;
+    if (run % 2) {
+      nat = sample.native();
+      js = sample.js();
+    } else {
+      js = sample.js();
+      nat = sample.native();
+    }
+    times.native.push(nat);
+    times.js.push(js);
+    times.ratios.push(nat / js);
   }
-  return median(samples);
+  return { native: median(times.native), js: median(times.js), ratio: median(times.ratios) };
 }
 
 // ─── Output ──────────────────────────────────────────────────────────────────
@@ -296,9 +326,9 @@ function sameResult(events) {
 
 function runPerEventCases() {
   const rows = perEventCases.filter((benchCase) => wanted(benchCase.name)).map((benchCase) => {
-    const js = measure(benchCase.js) / benchCase.events;
-    const nat = native ? measure(benchCase.native) / benchCase.events : null;
-    return [benchCase.name, benchCase.events, ns(nat), ns(js), ratio(nat === null ? null : nat / js)];
+    if (!native) return [benchCase.name, benchCase.events, ns(null), ns(measure(benchCase.js) / benchCase.events), ratio(null)];
+    const pair = measurePair(benchCase.native, benchCase.js);
+    return [benchCase.name, benchCase.events, ns(pair.native / benchCase.events), ns(pair.js / benchCase.events), ratio(pair.ratio)];
   });
   printTable('ns per event', ['case', 'events/run', 'native ns', 'baseline ns', 'native/baseline'], rows);
 }
@@ -346,7 +376,8 @@ function runScalingCases() {
 
 console.log(`agent-chunks bench${quick ? ' (--quick: fewer, shorter runs; numbers are rough)' : ''} — Node ${process.version}`);
 console.log(`Each figure is the median of ${settings.runs} timed runs after ${settings.warmups} warm-up run(s).`);
-console.log('native/baseline: native time divided by the plain-JS baseline time (below 1× means the addon is faster).');
+console.log('native/baseline: native time divided by the plain-JS baseline time (below 1× means the addon is faster), the median of the');
+console.log('ratios of native and JS samples taken in turn, so that load from other processes falls on both sides alike.');
 console.log('per-event ratio: cost per event at the largest N divided by cost per event at the smallest N (≈1× means linear time; quadratic text copying shows as ≈8×).');
 const mix = turns.flat().reduce((counts, event) => ({ ...counts, [event.type]: (counts[event.type] ?? 0) + 1 }), {});
 console.log(`Realistic stream mix: ${Object.entries(mix).map(([type, count]) => `${type} ${((100 * count) / turnEvents).toFixed(1)}%`).join(', ')}.`);

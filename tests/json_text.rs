@@ -1,7 +1,9 @@
 //! The JSON reader and writer of the formats: exact strings (unpaired surrogates
 //! included), numbers as written, key order, and errors with their position.
 
-use agent_chunks::formats::value::{parse, Json, ParseErrorKind};
+use agent_chunks::formats::value::{
+    parse, parse_keeping, parse_keeping_str, parse_str, Json, ParseErrorKind,
+};
 use agent_chunks::formats::wtf8::Wtf8;
 use agent_chunks::owned::Text;
 
@@ -82,4 +84,34 @@ impl JsonText for Wtf8 {
     fn to_json_text(&self) -> String {
         String::from_utf8(Json::String(self.clone()).to_json()).unwrap()
     }
+}
+
+#[test]
+fn kept_members_are_read_the_same_from_bytes_and_from_checked_text() {
+    // Keys with escapes are decoded before `keep` sees them; skipped members (escaped or
+    // not) are still checked as JSON; a repeated key keeps its last value, in its first
+    // place, as JSON.parse does.
+    let keep = |depth: usize, key: &[u8]| depth > 0 || key == b"type" || key == b"text";
+    let line =
+        r#"{"t\u0079pe":"a","skip":{"x":[1,{"y":"\u00e9"}]},"te\u0078t":"\ud83d","type":"b","sk\u0069p":2}"#;
+    let expected = r#"{"type":"b","text":"\ud83d"}"#;
+    for parsed in [
+        parse_keeping(line.as_bytes(), keep),
+        parse_keeping_str(line, keep),
+    ] {
+        assert_eq!(parsed.unwrap().to_json(), expected.as_bytes());
+    }
+    assert_eq!(
+        parse_str(line).unwrap().to_json(),
+        parse(line.as_bytes()).unwrap().to_json()
+    );
+    // A skipped member that is not JSON is still an error, at the same place either way.
+    let bad = r#"{"type":"a","skip":[1,]}"#;
+    let (from_bytes, from_text) = (parse_keeping(bad.as_bytes(), keep), parse_keeping_str(bad, keep));
+    assert_eq!(from_bytes.unwrap_err().offset, from_text.unwrap_err().offset);
+    // Bytes that are not UTF-8 are refused where the text was not checked before.
+    assert_eq!(
+        parse_keeping(b"{\"type\":\"\xff\"}", keep).unwrap_err().kind,
+        ParseErrorKind::InvalidUtf8
+    );
 }

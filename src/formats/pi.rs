@@ -70,6 +70,11 @@ pub fn parse_line(line: &[u8]) -> Result<Json, value::ParseError> {
     value::parse_keeping(line, read_member)
 }
 
+/// [`parse_line`] of a line already known to be UTF-8.
+pub fn parse_str_line(line: &str) -> Result<Json, value::ParseError> {
+    value::parse_keeping_str(line, read_member)
+}
+
 /// The error for a line that is not JSON; `is_last`: nothing but blank lines follows.
 pub fn line_error(e: value::ParseError, number: usize, is_last: bool) -> FormatError {
     let problem = if e.kind == ParseErrorKind::Truncated && is_last {

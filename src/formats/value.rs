@@ -170,7 +170,26 @@ pub fn parse(text: &[u8]) -> Result<Json, ParseError> {
 /// value is at depth 0): they are checked as JSON but never built. A reader that needs a
 /// few members of a large record uses it to skip the rest without allocating.
 pub fn parse_keeping(text: &[u8], keep: fn(usize, &[u8]) -> bool) -> Result<Json, ParseError> {
-    let mut parser = Parser { text, pos: 0, keep };
+    parse_with(text, keep, false)
+}
+
+/// [`parse`] of text already known to be UTF-8: its strings are not checked again.
+pub fn parse_str(text: &str) -> Result<Json, ParseError> {
+    parse_with(text.as_bytes(), |_, _| true, true)
+}
+
+/// [`parse_keeping`] of text already known to be UTF-8.
+pub fn parse_keeping_str(text: &str, keep: fn(usize, &[u8]) -> bool) -> Result<Json, ParseError> {
+    parse_with(text.as_bytes(), keep, true)
+}
+
+fn parse_with(text: &[u8], keep: fn(usize, &[u8]) -> bool, utf8: bool) -> Result<Json, ParseError> {
+    let mut parser = Parser {
+        text,
+        pos: 0,
+        keep,
+        utf8,
+    };
     parser.skip_ws();
     let value = parser.value(0)?;
     parser.skip_ws();
@@ -180,10 +199,35 @@ pub fn parse_keeping(text: &[u8], keep: fn(usize, &[u8]) -> bool) -> Result<Json
     Ok(value)
 }
 
+/// A key as [`Parser::key`] read it.
+enum Key {
+    /// Its bytes in the text, exactly (no escapes).
+    Text(std::ops::Range<usize>),
+    Decoded(Wtf8),
+}
+
+impl Key {
+    fn bytes<'t>(&'t self, text: &'t [u8]) -> &'t [u8] {
+        match self {
+            Key::Text(range) => &text[range.clone()],
+            Key::Decoded(key) => key.as_bytes(),
+        }
+    }
+
+    fn into_wtf8(self, text: &[u8]) -> Wtf8 {
+        match self {
+            Key::Text(range) => Wtf8::from_wtf8_unchecked(text[range].to_vec()),
+            Key::Decoded(key) => key,
+        }
+    }
+}
+
 struct Parser<'a> {
     text: &'a [u8],
     pos: usize,
     keep: fn(usize, &[u8]) -> bool,
+    /// The text is known to be UTF-8, so string contents need no check of their own.
+    utf8: bool,
 }
 
 impl Parser<'_> {
@@ -280,13 +324,14 @@ impl Parser<'_> {
             if self.text.get(self.pos) != Some(&b'"') {
                 return Err(self.unexpected());
             }
-            let key = self.string()?;
+            let key = self.key()?;
             self.skip_ws();
             self.eat(b':')?;
             self.skip_ws();
-            if !(self.keep)(depth, key.as_bytes()) {
+            if !(self.keep)(depth, key.bytes(self.text)) {
                 self.skip_value(depth + 1)?;
             } else {
+                let key = key.into_wtf8(self.text);
                 let value = self.value(depth + 1)?;
                 let place = match &places {
                     Some(places) => places.get(&key).copied(),
@@ -337,6 +382,19 @@ impl Parser<'_> {
         }
         self.pos += 4;
         Ok(value)
+    }
+
+    /// An object key: where it has no escape (nearly always), only its place in the
+    /// text, so a member that is skipped allocates nothing.
+    fn key(&mut self) -> Result<Key, ParseError> {
+        let start = self.pos + 1;
+        let len = ordinary_run(&self.text[start..]);
+        if self.text.get(start + len) == Some(&b'"') {
+            self.check_wtf8(start, start + len)?;
+            self.pos = start + len + 1;
+            return Ok(Key::Text(start..start + len));
+        }
+        self.string().map(Key::Decoded)
     }
 
     fn string(&mut self) -> Result<Wtf8, ParseError> {
@@ -474,6 +532,9 @@ impl Parser<'_> {
     /// encoded on its own (as a JavaScript string's text holds an unpaired one), but not a
     /// lead surrogate followed by a trail one (that pair is one 4-byte character).
     fn check_wtf8(&self, start: usize, end: usize) -> Result<(), ParseError> {
+        if self.utf8 {
+            return Ok(());
+        }
         let mut at = start;
         while at < end {
             let valid = match std::str::from_utf8(&self.text[at..end]) {

@@ -10,7 +10,7 @@ const BLOCK: usize = 1 << 20;
 
 /// One line, without its `\n`.
 pub struct Line<'a> {
-    pub bytes: &'a [u8],
+    pub text: &'a str,
     /// 1-based.
     pub number: usize,
     /// Byte offset of its first byte from the start of the input.
@@ -97,16 +97,16 @@ impl<R: Read> Lines<R> {
         if self.number == 1 {
             bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         }
-        if let Err(e) = simdutf8::compat::from_utf8(bytes) {
+        let text = simdutf8::compat::from_utf8(bytes).map_err(|e| {
             let at = offset + (end - start - bytes.len()) as u64 + e.valid_up_to() as u64;
-            return Err(HistoryError {
+            HistoryError {
                 line: Some(self.number as u64),
                 offset: Some(at),
                 message: format!("line {}, byte {at}: invalid UTF-8", self.number),
-            });
-        }
+            }
+        })?;
         Ok(Some(Line {
-            bytes,
+            text,
             number: self.number,
             offset,
         }))
@@ -117,18 +117,18 @@ impl<R: Read> Lines<R> {
     /// lines follows (so a line cut short can be told from one that is wrong).
     pub fn next_parsed<T>(
         &mut self,
-        parse: impl Fn(&[u8]) -> Result<T, ParseError>,
+        parse: impl Fn(&str) -> Result<T, ParseError>,
         error: impl FnOnce(ParseError, usize, bool) -> HistoryError,
     ) -> Result<Option<(T, usize)>, HistoryError> {
         loop {
             let Some(line) = self.next_line()? else {
                 return Ok(None);
             };
-            if line.bytes.iter().all(u8::is_ascii_whitespace) {
+            if line.text.bytes().all(|b| b.is_ascii_whitespace()) {
                 continue;
             }
             let number = line.number;
-            return match parse(line.bytes) {
+            return match parse(line.text) {
                 Ok(parsed) => Ok(Some((parsed, number))),
                 Err(e) => {
                     let last = e.kind == ParseErrorKind::Truncated && self.rest_is_blank();
@@ -185,7 +185,7 @@ mod tests {
         let mut lines = Lines::new(Trickle { data, step });
         let mut out = Vec::new();
         while let Some(line) = lines.next_line().unwrap() {
-            out.push((line.bytes.to_vec(), line.number, line.offset));
+            out.push((line.text.as_bytes().to_vec(), line.number, line.offset));
         }
         out
     }
@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn invalid_utf8_is_placed_and_the_rest_can_be_judged() {
         let mut lines = Lines::new(&b"ok\nab\xFFc\n"[..]);
-        assert_eq!(lines.next_line().unwrap().unwrap().bytes, b"ok");
+        assert_eq!(lines.next_line().unwrap().unwrap().text, "ok");
         let error = lines.next_line().err().unwrap();
         assert_eq!((error.line, error.offset), (Some(2), Some(5)));
         let mut lines = Lines::new(&b"{\"a\":\n \n\t\n"[..]);

@@ -177,7 +177,7 @@ fn read_pi(
         offset: None,
         message: e.to_string(),
     };
-    while let Some((parsed, number)) = lines.next_parsed(pi::parse_line, |e, number, last| {
+    while let Some((parsed, number)) = lines.next_parsed(pi::parse_str_line, |e, number, last| {
         error(pi::line_error(e, number, last))
     })? {
         reader.read_parsed(parsed, number).map_err(error)?;
@@ -262,7 +262,7 @@ fn items(bytes: &[u8]) -> Result<Vec<(Json, At)>, HistoryError> {
     }
     let mut lines = Lines::new(bytes);
     let mut items = Vec::new();
-    while let Some((item, number)) = lines.next_parsed(value::parse, parse_error)? {
+    while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
         items.push((item, At::Line(number)));
     }
     Ok(items)
@@ -354,7 +354,7 @@ fn read_acp(
         root: "notification",
     };
     let mut runs = Runs::new(emit);
-    while let Some((item, number)) = lines.next_parsed(value::parse, parse_error)? {
+    while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
         // A JSON-RPC request carries the notification as its `params`.
         let notification = match item.get("method") {
             Some(Json::String(method)) if method.as_bytes() == b"session/update" => {
