@@ -325,7 +325,9 @@ function sameResult(events) {
 }
 
 function runPerEventCases() {
-  const rows = perEventCases.filter((benchCase) => wanted(benchCase.name)).map((benchCase) => {
+  const cases = perEventCases.filter((benchCase) => wanted(benchCase.name));
+  if (cases.length === 0) return;
+  const rows = cases.map((benchCase) => {
     if (!native) return [benchCase.name, benchCase.events, ns(null), ns(measure(benchCase.js) / benchCase.events), ratio(null)];
     const pair = measurePair(benchCase.native, benchCase.js);
     return [benchCase.name, benchCase.events, ns(pair.native / benchCase.events), ns(pair.js / benchCase.events), ratio(pair.ratio)];
