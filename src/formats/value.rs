@@ -199,25 +199,25 @@ fn parse_with(text: &[u8], keep: fn(usize, &[u8]) -> bool, utf8: bool) -> Result
     Ok(value)
 }
 
-/// A key as [`Parser::key`] read it.
-enum Key {
+/// A string as [`Parser::string_ref`] read it.
+enum Str {
     /// Its bytes in the text, exactly (no escapes).
-    Text(std::ops::Range<usize>),
+    InText(std::ops::Range<usize>),
     Decoded(Wtf8),
 }
 
-impl Key {
+impl Str {
     fn bytes<'t>(&'t self, text: &'t [u8]) -> &'t [u8] {
         match self {
-            Key::Text(range) => &text[range.clone()],
-            Key::Decoded(key) => key.as_bytes(),
+            Str::InText(range) => &text[range.clone()],
+            Str::Decoded(key) => key.as_bytes(),
         }
     }
 
     fn into_wtf8(self, text: &[u8]) -> Wtf8 {
         match self {
-            Key::Text(range) => Wtf8::from_wtf8_unchecked(text[range].to_vec()),
-            Key::Decoded(key) => key,
+            Str::InText(range) => Wtf8::from_wtf8_unchecked(text[range].to_vec()),
+            Str::Decoded(key) => key,
         }
     }
 }
@@ -324,7 +324,7 @@ impl Parser<'_> {
             if self.text.get(self.pos) != Some(&b'"') {
                 return Err(self.unexpected());
             }
-            let key = self.key()?;
+            let key = self.string_ref()?;
             self.skip_ws();
             self.eat(b':')?;
             self.skip_ws();
@@ -384,29 +384,27 @@ impl Parser<'_> {
         Ok(value)
     }
 
-    /// An object key: where it has no escape (nearly always), only its place in the
-    /// text, so a member that is skipped allocates nothing.
-    fn key(&mut self) -> Result<Key, ParseError> {
-        let start = self.pos + 1;
+    /// A string (a key or a value): where it has no escape (nearly always), only its place
+    /// in the text, so a key whose member is skipped allocates nothing.
+    fn string_ref(&mut self) -> Result<Str, ParseError> {
+        self.pos += 1;
+        let start = self.pos;
         let len = ordinary_run(&self.text[start..]);
         if self.text.get(start + len) == Some(&b'"') {
             self.check_wtf8(start, start + len)?;
             self.pos = start + len + 1;
-            return Ok(Key::Text(start..start + len));
+            return Ok(Str::InText(start..start + len));
         }
-        self.string().map(Key::Decoded)
+        self.escaped_string().map(Str::Decoded)
     }
 
     fn string(&mut self) -> Result<Wtf8, ParseError> {
-        self.pos += 1;
-        let start = self.pos;
-        // Most strings have no escape: one exact copy.
-        let len = ordinary_run(&self.text[start..]);
-        if self.text.get(start + len) == Some(&b'"') {
-            self.check_wtf8(start, start + len)?;
-            self.pos = start + len + 1;
-            return Ok(Wtf8::from_wtf8_unchecked(self.text[start..start + len].to_vec()));
-        }
+        let text = self.text;
+        Ok(self.string_ref()?.into_wtf8(text))
+    }
+
+    /// The rest of a string that holds an escape, from its first character.
+    fn escaped_string(&mut self) -> Result<Wtf8, ParseError> {
         let mut out = Wtf8::new();
         let mut run = self.pos;
         loop {

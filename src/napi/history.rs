@@ -193,9 +193,8 @@ pub fn load_history_sync<'env>(
         })?;
         match json {
             // One slice at depth 0: the whole array.
-            Some(json) => {
-                js.parse_json_owned(String::from_utf8(json).map_err(|e| JsError::Internal(e.to_string()))?)
-            }
+            // The slicer writes ASCII.
+            Some(json) => js.parse_json_owned(json),
             None => js.array(&[]),
         }
     })
@@ -538,8 +537,8 @@ unsafe fn apply(env: sys::napi_env, state: &State, load: &mut Load, slice: Slice
     )?;
     let js = unsafe { Js::new(env, state) };
     let applied = (|| -> JsResult<()> {
-        let text = std::str::from_utf8(&slice.json).map_err(|e| JsError::Internal(e.to_string()))?;
-        let items = js.parse_json(text)?;
+        // The slicer writes ASCII.
+        let items = js.parse_json(&slice.json)?;
         let depth = slice.depth as usize;
         if load.stack.len() <= depth {
             return Err(JsError::Internal(format!(

@@ -841,7 +841,8 @@ impl<'s> Js<'s> {
     }
 
     /// A JavaScript string from ASCII text, made by copying (no decoding).
-    pub fn ascii_string(&self, text: &str) -> JsResult<Value> {
+    pub fn ascii_string(&self, text: &(impl AsRef<[u8]> + ?Sized)) -> JsResult<Value> {
+        let text = text.as_ref();
         debug_assert!(text.is_ascii());
         let mut value = ptr::null_mut();
         // SAFETY: `text` is valid for its length; ASCII is Latin-1.
@@ -866,14 +867,15 @@ impl<'s> Js<'s> {
     /// later): large texts then cost neither the copy nor fresh pages for V8's large
     /// object space. `text` is freed when the string is collected. Small texts, and Node
     /// versions without the call, get an ordinary string.
-    pub fn ascii_string_owned(&self, text: String) -> JsResult<Value> {
+    pub fn ascii_string_owned(&self, text: impl Into<Vec<u8>>) -> JsResult<Value> {
+        let text: Vec<u8> = text.into();
         debug_assert!(text.is_ascii());
         const EXTERNAL_FROM: usize = 16 * 1024;
         let create = match external_latin1() {
             Some(create) if text.len() >= EXTERNAL_FROM && text.len() <= MAX_STRING_CHECKED => create,
             _ => return self.ascii_string(&text),
         };
-        let text = Box::new(text.into_bytes());
+        let text = Box::new(text);
         let (data, len) = (text.as_ptr(), text.len());
         let held = Box::into_raw(text);
         let mut value = ptr::null_mut();
@@ -899,7 +901,7 @@ impl<'s> Js<'s> {
 
     /// `JSON.parse(text)` for ASCII JSON text, read in place where it is large (see
     /// [`Js::ascii_string_owned`]).
-    pub fn parse_json_owned(&self, text: String) -> JsResult<Value> {
+    pub fn parse_json_owned(&self, text: impl Into<Vec<u8>>) -> JsResult<Value> {
         let string = self.ascii_string_owned(text)?;
         self.call_json_parse(string)
     }
@@ -907,7 +909,7 @@ impl<'s> Js<'s> {
     /// `JSON.parse(text)` for ASCII JSON text, copied into V8's heap. Right for many
     /// short-lived texts in a row (history slices): external strings are finalized by
     /// the garbage collector, and hundreds of them made its pauses twice as long.
-    pub fn parse_json(&self, text: &str) -> JsResult<Value> {
+    pub fn parse_json(&self, text: &[u8]) -> JsResult<Value> {
         let string = self.ascii_string(text)?;
         self.call_json_parse(string)
     }
