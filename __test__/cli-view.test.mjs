@@ -32,7 +32,7 @@ async function page(source, name) {
 test('the page is self-contained: inline style and script, nothing fetched, a CSP that forbids it', async () => {
   const html = readFileSync(await page(example('acp-session.ndjson'), 'acp'), 'utf8')
   assert.match(html, /^<!doctype html>/)
-  assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">/)
+  assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">/)
   assert.doesNotMatch(html, /\b(src|href)\s*=/i)
   assert.doesNotMatch(html, /https?:|@import|url\(/)
   assert.equal(html.match(/<script>/g).length, 1)
@@ -40,7 +40,8 @@ test('the page is self-contained: inline style and script, nothing fetched, a CS
 
 test('all text from the file is escaped', async () => {
   const html = readFileSync(await page(tmp.file('hostile.ndjson', hostile), 'hostile'), 'utf8')
-  assert.ok(html.includes('Look: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(2)&gt; &quot;quoted&quot; &#39;single&#39;'))
+  // Message text is markdown; the HTML in it is text.
+  assert.ok(html.includes('Look: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(2)&gt; &quot;quoted&quot; \'single\''))
   assert.ok(html.includes('data-call-id="x&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;"'))
   assert.ok(html.includes('&lt;/pre&gt;&lt;iframe'))
   assert.ok(html.includes('&lt;style&gt;body{display:none}&lt;/style&gt;'))
