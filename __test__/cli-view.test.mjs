@@ -50,6 +50,18 @@ test('all text from the file is escaped', async () => {
   assert.equal(html.match(/<style>/g).length, 1)
 })
 
+test('a stream’s markdown, error and notice, as the page shows them', async () => {
+  const stream = ndjson([
+    { type: 'text-delta', delta: '## Plan\n\n- **one**\n- [two](javascript:alert(1))\n\n```sh\nls\npwd\n```\n' },
+    { type: 'error', error: 'fetch failed', statusCode: 502 },
+    { type: 'model-changed', modelId: 'm2', keyId: 'k' },
+  ])
+  const html = readFileSync(await page(tmp.file('plan.ndjson', stream), 'plan'), 'utf8')
+  assert.ok(html.includes('<div class="text md"><h2>Plan</h2>\n<ul>\n<li><strong>one</strong></li>\n<li>[two](javascript:alert(1))</li>\n</ul>\n<pre class="code" data-lang="sh"><code>ls\npwd</code></pre>'))
+  assert.ok(html.includes('<div class="card error"><div class="error-title">Error 502</div><div class="error-message">fetch failed</div></div>'))
+  assert.ok(html.includes('<div class="notice" data-kind="model-changed"><span class="kind">model-changed</span> Switched to m2 (k)</div>'))
+})
+
 test('without -o the page goes to standard output; --title names it', async () => {
   const { code, stdout } = await run(['view', example('sn-history.json'), '--title', 'Weather <chat>'])
   assert.equal(code, 0)

@@ -100,6 +100,22 @@ test('files: inline images shown, everything else described, remote ones only li
   assert.ok(html.includes('(image/png) <a href="https://example.com/remote.png" rel="noopener noreferrer" target="_blank">https://example.com/remote.png</a>'))
   assert.ok(html.includes('<span class="file-kind">file</span> spec.pdf (application/pdf, 16 B)</div>'))
   assert.doesNotMatch(html, new RegExp(SVG.slice(0, 40).replace(/[+/]/g, '\\$&')))
+
+  const hostile = main(
+    page(
+      assistant(
+        { type: 'file', mediaType: 'image/png" onerror="alert(1)', data: png(2, 2), filename: '<img src=x onerror=alert(2)>.png' },
+        { type: 'file', mediaType: 'text/html', url: 'javascript:alert(3)', filename: 'x"><script>alert(4)</script>' },
+        { type: 'file', mediaType: 'image/png', url: 'https://example.com/a.png" onmouseover="alert(5)' },
+        { type: 'file', mediaType: 'image/png', url: `data:image/svg+xml;base64,${SVG}` },
+      ),
+    ),
+  )
+  assert.doesNotMatch(hostile, /<(img|script)\b/)
+  assert.ok(hostile.includes('&lt;img src=x onerror=alert(2)&gt;.png (image/png&quot; onerror=&quot;alert(1), 79 B)'))
+  assert.ok(hostile.includes('<code>javascript:alert(3)</code>'))
+  assert.ok(hostile.includes('href="https://example.com/a.png&quot; onmouseover=&quot;alert(5)"'))
+  assert.doesNotMatch(hostile, /href="(?!https:)/)
 })
 
 test('a message holding only files gets a row of its own, on the timeline by the library’s rule', () => {

@@ -83,6 +83,7 @@ pre.code code { background: none; padding: 0; border-radius: 0; font-size: inher
 pre.code[data-lang]::before { content: attr(data-lang); float: right; margin: -4px -4px 0 8px; color: var(--muted); font-family: system-ui, sans-serif; font-size: 11px; }
 .bubble-text { white-space: pre-wrap; }
 details.thinking .md { font-style: italic; }
+details.thinking .md pre, details.thinking .md code { font-style: normal; }
 /* The user's own shell commands and shell results. */
 .terminal pre.term { margin-top: 6px; padding: 8px 10px; border-radius: 6px; background: var(--term-bg); color: var(--term-fg); max-height: 360px; overflow: auto; }
 .term .prompt { color: var(--green-on-dark); user-select: none; }
