@@ -42,11 +42,11 @@ const marksHtml = (marks) =>
 const SHELL_KEYS = new Set(['output', 'exitCode', 'cancelled', 'truncated', 'fullOutputPath'])
 
 /** A result value that is not text or blocks: an object's `output` as text, the rest as JSON. */
-function valueHtml(value, failed) {
+function valueHtml(value) {
   if (!isObject(value) || typeof value.output !== 'string') return `<pre class="output result">${escape(json(value))}</pre>`
   const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !SHELL_KEYS.has(key)))
   const more = Object.keys(rest).length ? `<pre class="output result-more">${escape(json(rest))}</pre>` : ''
-  return `<pre class="output result${failed ? ' failed' : ''}">${escape(value.output.replace(/\n+$/, ''))}</pre>${marksHtml(shellMarks(value))}${more}`
+  return `<pre class="output result">${escape(value.output.replace(/\n+$/, ''))}</pre>${marksHtml(shellMarks(value))}${more}`
 }
 
 function editHtml(edit) {
@@ -60,11 +60,11 @@ function editHtml(edit) {
   return `<div class="diff">${path}<pre>${lines}</pre></div>`
 }
 
-function partHtml(part, failed) {
+function partHtml(part) {
   if (part.edit) return editHtml(part.edit)
   if (part.file) return fileHtml(part.file)
   if (part.text !== undefined) return `<pre class="output result">${escape(part.text)}</pre>`
-  return valueHtml(part.value, failed)
+  return valueHtml(part.value)
 }
 
 /** A shell command's execution: the command, its result, if it is one; else undefined. */
@@ -93,15 +93,12 @@ function callHtml(call, role) {
   const shell = shellExecution(call)
   if (shell) return terminalHtml(call, shell, role)
   const status = callStatus(call)
-  const failed = status === 'failed'
-  const parts = callParts(call)
-    .map((part) => partHtml(part, failed))
-    .join('')
+  const parts = callParts(call).map(partHtml).join('')
   const streams = ['stdout', 'stderr']
     .filter((stream) => call.shellOutput?.[stream])
     .map((stream) => `<div class="label">${stream}</div><pre class="output ${stream}">${escape(call.shellOutput[stream].replace(/^\n+|\n+$/g, ''))}</pre>`)
     .join('')
-  const result = parts ? `<div class="label">${failed ? 'error' : 'result'}</div>${parts}` : ''
+  const result = parts ? `<div class="label">${status === 'failed' ? 'error' : 'result'}</div>${parts}` : ''
   const args = call.arguments === undefined ? '' : `<details class="args"><summary>arguments</summary><pre>${escape(json(call.arguments))}</pre></details>\n`
   return `<div class="card tool" data-call-id="${escape(call.id)}" data-status="${status}">
 <div class="card-head"><span class="tool-name">${escape(call.name)}</span><span class="subject" title="${escape(subject(call))}">${escape(subject(call))}</span><span class="status">${STATUS_LABEL[status]}</span></div>

@@ -94,7 +94,6 @@ details.thinking .md pre, details.thinking .md code { font-style: normal; }
 .mark[data-mark="exit"] { color: var(--green); background: rgba(26,127,55,.12); }
 .mark[data-mark="exit failed"], .mark[data-mark="cancelled"] { color: var(--red); background: rgba(207,34,46,.12); }
 .mark[data-mark="truncated"] { color: var(--amber); background: rgba(154,103,0,.12); }
-.tool[data-status="failed"] pre.result.failed { color: var(--red); }
 pre.result-more { color: var(--muted); }
 /* Files: an image stored in the session, or what a file is. */
 .file { font-size: 13px; color: var(--muted); margin: 6px 0 2px; overflow-wrap: anywhere; }
