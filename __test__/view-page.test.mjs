@@ -36,6 +36,10 @@ test('markdown: headings, lists, emphasis, tables, links, one block per fenced c
   assert.ok(html.includes('<pre class="code" data-lang="ts"><code>const ch = String.fromCodePoint(code)\nconst next = i + (code &gt; 0xffff ? 2 : 1)</code></pre>'))
   assert.ok(html.includes('<a href="https://example.com/docs" rel="noopener noreferrer" target="_blank">the docs</a>'))
   assert.doesNotMatch(html, /\*\*|```|^#/m)
+
+  // An address written out is a link; a file name is not a web site.
+  const bare = main(page(assistant({ type: 'text', text: 'see https://example.com/a?b=1 and src/parser.ts, notes.md, www.example.com' })))
+  assert.ok(bare.includes('<p>see <a href="https://example.com/a?b=1" rel="noopener noreferrer" target="_blank">https://example.com/a?b=1</a> and src/parser.ts, notes.md, www.example.com</p>'))
 })
 
 test('markdown: raw HTML is text, links go nowhere but http(s) and mailto, images are never loaded', () => {
@@ -52,12 +56,13 @@ test('markdown: raw HTML is text, links go nowhere but http(s) and mailto, image
   ].join('\n\n')
   const html = main(page(assistant({ type: 'text', text: hostile }, { type: 'thinking', text: hostile }, { type: 'system', kind: 'custom', text: hostile })))
   assert.doesNotMatch(html, /<(script|img|div onclick|iframe)\b/)
-  assert.ok(html.includes('Raw: &lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &lt;a href=&quot;https://example.com&quot;&gt;a&lt;/a&gt;'))
+  // The address in the raw anchor is text like any other, so a link of its own.
+  assert.ok(html.includes('Raw: &lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &lt;a href=&quot;<a href="https://example.com" rel="noopener noreferrer" target="_blank">https://example.com</a>&quot;&gt;a&lt;/a&gt;'))
   assert.ok(html.includes('&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;alert(11)&lt;/script&gt;'))
   assert.ok(html.includes('data-lang="html&quot;"'), 'the info string is an escaped attribute value')
   assert.ok(html.includes('bell \\u0007 here'))
   const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1])
-  assert.deepEqual([...new Set(hrefs)], ['mailto:me@example.com', 'https://example.com/track.png'])
+  assert.deepEqual([...new Set(hrefs)], ['https://example.com', 'mailto:me@example.com', 'https://example.com/track.png'])
   assert.ok(html.includes('<a class="image-link" href="https://example.com/track.png" rel="noopener noreferrer" target="_blank">image: i</a>'))
   assert.ok(html.includes('[a](javascript:alert(4))'))
   assert.doesNotMatch(html, /<[^>]*\ssrc=/)

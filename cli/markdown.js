@@ -9,7 +9,11 @@ const MarkdownIt = require('markdown-it')
 
 const { visible } = require('./text')
 
-const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: true })
+const md = new MarkdownIt('default', { html: false, linkify: true, typographer: false, breaks: true })
+
+// Only addresses written out with their scheme become links: `parser.ts` or `notes.md`
+// in a message about code is a file name, not a web site.
+md.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false })
 
 const SAFE_LINK = /^(?:https?:\/\/|mailto:)/i
 
