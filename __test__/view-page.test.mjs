@@ -168,6 +168,10 @@ test('tool calls: a title, no "undefined" for absent arguments, an object result
   assert.ok(object.includes('<pre class="output result">a.txt\nb.txt</pre><div class="marks"><span class="mark" data-mark="exit">exit code 0</span></div>'))
   assert.ok(object.includes('<pre class="output result-more">{\n  &quot;pid&quot;: 41\n}</pre>'))
   assert.doesNotMatch(html, /undefined/)
+
+  const bare = main(page(assistant({ type: 'tool-batch', calls: [{ id: 'c', name: 'x', arguments: undefined, result: undefined, isError: false }] })))
+  assert.ok(bare.includes('<div class="label">result</div><pre class="output result">(none)</pre>'))
+  assert.doesNotMatch(bare, /undefined|arguments/)
 })
 
 test('errors and system notices of any kind are shown, with their kind', () => {

@@ -11,7 +11,8 @@ const { fileHtml } = require('./media')
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)
 
-const json = (value) => JSON.stringify(value, null, 2) ?? String(value)
+/** A value as indented JSON; an absent one as `(none)`, never the word `undefined`. */
+const json = (value) => (value === undefined ? '(none)' : (JSON.stringify(value, null, 2) ?? String(value)))
 
 const STATUS_LABEL = { completed: 'completed', failed: 'failed', in_progress: 'no result' }
 
