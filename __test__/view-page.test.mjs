@@ -88,6 +88,20 @@ test('inline images: only PNG, JPEG, GIF and WebP in canonical base64 whose byte
     'not a string': ['image/png', 42],
   }
   for (const [what, [type, data]] of Object.entries(rejected)) assert.equal(imageDataUrl(type, data), undefined, what)
+
+  // Padding only at the end, one or two of it.
+  const head = Buffer.from(png(2, 2), 'base64').subarray(0, 12).toString('base64') // 16 characters, no padding
+  for (const tail of ['AA==', 'AAA=']) assert.ok(imageDataUrl('image/png', head + tail), tail)
+  for (const tail of ['A===', '====', 'AA=A', '=AAA', 'AA==AAAA', 'AAA', 'AAAAA']) assert.equal(imageDataUrl('image/png', head + tail), undefined, tail)
+})
+
+test('a screenshot of several megabytes is shown like a small one', () => {
+  const bytes = Buffer.alloc(6 * 1024 * 1024 + 1)
+  bytes.set(Buffer.from(png(2, 2), 'base64').subarray(0, 8))
+  const data = bytes.toString('base64')
+  assert.equal(imageDataUrl('image/png', data), `data:image/png;base64,${data}`)
+  const html = main(page(assistant({ type: 'file', mediaType: 'image/png', data, filename: 'big.png' })))
+  assert.ok(html.includes(`<img src="data:image/png;base64,${data}" alt="big.png (image/png, 6.0 MiB)">`))
 })
 
 test('files: inline images shown, everything else described, remote ones only linked', () => {

@@ -19,17 +19,26 @@ const IMAGE_SIGNATURES = {
 const startsWith = (bytes, prefix) => prefix.every((byte, i) => bytes[i] === byte)
 const ascii = (bytes, from, to) => String.fromCharCode(...bytes.subarray(from, to))
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+/**
+ * Well-formed base64: the standard alphabet in groups of four, `=` only as the last one
+ * or two. (Checked without a repeating pattern, which would exhaust the regular
+ * expression engine's stack on a big image.)
+ */
+function isBase64(data) {
+  if (data.length === 0 || data.length % 4 !== 0 || /[^A-Za-z0-9+/=]/.test(data)) return false
+  const padding = data.indexOf('=')
+  return padding === -1 || (padding >= data.length - 2 && (padding === data.length - 1 || data[data.length - 1] === '='))
+}
 
 /**
  * A `data:` URL for an image stored inline, or undefined when it is not one this page
- * shows: `mediaType` must be one of the four raster types exactly and `data` canonical
+ * shows: `mediaType` must be one of the four raster types exactly and `data` well-formed
  * base64 (no whitespace, no URL-safe alphabet) of bytes in that format.
  */
 function imageDataUrl(mediaType, data) {
   if (typeof mediaType !== 'string' || typeof data !== 'string') return undefined
   const type = mediaType.toLowerCase()
-  if (!Object.hasOwn(IMAGE_SIGNATURES, type) || data.length === 0 || !BASE64.test(data)) return undefined
+  if (!Object.hasOwn(IMAGE_SIGNATURES, type) || !isBase64(data)) return undefined
   const head = Buffer.from(data.slice(0, 24), 'base64')
   return IMAGE_SIGNATURES[type](head) ? `data:${type};base64,${data}` : undefined
 }
