@@ -32,7 +32,7 @@ async function page(source, name) {
 test('the page is self-contained: inline style and script, nothing fetched, a CSP that forbids it', async () => {
   const html = readFileSync(await page(example('acp-session.ndjson'), 'acp'), 'utf8')
   assert.match(html, /^<!doctype html>/)
-  assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">/)
+  assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">/)
   assert.doesNotMatch(html, /\b(src|href)\s*=/i)
   assert.doesNotMatch(html, /https?:|@import|url\(/)
   assert.equal(html.match(/<script>/g).length, 1)
@@ -40,13 +40,26 @@ test('the page is self-contained: inline style and script, nothing fetched, a CS
 
 test('all text from the file is escaped', async () => {
   const html = readFileSync(await page(tmp.file('hostile.ndjson', hostile), 'hostile'), 'utf8')
-  assert.ok(html.includes('Look: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(2)&gt; &quot;quoted&quot; &#39;single&#39;'))
+  // Message text is markdown; the HTML in it is text.
+  assert.ok(html.includes('Look: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(2)&gt; &quot;quoted&quot; \'single\''))
   assert.ok(html.includes('data-call-id="x&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;"'))
   assert.ok(html.includes('&lt;/pre&gt;&lt;iframe'))
   assert.ok(html.includes('&lt;style&gt;body{display:none}&lt;/style&gt;'))
   assert.doesNotMatch(html, /<(img|iframe|a|b)\b/)
   assert.equal(html.match(/<script>/g).length, 1)
   assert.equal(html.match(/<style>/g).length, 1)
+})
+
+test('a stream’s markdown, error and notice, as the page shows them', async () => {
+  const stream = ndjson([
+    { type: 'text-delta', delta: '## Plan\n\n- **one**\n- [two](javascript:alert(1))\n\n```sh\nls\npwd\n```\n' },
+    { type: 'error', error: 'fetch failed', statusCode: 502 },
+    { type: 'model-changed', modelId: 'm2', keyId: 'k' },
+  ])
+  const html = readFileSync(await page(tmp.file('plan.ndjson', stream), 'plan'), 'utf8')
+  assert.ok(html.includes('<div class="text md"><h2>Plan</h2>\n<ul>\n<li><strong>one</strong></li>\n<li>[two](javascript:alert(1))</li>\n</ul>\n<pre class="code" data-lang="sh"><code>ls\npwd</code></pre>'))
+  assert.ok(html.includes('<div class="card error"><div class="error-title">Error 502</div><div class="error-message">fetch failed</div></div>'))
+  assert.ok(html.includes('<div class="notice" data-kind="model-changed"><span class="kind">model-changed</span> Switched to m2 (k)</div>'))
 })
 
 test('without -o the page goes to standard output; --title names it', async () => {

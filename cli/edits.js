@@ -63,9 +63,9 @@ function argumentsEdit(args) {
 }
 
 /**
- * A result as parts to show: `{ text }` blocks, `{ edit: { path, lines } }` diffs (each
- * line `{ op: ' ' | '-' | '+' | '@' | 'file', text }`, `text` as shown) and
- * `{ value }` for anything else (shown as JSON).
+ * A result as parts to show: `{ text }` blocks (an inline image's with its `file` too),
+ * `{ edit: { path, lines } }` diffs (each line `{ op: ' ' | '-' | '+' | '@' | 'file',
+ * text }`, `text` as shown) and `{ value }` for anything else (shown as JSON).
  */
 function resultParts(result) {
   if (typeof result === 'string') return UNIFIED_DIFF.test(result) ? [{ edit: { lines: unifiedDiff(result) } }] : [{ text: result }]
@@ -92,9 +92,22 @@ function blockPart(block) {
   const content = block.type === 'content' && isObject(block.content) ? block.content : block
   if (content.type === 'text' && typeof content.text === 'string') return { text: content.text }
   if (block.type === 'terminal' && typeof block.terminalId === 'string') return { text: `(terminal ${block.terminalId})` }
-  if (content.type === 'image' || content.type === 'audio') return { text: `(${content.type}, ${content.mimeType ?? 'unknown type'})` }
+  if (content.type === 'image' || content.type === 'audio') return mediaPart(content)
   if (content.type === 'resource_link' && typeof content.uri === 'string') return { text: `(link ${content.uri})` }
   return undefined
+}
+
+/**
+ * An image or audio block (ACP and Pi: `{ data, mimeType }`; Anthropic: `{ source: { data,
+ * media_type } }`) as a line saying what it is; an image stored inline also as the `file`
+ * it is, for a view that can show one.
+ */
+function mediaPart(content) {
+  const source = isObject(content.source) ? content.source : content
+  const mediaType = typeof content.mimeType === 'string' ? content.mimeType : source.media_type
+  const part = { text: `(${content.type}, ${mediaType ?? 'unknown type'})` }
+  if (content.type === 'image' && typeof source.data === 'string') part.file = { type: 'file', mediaType, data: source.data }
+  return part
 }
 
 /** A call's parts: its result's (when it has one) and the edit its arguments describe. */

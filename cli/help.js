@@ -91,8 +91,10 @@ Options:
 
 Writes the conversation in FILE as one self-contained HTML page (inline CSS and script,
 nothing loaded from anywhere): user messages, the assistant timeline with its connectors,
-collapsible thinking, tool-call cards with status, arguments, results and diffs, errors
-and notices. Without -o the page goes to standard output.
+markdown rendered (HTML in messages shown as text), collapsible thinking, tool-call cards
+with status, arguments, results and diffs, the user's shell commands as terminal blocks,
+errors, notices and the images the session holds. Without -o the page goes to standard
+output.
 
 Options:
   -o, --output PAGE  the page to write
