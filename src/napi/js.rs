@@ -462,6 +462,18 @@ impl<'s> Js<'s> {
             self.clear_exception()?;
             return self.undefined();
         }
+        if status == sys::Status::napi_pending_exception {
+            // emnapi (the WebAssembly build) throws a TypeError for null/undefined where
+            // Node returns the status above: drop that one, keep a getter's own.
+            let mut exception = ptr::null_mut();
+            // SAFETY: `env` is live and an exception is pending.
+            unsafe { sys::napi_get_and_clear_last_exception(self.env, &mut exception) };
+            if matches!(self.value_type(object)?, ValueType::Undefined | ValueType::Null) {
+                return self.undefined();
+            }
+            // SAFETY: rethrows the exception just taken.
+            unsafe { sys::napi_throw(self.env, exception) };
+        }
         self.check(status, "reading a property")?;
         Ok(value)
     }
