@@ -125,6 +125,11 @@ test('a renderer bundle of agent-chunks: the drop-in mutates in place, bytes and
   assert.match(report.pathError.message, /^loadHistorySync: source is a file path, and a file path cannot be read in the browser; pass the file's bytes/)
 })
 
+test('a Rust panic traps: a RuntimeError, and the page goes on', () => {
+  assert.deepEqual(report.panic, { name: 'RuntimeError', message: 'unreachable' })
+  assert.deepEqual(report.afterPanic, [{ type: 'text', text: 'still here' }])
+})
+
 test('the differential and bytes-path suites ran in the page', () => {
   assert.ok(results.length >= 12, `${results.length} results`)
 })

@@ -1,6 +1,6 @@
 // A renderer's code, bundled the way a renderer is: `import … from 'agent-chunks'` and no
 // bundler options for it. Runs when the page loads and leaves what it saw on `appReport`.
-import { appendEventToChunks, applySystemEvent, ChunkStream, loadHistory, loadHistorySync, reduceEvents } from 'agent-chunks'
+import addon, { appendEventToChunks, applySystemEvent, ChunkStream, loadHistory, loadHistorySync, reduceEvents } from 'agent-chunks'
 
 async function report() {
   const chunks = []
@@ -36,7 +36,17 @@ async function report() {
   } catch (error) {
     pathError = { name: error.name, message: error.message }
   }
+  let panic = null
+  try {
+    addon.__panicForTest('entry')
+  } catch (error) {
+    panic = { name: error.name, message: error.message }
+  }
+  const afterPanic = []
+  appendEventToChunks(afterPanic, { type: 'text-delta', delta: 'still here' })
   return {
+    panic,
+    afterPanic,
     chunks,
     sameFirstChunk: chunks[0] === kept,
     argumentsByReference: chunks[1]?.calls?.[0]?.arguments === args,
