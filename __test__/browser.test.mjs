@@ -44,7 +44,7 @@ await esbuild.build({
   platform: 'browser',
   logLevel: 'error',
   alias: {
-    'node:test': shim('node-test.mjs'),
+    'node:test': shim('node-test-api.mjs'),
     'node:assert/strict': shim('node-assert.mjs'),
     'node:util': shim('node-util.mjs'),
     'node:crypto': shim('node-builtins.mjs'),

@@ -1,6 +1,6 @@
 // The page's test suite: test files written for `node --test`, run against the package as
 // a bundler resolves it for a browser (the WebAssembly build).
-import { run } from './node-test.mjs'
+import { run } from './node-test-api.mjs'
 import '../differential.test.mjs'
 import '../bytes.test.mjs'
 import '../drop-in.test.mjs'
