@@ -44,6 +44,19 @@ if (cargo.status !== 0) process.exit(cargo.status ?? 1)
 const wasm = join(targetDir, 'agent-chunks.wasm32-wasip1.wasm')
 copyFileSync(join(targetDir, TARGET, 'release', 'agent_chunks.wasm'), wasm)
 
+// Every N-API function of emnapi starts with a DataView of its own over the memory: an
+// allocation and two getter calls per call, a good part of the cost of a call into the
+// module. They all get one shared view instead, made anew only when the memory grows.
+const OWN_VIEW =
+  'var HEAP_DATA_VIEW = new DataView(wasmMemory.buffer), GET_HEAP_DATA_VIEW = () => HEAP_DATA_VIEW.buffer === wasmMemory.buffer ? HEAP_DATA_VIEW : (HEAP_DATA_VIEW = new DataView(wasmMemory.buffer));'
+function sharedHeapView(source) {
+  const count = source.split(OWN_VIEW).length - 1
+  if (count < 100) throw new Error(`@emnapi/core changed: ${count} DataViews of the expected form (scripts/wasm/build.mjs)`)
+  const helper = JSON.stringify(join(root, 'scripts', 'wasm', 'heap-view.mjs'))
+  return `import { heapView as __heapView } from ${helper};\n` +
+    source.split(OWN_VIEW).join('var GET_HEAP_DATA_VIEW = () => __heapView(wasmMemory);')
+}
+
 /** Bundles the loader with the bytes inlined (esbuild's `binary` loader: base64 text). */
 async function bundle(entry, outfile) {
   await esbuild.build({
@@ -63,6 +76,10 @@ async function bundle(entry, outfile) {
         name: 'agent-chunks-wasm',
         setup(build) {
           build.onResolve({ filter: /^\.\/agent-chunks\.wasm$/ }, () => ({ path: wasm }))
+          build.onLoad({ filter: /@emnapi[\\/]core[\\/]dist[\\/]emnapi-core\.js$/ }, ({ path }) => ({
+            contents: sharedHeapView(readFileSync(path, 'utf8')),
+            loader: 'js',
+          }))
         },
       },
     ],
