@@ -28,13 +28,14 @@ symlinkSync(root, join(app, 'node_modules', 'agent-chunks'), 'dir')
 writeFileSync(join(app, 'main.mjs'), readFileSync(join(here, 'app.mjs')))
 
 const shim = (name) => join(here, name)
-await esbuild.build({
+const appBuild = await esbuild.build({
   entryPoints: [join(app, 'main.mjs')],
   outfile: join(out, 'app.js'),
   bundle: true,
   format: 'esm',
   platform: 'browser',
   logLevel: 'error',
+  metafile: true,
 })
 await esbuild.build({
   entryPoints: [join(here, 'suite.mjs')],
@@ -97,6 +98,15 @@ await page.evaluate(() => globalThis.suiteDone)
 const results = await page.evaluate(() => globalThis.suiteResults)
 await browser.close()
 server.close()
+
+test('bundlers resolve the package to the WebAssembly build, Node to the native addon', async () => {
+  const bundled = Object.keys(appBuild.metafile.inputs).map((path) => path.split('/').pop())
+  assert.ok(bundled.includes('browser.mjs'), bundled.join(', '))
+  assert.ok(!bundled.includes('index.js'), bundled.join(', '))
+  assert.equal(import.meta.resolve('agent-chunks'), new URL('../index.js', import.meta.url).href)
+  const native = (await import('agent-chunks')).default
+  assert.equal(native.__napiBindingTarget, 'native')
+})
 
 test('the page is a browser page: no process, require, module, Buffer or setImmediate', () => {
   assert.deepEqual(globals, { process: 'undefined', require: 'undefined', module: 'undefined', Buffer: 'undefined', setImmediate: 'undefined' })
