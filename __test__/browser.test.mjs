@@ -51,6 +51,7 @@ await esbuild.build({
     'node:crypto': shim('node-builtins.mjs'),
     'node:v8': shim('node-builtins.mjs'),
     'node:vm': shim('node-builtins.mjs'),
+    'node:fs': shim('node-builtins.mjs'),
   },
   inject: [shim('node-builtins.mjs')],
   define: {

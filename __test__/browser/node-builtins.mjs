@@ -13,3 +13,7 @@ export const runInNewContext = (code) => {
   if (code !== 'gc' || typeof globalThis.gc !== 'function') throw new Error(`runInNewContext(${code}) is not in the page`)
   return globalThis.gc
 }
+// A page has no files: a test that reads one fails, saying so.
+export const readFileSync = (path) => {
+  throw new Error(`readFileSync(${path}): a page has no file system`)
+}

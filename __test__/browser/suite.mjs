@@ -4,6 +4,8 @@ import { run } from './node-test-api.mjs'
 import '../differential.test.mjs'
 import '../bytes.test.mjs'
 import '../drop-in.test.mjs'
+import '../bad-input.test.mjs'
+import '../timeline.test.mjs'
 
 const results = []
 globalThis.suiteResults = results
