@@ -36,7 +36,7 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 export declare class ChunkStream {
   constructor(options?: StreamOptions)
   /** Folds every complete frame of `data` (with what earlier pushes left over). */
-  push(data: Buffer | Uint8Array | string): void
+  push(data: Uint8Array | string): void
   /**
    * Folds what is left; a frame cut short by the end of the stream is an error with
    * its offset.
@@ -344,13 +344,13 @@ export interface ReasoningItem {
 }
 
 /** All events of `data` (NDJSON or SSE) folded into chunks, in one call. */
-export declare function reduceEvents(data: Buffer | Uint8Array | string, options?: StreamOptions): Chunk[]
+export declare function reduceEvents(data: Uint8Array | string, options?: StreamOptions): Chunk[]
 
 /**
  * All events of `data` folded into chunks, as JSON text (ASCII: other characters as
  * `\u` escapes).
  */
-export declare function reduceEventsToJson(data: Buffer | Uint8Array | string, options?: StreamOptions): string
+export declare function reduceEventsToJson(data: Uint8Array | string, options?: StreamOptions): string
 
 /** The `session/update` notification's params. */
 export interface SessionNotification {

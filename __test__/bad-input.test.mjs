@@ -3,7 +3,7 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 
-import { appendEventToChunks, applySystemEvent } from '../index.js'
+import { appendEventToChunks, applySystemEvent } from 'agent-chunks'
 
 const sample = () => [
   { type: 'text', text: 'hello' },

@@ -3,8 +3,8 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 
-import { ChunkStream, appendEventToChunks, reduceEvents, reduceEventsToJson } from '../index.js'
-import addon from '../index.js'
+import { ChunkStream, appendEventToChunks, reduceEvents, reduceEventsToJson } from 'agent-chunks'
+import addon from 'agent-chunks'
 import { createRng } from './random-streams.mjs'
 
 // ── JSON-text events, with the spellings JSON allows and JSON.stringify never writes ──

@@ -17,7 +17,7 @@ import baseline from '../baseline/chunks.js';
 import { randomStreamCase, randomSystemCase } from './random-streams.mjs';
 
 const selfCheck = process.env.DIFF_AGAINST === 'baseline';
-const native = selfCheck ? baseline : (await import('../index.js')).default;
+const native = selfCheck ? baseline : (await import('agent-chunks')).default;
 const sideName = selfCheck ? 'baseline (self-check)' : 'native';
 
 const FIRST_SEED = 0x5eed0000;

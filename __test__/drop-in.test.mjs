@@ -2,7 +2,7 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 
-import { appendEventToChunks, applySystemEvent } from '../index.js'
+import { appendEventToChunks, applySystemEvent } from 'agent-chunks'
 
 const fold = (chunks, ...events) => {
   for (const event of events) appendEventToChunks(chunks, event)

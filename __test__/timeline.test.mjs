@@ -3,7 +3,7 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 
-import { buildTimeline } from '../index.js'
+import { buildTimeline } from 'agent-chunks'
 import { frozen } from './fixtures.mjs'
 
 const call = (id, name, extra = {}) => ({ id, name, arguments: extra.arguments ?? { q: id }, ...extra })

@@ -184,12 +184,6 @@ pub fn apply(js: &Js, messages: Value, event: Value, id_factory: Value) -> JsRes
     js.object(&[(Interned::MessageId, message_id)])
 }
 
-unsafe extern "C" fn release_state(data: *mut c_void) {
-    // SAFETY: `data` is the `State` leaked by `install`; cleanup hooks run once.
-    let state = unsafe { Box::from_raw(data as *mut State) };
-    unsafe { state.release() };
-}
-
 /// Creates this environment's state and installs the raw callbacks on `exports`,
 /// replacing the generated wrappers of the same names.
 ///
@@ -200,7 +194,16 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
     let state = Box::into_raw(state);
     unsafe {
         sys::napi_set_instance_data(env, state.cast(), None, ptr::null_mut());
-        sys::napi_add_env_cleanup_hook(env, Some(release_state), state.cast());
+    }
+    // Through napi's `Env`, which imports the hook from where each target has it (a
+    // WebAssembly build imports it from emnapi's `napi` module, not `env`).
+    let hook = napi::Env::from_raw(env).add_env_cleanup_hook(state, |state| {
+        // SAFETY: `state` is the `State` leaked above; cleanup hooks run once.
+        let state = unsafe { Box::from_raw(state) };
+        unsafe { state.release() };
+    });
+    if let Err(e) = hook {
+        return Err(JsError::Internal(format!("adding a cleanup hook: {e}")));
     }
     let functions: [(&str, sys::napi_callback); 2] = [
         (APPEND, Some(append_event_to_chunks)),

@@ -99,6 +99,12 @@ fn input(js: &Js, value: Value) -> JsResult<Input> {
         });
     }
     match js.value_type(value)? {
+        // A browser (the WebAssembly build) has no file system.
+        ValueType::String if cfg!(target_family = "wasm") => Err(JsError::Type(
+            "source is a file path, and a file path cannot be read in the browser; pass the \
+             file's bytes (a Uint8Array)"
+                .into(),
+        )),
         ValueType::String => Ok(Input::Path(PathBuf::from(js.utf8(value)?))),
         got => Err(JsError::Type(format!(
             "source must be a file path (a string), a Buffer or a Uint8Array, got {}",
@@ -186,18 +192,23 @@ pub fn load_history_sync<'env>(
     glue(env, WHAT, |js| {
         let format = format(js, format_name.raw())?;
         let input = input(js, source.raw())?;
-        let mut json = None;
-        produce(WHAT, &input, format, usize::MAX, |slice| {
-            json = Some(slice.json);
-            true
-        })?;
-        match json {
-            // One slice at depth 0: the whole array.
-            // The slicer writes ASCII.
-            Some(json) => js.parse_json_owned(json),
-            None => js.array(&[]),
-        }
+        read_whole(js, WHAT, &input, format)
     })
+}
+
+/// The whole history as one array, read on this thread.
+fn read_whole(js: &Js, what: &str, input: &Input, format: HistoryFormat) -> JsResult<Value> {
+    let mut json = None;
+    produce(what, input, format, usize::MAX, |slice| {
+        json = Some(slice.json);
+        true
+    })?;
+    match json {
+        // One slice at depth 0: the whole array.
+        // The slicer writes ASCII.
+        Some(json) => js.parse_json_owned(json),
+        None => js.array(&[]),
+    }
 }
 
 /// Reads a whole history on a thread of its own: a file path or the file's bytes, in
@@ -278,6 +289,33 @@ unsafe fn referenced(env: sys::napi_env, reference: sys::napi_ref) -> JsResult<V
     Ok(value)
 }
 
+/// WebAssembly in a browser has no threads: the history is read at once, on this thread,
+/// and the promise settled with the result (bad arguments still throw at the call).
+#[cfg(target_family = "wasm")]
+unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
+    const WHAT: &str = "loadHistory";
+    let env = js.env;
+    let format = format(js, format_name)?;
+    let input = input(js, source)?;
+    let mut promise = ptr::null_mut();
+    let mut deferred = ptr::null_mut();
+    check(
+        unsafe { sys::napi_create_promise(env, &mut deferred, &mut promise) },
+        env,
+        "creating a promise",
+    )?;
+    let status = match read_whole(js, WHAT, &input, format) {
+        Ok(messages) => unsafe { sys::napi_resolve_deferred(env, deferred, messages) },
+        Err(error) => {
+            let error = js.error_value(error, WHAT)?;
+            unsafe { sys::napi_reject_deferred(env, deferred, error) }
+        }
+    };
+    check(status, env, "settling the promise")?;
+    Ok(promise)
+}
+
+#[cfg(not(target_family = "wasm"))]
 unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
     const WHAT: &str = "loadHistory";
     let env = js.env;

@@ -462,6 +462,18 @@ impl<'s> Js<'s> {
             self.clear_exception()?;
             return self.undefined();
         }
+        if status == sys::Status::napi_pending_exception {
+            // emnapi (the WebAssembly build) throws a TypeError for null/undefined where
+            // Node returns the status above: drop that one, keep a getter's own.
+            let mut exception = ptr::null_mut();
+            // SAFETY: `env` is live and an exception is pending.
+            unsafe { sys::napi_get_and_clear_last_exception(self.env, &mut exception) };
+            if matches!(self.value_type(object)?, ValueType::Undefined | ValueType::Null) {
+                return self.undefined();
+            }
+            // SAFETY: rethrows the exception just taken.
+            unsafe { sys::napi_throw(self.env, exception) };
+        }
         self.check(status, "reading a property")?;
         Ok(value)
     }
@@ -845,10 +857,14 @@ impl<'s> Js<'s> {
         let text = text.as_ref();
         debug_assert!(text.is_ascii());
         let mut value = ptr::null_mut();
-        // SAFETY: `text` is valid for its length; ASCII is Latin-1.
-        let status = unsafe {
-            sys::napi_create_string_latin1(self.env, text.as_ptr().cast(), text.len() as isize, &mut value)
-        };
+        // ASCII is Latin-1 and UTF-8. emnapi (the WebAssembly build) makes a Latin-1 string
+        // a character at a time and UTF-8 with `TextDecoder`; V8 copies Latin-1 as it is.
+        #[cfg(target_family = "wasm")]
+        let create = sys::napi_create_string_utf8;
+        #[cfg(not(target_family = "wasm"))]
+        let create = sys::napi_create_string_latin1;
+        // SAFETY: `text` is valid for its length.
+        let status = unsafe { create(self.env, text.as_ptr().cast(), text.len() as isize, &mut value) };
         if status != sys::Status::napi_ok && text.len() > MAX_STRING_CHECKED {
             // V8 refuses a string past its length limit without throwing.
             let mut pending = false;

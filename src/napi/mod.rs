@@ -18,6 +18,9 @@ mod chunks;
 mod entry;
 mod format_types;
 mod formats;
+// The WebAssembly build reads histories on the calling thread: the reading thread and
+// its plumbing are unused there.
+#[cfg_attr(target_family = "wasm", allow(dead_code, unused_imports))]
 mod history;
 mod js;
 mod json_bridge;

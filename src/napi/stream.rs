@@ -356,7 +356,7 @@ impl ChunkStream {
     }
 
     /// Folds every complete frame of `data` (with what earlier pushes left over).
-    #[napi(ts_args_type = "data: Buffer | Uint8Array | string")]
+    #[napi(ts_args_type = "data: Uint8Array | string")]
     pub fn push(&mut self, env: &Env, data: Unknown) -> Result<()> {
         glue(env, "ChunkStream.push", |js| {
             push(js, &mut self.inner, data.raw())?;
@@ -405,7 +405,7 @@ impl ChunkStream {
 
 /// All events of `data` (NDJSON or SSE) folded into chunks, in one call.
 #[napi(
-    ts_args_type = "data: Buffer | Uint8Array | string, options?: StreamOptions",
+    ts_args_type = "data: Uint8Array | string, options?: StreamOptions",
     ts_return_type = "Chunk[]"
 )]
 pub fn reduce_events<'env>(env: &'env Env, data: Unknown, options: Unknown) -> Result<Unknown<'env>> {
@@ -418,7 +418,7 @@ pub fn reduce_events<'env>(env: &'env Env, data: Unknown, options: Unknown) -> R
 /// All events of `data` folded into chunks, as JSON text (ASCII: other characters as
 /// `\u` escapes).
 #[napi(
-    ts_args_type = "data: Buffer | Uint8Array | string, options?: StreamOptions",
+    ts_args_type = "data: Uint8Array | string, options?: StreamOptions",
     ts_return_type = "string"
 )]
 pub fn reduce_events_to_json<'env>(env: &'env Env, data: Unknown, options: Unknown) -> Result<Unknown<'env>> {

@@ -1,0 +1,152 @@
+// The WebAssembly build in headless Chromium. Two bundles are made with esbuild, as an
+// Electron renderer's or a web page's code is bundled:
+// - an app (`browser/app.mjs`) in a project that has agent-chunks in its node_modules,
+//   bundled with no option for it: the package's `browser` condition picks the build;
+// - the differential and bytes-path test files, unchanged, with `node:test`,
+//   `node:assert` and the few Node helpers they use made of the page's own parts.
+// Both run in one page served over HTTP; the page has no `process` and no `require`.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as esbuild from 'esbuild'
+
+const CHROMIUM = '/usr/bin/chromium'
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const here = join(root, '__test__', 'browser')
+const out = join(root, 'target', 'browser-test')
+
+assert.ok(existsSync(join(root, 'browser.mjs')), 'browser.mjs is missing: npm run build:wasm')
+assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: apt-get install chromium`)
+
+rmSync(out, { recursive: true, force: true })
+const app = join(out, 'app')
+mkdirSync(join(app, 'node_modules'), { recursive: true })
+symlinkSync(root, join(app, 'node_modules', 'agent-chunks'), 'dir')
+writeFileSync(join(app, 'main.mjs'), readFileSync(join(here, 'app.mjs')))
+
+const shim = (name) => join(here, name)
+const appBuild = await esbuild.build({
+  entryPoints: [join(app, 'main.mjs')],
+  outfile: join(out, 'app.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  logLevel: 'error',
+  metafile: true,
+})
+await esbuild.build({
+  entryPoints: [join(here, 'suite.mjs')],
+  outfile: join(out, 'suite.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  logLevel: 'error',
+  alias: {
+    'node:test': shim('node-test-api.mjs'),
+    'node:assert/strict': shim('node-assert.mjs'),
+    'node:util': shim('node-util.mjs'),
+    'node:crypto': shim('node-builtins.mjs'),
+    'node:v8': shim('node-builtins.mjs'),
+    'node:vm': shim('node-builtins.mjs'),
+    'node:fs': shim('node-builtins.mjs'),
+  },
+  inject: [shim('node-builtins.mjs')],
+  define: {
+    'process.env.DIFF_AGAINST': 'undefined',
+    'process.env.DIFF_CASES': 'undefined',
+    'process.env.DIFF_SEED': 'undefined',
+  },
+})
+writeFileSync(
+  join(out, 'index.html'),
+  '<!doctype html><meta charset="utf-8"><title>agent-chunks</title>' +
+    '<script type="module" src="app.js"></script><script type="module" src="suite.js"></script>',
+)
+
+const server = createServer((request, response) => {
+  const file = join(out, new URL(request.url, 'http://page').pathname)
+  if (!file.startsWith(out) || !existsSync(file)) return response.writeHead(404).end()
+  const type = file.endsWith('.html') ? 'text/html' : 'text/javascript'
+  response.writeHead(200, { 'content-type': `${type}; charset=utf-8` }).end(readFileSync(file))
+})
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+
+const { chromium } = await import('playwright-core')
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--js-flags=--expose-gc',
+  ],
+})
+const page = await browser.newPage()
+const pageErrors = []
+page.on('pageerror', (error) => pageErrors.push(String(error?.stack ?? error)))
+await page.goto(`http://127.0.0.1:${server.address().port}/index.html`, { waitUntil: 'commit', timeout: 0 })
+await page.waitForFunction(() => globalThis.appReport && globalThis.suiteDone, null, { timeout: 0 })
+const globals = await page.evaluate(() => ({
+  process: typeof process,
+  require: typeof require,
+  module: typeof module,
+  Buffer: typeof Buffer,
+  setImmediate: typeof setImmediate,
+}))
+const report = await page.evaluate(() => globalThis.appReport)
+await page.evaluate(() => globalThis.suiteDone)
+const results = await page.evaluate(() => globalThis.suiteResults)
+await browser.close()
+server.close()
+
+test('bundlers resolve the package to the WebAssembly build, Node to the native addon', async () => {
+  const bundled = Object.keys(appBuild.metafile.inputs).map((path) => path.split('/').pop())
+  assert.ok(bundled.includes('browser.mjs'), bundled.join(', '))
+  assert.ok(!bundled.includes('index.js'), bundled.join(', '))
+  assert.equal(import.meta.resolve('agent-chunks'), new URL('../index.js', import.meta.url).href)
+  const native = (await import('agent-chunks')).default
+  assert.equal(native.__napiBindingTarget, 'native')
+})
+
+test('the page is a browser page: no process, require, module, Buffer or setImmediate', () => {
+  assert.deepEqual(globals, { process: 'undefined', require: 'undefined', module: 'undefined', Buffer: 'undefined', setImmediate: 'undefined' })
+  assert.deepEqual(pageErrors, [])
+})
+
+test('a renderer bundle of agent-chunks: the drop-in mutates in place, bytes and history load', () => {
+  assert.equal(report.failed, undefined, report.failed)
+  assert.deepEqual(report.chunks, [
+    { type: 'text', text: 'Hello \u{1F600}' },
+    { type: 'tool-batch', calls: [{ id: 't1', name: 'bash', arguments: { cmd: 'ls' } }] },
+  ])
+  assert.equal(report.sameFirstChunk, true, 'the open chunk is extended where it is')
+  assert.equal(report.argumentsByReference, true, 'arguments are stored by reference')
+  assert.deepEqual(report.typeError, {
+    name: 'TypeError',
+    message: 'appendEventToChunks: text-delta event: "delta" must be a string, got number',
+  })
+  assert.deepEqual(report.system, { messageId: 'sys-1' })
+  assert.deepEqual(report.messages[1], { id: 'sys-1', role: 'system', chunks: [{ type: 'system', kind: 'notice', text: 'hi' }] })
+  assert.deepEqual(report.streamed, [{ type: 'text', text: 'ab' }])
+  assert.deepEqual(report.reduced, [{ type: 'text', text: 'ab' }])
+  assert.equal(report.loaded.length, 1)
+  assert.deepEqual(report.loaded[0].chunks, [{ type: 'text', text: 'x' }])
+  assert.equal(report.pathError.name, 'TypeError')
+  assert.match(report.pathError.message, /^loadHistorySync: source is a file path, and a file path cannot be read in the browser; pass the file's bytes/)
+})
+
+test('a Rust panic traps: a RuntimeError, and the page goes on', () => {
+  assert.deepEqual(report.panic, { name: 'RuntimeError', message: 'unreachable' })
+  assert.deepEqual(report.afterPanic, [{ type: 'text', text: 'still here' }])
+})
+
+test('the differential and bytes-path suites ran in the page', () => {
+  assert.ok(results.length >= 12, `${results.length} results`)
+})
+
+for (const result of results) {
+  test(`in Chromium: ${result.name}`, { skip: result.skipped }, () => {
+    assert.ok(result.ok, result.error)
+  })
+}

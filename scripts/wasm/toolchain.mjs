@@ -1,0 +1,69 @@
+// The WebAssembly toolchain: Debian's packages, installed with apt-get when missing.
+//
+// rustup's toolchain stays first on the PATH for the native addon; the WebAssembly build
+// names Debian's rustc and cargo by path. `rustc-web` is a rustc that knows the wasm
+// targets, `rust-web-src` the standard library's source (built with `-Zbuild-std`),
+// `lld-22` the linker and `wasi-libc` the C library and startup objects for WASI.
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+
+export const PACKAGES = ['rustc-web', 'cargo-web', 'rust-web-src', 'lld-22', 'wasi-libc']
+
+export const TOOLS = {
+  rustc: '/usr/bin/rustc',
+  cargo: '/usr/bin/cargo',
+  wasmLd: '/usr/bin/wasm-ld-22',
+  wasiLibc: '/usr/lib/wasm32-wasi',
+}
+
+const STD_SOURCE = '/usr/lib/rustlib/src/rust/library/std'
+
+function missing() {
+  const lacks = []
+  if (!knowsTarget()) lacks.push(`${TOOLS.rustc} with the wasm32-wasip1 target`)
+  if (!existsSync(TOOLS.cargo)) lacks.push(TOOLS.cargo)
+  if (!existsSync(STD_SOURCE)) lacks.push(STD_SOURCE)
+  if (!existsSync(TOOLS.wasmLd)) lacks.push(TOOLS.wasmLd)
+  if (!existsSync(`${TOOLS.wasiLibc}/crt1-reactor.o`)) lacks.push(`${TOOLS.wasiLibc}/crt1-reactor.o`)
+  return lacks
+}
+
+function knowsTarget() {
+  if (!existsSync(TOOLS.rustc)) return false
+  const list = spawnSync(TOOLS.rustc, ['--print', 'target-list'], { encoding: 'utf8' })
+  return list.status === 0 && list.stdout.split('\n').includes('wasm32-wasip1')
+}
+
+function run(command, args) {
+  console.log(`$ ${command} ${args.join(' ')}`)
+  const done = spawnSync(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  })
+  return done.status === 0
+}
+
+/** Installs the Debian packages if a piece is missing; throws if that cannot be done. */
+export function ensureToolchain() {
+  let lacks = missing()
+  if (lacks.length === 0) return
+  const install = ['install', '-y', '--no-install-recommends', ...PACKAGES]
+  const asRoot = process.getuid?.() === 0
+  if (asRoot && existsSync('/usr/bin/apt-get')) {
+    console.log(`The WebAssembly build needs Debian's ${PACKAGES.join(', ')}; installing them.`)
+    if (!run('apt-get', install)) {
+      run('apt-get', ['update'])
+      run('apt-get', install)
+    }
+    lacks = missing()
+  }
+  if (lacks.length > 0) {
+    throw new Error(
+      `The WebAssembly build needs ${lacks.join(', ')}. On Debian 12, as root: ` +
+        `apt-get ${install.join(' ')}`,
+    )
+  }
+}
+
+// `node scripts/wasm/toolchain.mjs`: only the install step.
+if (import.meta.url === `file://${process.argv[1]}`) ensureToolchain()
