@@ -281,6 +281,12 @@ pub fn decode_event<E: EventSource>(
     source: &E,
     event: &E::Value,
 ) -> Result<AgentEvent<E::Text, E::Value>, E::Error> {
+    let ty = decode_type(source, event)?;
+    decode_payload(source, event, ty)
+}
+
+/// Reads and classifies the event's `type` (once: a getter on it runs once).
+pub fn decode_type<E: EventSource>(source: &E, event: &E::Value) -> Result<EventType, E::Error> {
     // The hot path reads `type` first; what `event` itself is matters only when that
     // fails (reading a field of a non-object gives `undefined`).
     let tag = source.field(event, Field::Type)?;
@@ -301,6 +307,16 @@ pub fn decode_event<E: EventSource>(
         }
         .into());
     };
+    Ok(ty)
+}
+
+/// Checks the fields of an event whose type [`decode_type`] read, in the order the
+/// original helper reads them.
+pub fn decode_payload<E: EventSource>(
+    source: &E,
+    event: &E::Value,
+    ty: EventType,
+) -> Result<AgentEvent<E::Text, E::Value>, E::Error> {
     let r = Reader {
         source,
         event_type: type_name(ty),

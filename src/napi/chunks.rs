@@ -5,30 +5,48 @@
 //! with its key order. [`JsEvents`] is the [`EventSource`] that checks a JavaScript event.
 
 use std::cell::Cell;
+use std::ptr;
+
+use napi::sys;
 
 use crate::decode::{EventSource, Field, ValueType};
 use crate::model::{Chunk, EventType, ShellStream, ToolCallEntry};
-use crate::reducer::{ChunkStore, ChunkType, TextPart};
+use crate::reducer::{ChunkStore, ChunkType, Target, TextPart};
 
 use super::js::{Interned, Js, JsError, JsResult, Value};
 
 /// The caller's chunk array.
+///
+/// The length is read when a rule needs it, never kept across the caller's code (a
+/// getter on the event, a Proxy trap), and pushes read it again at the moment they
+/// write, as `Array.prototype.push` does: what the caller's code added is kept.
+/// Writes go through `Reflect.set`, so a frozen or read-only target is a `TypeError`
+/// (where the helper, in strict mode, throws one) and never a silently lost event.
 pub struct JsChunks<'a, 's> {
     js: &'a Js<'s>,
     array: Value,
-    len: usize,
-    /// The element last read by [`ChunkStore::kind`], reused by the mutation that follows.
+    /// The element last read by [`ChunkStore::is`], reused by the mutation that follows:
+    /// the helper, too, changes the chunk object it read, wherever it is by then.
     cached: Cell<Option<(usize, Value)>>,
+    /// The `text` of the chunk a delta will extend, read before the delta (see [`JsChunks::hold`]).
+    held_text: Cell<Option<Value>>,
+    /// The call entry shell output goes to, and its `shellOutput` and `stdout` as they
+    /// were before the event's fields were read.
+    held_shell: Cell<Option<(Value, Value, Value)>>,
 }
 
 impl<'a, 's> JsChunks<'a, 's> {
     /// `None` when `array` is not an array.
     pub fn new(js: &'a Js<'s>, array: Value) -> JsResult<Option<Self>> {
-        Ok(js.array_len(array)?.map(|len| JsChunks {
+        if !js.is_array(array)? {
+            return Ok(None);
+        }
+        Ok(Some(JsChunks {
             js,
             array,
-            len,
             cached: Cell::new(None),
+            held_text: Cell::new(None),
+            held_shell: Cell::new(None),
         }))
     }
 
@@ -46,7 +64,7 @@ impl<'a, 's> JsChunks<'a, 's> {
     /// The `calls` array of the batch at `index`; the helper would throw on anything else.
     fn calls(&self, index: usize) -> JsResult<(Value, usize)> {
         let calls = self.js.get(self.chunk(index)?, Interned::Calls)?;
-        match self.js.array_len(calls)? {
+        match self.js.array_len_of(calls, &format!("chunks[{index}].calls"))? {
             Some(len) => Ok((calls, len)),
             None => Err(JsError::Type(format!(
                 "chunks[{index}] is a tool-batch whose \"calls\" is not an array"
@@ -59,10 +77,62 @@ impl<'a, 's> JsChunks<'a, 's> {
         self.js.element(calls, call)
     }
 
-    fn push(&mut self, chunk: Value) -> JsResult<()> {
-        self.js.set_element(self.array, self.len, chunk)?;
-        self.len += 1;
+    /// Reads what the original helper reads of the chunks before it reads the event's
+    /// payload: the text a delta extends, the shell output a stream adds to. A getter on
+    /// the event that changes them then has the effect it has with the helper.
+    pub fn hold(&self, target: Target) -> JsResult<()> {
+        match target {
+            Target::Chunk(index) => {
+                let text = self.js.get(self.chunk(index)?, Interned::Text)?;
+                self.held_text.set(Some(text));
+            }
+            Target::Call(index, call) => {
+                let entry = self.call(index, call)?;
+                let (previous, stdout) = self.previous_output(entry)?;
+                self.held_shell.set(Some((entry, previous, stdout)));
+            }
+            Target::Push | Target::Nowhere => {}
+        }
         Ok(())
+    }
+
+    /// The entry's `shellOutput` and its `stdout` (`""` when there is none).
+    fn previous_output(&self, entry: Value) -> JsResult<(Value, Value)> {
+        let js = self.js;
+        let previous = js.get(entry, Interned::ShellOutput)?;
+        let stdout = match js.value_type(previous)? {
+            ValueType::Undefined | ValueType::Null => js.name(Interned::Empty)?,
+            _ => js.get(previous, Interned::Stdout)?,
+        };
+        Ok((previous, stdout))
+    }
+
+    /// The newest chunk of type `ty` before `end`. Walks back as the helper does, but
+    /// hands runs of holes and falsy elements to a loop in JavaScript instead of paying
+    /// an N-API call for each.
+    fn newest_before(&self, mut end: usize, ty: ChunkType) -> JsResult<Option<usize>> {
+        while end > 0 {
+            let index = end - 1;
+            if !self.js.truthy(self.chunk(index)?)? {
+                let Some(from) = index.checked_sub(1) else {
+                    return Ok(None);
+                };
+                match self.js.truthy_at_or_before(self.array, from)? {
+                    Some(found) => end = found + 1,
+                    None => return Ok(None),
+                }
+                continue;
+            }
+            if self.is(index, ty)? {
+                return Ok(Some(index));
+            }
+            end = index;
+        }
+        Ok(None)
+    }
+
+    fn push(&mut self, chunk: Value) -> JsResult<()> {
+        self.js.push(self.array, chunk, "chunks").map(|_| ())
     }
 
     fn new_call(&self, call: ToolCallEntry<Value, Value>) -> JsResult<Value> {
@@ -80,7 +150,10 @@ impl ChunkStore for JsChunks<'_, '_> {
     type Error = JsError;
 
     fn len(&self) -> JsResult<usize> {
-        Ok(self.len)
+        match self.js.array_len_of(self.array, "\"chunks\"")? {
+            Some(len) => Ok(len),
+            None => Err(JsError::Type("\"chunks\" is no longer an array".into())),
+        }
     }
 
     fn is(&self, index: usize, ty: ChunkType) -> JsResult<bool> {
@@ -102,9 +175,11 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn extend_text(&mut self, index: usize, delta: Value) -> JsResult<()> {
         let chunk = self.chunk(index)?;
-        let text = self.js.get(chunk, Interned::Text)?;
-        let text = self.js.plus(text, delta)?;
-        self.js.set(chunk, Interned::Text, text)
+        let text = match self.held_text.take() {
+            Some(text) => text,
+            None => self.js.get(chunk, Interned::Text)?,
+        };
+        self.js.extend_text(chunk, text, delta)
     }
 
     fn push_chunk(&mut self, chunk: Chunk<Value, Value>) -> JsResult<()> {
@@ -167,13 +242,16 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 
     fn seal_thinking(&mut self, index: usize, metadata: Value) -> JsResult<()> {
-        self.js.set(self.chunk(index)?, Interned::Metadata, metadata)
+        let chunk = self.chunk(index)?;
+        self.js.assign(chunk, Interned::Metadata, metadata)
     }
 
     fn push_call(&mut self, index: usize, call: ToolCallEntry<Value, Value>) -> JsResult<()> {
-        let (calls, len) = self.calls(index)?;
+        let (calls, _) = self.calls(index)?;
         let entry = self.new_call(call)?;
-        self.js.set_element(calls, len, entry)
+        self.js
+            .push(calls, entry, &format!("chunks[{index}].calls"))
+            .map(|_| ())
     }
 
     fn find_call(&self, index: usize, id: &Value) -> JsResult<Option<usize>> {
@@ -199,9 +277,36 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 
     fn set_result(&mut self, index: usize, call: usize, result: Value, is_error: Value) -> JsResult<()> {
+        let js = self.js;
         let entry = self.call(index, call)?;
-        self.js.set(entry, Interned::Result, result)?;
-        self.js.set(entry, Interned::IsError, is_error)
+        // Two writes: if the second is refused, the first is undone, so the entry is as
+        // it was (the helper would leave `result` written).
+        let had_result = js.has_own(entry, Interned::Result)?;
+        let old_result = js.get(entry, Interned::Result)?;
+        js.assign(entry, Interned::Result, result)?;
+        let Err(error) = js.assign(entry, Interned::IsError, is_error) else {
+            return Ok(());
+        };
+        let JsError::Pending = error else {
+            return Err(error);
+        };
+        let mut exception = ptr::null_mut();
+        // SAFETY: takes the pending exception (the refusal) of the live environment, to
+        // throw it again once `result` is restored.
+        unsafe { sys::napi_get_and_clear_last_exception(js.env, &mut exception) };
+        let undone = if had_result {
+            js.assign(entry, Interned::Result, old_result)
+        } else {
+            js.delete(entry, js.name(Interned::Result)?).map(|_| ())
+        };
+        if undone.is_err() {
+            // The undo's own exception gives way to the refusal.
+            let mut ignored = ptr::null_mut();
+            unsafe { sys::napi_get_and_clear_last_exception(js.env, &mut ignored) };
+        }
+        // SAFETY: rethrows the refusal taken above.
+        unsafe { sys::napi_throw(js.env, exception) };
+        Err(JsError::Pending)
     }
 
     fn last_call(&self, index: usize) -> JsResult<Option<usize>> {
@@ -221,26 +326,44 @@ impl ChunkStore for JsChunks<'_, '_> {
         data: Value,
     ) -> JsResult<()> {
         let js = self.js;
-        let entry = self.call(index, call)?;
+        let (entry, previous, stdout) = match self.held_shell.take() {
+            Some(held) => held,
+            None => {
+                let entry = self.call(index, call)?;
+                let (previous, stdout) = self.previous_output(entry)?;
+                (entry, previous, stdout)
+            }
+        };
         if !js.is_object(entry)? {
             return Err(JsError::Type(format!(
                 "chunks[{index}].calls[{call}] is not an object, so it cannot take shell output"
             )));
         }
-        let previous = js.get(entry, Interned::ShellOutput)?;
-        let (stdout, stderr) = match js.value_type(previous)? {
-            ValueType::Undefined | ValueType::Null => (js.name(Interned::Empty)?, js.name(Interned::Empty)?),
-            _ => (
-                js.get(previous, Interned::Stdout)?,
-                js.get(previous, Interned::Stderr)?,
-            ),
+        let stderr = match js.value_type(previous)? {
+            ValueType::Undefined | ValueType::Null => js.name(Interned::Empty)?,
+            _ => js.get(previous, Interned::Stderr)?,
         };
         let empty = js.name(Interned::Empty)?;
         let pick = |wanted: ShellStream| if stream == wanted { data } else { empty };
         let stdout = js.plus(stdout, pick(ShellStream::Stdout))?;
         let stderr = js.plus(stderr, pick(ShellStream::Stderr))?;
         let output = js.object(&[(Interned::Stdout, stdout), (Interned::Stderr, stderr)])?;
-        js.set(entry, Interned::ShellOutput, output)
+        js.assign(entry, Interned::ShellOutput, output)
+    }
+
+    fn newest(&self, ty: ChunkType) -> JsResult<Option<usize>> {
+        self.newest_before(self.len()?, ty)
+    }
+
+    fn newest_call(&self, id: &Value) -> JsResult<Option<(usize, usize)>> {
+        let mut end = self.len()?;
+        while let Some(index) = self.newest_before(end, ChunkType::ToolBatch)? {
+            if let Some(call) = self.find_call(index, id)? {
+                return Ok(Some((index, call)));
+            }
+            end = index;
+        }
+        Ok(None)
     }
 }
 

@@ -280,6 +280,16 @@ const JSON_PARSE: u32 = CONCAT + 2;
 const DATE: u32 = CONCAT + 3;
 const DATE_NOW: u32 = CONCAT + 4;
 const SET_IMMEDIATE: u32 = CONCAT + 5;
+/// The functions of `mechanics.js`, compiled at load, in the order it lists them.
+const SKIP_FALSY: u32 = CONCAT + 6;
+const EXTEND_TEXT: u32 = CONCAT + 7;
+const ASSIGN: u32 = CONCAT + 8;
+const PUSH: u32 = CONCAT + 9;
+const MECHANICS: [u32; 4] = [SKIP_FALSY, EXTEND_TEXT, ASSIGN, PUSH];
+const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
+
+/// The largest length a JavaScript array-like may have (2^53 - 1), as `ToLength` clamps.
+pub const MAX_LENGTH: f64 = 9_007_199_254_740_991.0;
 
 pub(super) fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
     if status == sys::Status::napi_ok {
@@ -361,6 +371,38 @@ impl State {
                 unsafe { sys::napi_set_element(env, holder, slot, value) },
                 env,
                 "storing a built-in function",
+            )?;
+        }
+        let mut source = ptr::null_mut();
+        let mut mechanics = ptr::null_mut();
+        check(
+            unsafe {
+                sys::napi_create_string_utf8(
+                    env,
+                    MECHANICS_SOURCE.as_ptr().cast(),
+                    MECHANICS_SOURCE.len() as isize,
+                    &mut source,
+                )
+            },
+            env,
+            "creating a source text",
+        )?;
+        check(
+            unsafe { sys::napi_run_script(env, source, &mut mechanics) },
+            env,
+            "compiling the mechanics",
+        )?;
+        for (position, slot) in MECHANICS.into_iter().enumerate() {
+            let mut function = ptr::null_mut();
+            check(
+                unsafe { sys::napi_get_element(env, mechanics, position as u32, &mut function) },
+                env,
+                "reading a mechanic",
+            )?;
+            check(
+                unsafe { sys::napi_set_element(env, holder, slot, function) },
+                env,
+                "storing a mechanic",
             )?;
         }
         let mut reference = ptr::null_mut();
@@ -484,27 +526,151 @@ impl<'s> Js<'s> {
         )
     }
 
+    /// `array[index]`, for any index an array-like may have (up to 2^53 - 2): indexes
+    /// past the u32 range of `napi_get_element` are read as number keys, as JavaScript
+    /// reads them.
     pub fn element(&self, array: Value, index: usize) -> JsResult<Value> {
         let mut value = ptr::null_mut();
-        // SAFETY: all handles belong to the current scope.
-        self.check(
-            unsafe { sys::napi_get_element(self.env, array, index as u32, &mut value) },
-            "reading an element",
-        )?;
+        let status = match u32::try_from(index) {
+            // SAFETY: all handles belong to the current scope.
+            Ok(small) if small != u32::MAX => unsafe {
+                sys::napi_get_element(self.env, array, small, &mut value)
+            },
+            _ => {
+                let key = self.index_key(index)?;
+                unsafe { sys::napi_get_property(self.env, array, key, &mut value) }
+            }
+        };
+        self.check(status, "reading an element")?;
         Ok(value)
     }
 
+    /// The property key for `index`: a number, which JavaScript turns into the same
+    /// string key an index expression makes.
+    pub fn index_key(&self, index: usize) -> JsResult<Value> {
+        let mut key = ptr::null_mut();
+        // SAFETY: creates a value in the current scope.
+        let status = match u32::try_from(index) {
+            Ok(small) => unsafe { sys::napi_create_uint32(self.env, small, &mut key) },
+            Err(_) => unsafe { sys::napi_create_double(self.env, index as f64, &mut key) },
+        };
+        self.check(status, "creating an index")?;
+        Ok(key)
+    }
+
+    /// Writes an element of an array this call created (nothing can refuse it).
     pub fn set_element(&self, array: Value, index: usize, value: Value) -> JsResult<()> {
+        let index = u32::try_from(index).map_err(|_| JsError::Internal("index out of range".into()))?;
         // SAFETY: all handles belong to the current scope.
         self.check(
-            unsafe { sys::napi_set_element(self.env, array, index as u32, value) },
+            unsafe { sys::napi_set_element(self.env, array, index, value) },
             "writing an element",
         )
+    }
+
+    /// `chunk.text = text + delta`, as the helper's `+=` with `text` read before. One call:
+    /// V8 joins (as a rope) and writes; a refused write throws the helper's `TypeError`.
+    pub fn extend_text(&self, chunk: Value, text: Value, delta: Value) -> JsResult<()> {
+        self.call_mechanic(EXTEND_TEXT, &[chunk, text, delta]).map(|_| ())
+    }
+
+    /// `object[key] = value` in strict mode: setters and Proxy traps run, and a refused
+    /// write (frozen, sealed, read-only, a trap returning false) throws the `TypeError`
+    /// the helper's own assignment throws, where `napi_set_property` would ignore it.
+    pub fn assign(&self, object: Value, key: Interned, value: Value) -> JsResult<()> {
+        self.call_mechanic(ASSIGN, &[object, self.name(key)?, value])
+            .map(|_| ())
+    }
+
+    fn call_mechanic(&self, slot: u32, args: &[Value]) -> JsResult<Value> {
+        let function = self.table(slot)?;
+        let this = self.undefined()?;
+        let mut result = ptr::null_mut();
+        // SAFETY: `function` is a compiled mechanic, called with arguments of this scope.
+        self.check(
+            unsafe {
+                sys::napi_call_function(self.env, this, function, args.len(), args.as_ptr(), &mut result)
+            },
+            "a mechanic",
+        )?;
+        Ok(result)
+    }
+
+    /// `delete object[key]`, for undoing a write; whether it was deleted.
+    pub fn delete(&self, object: Value, key: Value) -> JsResult<bool> {
+        let mut deleted = false;
+        // SAFETY: all handles belong to the current scope.
+        self.check(
+            unsafe { sys::napi_delete_property(self.env, object, key, &mut deleted) },
+            "deleting a property",
+        )?;
+        Ok(deleted)
+    }
+
+    /// Whether `object` has an own property `key`.
+    pub fn has_own(&self, object: Value, key: Interned) -> JsResult<bool> {
+        let key = self.name(key)?;
+        let mut result = false;
+        // SAFETY: all handles belong to the current scope.
+        self.check(
+            unsafe { sys::napi_has_own_property(self.env, object, key, &mut result) },
+            "testing an own property",
+        )?;
+        Ok(result)
+    }
+
+    /// `array.push(value)` as `Array.prototype.push` does it, reading the length at this
+    /// moment (so elements a getter or `idFactory` added are kept), for every length an
+    /// array-like may have. Where the helper's `push` would throw (a frozen, sealed or
+    /// non-extensible array, a Proxy refusing the write), nothing is changed and `what`
+    /// (e.g. `chunks`) is named in the `TypeError`. Returns the new element's index.
+    pub fn push(&self, array: Value, value: Value, what: &str) -> JsResult<usize> {
+        let push = self.table(PUSH)?;
+        let this = self.undefined()?;
+        let args = [array, value];
+        let mut done = ptr::null_mut();
+        // SAFETY: `push` is the compiled mechanic, called with two arguments of this scope.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, this, push, 2, args.as_ptr(), &mut done) },
+            "pushing",
+        )?;
+        let mut index = 0f64;
+        // SAFETY: `done` belongs to the current scope; a non-number is refused, not thrown.
+        if unsafe { sys::napi_get_value_double(self.env, done, &mut index) } == sys::Status::napi_ok {
+            return Ok(index as usize);
+        }
+        let length = self.element(done, 0)?;
+        Err(JsError::Type(format!(
+            "\"{what}\" is an array whose \"length\" is {}, not a whole number below 2^53 - 1",
+            self.describe(length)?
+        )))
+    }
+
+    /// The nearest index at or before `from` whose element is truthy, read by a loop in
+    /// JavaScript (see `SKIP_FALSY_SOURCE`): holes cost what they cost the helper.
+    pub fn truthy_at_or_before(&self, array: Value, from: usize) -> JsResult<Option<usize>> {
+        let skip = self.table(SKIP_FALSY)?;
+        let this = self.undefined()?;
+        let args = [array, self.create_number(from as f64)?];
+        let mut found = ptr::null_mut();
+        // SAFETY: `skip` is the compiled loop, called with two arguments of the current scope.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, this, skip, 2, args.as_ptr(), &mut found) },
+            "skipping holes",
+        )?;
+        let found = self.number(found)?;
+        Ok((found >= 0.0).then_some(found as usize))
     }
 
     /// The length of `value` if it is an array, as `Array.isArray` sees arrays: a
     /// `Proxy` of an array (a Vue or MobX reactive store) counts, and is read through it.
     pub fn array_len(&self, value: Value) -> JsResult<Option<usize>> {
+        self.array_len_of(value, "an array")
+    }
+
+    /// [`Js::array_len`], naming the array `what` when a Proxy reports a length that no
+    /// array can have (a string, a Symbol, a fraction, more than 2^53 - 1).
+    pub fn array_len_of(&self, value: Value, what: &str) -> JsResult<Option<usize>> {
         let mut len = 0u32;
         // SAFETY: `value` belongs to the current scope.
         let status = unsafe { sys::napi_get_array_length(self.env, value, &mut len) };
@@ -512,14 +678,40 @@ impl<'s> Js<'s> {
             self.check(status, "reading an array length")?;
             return Ok(Some(len as usize));
         }
-        if !self.is_object(value)? {
+        if !self.is_array(value)? {
             return Ok(None);
+        }
+        let length = self.get(value, Interned::Length)?;
+        let number = match self.value_type(length)? {
+            ValueType::Number => self.number(length)?,
+            _ => f64::NAN,
+        };
+        if number.fract() != 0.0 || !(0.0..=MAX_LENGTH).contains(&number) || number > usize::MAX as f64 {
+            return Err(JsError::Type(format!(
+                "{what} is an array whose \"length\" is {}, not a whole number from 0 to 2^53 - 1",
+                self.describe(length)?
+            )));
+        }
+        Ok(Some(number as usize))
+    }
+
+    /// `Array.isArray(value)`: true for arrays and Proxies of arrays.
+    pub fn is_array(&self, value: Value) -> JsResult<bool> {
+        let mut is_array = false;
+        // SAFETY: `value` belongs to the current scope.
+        self.check(
+            unsafe { sys::napi_is_array(self.env, value, &mut is_array) },
+            "isArray",
+        )?;
+        if is_array || !self.is_object(value)? {
+            return Ok(is_array);
         }
         let is_array = self.table(IS_ARRAY)?;
         let this = self.undefined()?;
         let mut verdict = ptr::null_mut();
         let mut proxied_array = false;
-        // SAFETY: `is_array` is Array.isArray, called with one argument.
+        // SAFETY: `is_array` is Array.isArray, called with one argument (it throws for a
+        // revoked Proxy, as it does in JavaScript).
         self.check(
             unsafe { sys::napi_call_function(self.env, this, is_array, 1, &value, &mut verdict) },
             "Array.isArray",
@@ -528,16 +720,39 @@ impl<'s> Js<'s> {
             unsafe { sys::napi_get_value_bool(self.env, verdict, &mut proxied_array) },
             "reading a boolean",
         )?;
-        if !proxied_array {
-            return Ok(None);
-        }
-        let length = self.get(value, Interned::Length)?;
-        let length = self.number(length)?;
-        Ok(Some(if length.is_finite() && length > 0.0 {
-            length as usize
-        } else {
-            0
-        }))
+        Ok(proxied_array)
+    }
+
+    /// What a value is, for an error message: `NaN`, `Infinity`, `-0.5`, `a string ("3")`,
+    /// `a bigint (3n)`, `a symbol`, `null`, `an object`…
+    pub fn describe(&self, value: Value) -> JsResult<String> {
+        Ok(match self.value_type(value)? {
+            ValueType::Number => {
+                let number = self.number(value)?;
+                if number.is_nan() {
+                    "NaN".into()
+                } else if number.is_infinite() {
+                    if number > 0.0 { "Infinity" } else { "-Infinity" }.into()
+                } else {
+                    format!("the number {number}")
+                }
+            }
+            ValueType::String => {
+                let mut units = Vec::new();
+                self.utf16_into(value, &mut units)?;
+                let text = String::from_utf16_lossy(&units[..units.len().min(40)]);
+                let more = if units.len() > 40 { "…" } else { "" };
+                format!("a string ({text:?}{more})")
+            }
+            ValueType::BigInt => "a bigint".into(),
+            ValueType::Symbol => "a symbol".into(),
+            ValueType::Boolean => format!("the boolean {}", self.truthy(value)?),
+            ValueType::Array => "an array".into(),
+            ValueType::Object => "an object".into(),
+            ValueType::Function => "a function".into(),
+            ValueType::Undefined => "undefined".into(),
+            ValueType::Null => "null".into(),
+        })
     }
 
     pub fn value_type(&self, value: Value) -> JsResult<ValueType> {
