@@ -28,6 +28,11 @@ pub struct JsChunks<'a, 's> {
     /// The element last read by [`ChunkStore::is`], reused by the mutation that follows:
     /// the helper, too, changes the chunk object it read, wherever it is by then.
     cached: Cell<Option<(usize, Value)>>,
+    /// The `calls` array last read, with its chunk's index and its length then: the
+    /// helper reads a batch's `calls` once per event.
+    cached_calls: Cell<Option<(usize, Value, usize)>>,
+    /// The call entry last found (by id, or as the last call), as the helper keeps it.
+    cached_call: Cell<Option<(usize, usize, Value)>>,
     /// The `text` of the chunk a delta will extend, read before the delta (see [`JsChunks::hold`]).
     held_text: Cell<Option<Value>>,
     /// The call entry shell output goes to, and its `shellOutput` and `stdout` as they
@@ -45,6 +50,8 @@ impl<'a, 's> JsChunks<'a, 's> {
             js,
             array,
             cached: Cell::new(None),
+            cached_calls: Cell::new(None),
+            cached_call: Cell::new(None),
             held_text: Cell::new(None),
             held_shell: Cell::new(None),
         }))
@@ -63,9 +70,17 @@ impl<'a, 's> JsChunks<'a, 's> {
 
     /// The `calls` array of the batch at `index`; the helper would throw on anything else.
     fn calls(&self, index: usize) -> JsResult<(Value, usize)> {
+        if let Some((cached, calls, len)) = self.cached_calls.get() {
+            if cached == index {
+                return Ok((calls, len));
+            }
+        }
         let calls = self.js.get(self.chunk(index)?, Interned::Calls)?;
         match self.js.array_len_of(calls, &format!("chunks[{index}].calls"))? {
-            Some(len) => Ok((calls, len)),
+            Some(len) => {
+                self.cached_calls.set(Some((index, calls, len)));
+                Ok((calls, len))
+            }
             None => Err(JsError::Type(format!(
                 "chunks[{index}] is a tool-batch whose \"calls\" is not an array"
             ))),
@@ -73,6 +88,11 @@ impl<'a, 's> JsChunks<'a, 's> {
     }
 
     fn call(&self, index: usize, call: usize) -> JsResult<Value> {
+        if let Some((cached, position, entry)) = self.cached_call.get() {
+            if (cached, position) == (index, call) {
+                return Ok(entry);
+            }
+        }
         let (calls, _) = self.calls(index)?;
         self.js.element(calls, call)
     }
@@ -107,23 +127,38 @@ impl<'a, 's> JsChunks<'a, 's> {
         Ok((previous, stdout))
     }
 
-    /// The newest chunk of type `ty` before `end`. Walks back as the helper does, but
-    /// hands runs of holes and falsy elements to a loop in JavaScript instead of paying
-    /// an N-API call for each.
+    /// The newest chunk of type `ty` before `end`, read as the helper's walk reads it: each
+    /// element once, and the one found once more (the helper reads `chunks[i]` again to
+    /// return it, or to take its `calls`), which is the object then changed. Runs of holes
+    /// and falsy elements go to a loop in JavaScript instead of one N-API call each.
     fn newest_before(&self, mut end: usize, ty: ChunkType) -> JsResult<Option<usize>> {
+        /// Falsy elements read one by one before the rest of the run goes to the loop.
+        const RUN: usize = 8;
+        let mut falsy = 0;
         while end > 0 {
-            let index = end - 1;
-            if !self.js.truthy(self.chunk(index)?)? {
-                let Some(from) = index.checked_sub(1) else {
-                    return Ok(None);
-                };
-                match self.js.truthy_at_or_before(self.array, from)? {
-                    Some(found) => end = found + 1,
+            let mut index = end - 1;
+            let chunk = self.js.element(self.array, index)?;
+            let chunk = if self.js.truthy(chunk)? {
+                falsy = 0;
+                chunk
+            } else if falsy < RUN || index == 0 {
+                falsy += 1;
+                end = index;
+                continue;
+            } else {
+                falsy = 0;
+                match self.js.truthy_at_or_before(self.array, index - 1)? {
+                    Some((found, chunk)) => {
+                        index = found;
+                        chunk
+                    }
                     None => return Ok(None),
                 }
-                continue;
-            }
+            };
+            self.cached.set(Some((index, chunk)));
             if self.is(index, ty)? {
+                self.cached
+                    .set(Some((index, self.js.element(self.array, index)?)));
                 return Ok(Some(index));
             }
             end = index;
@@ -132,7 +167,7 @@ impl<'a, 's> JsChunks<'a, 's> {
     }
 
     fn push(&mut self, chunk: Value) -> JsResult<()> {
-        self.js.push(self.array, chunk, "chunks").map(|_| ())
+        self.js.push(self.array, chunk, || "chunks".into())
     }
 
     fn new_call(&self, call: ToolCallEntry<Value, Value>) -> JsResult<Value> {
@@ -247,10 +282,11 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 
     fn push_call(&mut self, index: usize, call: ToolCallEntry<Value, Value>) -> JsResult<()> {
+        self.cached_calls.set(None);
         let (calls, _) = self.calls(index)?;
         let entry = self.new_call(call)?;
         self.js
-            .push(calls, entry, &format!("chunks[{index}].calls"))
+            .push(calls, entry, || format!("chunks[{index}].calls"))
             .map(|_| ())
     }
 
@@ -268,6 +304,7 @@ impl ChunkStore for JsChunks<'_, '_> {
                 ValueType::Object | ValueType::Array | ValueType::Function
                     if js.strict_equals(js.get(call, Interned::Id)?, *id)? =>
                 {
+                    self.cached_call.set(Some((index, position, call)));
                     return Ok(Some(position));
                 }
                 _ => {}
@@ -315,6 +352,7 @@ impl ChunkStore for JsChunks<'_, '_> {
             return Ok(None);
         }
         let entry = self.js.element(calls, len - 1)?;
+        self.cached_call.set(Some((index, len - 1, entry)));
         Ok(self.js.truthy(entry)?.then_some(len - 1))
     }
 

@@ -14,7 +14,7 @@ use napi::sys;
 
 use crate::decode::{decode_payload, decode_type, ValueType};
 use crate::model::EventType;
-use crate::reducer::{self, locate, ChunkType, Lookup};
+use crate::reducer::{self, locate, ChunkType, Lookup, Target};
 use crate::system::{random_uuid, route_system_event};
 
 use super::chunks::{JsChunks, JsEvents};
@@ -142,6 +142,11 @@ pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
     let (target, event) = match early {
         Some(lookup) => {
             let target = locate(&store, lookup)?;
+            if target == Target::Nowhere {
+                // Shell output with no call to go to: the helper returns before reading
+                // `stream` and `data`, so their getters do not run here either.
+                return Ok(());
+            }
             if ty != EventType::ToolCall {
                 store.hold(target)?;
             }

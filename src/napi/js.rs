@@ -623,8 +623,8 @@ impl<'s> Js<'s> {
     /// moment (so elements a getter or `idFactory` added are kept), for every length an
     /// array-like may have. Where the helper's `push` would throw (a frozen, sealed or
     /// non-extensible array, a Proxy refusing the write), nothing is changed and `what`
-    /// (e.g. `chunks`) is named in the `TypeError`. Returns the new element's index.
-    pub fn push(&self, array: Value, value: Value, what: &str) -> JsResult<usize> {
+    /// (e.g. `chunks`) is named in the `TypeError`.
+    pub fn push(&self, array: Value, value: Value, what: impl FnOnce() -> String) -> JsResult<()> {
         let push = self.table(PUSH)?;
         let this = self.undefined()?;
         let args = [array, value];
@@ -634,32 +634,26 @@ impl<'s> Js<'s> {
             unsafe { sys::napi_call_function(self.env, this, push, 2, args.as_ptr(), &mut done) },
             "pushing",
         )?;
-        let mut index = 0f64;
-        // SAFETY: `done` belongs to the current scope; a non-number is refused, not thrown.
-        if unsafe { sys::napi_get_value_double(self.env, done, &mut index) } == sys::Status::napi_ok {
-            return Ok(index as usize);
+        if !self.is_object(done)? {
+            return Ok(());
         }
         let length = self.element(done, 0)?;
         Err(JsError::Type(format!(
-            "\"{what}\" is an array whose \"length\" is {}, not a whole number below 2^53 - 1",
+            "\"{}\" is an array whose \"length\" is {}, not a whole number below 2^53 - 1",
+            what(),
             self.describe(length)?
         )))
     }
 
-    /// The nearest index at or before `from` whose element is truthy, read by a loop in
-    /// JavaScript (see `SKIP_FALSY_SOURCE`): holes cost what they cost the helper.
-    pub fn truthy_at_or_before(&self, array: Value, from: usize) -> JsResult<Option<usize>> {
-        let skip = self.table(SKIP_FALSY)?;
-        let this = self.undefined()?;
-        let args = [array, self.create_number(from as f64)?];
-        let mut found = ptr::null_mut();
-        // SAFETY: `skip` is the compiled loop, called with two arguments of the current scope.
-        self.check(
-            unsafe { sys::napi_call_function(self.env, this, skip, 2, args.as_ptr(), &mut found) },
-            "skipping holes",
-        )?;
-        let found = self.number(found)?;
-        Ok((found >= 0.0).then_some(found as usize))
+    /// The nearest element at or before `from` that is truthy, with its index, read by a
+    /// loop in JavaScript (see `mechanics.js`): holes cost what they cost the helper.
+    pub fn truthy_at_or_before(&self, array: Value, from: usize) -> JsResult<Option<(usize, Value)>> {
+        let found = self.call_mechanic(SKIP_FALSY, &[array, self.create_number(from as f64)?])?;
+        if !self.is_object(found)? {
+            return Ok(None);
+        }
+        let index = self.number(self.element(found, 0)?)?;
+        Ok(Some((index as usize, self.element(found, 1)?)))
     }
 
     /// The length of `value` if it is an array, as `Array.isArray` sees arrays: a

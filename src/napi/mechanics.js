@@ -7,11 +7,17 @@
 (function () {
   'use strict';
   const deleteProperty = Reflect.deleteProperty;
+  const apply = Reflect.apply;
+  const builtinPush = Array.prototype.push;
   return [
-    // The nearest index at or before `from` whose element is truthy, or -1. Reads through
-    // [[Get]], as the helper's walk does (getters, Proxies, inherited elements), at its speed.
+    // The nearest element at or before `from` that is truthy, as `[index, element]`, or
+    // -1. Reads each element once through [[Get]], as the helper's walk does (getters,
+    // Proxies, inherited elements), at its speed.
     function skipFalsy(array, from) {
-      for (let i = from; i >= 0; i--) if (array[i]) return i;
+      for (let i = from; i >= 0; i--) {
+        const element = array[i];
+        if (element) return [i, element];
+      }
       return -1;
     },
     // The helper's `last.text += delta`, with the text read earlier (before the delta).
@@ -22,11 +28,18 @@
     function assign(object, key, value) {
       object[key] = value;
     },
-    // `Array.prototype.push(value)` step by step: read the length, write the element,
-    // write the length; the element is taken back when the length cannot follow, so a
-    // refusal changes nothing. Returns the new element's index, or `[length]` when the
-    // length is one no array-like can have (a string, a Symbol, a fraction, 2^53 - 1 or more).
+    // `array.push(value)`, as the helper calls it. The built-in `push` runs step by step:
+    // read the length, write the element, write the length; the element is taken back
+    // when the length cannot follow, so a refusal changes nothing. A `push` of the
+    // caller's own (a subclass, an observable array) is called as it is. Returns true,
+    // or `[length]` when the length is one no array-like can have (a string, a Symbol,
+    // a fraction, 2^53 - 1 or more).
     function push(array, value) {
+      const method = array.push;
+      if (method !== builtinPush) {
+        apply(method, array, [value]);
+        return true;
+      }
       const length = array.length;
       if (typeof length !== 'number' || !(length >= 0 && length < 9007199254740991) || length % 1 !== 0) {
         return [length];
@@ -38,7 +51,7 @@
         deleteProperty(array, length);
         throw error;
       }
-      return length;
+      return true;
     },
   ];
 })()

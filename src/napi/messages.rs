@@ -78,7 +78,7 @@ impl MessageList for JsMessages<'_, '_> {
             )));
         }
         let object = self.chunk_object(&chunk)?;
-        js.push(chunks, object, &format!("messages[{index}].chunks"))?;
+        js.push(chunks, object, || format!("messages[{index}].chunks"))?;
         js.get(last, Interned::Id)
     }
 
@@ -90,6 +90,6 @@ impl MessageList for JsMessages<'_, '_> {
             (Interned::Role, js.name(Interned::System)?),
             (Interned::Chunks, chunks),
         ])?;
-        js.push(self.array, message, "messages").map(|_| ())
+        js.push(self.array, message, || "messages".into())
     }
 }
