@@ -659,11 +659,11 @@ impl<'s> Js<'s> {
     /// The length of `value` if it is an array, as `Array.isArray` sees arrays: a
     /// `Proxy` of an array (a Vue or MobX reactive store) counts, and is read through it.
     pub fn array_len(&self, value: Value) -> JsResult<Option<usize>> {
-        self.array_len_of(value, "an array")
+        self.array_len_of(value, "")
     }
 
-    /// [`Js::array_len`], naming the array `what` when a Proxy reports a length that no
-    /// array can have (a string, a Symbol, a fraction, more than 2^53 - 1).
+    /// [`Js::array_len`], naming the array `what` (when not empty) when a Proxy reports a
+    /// length that no array can have (a string, a Symbol, a fraction, more than 2^53 - 1).
     pub fn array_len_of(&self, value: Value, what: &str) -> JsResult<Option<usize>> {
         let mut len = 0u32;
         // SAFETY: `value` belongs to the current scope.
@@ -681,8 +681,12 @@ impl<'s> Js<'s> {
             _ => f64::NAN,
         };
         if number.fract() != 0.0 || !(0.0..=MAX_LENGTH).contains(&number) || number > usize::MAX as f64 {
+            let whose = match what {
+                "" => "an array's \"length\" is".to_string(),
+                what => format!("{what} is an array whose \"length\" is"),
+            };
             return Err(JsError::Type(format!(
-                "{what} is an array whose \"length\" is {}, not a whole number from 0 to 2^53 - 1",
+                "{whose} {}, not a whole number from 0 to 2^53 - 1",
                 self.describe(length)?
             )));
         }
