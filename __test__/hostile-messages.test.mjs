@@ -5,11 +5,13 @@ import test from 'node:test'
 import assert from 'node:assert/strict'
 
 import {
+  ChunkStream,
   adaptACPMessages,
   appendEventToChunks,
   applySystemEvent,
   buildTimeline,
   pi,
+  reduceEvents,
   sn,
   toUnifiedMessages,
 } from '../index.js'
@@ -94,4 +96,11 @@ test('Proxies of arrays are arrays, as Array.isArray says', () => {
   const chunks = [{ type: 'thinking', text: 'a' }, { type: 'tool-batch', calls: [{ id: 'c', name: 'bash', arguments: {} }] }]
   assert.deepEqual(buildTimeline(new Proxy(chunks, {})), buildTimeline(chunks))
   assert.deepEqual(sn.reconcile(new Proxy([], {}), { id: 't', role: 1, parts: [] }), sn.reconcile([], { id: 't', role: 1, parts: [] }))
+})
+
+test('ChunkStream names the framing it was given', () => {
+  for (const [framing, said] of [[Symbol('sse'), 'a symbol'], [1n, 'a bigint'], [NaN, 'NaN'], ['SSE', 'a string ("SSE")'], [null, 'null']]) {
+    throwsType(() => new ChunkStream({ framing }), `ChunkStream: options.framing must be 'auto', 'ndjson' or 'sse', got ${said}`)
+    throwsType(() => reduceEvents('', { framing }), `reduceEvents: options.framing must be 'auto', 'ndjson' or 'sse', got ${said}`)
+  }
 })
