@@ -262,6 +262,10 @@ impl Interned {
 pub struct State {
     env: sys::napi_env,
     holder: sys::napi_ref,
+    /// Whether `mechanics.js` compiled. Where code from text may not run (a page whose
+    /// Content Security Policy forbids it, for a WebAssembly build), plain N-API calls do
+    /// the same work, except that a refused write then goes unnoticed, as N-API ignores it.
+    mechanics: bool,
 }
 
 /// The built-in functions the binding calls, kept in the holder array after the names
@@ -387,23 +391,25 @@ impl State {
             env,
             "creating a source text",
         )?;
-        check(
-            unsafe { sys::napi_run_script(env, source, &mut mechanics) },
-            env,
-            "compiling the mechanics",
-        )?;
-        for (position, slot) in MECHANICS.into_iter().enumerate() {
-            let mut function = ptr::null_mut();
-            check(
-                unsafe { sys::napi_get_element(env, mechanics, position as u32, &mut function) },
-                env,
-                "reading a mechanic",
-            )?;
-            check(
-                unsafe { sys::napi_set_element(env, holder, slot, function) },
-                env,
-                "storing a mechanic",
-            )?;
+        let compiled = unsafe { sys::napi_run_script(env, source, &mut mechanics) } == sys::Status::napi_ok;
+        if compiled {
+            for (position, slot) in MECHANICS.into_iter().enumerate() {
+                let mut function = ptr::null_mut();
+                check(
+                    unsafe { sys::napi_get_element(env, mechanics, position as u32, &mut function) },
+                    env,
+                    "reading a mechanic",
+                )?;
+                check(
+                    unsafe { sys::napi_set_element(env, holder, slot, function) },
+                    env,
+                    "storing a mechanic",
+                )?;
+            }
+        } else {
+            let mut refused = ptr::null_mut();
+            // SAFETY: clears the compile error (if any) of the live environment.
+            unsafe { sys::napi_get_and_clear_last_exception(env, &mut refused) };
         }
         let mut reference = ptr::null_mut();
         check(
@@ -414,6 +420,7 @@ impl State {
         Ok(Box::new(State {
             env,
             holder: reference,
+            mechanics: compiled,
         }))
     }
 
@@ -571,6 +578,10 @@ impl<'s> Js<'s> {
     /// `chunk.text = text + delta`, as the helper's `+=` with `text` read before. One call:
     /// V8 joins (as a rope) and writes; a refused write throws the helper's `TypeError`.
     pub fn extend_text(&self, chunk: Value, text: Value, delta: Value) -> JsResult<()> {
+        if !self.state.mechanics {
+            let joined = self.plus(text, delta)?;
+            return self.set(chunk, Interned::Text, joined);
+        }
         self.call_mechanic(EXTEND_TEXT, &[chunk, text, delta]).map(|_| ())
     }
 
@@ -578,6 +589,9 @@ impl<'s> Js<'s> {
     /// write (frozen, sealed, read-only, a trap returning false) throws the `TypeError`
     /// the helper's own assignment throws, where `napi_set_property` would ignore it.
     pub fn assign(&self, object: Value, key: Interned, value: Value) -> JsResult<()> {
+        if !self.state.mechanics {
+            return self.set(object, key, value);
+        }
         self.call_mechanic(ASSIGN, &[object, self.name(key)?, value])
             .map(|_| ())
     }
@@ -625,6 +639,19 @@ impl<'s> Js<'s> {
     /// non-extensible array, a Proxy refusing the write), nothing is changed and `what`
     /// (e.g. `chunks`) is named in the `TypeError`.
     pub fn push(&self, array: Value, value: Value, what: impl FnOnce() -> String) -> JsResult<()> {
+        if !self.state.mechanics {
+            let Some(len) = self.array_len_of(array, &format!("\"{}\"", what()))? else {
+                return Err(JsError::Type("not an array".into()));
+            };
+            let key = self.index_key(len)?;
+            // SAFETY: all handles belong to the current scope.
+            self.check(
+                unsafe { sys::napi_set_property(self.env, array, key, value) },
+                "writing an element",
+            )?;
+            let length = self.create_number((len + 1) as f64)?;
+            return self.set(array, Interned::Length, length);
+        }
         let push = self.table(PUSH)?;
         let this = self.undefined()?;
         let args = [array, value];
@@ -648,6 +675,15 @@ impl<'s> Js<'s> {
     /// The nearest element at or before `from` that is truthy, with its index, read by a
     /// loop in JavaScript (see `mechanics.js`): holes cost what they cost the helper.
     pub fn truthy_at_or_before(&self, array: Value, from: usize) -> JsResult<Option<(usize, Value)>> {
+        if !self.state.mechanics {
+            for index in (0..=from).rev() {
+                let element = self.element(array, index)?;
+                if self.truthy(element)? {
+                    return Ok(Some((index, element)));
+                }
+            }
+            return Ok(None);
+        }
         let found = self.call_mechanic(SKIP_FALSY, &[array, self.create_number(from as f64)?])?;
         if !self.is_object(found)? {
             return Ok(None);
