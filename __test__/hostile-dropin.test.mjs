@@ -421,3 +421,32 @@ test('a push of the caller\'s own (an Array subclass, an observable array) is ca
   }
   same((impl, _log, keep) => impl.applySystemEvent(keep(Observed.from([])), { kind: 'notice', text: 't' }, () => 'id'))
 })
+
+test('holes inside calls and a length getter that pushes: the helper\'s result', () => {
+  const withHoles = [
+    () => [{ type: 'tool-batch', calls: [call('t1'), , ] }],
+    () => [{ type: 'tool-batch', calls: [, call('t1')] }],
+    () => [{ type: 'tool-batch', calls: [call('t1'), null] }],
+  ]
+  for (const layout of withHoles) {
+    for (const event of [EVENTS[3], EVENTS[5], EVENTS[6]]) same((impl, _log, keep) => append(impl, keep(layout()), event))
+  }
+  // Reading the length has a side effect: it adds a chunk the first time.
+  for (const layout of LAYOUTS) {
+    for (const event of EVENTS) {
+      same((impl, log, keep) => {
+        const target = layout()
+        let reads = 0
+        const chunks = new Proxy(target, {
+          get(t, key, receiver) {
+            if (key === 'length' && reads++ === 0) t.push({ type: 'text', text: 'from length' })
+            return Reflect.get(t, key, receiver)
+          },
+        })
+        keep(target)
+        append(impl, chunks, event)
+        log.push(reads)
+      })
+    }
+  }
+})
