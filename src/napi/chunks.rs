@@ -20,8 +20,8 @@ use super::js::{Interned, Js, JsError, JsResult, Value};
 /// The length is read when a rule needs it, never kept across the caller's code (a
 /// getter on the event, a Proxy trap), and pushes read it again at the moment they
 /// write, as `Array.prototype.push` does: what the caller's code added is kept.
-/// Writes go through `Reflect.set`, so a frozen or read-only target is a `TypeError`
-/// (where the helper, in strict mode, throws one) and never a silently lost event.
+/// Writes are strict-mode assignments (`mechanics.js`), so a frozen or read-only target
+/// throws the helper's own `TypeError` and never loses an event silently.
 pub struct JsChunks<'a, 's> {
     js: &'a Js<'s>,
     array: Value,
