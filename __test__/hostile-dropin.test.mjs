@@ -163,6 +163,13 @@ test('a refused second write is undone: result goes back when isError is refused
   const bare = Object.defineProperty(call('t1'), 'isError', { value: false, writable: false, enumerable: true })
   assert.throws(() => append(addon, [{ type: 'tool-batch', calls: [bare] }], { type: 'tool-result', toolResult: { toolCallId: 't1', result: 'r', isError: true } }), TypeError)
   assert.equal('result' in bare, false)
+  // The helper reads isError after writing result; a getter there that throws leaves the
+  // helper's entry half written, the addon's as it was.
+  const boom = new Error('isError getter fails')
+  const entry = { ...call('t1'), result: 'before' }
+  const toolResult = { toolCallId: 't1', result: 'after', get isError() { throw boom } }
+  assert.throws(() => append(addon, [{ type: 'tool-batch', calls: [entry] }], { type: 'tool-result', toolResult }), (e) => e === boom)
+  assert.deepEqual(entry, { ...call('t1'), result: 'before' })
 })
 
 /** A Proxy over `target` that logs every trap call into `log` under `name`. */
@@ -283,6 +290,7 @@ test('getters on the event that change the array have the helper\'s effect', () 
     'text-delta': ['delta'],
     'reasoning-delta': ['delta'],
     'tool-call': ['toolCall'],
+    'tool-result': ['toolResult.result', 'toolResult.isError', 'toolResult.toolCallId'],
     'shell-output': ['data', 'stream'],
     'error': ['error'],
     'notice': ['message'],
@@ -296,12 +304,21 @@ test('getters on the event that change the array have the helper\'s effect', () 
           same((impl, _log, keep) => {
             const chunks = keep(layout())
             let done = false
+            // `toolResult.result`: the getter goes on the nested object.
+            const path = field.split('.')
+            const key = path.pop()
             const hostile = { ...event }
-            Object.defineProperty(hostile, field, {
+            let holder = hostile
+            let original = event
+            for (const step of path) {
+              holder = holder[step] = { ...holder[step] }
+              original = original[step]
+            }
+            Object.defineProperty(holder, key, {
               enumerable: true,
               get() {
                 if (!done) { done = true; meddle(chunks, impl) }
-                return event[field]
+                return original[key]
               },
             })
             append(impl, chunks, hostile)

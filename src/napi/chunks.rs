@@ -33,6 +33,9 @@ pub struct JsChunks<'a, 's> {
     cached_calls: Cell<Option<(usize, Value, usize)>>,
     /// The call entry last found (by id, or as the last call), as the helper keeps it.
     cached_call: Cell<Option<(usize, usize, Value)>>,
+    /// A `tool-result` event's `toolResult`, whose `isError` is read after `result` is
+    /// written, as the helper reads it (see [`JsChunks::defer_is_error`]).
+    held_tool_result: Cell<Option<Value>>,
     /// The `text` of the chunk a delta will extend, read before the delta (see [`JsChunks::hold`]).
     held_text: Cell<Option<Value>>,
     /// The call entry shell output goes to, and its `shellOutput` and `stdout` as they
@@ -52,6 +55,7 @@ impl<'a, 's> JsChunks<'a, 's> {
             cached: Cell::new(None),
             cached_calls: Cell::new(None),
             cached_call: Cell::new(None),
+            held_tool_result: Cell::new(None),
             held_text: Cell::new(None),
             held_shell: Cell::new(None),
         }))
@@ -114,6 +118,12 @@ impl<'a, 's> JsChunks<'a, 's> {
             Target::Push | Target::Nowhere => {}
         }
         Ok(())
+    }
+
+    /// Makes the next [`ChunkStore::set_result`] read `isError` from `tool_result` after it
+    /// writes `result` (undoing that write if the read or the second write fails).
+    pub fn defer_is_error(&self, tool_result: Value) {
+        self.held_tool_result.set(Some(tool_result));
     }
 
     /// The entry's `shellOutput` and its `stdout` (`""` when there is none).
@@ -321,27 +331,37 @@ impl ChunkStore for JsChunks<'_, '_> {
         let had_result = js.has_own(entry, Interned::Result)?;
         let old_result = js.get(entry, Interned::Result)?;
         js.assign(entry, Interned::Result, result)?;
-        let Err(error) = js.assign(entry, Interned::IsError, is_error) else {
+        let second = match self.held_tool_result.take() {
+            // The helper reads `isError` only now, after writing `result`.
+            Some(tool_result) => js
+                .get(tool_result, Interned::IsError)
+                .and_then(|is_error| js.assign(entry, Interned::IsError, is_error)),
+            None => js.assign(entry, Interned::IsError, is_error),
+        };
+        let Err(error) = second else {
             return Ok(());
         };
-        let JsError::Pending = error else {
-            return Err(error);
-        };
+        let pending = matches!(error, JsError::Pending);
         let mut exception = ptr::null_mut();
-        // SAFETY: takes the pending exception (the refusal) of the live environment, to
-        // throw it again once `result` is restored.
-        unsafe { sys::napi_get_and_clear_last_exception(js.env, &mut exception) };
+        if pending {
+            // SAFETY: takes the pending exception (the refusal, or a getter's) of the live
+            // environment, to throw it again once `result` is restored.
+            unsafe { sys::napi_get_and_clear_last_exception(js.env, &mut exception) };
+        }
         let undone = if had_result {
             js.assign(entry, Interned::Result, old_result)
         } else {
             js.delete(entry, js.name(Interned::Result)?).map(|_| ())
         };
         if undone.is_err() {
-            // The undo's own exception gives way to the refusal.
+            // The undo's own exception gives way to the first error.
             let mut ignored = ptr::null_mut();
             unsafe { sys::napi_get_and_clear_last_exception(js.env, &mut ignored) };
         }
-        // SAFETY: rethrows the refusal taken above.
+        if !pending {
+            return Err(error);
+        }
+        // SAFETY: rethrows the exception taken above.
         unsafe { sys::napi_throw(js.env, exception) };
         Err(JsError::Pending)
     }

@@ -12,8 +12,8 @@ use std::ptr;
 
 use napi::sys;
 
-use crate::decode::{decode_payload, decode_type, ValueType};
-use crate::model::EventType;
+use crate::decode::{decode_payload, decode_tool_result_id, decode_type, EventSource, Field, ValueType};
+use crate::model::{AgentEvent, EventType};
 use crate::reducer::{self, locate, ChunkType, Lookup, Target};
 use crate::system::{random_uuid, route_system_event};
 
@@ -139,6 +139,22 @@ pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
         EventType::ShellOutput => Some(Lookup::LastCallOfNewestBatch),
         _ => None,
     };
+    if ty == EventType::ToolResult {
+        // As the helper does it: the call is found before `result` is read, `isError` is
+        // read after `result` is written, and neither is read when there is no call.
+        let (result, tool_call_id) = decode_tool_result_id(&source, &event)?;
+        let target = locate(&store, Lookup::CallWithId(&tool_call_id))?;
+        if target == Target::Nowhere {
+            return Ok(());
+        }
+        store.defer_is_error(result);
+        let event = AgentEvent::ToolResult {
+            result: source.field(&result, Field::Result)?,
+            is_error: js.undefined()?,
+            tool_call_id,
+        };
+        return reducer::apply(&mut store, target, event);
+    }
     let (target, event) = match early {
         Some(lookup) => {
             let target = locate(&store, lookup)?;
