@@ -265,7 +265,7 @@ pub struct State {
     /// Whether `mechanics.js` compiled. Where code from text may not run (a page whose
     /// Content Security Policy forbids it, for a WebAssembly build), plain N-API calls do
     /// the same work, except that a refused write then goes unnoticed, as N-API ignores it.
-    mechanics: bool,
+    pub(super) mechanics: bool,
 }
 
 /// The built-in functions the binding calls, kept in the holder array after the names
@@ -284,13 +284,8 @@ const JSON_PARSE: u32 = CONCAT + 2;
 const DATE: u32 = CONCAT + 3;
 const DATE_NOW: u32 = CONCAT + 4;
 const SET_IMMEDIATE: u32 = CONCAT + 5;
-/// The functions of `mechanics.js`, compiled at load, in the order it lists them.
-const SKIP_FALSY: u32 = CONCAT + 6;
-const EXTEND_TEXT: u32 = CONCAT + 7;
-const ASSIGN: u32 = CONCAT + 8;
-const PUSH: u32 = CONCAT + 9;
-const MECHANICS: [u32; 4] = [SKIP_FALSY, EXTEND_TEXT, ASSIGN, PUSH];
-const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
+/// Where the compiled functions of `mechanics.js` start in the holder array.
+pub(super) const MECHANICS_SLOT: u32 = CONCAT + 6;
 
 /// The largest length a JavaScript array-like may have (2^53 - 1), as `ToLength` clamps.
 pub const MAX_LENGTH: f64 = 9_007_199_254_740_991.0;
@@ -377,40 +372,7 @@ impl State {
                 "storing a built-in function",
             )?;
         }
-        let mut source = ptr::null_mut();
-        let mut mechanics = ptr::null_mut();
-        check(
-            unsafe {
-                sys::napi_create_string_utf8(
-                    env,
-                    MECHANICS_SOURCE.as_ptr().cast(),
-                    MECHANICS_SOURCE.len() as isize,
-                    &mut source,
-                )
-            },
-            env,
-            "creating a source text",
-        )?;
-        let compiled = unsafe { sys::napi_run_script(env, source, &mut mechanics) } == sys::Status::napi_ok;
-        if compiled {
-            for (position, slot) in MECHANICS.into_iter().enumerate() {
-                let mut function = ptr::null_mut();
-                check(
-                    unsafe { sys::napi_get_element(env, mechanics, position as u32, &mut function) },
-                    env,
-                    "reading a mechanic",
-                )?;
-                check(
-                    unsafe { sys::napi_set_element(env, holder, slot, function) },
-                    env,
-                    "storing a mechanic",
-                )?;
-            }
-        } else {
-            let mut refused = ptr::null_mut();
-            // SAFETY: clears the compile error (if any) of the live environment.
-            unsafe { sys::napi_get_and_clear_last_exception(env, &mut refused) };
-        }
+        let compiled = unsafe { super::mechanics::compile(env, holder)? };
         let mut reference = ptr::null_mut();
         check(
             unsafe { sys::napi_create_reference(env, holder, 1, &mut reference) },
@@ -451,7 +413,7 @@ unsafe fn get_named(
 /// The environment of one call, with the names it has already materialised.
 pub struct Js<'s> {
     pub env: sys::napi_env,
-    state: &'s State,
+    pub(super) state: &'s State,
     holder: Cell<sys::napi_value>,
     /// Names already read from the table in this call (null: not yet).
     names: [Cell<sys::napi_value>; Interned::COUNT],
@@ -471,12 +433,12 @@ impl<'s> Js<'s> {
         }
     }
 
-    fn check(&self, status: sys::napi_status, what: &str) -> JsResult<()> {
+    pub(super) fn check(&self, status: sys::napi_status, what: &str) -> JsResult<()> {
         check(status, self.env, what)
     }
 
     /// The `index`th entry of the name table.
-    fn table(&self, index: u32) -> JsResult<Value> {
+    pub(super) fn table(&self, index: u32) -> JsResult<Value> {
         let mut holder = self.holder.get();
         if holder.is_null() {
             // SAFETY: the reference belongs to this environment and lives as long as the state.
@@ -575,41 +537,6 @@ impl<'s> Js<'s> {
         )
     }
 
-    /// `chunk.text = text + delta`, as the helper's `+=` with `text` read before. One call:
-    /// V8 joins (as a rope) and writes; a refused write throws the helper's `TypeError`.
-    pub fn extend_text(&self, chunk: Value, text: Value, delta: Value) -> JsResult<()> {
-        if !self.state.mechanics {
-            let joined = self.plus(text, delta)?;
-            return self.set(chunk, Interned::Text, joined);
-        }
-        self.call_mechanic(EXTEND_TEXT, &[chunk, text, delta]).map(|_| ())
-    }
-
-    /// `object[key] = value` in strict mode: setters and Proxy traps run, and a refused
-    /// write (frozen, sealed, read-only, a trap returning false) throws the `TypeError`
-    /// the helper's own assignment throws, where `napi_set_property` would ignore it.
-    pub fn assign(&self, object: Value, key: Interned, value: Value) -> JsResult<()> {
-        if !self.state.mechanics {
-            return self.set(object, key, value);
-        }
-        self.call_mechanic(ASSIGN, &[object, self.name(key)?, value])
-            .map(|_| ())
-    }
-
-    fn call_mechanic(&self, slot: u32, args: &[Value]) -> JsResult<Value> {
-        let function = self.table(slot)?;
-        let this = self.undefined()?;
-        let mut result = ptr::null_mut();
-        // SAFETY: `function` is a compiled mechanic, called with arguments of this scope.
-        self.check(
-            unsafe {
-                sys::napi_call_function(self.env, this, function, args.len(), args.as_ptr(), &mut result)
-            },
-            "a mechanic",
-        )?;
-        Ok(result)
-    }
-
     /// `delete object[key]`, for undoing a write; whether it was deleted.
     pub fn delete(&self, object: Value, key: Value) -> JsResult<bool> {
         let mut deleted = false;
@@ -631,65 +558,6 @@ impl<'s> Js<'s> {
             "testing an own property",
         )?;
         Ok(result)
-    }
-
-    /// `array.push(value)` as `Array.prototype.push` does it, reading the length at this
-    /// moment (so elements a getter or `idFactory` added are kept), for every length an
-    /// array-like may have. Where the helper's `push` would throw (a frozen, sealed or
-    /// non-extensible array, a Proxy refusing the write), nothing is changed and `what`
-    /// (e.g. `chunks`) is named in the `TypeError`.
-    pub fn push(&self, array: Value, value: Value, what: impl FnOnce() -> String) -> JsResult<()> {
-        if !self.state.mechanics {
-            let Some(len) = self.array_len_of(array, &format!("\"{}\"", what()))? else {
-                return Err(JsError::Type("not an array".into()));
-            };
-            let key = self.index_key(len)?;
-            // SAFETY: all handles belong to the current scope.
-            self.check(
-                unsafe { sys::napi_set_property(self.env, array, key, value) },
-                "writing an element",
-            )?;
-            let length = self.create_number((len + 1) as f64)?;
-            return self.set(array, Interned::Length, length);
-        }
-        let push = self.table(PUSH)?;
-        let this = self.undefined()?;
-        let args = [array, value];
-        let mut done = ptr::null_mut();
-        // SAFETY: `push` is the compiled mechanic, called with two arguments of this scope.
-        self.check(
-            unsafe { sys::napi_call_function(self.env, this, push, 2, args.as_ptr(), &mut done) },
-            "pushing",
-        )?;
-        if !self.is_object(done)? {
-            return Ok(());
-        }
-        let length = self.element(done, 0)?;
-        Err(JsError::Type(format!(
-            "\"{}\" is an array whose \"length\" is {}, not a whole number below 2^53 - 1",
-            what(),
-            self.describe(length)?
-        )))
-    }
-
-    /// The nearest element at or before `from` that is truthy, with its index, read by a
-    /// loop in JavaScript (see `mechanics.js`): holes cost what they cost the helper.
-    pub fn truthy_at_or_before(&self, array: Value, from: usize) -> JsResult<Option<(usize, Value)>> {
-        if !self.state.mechanics {
-            for index in (0..=from).rev() {
-                let element = self.element(array, index)?;
-                if self.truthy(element)? {
-                    return Ok(Some((index, element)));
-                }
-            }
-            return Ok(None);
-        }
-        let found = self.call_mechanic(SKIP_FALSY, &[array, self.create_number(from as f64)?])?;
-        if !self.is_object(found)? {
-            return Ok(None);
-        }
-        let index = self.number(self.element(found, 0)?)?;
-        Ok(Some((index as usize, self.element(found, 1)?)))
     }
 
     /// The length of `value` if it is an array, as `Array.isArray` sees arrays: a
