@@ -182,7 +182,7 @@ test('arguments of the wrong kind are TypeErrors', () => {
 })
 
 test('ChunkStream is a class: options checked, `new` required, methods only on streams', () => {
-  assert.throws(() => new ChunkStream({ framing: 'xml' }), { name: 'TypeError', message: "ChunkStream: options.framing must be 'auto', 'ndjson' or 'sse'" })
+  assert.throws(() => new ChunkStream({ framing: 'xml' }), { name: 'TypeError', message: "ChunkStream: options.framing must be 'auto', 'ndjson' or 'sse', got a string (\"xml\")" })
   assert.throws(() => new ChunkStream(5), { name: 'TypeError', message: 'ChunkStream: options must be an object, got number' })
   assert.throws(() => ChunkStream(), { name: 'TypeError' })
   assert.throws(() => ChunkStream.prototype.push.call({}, '{}'), TypeError)

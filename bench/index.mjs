@@ -122,6 +122,13 @@ function foldTurns(append) {
   }
 }
 
+function sealAcrossHoles(append) {
+  const chunks = [{ type: 'thinking', text: 'hm' }];
+  chunks.length = 1_000_000;
+  append(chunks, { type: 'reasoning-end', metadata: { anthropic: { signature: 's' } } });
+  return chunks;
+}
+
 function foldOne(append, events) {
   const chunks = [];
   for (const event of events) append(chunks, event);
@@ -191,6 +198,14 @@ const perEventCases = [
     events: lifecycleEvents.length,
     native: () => foldOne(native.appendEventToChunks, lifecycleEvents),
     js: () => foldOne(baseline.appendEventToChunks, lifecycleEvents),
+  },
+  {
+    // One event after `chunks.length = 1e6`: the walk back to the thinking chunk goes
+    // through a million holes (an "event" here is one such reasoning-end).
+    name: 'sparse array: reasoning-end across 1,000,000 holes',
+    events: 1,
+    native: () => sealAcrossHoles(native.appendEventToChunks),
+    js: () => sealAcrossHoles(baseline.appendEventToChunks),
   },
   {
     name: `NDJSON buffer → chunks JSON (${byteEvents.length} events)`,

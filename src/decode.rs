@@ -281,6 +281,12 @@ pub fn decode_event<E: EventSource>(
     source: &E,
     event: &E::Value,
 ) -> Result<AgentEvent<E::Text, E::Value>, E::Error> {
+    let ty = decode_type(source, event)?;
+    decode_payload(source, event, ty)
+}
+
+/// Reads and classifies the event's `type` (once: a getter on it runs once).
+pub fn decode_type<E: EventSource>(source: &E, event: &E::Value) -> Result<EventType, E::Error> {
     // The hot path reads `type` first; what `event` itself is matters only when that
     // fails (reading a field of a non-object gives `undefined`).
     let tag = source.field(event, Field::Type)?;
@@ -301,6 +307,32 @@ pub fn decode_event<E: EventSource>(
         }
         .into());
     };
+    Ok(ty)
+}
+
+/// A `tool-result` event's `toolResult` object and its checked `toolCallId`: what the
+/// original helper reads before it looks for the call (it reads `result` and `isError`
+/// only once it has found one).
+pub fn decode_tool_result_id<E: EventSource>(
+    source: &E,
+    event: &E::Value,
+) -> Result<(E::Value, E::Text), E::Error> {
+    let r = Reader {
+        source,
+        event_type: type_name(EventType::ToolResult),
+    };
+    let result = r.object(event, Field::ToolResult, "toolResult")?;
+    let id = r.string(&result, Field::ToolCallId, "toolResult.toolCallId")?;
+    Ok((result, id))
+}
+
+/// Checks the fields of an event whose type [`decode_type`] read, in the order the
+/// original helper reads them.
+pub fn decode_payload<E: EventSource>(
+    source: &E,
+    event: &E::Value,
+    ty: EventType,
+) -> Result<AgentEvent<E::Text, E::Value>, E::Error> {
     let r = Reader {
         source,
         event_type: type_name(ty),
@@ -328,9 +360,9 @@ pub fn decode_event<E: EventSource>(
             }
         }
         EventType::ToolResult => {
-            let result = r.object(event, Field::ToolResult, "toolResult")?;
+            let (result, tool_call_id) = decode_tool_result_id(source, event)?;
             AgentEvent::ToolResult {
-                tool_call_id: r.string(&result, Field::ToolCallId, "toolResult.toolCallId")?,
+                tool_call_id,
                 result: r.any(&result, Field::Result)?,
                 is_error: r.any(&result, Field::IsError)?,
             }

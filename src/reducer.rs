@@ -107,67 +107,145 @@ pub trait ChunkStore {
     }
 }
 
-/// Folds one event into `chunks`. The only entry point of the rules.
+/// Where an event lands, found by [`locate`] before anything is changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A new chunk at the end of the list.
+    Push,
+    /// The chunk at this index: text appended, a call joined, a thinking block sealed.
+    Chunk(usize),
+    /// A call (second index) of the `tool-batch` chunk at the first index.
+    Call(usize, usize),
+    /// Nowhere: the event changes nothing.
+    Nowhere,
+}
+
+/// What [`locate`] needs to know of an event: its kind, and the id a result looks for.
+#[derive(Debug, Clone, Copy)]
+pub enum Lookup<'a, T> {
+    /// Extends the last chunk of this type, or pushes one.
+    Last(ChunkType),
+    /// Seals the newest `thinking` chunk (`reasoning-end` with metadata).
+    NewestThinking,
+    /// The first call with this id in the newest batch that has one (`tool-result`).
+    CallWithId(&'a T),
+    /// The last call of the newest batch (`shell-output`).
+    LastCallOfNewestBatch,
+    /// Always a new chunk.
+    Push,
+    /// Changes nothing (`reasoning-end` without metadata, lifecycle and unknown events).
+    Nothing,
+}
+
+impl<T, V> AgentEvent<T, V> {
+    /// What [`locate`] needs of this event.
+    pub fn lookup(&self) -> Lookup<'_, T> {
+        match self {
+            AgentEvent::TextDelta { .. } => Lookup::Last(ChunkType::Text),
+            AgentEvent::ReasoningDelta { .. } => Lookup::Last(ChunkType::Thinking),
+            AgentEvent::ReasoningEnd { metadata: Some(_) } => Lookup::NewestThinking,
+            AgentEvent::ToolCall { .. } => Lookup::Last(ChunkType::ToolBatch),
+            AgentEvent::ToolResult { tool_call_id, .. } => Lookup::CallWithId(tool_call_id),
+            AgentEvent::ShellOutput { .. } => Lookup::LastCallOfNewestBatch,
+            AgentEvent::Error { .. }
+            | AgentEvent::Notice { .. }
+            | AgentEvent::ModelChanged { .. }
+            | AgentEvent::ConfigReload => Lookup::Push,
+            AgentEvent::ReasoningEnd { metadata: None } | AgentEvent::Lifecycle(_) | AgentEvent::Unknown => {
+                Lookup::Nothing
+            }
+        }
+    }
+}
+
+/// Folds one event into `chunks`. The only entry point of the rules: [`locate`], then
+/// [`apply`].
 pub fn append_event<C: ChunkStore>(
     chunks: &mut C,
     event: AgentEvent<C::Text, C::Value>,
 ) -> Result<(), C::Error> {
-    match event {
-        AgentEvent::TextDelta { delta } => match last_of_type(chunks, ChunkType::Text)? {
-            Some(last) => chunks.extend_text(last, delta),
-            None => chunks.push_chunk(Chunk::Text { text: delta }),
-        },
-        AgentEvent::ReasoningDelta { delta } => {
+    let target = locate(chunks, event.lookup())?;
+    apply(chunks, target, event)
+}
+
+/// Where an event of this kind lands. Only reads the list, so a caller that must read the
+/// event's payload after the list (as the original helper does) can call this first.
+pub fn locate<C: ChunkStore>(chunks: &C, lookup: Lookup<'_, C::Text>) -> Result<Target, C::Error> {
+    Ok(match lookup {
+        Lookup::Last(ty) => match last_of_type(chunks, ty)? {
             // A sealed block is finished: a new delta starts the next block.
-            match last_of_type(chunks, ChunkType::Thinking)? {
-                Some(last) if !chunks.is_sealed(last)? => chunks.extend_text(last, delta),
-                _ => chunks.push_chunk(Chunk::Thinking {
-                    text: delta,
-                    metadata: None,
-                }),
-            }
-        }
-        AgentEvent::ReasoningEnd { metadata } => match metadata {
-            Some(metadata) => seal_newest_thinking(chunks, metadata),
-            None => Ok(()),
+            Some(last) if ty == ChunkType::Thinking && chunks.is_sealed(last)? => Target::Push,
+            Some(last) => Target::Chunk(last),
+            None => Target::Push,
         },
-        AgentEvent::ToolCall { id, name, arguments } => {
+        // Metadata for a block that is already sealed, or with no thinking chunk at all,
+        // has no home and is dropped.
+        Lookup::NewestThinking => match chunks.newest(ChunkType::Thinking)? {
+            Some(index) if !chunks.is_sealed(index)? => Target::Chunk(index),
+            _ => Target::Nowhere,
+        },
+        // Results can arrive after later text, so search every batch, newest first.
+        Lookup::CallWithId(id) => match chunks.newest_call(id)? {
+            Some((index, call)) => Target::Call(index, call),
+            None => Target::Nowhere,
+        },
+        // Only the newest batch counts, even with text streamed after it.
+        Lookup::LastCallOfNewestBatch => match chunks.newest(ChunkType::ToolBatch)? {
+            Some(index) => match chunks.last_call(index)? {
+                Some(call) => Target::Call(index, call),
+                None => Target::Nowhere,
+            },
+            None => Target::Nowhere,
+        },
+        Lookup::Push => Target::Push,
+        Lookup::Nothing => Target::Nowhere,
+    })
+}
+
+/// Changes `chunks` for `event` at `target`, which [`locate`] found for this event's
+/// [`AgentEvent::lookup`]. A target of another event's kind changes nothing.
+pub fn apply<C: ChunkStore>(
+    chunks: &mut C,
+    target: Target,
+    event: AgentEvent<C::Text, C::Value>,
+) -> Result<(), C::Error> {
+    match (event, target) {
+        (AgentEvent::TextDelta { delta } | AgentEvent::ReasoningDelta { delta }, Target::Chunk(index)) => {
+            chunks.extend_text(index, delta)
+        }
+        (AgentEvent::TextDelta { delta }, Target::Push) => chunks.push_chunk(Chunk::Text { text: delta }),
+        (AgentEvent::ReasoningDelta { delta }, Target::Push) => chunks.push_chunk(Chunk::Thinking {
+            text: delta,
+            metadata: None,
+        }),
+        (
+            AgentEvent::ReasoningEnd {
+                metadata: Some(metadata),
+            },
+            Target::Chunk(index),
+        ) => chunks.seal_thinking(index, metadata),
+        (AgentEvent::ToolCall { id, name, arguments }, target) => {
             let call = ToolCallEntry::new(id, name, arguments);
-            match last_of_type(chunks, ChunkType::ToolBatch)? {
-                Some(last) => chunks.push_call(last, call),
-                None => chunks.push_chunk(Chunk::ToolBatch { calls: vec![call] }),
+            match target {
+                Target::Chunk(index) => chunks.push_call(index, call),
+                _ => chunks.push_chunk(Chunk::ToolBatch { calls: vec![call] }),
             }
         }
-        AgentEvent::ToolResult {
-            tool_call_id,
-            result,
-            is_error,
-        } => {
-            // Results can arrive after later text, so search every batch, newest first.
-            match chunks.newest_call(&tool_call_id)? {
-                Some((index, call)) => chunks.set_result(index, call, result, is_error),
-                None => Ok(()),
-            }
+        (AgentEvent::ToolResult { result, is_error, .. }, Target::Call(index, call)) => {
+            chunks.set_result(index, call, result, is_error)
         }
-        AgentEvent::ShellOutput { stream, data } => {
-            // Only the newest batch counts, even with text streamed after it.
-            let Some(index) = chunks.newest(ChunkType::ToolBatch)? else {
-                return Ok(());
-            };
-            match chunks.last_call(index)? {
-                Some(call) => chunks.append_shell_output(index, call, stream, data),
-                None => Ok(()),
-            }
+        (AgentEvent::ShellOutput { stream, data }, Target::Call(index, call)) => {
+            chunks.append_shell_output(index, call, stream, data)
         }
-        AgentEvent::Error { error, status_code } => chunks.push_chunk(Chunk::Error {
+        (AgentEvent::Error { error, status_code }, _) => chunks.push_chunk(Chunk::Error {
             message: error,
             status_code,
         }),
-        AgentEvent::Notice { message } => chunks.push_chunk(Chunk::System {
+        (AgentEvent::Notice { message }, _) => chunks.push_chunk(Chunk::System {
             kind: SystemChunkKind::Notice,
             text: message,
         }),
-        AgentEvent::ModelChanged { model_id, key_id } => {
+        (AgentEvent::ModelChanged { model_id, key_id }, _) => {
             let text = chunks.compose_text(&[
                 TextPart::Literal("Switched to "),
                 TextPart::Given(&model_id),
@@ -180,14 +258,14 @@ pub fn append_event<C: ChunkStore>(
                 text,
             })
         }
-        AgentEvent::ConfigReload => {
+        (AgentEvent::ConfigReload, _) => {
             let text = chunks.compose_text(&[TextPart::Literal("Configuration reloaded")])?;
             chunks.push_chunk(Chunk::System {
                 kind: SystemChunkKind::ConfigReload,
                 text,
             })
         }
-        AgentEvent::Lifecycle(_) | AgentEvent::Unknown => Ok(()),
+        _ => Ok(()),
     }
 }
 
@@ -196,14 +274,5 @@ fn last_of_type<C: ChunkStore>(chunks: &C, ty: ChunkType) -> Result<Option<usize
     match chunks.len()? {
         0 => Ok(None),
         len => Ok(chunks.is(len - 1, ty)?.then_some(len - 1)),
-    }
-}
-
-/// Attaches metadata to the newest thinking chunk, which seals it. Metadata for a block
-/// that is already sealed, or with no thinking chunk at all, has no home and is dropped.
-fn seal_newest_thinking<C: ChunkStore>(chunks: &mut C, metadata: C::Value) -> Result<(), C::Error> {
-    match chunks.newest(ChunkType::Thinking)? {
-        Some(index) if !chunks.is_sealed(index)? => chunks.seal_thinking(index, metadata),
-        _ => Ok(()),
     }
 }

@@ -5,30 +5,59 @@
 //! with its key order. [`JsEvents`] is the [`EventSource`] that checks a JavaScript event.
 
 use std::cell::Cell;
+use std::ptr;
+
+use napi::sys;
 
 use crate::decode::{EventSource, Field, ValueType};
 use crate::model::{Chunk, EventType, ShellStream, ToolCallEntry};
-use crate::reducer::{ChunkStore, ChunkType, TextPart};
+use crate::reducer::{ChunkStore, ChunkType, Target, TextPart};
 
 use super::js::{Interned, Js, JsError, JsResult, Value};
 
 /// The caller's chunk array.
+///
+/// The length is read when a rule needs it, never kept across the caller's code (a
+/// getter on the event, a Proxy trap), and pushes read it again at the moment they
+/// write, as `Array.prototype.push` does: what the caller's code added is kept.
+/// Writes are strict-mode assignments (`mechanics.js`), so a frozen or read-only target
+/// throws the helper's own `TypeError` and never loses an event silently.
 pub struct JsChunks<'a, 's> {
     js: &'a Js<'s>,
     array: Value,
-    len: usize,
-    /// The element last read by [`ChunkStore::kind`], reused by the mutation that follows.
+    /// The element last read by [`ChunkStore::is`], reused by the mutation that follows:
+    /// the helper, too, changes the chunk object it read, wherever it is by then.
     cached: Cell<Option<(usize, Value)>>,
+    /// The `calls` array last read, with its chunk's index and its length then: the
+    /// helper reads a batch's `calls` once per event.
+    cached_calls: Cell<Option<(usize, Value, usize)>>,
+    /// The call entry last found (by id, or as the last call), as the helper keeps it.
+    cached_call: Cell<Option<(usize, usize, Value)>>,
+    /// A `tool-result` event's `toolResult`, whose `isError` is read after `result` is
+    /// written, as the helper reads it (see [`JsChunks::defer_is_error`]).
+    held_tool_result: Cell<Option<Value>>,
+    /// The `text` of the chunk a delta will extend, read before the delta (see [`JsChunks::hold`]).
+    held_text: Cell<Option<Value>>,
+    /// The call entry shell output goes to, and its `shellOutput` and `stdout` as they
+    /// were before the event's fields were read.
+    held_shell: Cell<Option<(Value, Value, Value)>>,
 }
 
 impl<'a, 's> JsChunks<'a, 's> {
     /// `None` when `array` is not an array.
     pub fn new(js: &'a Js<'s>, array: Value) -> JsResult<Option<Self>> {
-        Ok(js.array_len(array)?.map(|len| JsChunks {
+        if !js.is_array(array)? {
+            return Ok(None);
+        }
+        Ok(Some(JsChunks {
             js,
             array,
-            len,
             cached: Cell::new(None),
+            cached_calls: Cell::new(None),
+            cached_call: Cell::new(None),
+            held_tool_result: Cell::new(None),
+            held_text: Cell::new(None),
+            held_shell: Cell::new(None),
         }))
     }
 
@@ -45,9 +74,17 @@ impl<'a, 's> JsChunks<'a, 's> {
 
     /// The `calls` array of the batch at `index`; the helper would throw on anything else.
     fn calls(&self, index: usize) -> JsResult<(Value, usize)> {
+        if let Some((cached, calls, len)) = self.cached_calls.get() {
+            if cached == index {
+                return Ok((calls, len));
+            }
+        }
         let calls = self.js.get(self.chunk(index)?, Interned::Calls)?;
-        match self.js.array_len(calls)? {
-            Some(len) => Ok((calls, len)),
+        match self.js.array_len_of(calls, &format!("chunks[{index}].calls"))? {
+            Some(len) => {
+                self.cached_calls.set(Some((index, calls, len)));
+                Ok((calls, len))
+            }
             None => Err(JsError::Type(format!(
                 "chunks[{index}] is a tool-batch whose \"calls\" is not an array"
             ))),
@@ -55,14 +92,92 @@ impl<'a, 's> JsChunks<'a, 's> {
     }
 
     fn call(&self, index: usize, call: usize) -> JsResult<Value> {
+        if let Some((cached, position, entry)) = self.cached_call.get() {
+            if (cached, position) == (index, call) {
+                return Ok(entry);
+            }
+        }
         let (calls, _) = self.calls(index)?;
         self.js.element(calls, call)
     }
 
-    fn push(&mut self, chunk: Value) -> JsResult<()> {
-        self.js.set_element(self.array, self.len, chunk)?;
-        self.len += 1;
+    /// Reads what the original helper reads of the chunks before it reads the event's
+    /// payload: the text a delta extends, the shell output a stream adds to. A getter on
+    /// the event that changes them then has the effect it has with the helper.
+    pub fn hold(&self, target: Target) -> JsResult<()> {
+        match target {
+            Target::Chunk(index) => {
+                let text = self.js.get(self.chunk(index)?, Interned::Text)?;
+                self.held_text.set(Some(text));
+            }
+            Target::Call(index, call) => {
+                let entry = self.call(index, call)?;
+                let (previous, stdout) = self.previous_output(entry)?;
+                self.held_shell.set(Some((entry, previous, stdout)));
+            }
+            Target::Push | Target::Nowhere => {}
+        }
         Ok(())
+    }
+
+    /// Makes the next [`ChunkStore::set_result`] read `isError` from `tool_result` after it
+    /// writes `result` (undoing that write if the read or the second write fails).
+    pub fn defer_is_error(&self, tool_result: Value) {
+        self.held_tool_result.set(Some(tool_result));
+    }
+
+    /// The entry's `shellOutput` and its `stdout` (`""` when there is none).
+    fn previous_output(&self, entry: Value) -> JsResult<(Value, Value)> {
+        let js = self.js;
+        let previous = js.get(entry, Interned::ShellOutput)?;
+        let stdout = match js.value_type(previous)? {
+            ValueType::Undefined | ValueType::Null => js.name(Interned::Empty)?,
+            _ => js.get(previous, Interned::Stdout)?,
+        };
+        Ok((previous, stdout))
+    }
+
+    /// The newest chunk of type `ty` before `end`, read as the helper's walk reads it: each
+    /// element once, and the one found once more (the helper reads `chunks[i]` again to
+    /// return it, or to take its `calls`), which is the object then changed. Runs of holes
+    /// and falsy elements go to a loop in JavaScript instead of one N-API call each.
+    fn newest_before(&self, mut end: usize, ty: ChunkType) -> JsResult<Option<usize>> {
+        /// Falsy elements read one by one before the rest of the run goes to the loop.
+        const RUN: usize = 8;
+        let mut falsy = 0;
+        while end > 0 {
+            let mut index = end - 1;
+            let chunk = self.js.element(self.array, index)?;
+            let chunk = if self.js.truthy(chunk)? {
+                falsy = 0;
+                chunk
+            } else if falsy < RUN || index == 0 {
+                falsy += 1;
+                end = index;
+                continue;
+            } else {
+                falsy = 0;
+                match self.js.truthy_at_or_before(self.array, index - 1)? {
+                    Some((found, chunk)) => {
+                        index = found;
+                        chunk
+                    }
+                    None => return Ok(None),
+                }
+            };
+            self.cached.set(Some((index, chunk)));
+            if self.is(index, ty)? {
+                self.cached
+                    .set(Some((index, self.js.element(self.array, index)?)));
+                return Ok(Some(index));
+            }
+            end = index;
+        }
+        Ok(None)
+    }
+
+    fn push(&mut self, chunk: Value) -> JsResult<()> {
+        self.js.push(self.array, chunk, || "chunks".into())
     }
 
     fn new_call(&self, call: ToolCallEntry<Value, Value>) -> JsResult<Value> {
@@ -80,7 +195,10 @@ impl ChunkStore for JsChunks<'_, '_> {
     type Error = JsError;
 
     fn len(&self) -> JsResult<usize> {
-        Ok(self.len)
+        match self.js.array_len_of(self.array, "\"chunks\"")? {
+            Some(len) => Ok(len),
+            None => Err(JsError::Type("\"chunks\" is no longer an array".into())),
+        }
     }
 
     fn is(&self, index: usize, ty: ChunkType) -> JsResult<bool> {
@@ -102,9 +220,11 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn extend_text(&mut self, index: usize, delta: Value) -> JsResult<()> {
         let chunk = self.chunk(index)?;
-        let text = self.js.get(chunk, Interned::Text)?;
-        let text = self.js.plus(text, delta)?;
-        self.js.set(chunk, Interned::Text, text)
+        let text = match self.held_text.take() {
+            Some(text) => text,
+            None => self.js.get(chunk, Interned::Text)?,
+        };
+        self.js.extend_text(chunk, text, delta)
     }
 
     fn push_chunk(&mut self, chunk: Chunk<Value, Value>) -> JsResult<()> {
@@ -167,13 +287,17 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 
     fn seal_thinking(&mut self, index: usize, metadata: Value) -> JsResult<()> {
-        self.js.set(self.chunk(index)?, Interned::Metadata, metadata)
+        let chunk = self.chunk(index)?;
+        self.js.assign(chunk, Interned::Metadata, metadata)
     }
 
     fn push_call(&mut self, index: usize, call: ToolCallEntry<Value, Value>) -> JsResult<()> {
-        let (calls, len) = self.calls(index)?;
+        self.cached_calls.set(None);
+        let (calls, _) = self.calls(index)?;
         let entry = self.new_call(call)?;
-        self.js.set_element(calls, len, entry)
+        self.js
+            .push(calls, entry, || format!("chunks[{index}].calls"))
+            .map(|_| ())
     }
 
     fn find_call(&self, index: usize, id: &Value) -> JsResult<Option<usize>> {
@@ -190,6 +314,7 @@ impl ChunkStore for JsChunks<'_, '_> {
                 ValueType::Object | ValueType::Array | ValueType::Function
                     if js.strict_equals(js.get(call, Interned::Id)?, *id)? =>
                 {
+                    self.cached_call.set(Some((index, position, call)));
                     return Ok(Some(position));
                 }
                 _ => {}
@@ -199,9 +324,46 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 
     fn set_result(&mut self, index: usize, call: usize, result: Value, is_error: Value) -> JsResult<()> {
+        let js = self.js;
         let entry = self.call(index, call)?;
-        self.js.set(entry, Interned::Result, result)?;
-        self.js.set(entry, Interned::IsError, is_error)
+        // Two writes: if the second is refused, the first is undone, so the entry is as
+        // it was (the helper would leave `result` written).
+        let had_result = js.has_own(entry, Interned::Result)?;
+        let old_result = js.get(entry, Interned::Result)?;
+        js.assign(entry, Interned::Result, result)?;
+        let second = match self.held_tool_result.take() {
+            // The helper reads `isError` only now, after writing `result`.
+            Some(tool_result) => js
+                .get(tool_result, Interned::IsError)
+                .and_then(|is_error| js.assign(entry, Interned::IsError, is_error)),
+            None => js.assign(entry, Interned::IsError, is_error),
+        };
+        let Err(error) = second else {
+            return Ok(());
+        };
+        let pending = matches!(error, JsError::Pending);
+        let mut exception = ptr::null_mut();
+        if pending {
+            // SAFETY: takes the pending exception (the refusal, or a getter's) of the live
+            // environment, to throw it again once `result` is restored.
+            unsafe { sys::napi_get_and_clear_last_exception(js.env, &mut exception) };
+        }
+        let undone = if had_result {
+            js.assign(entry, Interned::Result, old_result)
+        } else {
+            js.delete(entry, js.name(Interned::Result)?).map(|_| ())
+        };
+        if undone.is_err() {
+            // The undo's own exception gives way to the first error.
+            let mut ignored = ptr::null_mut();
+            unsafe { sys::napi_get_and_clear_last_exception(js.env, &mut ignored) };
+        }
+        if !pending {
+            return Err(error);
+        }
+        // SAFETY: rethrows the exception taken above.
+        unsafe { sys::napi_throw(js.env, exception) };
+        Err(JsError::Pending)
     }
 
     fn last_call(&self, index: usize) -> JsResult<Option<usize>> {
@@ -210,6 +372,7 @@ impl ChunkStore for JsChunks<'_, '_> {
             return Ok(None);
         }
         let entry = self.js.element(calls, len - 1)?;
+        self.cached_call.set(Some((index, len - 1, entry)));
         Ok(self.js.truthy(entry)?.then_some(len - 1))
     }
 
@@ -221,26 +384,44 @@ impl ChunkStore for JsChunks<'_, '_> {
         data: Value,
     ) -> JsResult<()> {
         let js = self.js;
-        let entry = self.call(index, call)?;
+        let (entry, previous, stdout) = match self.held_shell.take() {
+            Some(held) => held,
+            None => {
+                let entry = self.call(index, call)?;
+                let (previous, stdout) = self.previous_output(entry)?;
+                (entry, previous, stdout)
+            }
+        };
         if !js.is_object(entry)? {
             return Err(JsError::Type(format!(
                 "chunks[{index}].calls[{call}] is not an object, so it cannot take shell output"
             )));
         }
-        let previous = js.get(entry, Interned::ShellOutput)?;
-        let (stdout, stderr) = match js.value_type(previous)? {
-            ValueType::Undefined | ValueType::Null => (js.name(Interned::Empty)?, js.name(Interned::Empty)?),
-            _ => (
-                js.get(previous, Interned::Stdout)?,
-                js.get(previous, Interned::Stderr)?,
-            ),
+        let stderr = match js.value_type(previous)? {
+            ValueType::Undefined | ValueType::Null => js.name(Interned::Empty)?,
+            _ => js.get(previous, Interned::Stderr)?,
         };
         let empty = js.name(Interned::Empty)?;
         let pick = |wanted: ShellStream| if stream == wanted { data } else { empty };
         let stdout = js.plus(stdout, pick(ShellStream::Stdout))?;
         let stderr = js.plus(stderr, pick(ShellStream::Stderr))?;
         let output = js.object(&[(Interned::Stdout, stdout), (Interned::Stderr, stderr)])?;
-        js.set(entry, Interned::ShellOutput, output)
+        js.assign(entry, Interned::ShellOutput, output)
+    }
+
+    fn newest(&self, ty: ChunkType) -> JsResult<Option<usize>> {
+        self.newest_before(self.len()?, ty)
+    }
+
+    fn newest_call(&self, id: &Value) -> JsResult<Option<(usize, usize)>> {
+        let mut end = self.len()?;
+        while let Some(index) = self.newest_before(end, ChunkType::ToolBatch)? {
+            if let Some(call) = self.find_call(index, id)? {
+                return Ok(Some((index, call)));
+            }
+            end = index;
+        }
+        Ok(None)
     }
 }
 

@@ -12,8 +12,9 @@ use std::ptr;
 
 use napi::sys;
 
-use crate::decode::{decode_event, ValueType};
-use crate::reducer::append_event;
+use crate::decode::{decode_payload, decode_tool_result_id, decode_type, EventSource, Field, ValueType};
+use crate::model::{AgentEvent, EventType};
+use crate::reducer::{self, locate, ChunkType, Lookup, Target};
 use crate::system::{random_uuid, route_system_event};
 
 use super::chunks::{JsChunks, JsEvents};
@@ -120,12 +121,59 @@ pub unsafe extern "C" fn append_event_to_chunks(
     }
 }
 
+/// The helper reads the last chunk (for a delta, its text too) before it reads a delta,
+/// a tool call or shell output, and the chunks after the other events' fields. Both
+/// orders are kept, so a getter on the event that changes the chunks (or calls this
+/// function again) has the effect it has with the helper; every field is still checked
+/// before anything is written.
 pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
     let Some(mut store) = JsChunks::new(js, chunks)? else {
         return Err(type_error("\"chunks\"", "an array", js.value_type(chunks)?));
     };
-    let event = decode_event(&JsEvents { js }, &event)?;
-    append_event(&mut store, event)
+    let source = JsEvents { js };
+    let ty = decode_type(&source, &event)?;
+    let early = match ty {
+        EventType::TextDelta => Some(Lookup::Last(ChunkType::Text)),
+        EventType::ReasoningDelta => Some(Lookup::Last(ChunkType::Thinking)),
+        EventType::ToolCall => Some(Lookup::Last(ChunkType::ToolBatch)),
+        EventType::ShellOutput => Some(Lookup::LastCallOfNewestBatch),
+        _ => None,
+    };
+    if ty == EventType::ToolResult {
+        // As the helper does it: the call is found before `result` is read, `isError` is
+        // read after `result` is written, and neither is read when there is no call.
+        let (result, tool_call_id) = decode_tool_result_id(&source, &event)?;
+        let target = locate(&store, Lookup::CallWithId(&tool_call_id))?;
+        if target == Target::Nowhere {
+            return Ok(());
+        }
+        store.defer_is_error(result);
+        let event = AgentEvent::ToolResult {
+            result: source.field(&result, Field::Result)?,
+            is_error: js.undefined()?,
+            tool_call_id,
+        };
+        return reducer::apply(&mut store, target, event);
+    }
+    let (target, event) = match early {
+        Some(lookup) => {
+            let target = locate(&store, lookup)?;
+            if target == Target::Nowhere {
+                // Shell output with no call to go to: the helper returns before reading
+                // `stream` and `data`, so their getters do not run here either.
+                return Ok(());
+            }
+            if ty != EventType::ToolCall {
+                store.hold(target)?;
+            }
+            (target, decode_payload(&source, &event, ty)?)
+        }
+        None => {
+            let event = decode_payload(&source, &event, ty)?;
+            (locate(&store, event.lookup())?, event)
+        }
+    };
+    reducer::apply(&mut store, target, event)
 }
 
 /// `applySystemEvent(messages, event, idFactory?)`.

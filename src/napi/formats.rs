@@ -39,8 +39,17 @@ fn buffer_text<'a>(b: &Bridge, bytes: &'a [u8], lines: bool) -> Result<JsonText<
     }))
 }
 
+/// The value's type, with a Proxy of an array (a reactive store) counted as the array
+/// `Array.isArray` says it is.
+fn kind_of(b: &Bridge, value: Value) -> Result<ValueType> {
+    Ok(match b.value_type(value)? {
+        ValueType::Object if b.is_array(value)? => ValueType::Array,
+        other => other,
+    })
+}
+
 fn history<'a>(b: &'a Bridge, value: Value, what: &str, lines: bool) -> Result<History<'a>> {
-    match b.value_type(value)? {
+    match kind_of(b, value)? {
         ValueType::String => Ok(History::Text(JsonText::Owned(b.text(value)?.into_bytes()))),
         ValueType::Array => match json_of(b, value, what)? {
             Json::Array(items) => Ok(History::Items(items)),
@@ -60,7 +69,9 @@ fn history<'a>(b: &'a Bridge, value: Value, what: &str, lines: bool) -> Result<H
 /// limit (a `RangeError`); past the reader's lower one the error names the argument and
 /// the column of its JSON text.
 fn json_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
-    let text = b.stringify(value)?.unwrap_or_else(|| b"null".to_vec());
+    let text = b
+        .stringify_named(value, what)?
+        .unwrap_or_else(|| b"null".to_vec());
     value::parse(&text).map_err(|e| b.type_error(format!("\"{what}\" as JSON: {e}")))
 }
 
@@ -73,7 +84,7 @@ fn object_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
 }
 
 fn array_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
-    match b.value_type(value)? {
+    match kind_of(b, value)? {
         ValueType::Array => json_of(b, value, what),
         got => Err(b.type_error(format!("\"{what}\" must be an array, got {}", got.name()))),
     }
@@ -99,8 +110,22 @@ fn give_events(b: &Bridge, env: &Env, events: &[FormatEvent]) -> Result<Unknown<
     )
 }
 
-/// Prefixes a format error's path with the argument it is in (`event.toolCallId`).
-fn within(b: &Bridge, what: &str, mut error: FormatError) -> napi::Error {
+/// Prefixes a format error's path with the argument it is in (`event.toolCallId`), and
+/// says what the caller really gave where `JSON.stringify` changed it: `NaN` and
+/// `Infinity` become `null`, `undefined`, functions and symbols vanish.
+fn within(b: &Bridge, what: &str, given: Value, mut error: FormatError) -> napi::Error {
+    if let Some(at) = error.problem.rfind(", got ") {
+        let said = &error.problem[at + ", got ".len()..];
+        if said == "null" || said == "undefined" {
+            if let Ok(Some(value)) = b.value_at(given, &error.path) {
+                if let Ok(real) = b.describe(value) {
+                    if real != said {
+                        error.problem = format!("{}, got {real}", &error.problem[..at]);
+                    }
+                }
+            }
+        }
+    }
     error.path = if error.path.is_empty() {
         what.to_string()
     } else if error.path.starts_with('[') {
@@ -146,8 +171,9 @@ pub fn pi_to_messages(env: &Env, history_value: Unknown) -> Result<Unknown<'stat
 )]
 pub fn pi_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>> {
     let b = Bridge::new(env, "pi.toAgentEvents")?;
-    let event = object_of(&b, event.raw(), "event")?;
-    let events = pi::gateway_events(&event).map_err(|e| within(&b, "event", e))?;
+    let given = event.raw();
+    let event = object_of(&b, given, "event")?;
+    let events = pi::gateway_events(&event).map_err(|e| within(&b, "event", given, e))?;
     give_events(&b, env, &events)
 }
 
@@ -181,8 +207,9 @@ pub fn pi_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>
 )]
 pub fn sn_to_message(env: &Env, thought: Unknown) -> Result<Unknown<'static>> {
     let b = Bridge::new(env, "sn.toMessage")?;
-    let thought = object_of(&b, thought.raw(), "thought")?;
-    let message = sn::read_thought(&thought).map_err(|e| within(&b, "thought", e))?;
+    let given = thought.raw();
+    let thought = object_of(&b, given, "thought")?;
+    let message = sn::read_thought(&thought).map_err(|e| within(&b, "thought", given, e))?;
     give(&b, env, &message_json(&message))
 }
 
@@ -209,7 +236,12 @@ pub fn sn_to_messages(env: &Env, thoughts: Unknown) -> Result<Unknown<'static>> 
     let messages = items
         .iter()
         .enumerate()
-        .map(|(i, thought)| sn::read_thought(thought).map_err(|e| within(&b, &format!("thoughts[{i}]"), e)))
+        .map(|(i, thought)| {
+            sn::read_thought(thought).map_err(|e| match b.element(thoughts.raw(), i) {
+                Ok(given) => within(&b, &format!("thoughts[{i}]"), given, e),
+                Err(error) => error,
+            })
+        })
         .collect::<Result<Vec<_>>>()?;
     give_messages(&b, env, &messages)
 }
@@ -225,7 +257,8 @@ pub fn sn_to_messages(env: &Env, thoughts: Unknown) -> Result<Unknown<'static>> 
 )]
 pub fn sn_from_message(env: &Env, message: Unknown, options: Unknown) -> Result<Unknown<'static>> {
     let b = Bridge::new(env, "sn.fromMessage")?;
-    let json = object_of(&b, message.raw(), "message")?;
+    let given = message.raw();
+    let json = object_of(&b, given, "message")?;
     let message =
         crate::formats::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
     let created_at = match b.value_type(options.raw())? {
@@ -245,7 +278,8 @@ pub fn sn_from_message(env: &Env, message: Unknown, options: Unknown) -> Result<
         }
         got => return Err(b.type_error(format!("\"options\" must be an object, got {}", got.name()))),
     };
-    let thought = sn::write_thought(&message, created_at.as_ref()).map_err(|e| within(&b, "message", e))?;
+    let thought =
+        sn::write_thought(&message, created_at.as_ref()).map_err(|e| within(&b, "message", given, e))?;
     give(&b, env, &thought)
 }
 
@@ -261,8 +295,9 @@ pub fn sn_from_message(env: &Env, message: Unknown, options: Unknown) -> Result<
 )]
 pub fn sn_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>> {
     let b = Bridge::new(env, "sn.toAgentEvents")?;
-    let event = object_of(&b, event.raw(), "event")?;
-    let events = sn::stream_events(&event).map_err(|e| within(&b, "event", e))?;
+    let given = event.raw();
+    let event = object_of(&b, given, "event")?;
+    let events = sn::stream_events(&event).map_err(|e| within(&b, "event", given, e))?;
     give_events(&b, env, &events)
 }
 
@@ -281,8 +316,10 @@ pub fn sn_reconcile(env: &Env, chunks: Unknown, thought: Unknown) -> Result<Unkn
     let Json::Array(streamed) = array_of(&b, chunks.raw(), "chunks")? else {
         return Err(b.type_error("\"chunks\" must be an array"));
     };
-    let thought = object_of(&b, thought.raw(), "thought")?;
-    let (message, difference) = sn::reconcile(&streamed, &thought).map_err(|e| within(&b, "thought", e))?;
+    let given = thought.raw();
+    let thought = object_of(&b, given, "thought")?;
+    let (message, difference) =
+        sn::reconcile(&streamed, &thought).map_err(|e| within(&b, "thought", given, e))?;
     let mut fields = vec![("message".into(), message_json(&message))];
     if let Some(difference) = difference {
         let mut detail = vec![("path".into(), Json::string(difference.path))];

@@ -262,6 +262,10 @@ impl Interned {
 pub struct State {
     env: sys::napi_env,
     holder: sys::napi_ref,
+    /// Whether `mechanics.js` compiled. Where code from text may not run (a page whose
+    /// Content Security Policy forbids it, for a WebAssembly build), plain N-API calls do
+    /// the same work, except that a refused write then goes unnoticed, as N-API ignores it.
+    pub(super) mechanics: bool,
 }
 
 /// The built-in functions the binding calls, kept in the holder array after the names
@@ -280,6 +284,11 @@ const JSON_PARSE: u32 = CONCAT + 2;
 const DATE: u32 = CONCAT + 3;
 const DATE_NOW: u32 = CONCAT + 4;
 const SET_IMMEDIATE: u32 = CONCAT + 5;
+/// Where the compiled functions of `mechanics.js` start in the holder array.
+pub(super) const MECHANICS_SLOT: u32 = CONCAT + 6;
+
+/// The largest length a JavaScript array-like may have (2^53 - 1), as `ToLength` clamps.
+pub const MAX_LENGTH: f64 = 9_007_199_254_740_991.0;
 
 pub(super) fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
     if status == sys::Status::napi_ok {
@@ -363,6 +372,7 @@ impl State {
                 "storing a built-in function",
             )?;
         }
+        let compiled = unsafe { super::mechanics::compile(env, holder)? };
         let mut reference = ptr::null_mut();
         check(
             unsafe { sys::napi_create_reference(env, holder, 1, &mut reference) },
@@ -372,6 +382,7 @@ impl State {
         Ok(Box::new(State {
             env,
             holder: reference,
+            mechanics: compiled,
         }))
     }
 
@@ -402,7 +413,7 @@ unsafe fn get_named(
 /// The environment of one call, with the names it has already materialised.
 pub struct Js<'s> {
     pub env: sys::napi_env,
-    state: &'s State,
+    pub(super) state: &'s State,
     holder: Cell<sys::napi_value>,
     /// Names already read from the table in this call (null: not yet).
     names: [Cell<sys::napi_value>; Interned::COUNT],
@@ -422,12 +433,12 @@ impl<'s> Js<'s> {
         }
     }
 
-    fn check(&self, status: sys::napi_status, what: &str) -> JsResult<()> {
+    pub(super) fn check(&self, status: sys::napi_status, what: &str) -> JsResult<()> {
         check(status, self.env, what)
     }
 
     /// The `index`th entry of the name table.
-    fn table(&self, index: u32) -> JsResult<Value> {
+    pub(super) fn table(&self, index: u32) -> JsResult<Value> {
         let mut holder = self.holder.get();
         if holder.is_null() {
             // SAFETY: the reference belongs to this environment and lives as long as the state.
@@ -496,27 +507,80 @@ impl<'s> Js<'s> {
         )
     }
 
+    /// `array[index]`, for any index an array-like may have (up to 2^53 - 2): indexes
+    /// past the u32 range of `napi_get_element` are read as number keys, as JavaScript
+    /// reads them.
     pub fn element(&self, array: Value, index: usize) -> JsResult<Value> {
         let mut value = ptr::null_mut();
-        // SAFETY: all handles belong to the current scope.
-        self.check(
-            unsafe { sys::napi_get_element(self.env, array, index as u32, &mut value) },
-            "reading an element",
-        )?;
+        let status = match u32::try_from(index) {
+            // SAFETY: all handles belong to the current scope.
+            Ok(small) if small != u32::MAX => unsafe {
+                sys::napi_get_element(self.env, array, small, &mut value)
+            },
+            _ => {
+                let key = self.index_key(index)?;
+                unsafe { sys::napi_get_property(self.env, array, key, &mut value) }
+            }
+        };
+        self.check(status, "reading an element")?;
         Ok(value)
     }
 
+    /// The property key for `index`: a number, which JavaScript turns into the same
+    /// string key an index expression makes.
+    pub fn index_key(&self, index: usize) -> JsResult<Value> {
+        let mut key = ptr::null_mut();
+        // SAFETY: creates a value in the current scope.
+        let status = match u32::try_from(index) {
+            Ok(small) => unsafe { sys::napi_create_uint32(self.env, small, &mut key) },
+            Err(_) => unsafe { sys::napi_create_double(self.env, index as f64, &mut key) },
+        };
+        self.check(status, "creating an index")?;
+        Ok(key)
+    }
+
+    /// Writes an element of an array this call created (nothing can refuse it).
     pub fn set_element(&self, array: Value, index: usize, value: Value) -> JsResult<()> {
+        let index = u32::try_from(index).map_err(|_| JsError::Internal("index out of range".into()))?;
         // SAFETY: all handles belong to the current scope.
         self.check(
-            unsafe { sys::napi_set_element(self.env, array, index as u32, value) },
+            unsafe { sys::napi_set_element(self.env, array, index, value) },
             "writing an element",
         )
+    }
+
+    /// `delete object[key]`, for undoing a write; whether it was deleted.
+    pub fn delete(&self, object: Value, key: Value) -> JsResult<bool> {
+        let mut deleted = false;
+        // SAFETY: all handles belong to the current scope.
+        self.check(
+            unsafe { sys::napi_delete_property(self.env, object, key, &mut deleted) },
+            "deleting a property",
+        )?;
+        Ok(deleted)
+    }
+
+    /// Whether `object` has an own property `key`.
+    pub fn has_own(&self, object: Value, key: Interned) -> JsResult<bool> {
+        let key = self.name(key)?;
+        let mut result = false;
+        // SAFETY: all handles belong to the current scope.
+        self.check(
+            unsafe { sys::napi_has_own_property(self.env, object, key, &mut result) },
+            "testing an own property",
+        )?;
+        Ok(result)
     }
 
     /// The length of `value` if it is an array, as `Array.isArray` sees arrays: a
     /// `Proxy` of an array (a Vue or MobX reactive store) counts, and is read through it.
     pub fn array_len(&self, value: Value) -> JsResult<Option<usize>> {
+        self.array_len_of(value, "")
+    }
+
+    /// [`Js::array_len`], naming the array `what` (when not empty) when a Proxy reports a
+    /// length that no array can have (a string, a Symbol, a fraction, more than 2^53 - 1).
+    pub fn array_len_of(&self, value: Value, what: &str) -> JsResult<Option<usize>> {
         let mut len = 0u32;
         // SAFETY: `value` belongs to the current scope.
         let status = unsafe { sys::napi_get_array_length(self.env, value, &mut len) };
@@ -524,14 +588,44 @@ impl<'s> Js<'s> {
             self.check(status, "reading an array length")?;
             return Ok(Some(len as usize));
         }
-        if !self.is_object(value)? {
+        if !self.is_array(value)? {
             return Ok(None);
+        }
+        let length = self.get(value, Interned::Length)?;
+        let number = match self.value_type(length)? {
+            ValueType::Number => self.number(length)?,
+            _ => f64::NAN,
+        };
+        if number.fract() != 0.0 || !(0.0..=MAX_LENGTH).contains(&number) || number > usize::MAX as f64 {
+            let whose = match what {
+                "" => "an array's \"length\" is".to_string(),
+                what => format!("{what} is an array whose \"length\" is"),
+            };
+            return Err(JsError::Type(format!(
+                "{whose} {}, not a whole number from 0 to 2^53 - 1",
+                self.describe(length)?
+            )));
+        }
+        Ok(Some(number as usize))
+    }
+
+    /// `Array.isArray(value)`: true for arrays and Proxies of arrays.
+    pub fn is_array(&self, value: Value) -> JsResult<bool> {
+        let mut is_array = false;
+        // SAFETY: `value` belongs to the current scope.
+        self.check(
+            unsafe { sys::napi_is_array(self.env, value, &mut is_array) },
+            "isArray",
+        )?;
+        if is_array || !self.is_object(value)? {
+            return Ok(is_array);
         }
         let is_array = self.table(IS_ARRAY)?;
         let this = self.undefined()?;
         let mut verdict = ptr::null_mut();
         let mut proxied_array = false;
-        // SAFETY: `is_array` is Array.isArray, called with one argument.
+        // SAFETY: `is_array` is Array.isArray, called with one argument (it throws for a
+        // revoked Proxy, as it does in JavaScript).
         self.check(
             unsafe { sys::napi_call_function(self.env, this, is_array, 1, &value, &mut verdict) },
             "Array.isArray",
@@ -540,16 +634,39 @@ impl<'s> Js<'s> {
             unsafe { sys::napi_get_value_bool(self.env, verdict, &mut proxied_array) },
             "reading a boolean",
         )?;
-        if !proxied_array {
-            return Ok(None);
-        }
-        let length = self.get(value, Interned::Length)?;
-        let length = self.number(length)?;
-        Ok(Some(if length.is_finite() && length > 0.0 {
-            length as usize
-        } else {
-            0
-        }))
+        Ok(proxied_array)
+    }
+
+    /// What a value is, for an error message: `NaN`, `Infinity`, `-0.5`, `a string ("3")`,
+    /// `a bigint (3n)`, `a symbol`, `null`, `an object`…
+    pub fn describe(&self, value: Value) -> JsResult<String> {
+        Ok(match self.value_type(value)? {
+            ValueType::Number => {
+                let number = self.number(value)?;
+                if number.is_nan() {
+                    "NaN".into()
+                } else if number.is_infinite() {
+                    if number > 0.0 { "Infinity" } else { "-Infinity" }.into()
+                } else {
+                    format!("the number {number}")
+                }
+            }
+            ValueType::String => {
+                let mut units = Vec::new();
+                self.utf16_into(value, &mut units)?;
+                let text = String::from_utf16_lossy(&units[..units.len().min(40)]);
+                let more = if units.len() > 40 { "…" } else { "" };
+                format!("a string ({text:?}{more})")
+            }
+            ValueType::BigInt => "a bigint".into(),
+            ValueType::Symbol => "a symbol".into(),
+            ValueType::Boolean => format!("the boolean {}", self.truthy(value)?),
+            ValueType::Array => "an array".into(),
+            ValueType::Object => "an object".into(),
+            ValueType::Function => "a function".into(),
+            ValueType::Undefined => "undefined".into(),
+            ValueType::Null => "null".into(),
+        })
     }
 
     pub fn value_type(&self, value: Value) -> JsResult<ValueType> {

@@ -134,25 +134,56 @@ impl Bridge<'_> {
         self.lift(self.js.array(items))
     }
 
-    pub fn array_len(&self, value: Value) -> napi::Result<Option<u32>> {
-        let mut is_array = false;
-        self.check(
-            unsafe { sys::napi_is_array(self.env, value, &mut is_array) },
-            "isArray",
-        )?;
-        if !is_array {
-            return Ok(None);
-        }
-        let mut len = 0;
-        self.check(
-            unsafe { sys::napi_get_array_length(self.env, value, &mut len) },
-            "reading a length",
-        )?;
-        Ok(Some(len))
+    /// The length of an array, or of a Proxy of one (as `Array.isArray` sees arrays), for
+    /// every length JavaScript allows; a Proxy reporting an impossible length is a
+    /// `TypeError` naming `what`.
+    pub fn array_len(&self, value: Value, what: &str) -> napi::Result<Option<usize>> {
+        self.lift(self.js.array_len_of(value, what))
     }
 
-    pub fn element(&self, array: Value, index: u32) -> napi::Result<Value> {
-        self.lift(self.js.element(array, index as usize))
+    /// `Array.isArray(value)`: arrays and Proxies of arrays.
+    pub fn is_array(&self, value: Value) -> napi::Result<bool> {
+        self.lift(self.js.is_array(value))
+    }
+
+    pub fn element(&self, array: Value, index: usize) -> napi::Result<Value> {
+        self.lift(self.js.element(array, index))
+    }
+
+    /// What the caller gave, for an error message (`NaN`, `a symbol`, …).
+    pub fn describe(&self, value: Value) -> napi::Result<String> {
+        self.lift(self.js.describe(value))
+    }
+
+    /// The value at `path` (`parts[0].type`) under `root`, read again from the caller's
+    /// objects; `None` when the path does not lead anywhere.
+    pub fn value_at(&self, root: Value, path: &str) -> napi::Result<Option<Value>> {
+        let mut value = root;
+        for segment in path.split('.').filter(|s| !s.is_empty()) {
+            let (name, indexes) = match segment.find('[') {
+                Some(at) => segment.split_at(at),
+                None => (segment, ""),
+            };
+            if !name.is_empty() {
+                if !self.lift(self.js.is_object(value))? {
+                    return Ok(None);
+                }
+                let Ok(key) = std::ffi::CString::new(name) else {
+                    return Ok(None);
+                };
+                value = self.get(value, &key)?;
+            }
+            for index in indexes.split('[').filter(|s| !s.is_empty()) {
+                let Some(Ok(index)) = index.strip_suffix(']').map(str::parse::<usize>) else {
+                    return Ok(None);
+                };
+                if !self.lift(self.js.is_object(value))? {
+                    return Ok(None);
+                }
+                value = self.element(value, index)?;
+            }
+        }
+        Ok(Some(value))
     }
 
     pub fn value_type(&self, value: Value) -> napi::Result<ValueType> {
@@ -253,6 +284,82 @@ impl Bridge<'_> {
         )?;
         bytes.truncate(written);
         Ok(Some(bytes))
+    }
+
+    /// [`Bridge::stringify`], with `JSON.stringify`'s "Do not know how to serialize a
+    /// BigInt" turned into a `TypeError` that says where the bigint is (`"thought.role"
+    /// is a bigint …`); other exceptions propagate as they are.
+    pub fn stringify_named(&self, value: Value, what: &str) -> napi::Result<Option<Vec<u8>>> {
+        let error = match self.stringify(value) {
+            Ok(text) => return Ok(text),
+            Err(error) => error,
+        };
+        let mut exception = ptr::null_mut();
+        // SAFETY: takes the pending exception of the live environment, to throw it again
+        // unless a bigint explains it.
+        unsafe { sys::napi_get_and_clear_last_exception(self.env, &mut exception) };
+        match self.bigint_path(value, 0) {
+            Ok(Some(path)) => Err(self.type_error(format!(
+                "\"{what}{path}\" is a bigint, which JSON has no form for"
+            ))),
+            _ => {
+                let mut pending = false;
+                unsafe { sys::napi_is_exception_pending(self.env, &mut pending) };
+                if pending {
+                    let mut ignored = ptr::null_mut();
+                    unsafe { sys::napi_get_and_clear_last_exception(self.env, &mut ignored) };
+                }
+                // SAFETY: rethrows the exception taken above.
+                unsafe { sys::napi_throw(self.env, exception) };
+                Err(error)
+            }
+        }
+    }
+
+    /// Where the first bigint `JSON.stringify` would meet under `value` is (`.parts[0].type`).
+    fn bigint_path(&self, value: Value, depth: usize) -> napi::Result<Option<String>> {
+        const DEEPEST: usize = 64;
+        match self.value_type(value)? {
+            ValueType::BigInt => Ok(Some(String::new())),
+            ValueType::Array | ValueType::Object if depth < DEEPEST => {
+                if let Some(len) = self.array_len(value, "")? {
+                    for index in 0..len {
+                        if let Some(rest) = self.bigint_path(self.element(value, index)?, depth + 1)? {
+                            return Ok(Some(format!("[{index}]{rest}")));
+                        }
+                    }
+                    return Ok(None);
+                }
+                let mut keys = ptr::null_mut();
+                self.check(
+                    unsafe {
+                        sys::napi_get_all_property_names(
+                            self.env,
+                            value,
+                            sys::KeyCollectionMode::own_only,
+                            sys::KeyFilter::enumerable | sys::KeyFilter::skip_symbols,
+                            sys::KeyConversion::numbers_to_strings,
+                            &mut keys,
+                        )
+                    },
+                    "listing keys",
+                )?;
+                let count = self.array_len(keys, "")?.unwrap_or(0);
+                for position in 0..count {
+                    let key = self.element(keys, position)?;
+                    let mut child = ptr::null_mut();
+                    self.check(
+                        unsafe { sys::napi_get_property(self.env, value, key, &mut child) },
+                        "reading a property",
+                    )?;
+                    if let Some(rest) = self.bigint_path(child, depth + 1)? {
+                        return Ok(Some(format!(".{}{rest}", self.text(key)?)));
+                    }
+                }
+                Ok(None)
+            }
+            _ => Ok(None),
+        }
     }
 
     /// `JSON.parse` of a JSON text this crate wrote (UTF-8: its unpaired surrogates are

@@ -1,5 +1,7 @@
 //! [`MessageList`] over the caller's JavaScript message array.
 
+use std::cell::Cell;
+
 use crate::system::MessageList;
 
 use super::js::{Interned, Js, JsError, JsResult, Value};
@@ -10,23 +12,28 @@ pub struct SystemChunk {
     pub text: Value,
 }
 
+/// The caller's message array. As with the helper, the newest message is read before
+/// `idFactory` runs and the length again when the new message is pushed, so messages
+/// `idFactory` adds are kept; a frozen or read-only target is a `TypeError` and nothing
+/// is returned.
 pub struct JsMessages<'a, 's> {
     js: &'a Js<'s>,
     array: Value,
-    len: usize,
+    /// The newest message as `last_is_system` read it, with its index.
+    last: Cell<Option<(usize, Value)>>,
 }
 
 impl<'a, 's> JsMessages<'a, 's> {
     /// `None` when `array` is not an array.
     pub fn new(js: &'a Js<'s>, array: Value) -> JsResult<Option<Self>> {
-        Ok(js.array_len(array)?.map(|len| JsMessages { js, array, len }))
-    }
-
-    fn last(&self) -> JsResult<Option<Value>> {
-        match self.len {
-            0 => Ok(None),
-            len => self.js.element(self.array, len - 1).map(Some),
+        if !js.is_array(array)? {
+            return Ok(None);
         }
+        Ok(Some(JsMessages {
+            js,
+            array,
+            last: Cell::new(None),
+        }))
     }
 
     fn chunk_object(&self, chunk: &SystemChunk) -> JsResult<Value> {
@@ -36,21 +43,6 @@ impl<'a, 's> JsMessages<'a, 's> {
             (Interned::Text, chunk.text),
         ])
     }
-
-    /// The newest message's `chunks`, checked before anything is pushed.
-    pub fn last_chunks(&self) -> JsResult<(Value, usize)> {
-        let Some(last) = self.last()? else {
-            return Err(JsError::Internal("no newest message".into()));
-        };
-        let chunks = self.js.get(last, Interned::Chunks)?;
-        match self.js.array_len(chunks)? {
-            Some(len) => Ok((chunks, len)),
-            None => Err(JsError::Type(format!(
-                "messages[{}] is a system message whose \"chunks\" is not an array",
-                self.len - 1
-            ))),
-        }
-    }
 }
 
 impl MessageList for JsMessages<'_, '_> {
@@ -59,23 +51,35 @@ impl MessageList for JsMessages<'_, '_> {
     type Error = JsError;
 
     fn last_is_system(&self) -> JsResult<bool> {
-        let Some(last) = self.last()? else {
+        let js = self.js;
+        let len = js.array_len_of(self.array, "\"messages\"")?.unwrap_or(0);
+        let Some(index) = len.checked_sub(1) else {
             return Ok(false);
         };
-        if !self.js.is_object(last)? {
+        let last = js.element(self.array, index)?;
+        self.last.set(Some((index, last)));
+        if !js.is_object(last)? {
             return Ok(false);
         }
-        let role = self.js.get(last, Interned::Role)?;
+        let role = js.get(last, Interned::Role)?;
         let mut buf = [0u8; 32];
-        Ok(self.js.tag(role, &mut buf)? == Some(b"system"))
+        Ok(js.tag(role, &mut buf)? == Some(b"system"))
     }
 
     fn push_to_last(&mut self, chunk: SystemChunk) -> JsResult<Value> {
-        let (chunks, len) = self.last_chunks()?;
+        let js = self.js;
+        let Some((index, last)) = self.last.get() else {
+            return Err(JsError::Internal("no newest message".into()));
+        };
+        let chunks = js.get(last, Interned::Chunks)?;
+        if !js.is_array(chunks)? {
+            return Err(JsError::Type(format!(
+                "messages[{index}] is a system message whose \"chunks\" is not an array"
+            )));
+        }
         let object = self.chunk_object(&chunk)?;
-        self.js.set_element(chunks, len, object)?;
-        let last = self.js.element(self.array, self.len - 1)?;
-        self.js.get(last, Interned::Id)
+        js.push(chunks, object, || format!("messages[{index}].chunks"))?;
+        js.get(last, Interned::Id)
     }
 
     fn push_system_message(&mut self, id: &Value, chunk: SystemChunk) -> JsResult<()> {
@@ -86,8 +90,6 @@ impl MessageList for JsMessages<'_, '_> {
             (Interned::Role, js.name(Interned::System)?),
             (Interned::Chunks, chunks),
         ])?;
-        js.set_element(self.array, self.len, message)?;
-        self.len += 1;
-        Ok(())
+        js.push(self.array, message, || "messages".into())
     }
 }

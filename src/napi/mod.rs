@@ -3,7 +3,8 @@
 //! - `types.rs` declares the JavaScript shapes and signatures (the source of `index.d.ts`);
 //! - `entry.rs` holds the raw entry points and installs them;
 //! - `chunks.rs` and `messages.rs` adapt the caller's arrays to the core's traits;
-//! - `js.rs` wraps the few N-API calls all of them use;
+//! - `js.rs` wraps the few N-API calls all of them use; `mechanics.rs` runs the writes,
+//!   pushes and hole walks inside V8 (`mechanics.js`);
 //! - `adapters.rs` holds the format adapters' entry points, reading the caller's values
 //!   through `source.rs` and building results in `render.rs`; `webui_types.rs` declares
 //!   their shapes;
@@ -24,6 +25,7 @@ mod formats;
 mod history;
 mod js;
 mod json_bridge;
+mod mechanics;
 mod messages;
 mod render;
 mod source;

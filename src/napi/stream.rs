@@ -66,9 +66,10 @@ fn framing(js: &Js, options: Value) -> JsResult<Framing> {
         Some(b"auto") => Ok(Framing::Auto),
         Some(b"ndjson") => Ok(Framing::Ndjson),
         Some(b"sse") => Ok(Framing::Sse),
-        _ => Err(JsError::Type(
-            "options.framing must be 'auto', 'ndjson' or 'sse'".into(),
-        )),
+        _ => Err(JsError::Type(format!(
+            "options.framing must be 'auto', 'ndjson' or 'sse', got {}",
+            js.describe(value)?
+        ))),
     }
 }
 

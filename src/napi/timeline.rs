@@ -64,7 +64,7 @@ fn is_object(b: &Bridge, value: Value) -> Result<bool> {
 
 /// The timeline's sources, in chunk order. Holes and chunks of other types are passed
 /// over, as the reducer passes over them.
-fn sources(b: &Bridge, chunks: Value, len: u32) -> Result<Vec<Source<Value, Value>>> {
+fn sources(b: &Bridge, chunks: Value, len: usize) -> Result<Vec<Source<Value, Value>>> {
     let mut sources = Vec::new();
     for index in 0..len {
         let chunk = b.element(chunks, index)?;
@@ -77,13 +77,13 @@ fn sources(b: &Bridge, chunks: Value, len: u32) -> Result<Vec<Source<Value, Valu
         }
         match b.text(tag)?.as_bytes() {
             b"thinking" => sources.push(Source::Reasoning {
-                chunk: index as usize,
+                chunk: index,
                 text: b.get(chunk, c"text")?,
                 sealed: b.value_type(b.get(chunk, c"metadata")?)? != ValueType::Undefined,
             }),
             b"tool-batch" => {
                 let calls = b.get(chunk, c"calls")?;
-                let Some(count) = b.array_len(calls)? else {
+                let Some(count) = b.array_len(calls, &format!("chunks[{index}].calls"))? else {
                     return Err(b.type_error(format!("chunks[{index}].calls must be an array")));
                 };
                 for position in 0..count {
@@ -155,7 +155,7 @@ fn item_object(b: &Bridge, item: TimelineItem<Value, Value>) -> Result<Value> {
 )]
 pub fn build_timeline_js(env: &Env, chunks: Unknown, options: Unknown) -> Result<Unknown<'static>> {
     let b = Bridge::new(env, "buildTimeline")?;
-    let Some(len) = b.array_len(chunks.raw())? else {
+    let Some(len) = b.array_len(chunks.raw(), "\"chunks\"")? else {
         let got = b.value_type(chunks.raw())?;
         return Err(b.type_error(format!("\"chunks\" must be an array, got {}", got.name())));
     };
@@ -165,7 +165,7 @@ pub fn build_timeline_js(env: &Env, chunks: Unknown, options: Unknown) -> Result
         got => return Err(b.type_error(format!("\"options\" must be an object, got {}", got.name()))),
     };
     let sources = sources(&b, chunks.raw(), len)?;
-    let groups = build_timeline(sources, len as usize, TimelineOptions { finished });
+    let groups = build_timeline(sources, len, TimelineOptions { finished });
     let mut objects = Vec::with_capacity(groups.len());
     for group in groups {
         let parent = item_object(&b, group.parent)?;

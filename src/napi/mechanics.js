@@ -1,0 +1,57 @@
+// Mechanics the binding runs inside V8, compiled once per environment: each replaces
+// several N-API calls (or one per hole) with one. They decide nothing; the rules stay in
+// Rust. Strict mode, as the original helper is: a write the target refuses (a frozen,
+// sealed or non-extensible object, a read-only property, a Proxy trap returning false)
+// throws the very TypeError the helper's own write throws. Built-ins are taken at load
+// time, so later changes to the globals do not reach them.
+(function () {
+  'use strict';
+  const deleteProperty = Reflect.deleteProperty;
+  const apply = Reflect.apply;
+  const builtinPush = Array.prototype.push;
+  return [
+    // The nearest element at or before `from` that is truthy, as `[index, element]`, or
+    // -1. Reads each element once through [[Get]], as the helper's walk does (getters,
+    // Proxies, inherited elements), at its speed.
+    function skipFalsy(array, from) {
+      for (let i = from; i >= 0; i--) {
+        const element = array[i];
+        if (element) return [i, element];
+      }
+      return -1;
+    },
+    // The helper's `last.text += delta`, with the text read earlier (before the delta).
+    function extendText(chunk, text, delta) {
+      chunk.text = text + delta;
+    },
+    // `object[key] = value`.
+    function assign(object, key, value) {
+      object[key] = value;
+    },
+    // `array.push(value)`, as the helper calls it. The built-in `push` runs step by step:
+    // read the length, write the element, write the length; the element is taken back
+    // when the length cannot follow, so a refusal changes nothing. A `push` of the
+    // caller's own (a subclass, an observable array) is called as it is. Returns true,
+    // or `[length]` when the length is one no array-like can have (a string, a Symbol,
+    // a fraction, 2^53 - 1 or more).
+    function push(array, value) {
+      const method = array.push;
+      if (method !== builtinPush) {
+        apply(method, array, [value]);
+        return true;
+      }
+      const length = array.length;
+      if (typeof length !== 'number' || !(length >= 0 && length < 9007199254740991) || length % 1 !== 0) {
+        return [length];
+      }
+      array[length] = value;
+      try {
+        array.length = length + 1;
+      } catch (error) {
+        deleteProperty(array, length);
+        throw error;
+      }
+      return true;
+    },
+  ];
+})()

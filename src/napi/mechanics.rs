@@ -1,0 +1,159 @@
+//! Small functions the binding runs inside V8 (`mechanics.js`), compiled once per
+//! environment: strict-mode writes that throw where the helper's writes throw (N-API's
+//! `napi_set_property` ignores a refused write), `push` as the helper calls it, and the
+//! walk over holes. Each replaces several N-API calls, or one per hole, with one call.
+//! They decide nothing; the rules stay in Rust.
+
+use std::ptr;
+
+use napi::sys;
+
+use super::js::{check, Interned, Js, JsError, JsResult, Value, MECHANICS_SLOT};
+
+/// The functions of `mechanics.js`, compiled at load, in the order it lists them.
+const SKIP_FALSY: u32 = MECHANICS_SLOT;
+const EXTEND_TEXT: u32 = MECHANICS_SLOT + 1;
+const ASSIGN: u32 = MECHANICS_SLOT + 2;
+const PUSH: u32 = MECHANICS_SLOT + 3;
+const MECHANICS: [u32; 4] = [SKIP_FALSY, EXTEND_TEXT, ASSIGN, PUSH];
+const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
+
+/// Compiles `mechanics.js` into the holder array. `false` where code from text may not run
+/// (a page whose Content Security Policy forbids it, for a WebAssembly build): plain
+/// N-API calls then do the same work, except that a refused write goes unnoticed.
+///
+/// # Safety
+/// `env` must be a live environment on the current thread, `holder` an array of it.
+pub(super) unsafe fn compile(env: sys::napi_env, holder: Value) -> JsResult<bool> {
+    let mut source = ptr::null_mut();
+    let mut mechanics = ptr::null_mut();
+    check(
+        unsafe {
+            sys::napi_create_string_utf8(
+                env,
+                MECHANICS_SOURCE.as_ptr().cast(),
+                MECHANICS_SOURCE.len() as isize,
+                &mut source,
+            )
+        },
+        env,
+        "creating a source text",
+    )?;
+    let compiled = unsafe { sys::napi_run_script(env, source, &mut mechanics) } == sys::Status::napi_ok;
+    if compiled {
+        for (position, slot) in MECHANICS.into_iter().enumerate() {
+            let mut function = ptr::null_mut();
+            check(
+                unsafe { sys::napi_get_element(env, mechanics, position as u32, &mut function) },
+                env,
+                "reading a mechanic",
+            )?;
+            check(
+                unsafe { sys::napi_set_element(env, holder, slot, function) },
+                env,
+                "storing a mechanic",
+            )?;
+        }
+    } else {
+        let mut refused = ptr::null_mut();
+        // SAFETY: clears the compile error (if any) of the live environment.
+        unsafe { sys::napi_get_and_clear_last_exception(env, &mut refused) };
+    }
+    Ok(compiled)
+}
+
+impl Js<'_> {
+    /// `chunk.text = text + delta`, as the helper's `+=` with `text` read before. One call:
+    /// V8 joins (as a rope) and writes; a refused write throws the helper's `TypeError`.
+    pub fn extend_text(&self, chunk: Value, text: Value, delta: Value) -> JsResult<()> {
+        if !self.state.mechanics {
+            let joined = self.plus(text, delta)?;
+            return self.set(chunk, Interned::Text, joined);
+        }
+        self.call_mechanic(EXTEND_TEXT, &[chunk, text, delta]).map(|_| ())
+    }
+
+    /// `object[key] = value` in strict mode: setters and Proxy traps run, and a refused
+    /// write (frozen, sealed, read-only, a trap returning false) throws the `TypeError`
+    /// the helper's own assignment throws, where `napi_set_property` would ignore it.
+    pub fn assign(&self, object: Value, key: Interned, value: Value) -> JsResult<()> {
+        if !self.state.mechanics {
+            return self.set(object, key, value);
+        }
+        self.call_mechanic(ASSIGN, &[object, self.name(key)?, value])
+            .map(|_| ())
+    }
+
+    fn call_mechanic(&self, slot: u32, args: &[Value]) -> JsResult<Value> {
+        let function = self.table(slot)?;
+        let this = self.undefined()?;
+        let mut result = ptr::null_mut();
+        // SAFETY: `function` is a compiled mechanic, called with arguments of this scope.
+        self.check(
+            unsafe {
+                sys::napi_call_function(self.env, this, function, args.len(), args.as_ptr(), &mut result)
+            },
+            "a mechanic",
+        )?;
+        Ok(result)
+    }
+
+    /// `array.push(value)` as `Array.prototype.push` does it, reading the length at this
+    /// moment (so elements a getter or `idFactory` added are kept), for every length an
+    /// array-like may have. Where the helper's `push` would throw (a frozen, sealed or
+    /// non-extensible array, a Proxy refusing the write), nothing is changed and `what`
+    /// (e.g. `chunks`) is named in the `TypeError`.
+    pub fn push(&self, array: Value, value: Value, what: impl FnOnce() -> String) -> JsResult<()> {
+        if !self.state.mechanics {
+            let Some(len) = self.array_len_of(array, &format!("\"{}\"", what()))? else {
+                return Err(JsError::Type("not an array".into()));
+            };
+            let key = self.index_key(len)?;
+            // SAFETY: all handles belong to the current scope.
+            self.check(
+                unsafe { sys::napi_set_property(self.env, array, key, value) },
+                "writing an element",
+            )?;
+            let length = self.create_number((len + 1) as f64)?;
+            return self.set(array, Interned::Length, length);
+        }
+        let push = self.table(PUSH)?;
+        let this = self.undefined()?;
+        let args = [array, value];
+        let mut done = ptr::null_mut();
+        // SAFETY: `push` is the compiled mechanic, called with two arguments of this scope.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, this, push, 2, args.as_ptr(), &mut done) },
+            "pushing",
+        )?;
+        if !self.is_object(done)? {
+            return Ok(());
+        }
+        let length = self.element(done, 0)?;
+        Err(JsError::Type(format!(
+            "\"{}\" is an array whose \"length\" is {}, not a whole number below 2^53 - 1",
+            what(),
+            self.describe(length)?
+        )))
+    }
+
+    /// The nearest element at or before `from` that is truthy, with its index, read by a
+    /// loop in JavaScript (see `mechanics.js`): holes cost what they cost the helper.
+    pub fn truthy_at_or_before(&self, array: Value, from: usize) -> JsResult<Option<(usize, Value)>> {
+        if !self.state.mechanics {
+            for index in (0..=from).rev() {
+                let element = self.element(array, index)?;
+                if self.truthy(element)? {
+                    return Ok(Some((index, element)));
+                }
+            }
+            return Ok(None);
+        }
+        let found = self.call_mechanic(SKIP_FALSY, &[array, self.create_number(from as f64)?])?;
+        if !self.is_object(found)? {
+            return Ok(None);
+        }
+        let index = self.number(self.element(found, 0)?)?;
+        Ok(Some((index as usize, self.element(found, 1)?)))
+    }
+}
