@@ -203,7 +203,7 @@ export interface FileChunk {
 }
 
 /** A history format `loadHistory` reads. */
-export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn'
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'qwen'
 
 /** The least a message needs for `applySystemEvent`; callers' own message types extend it. */
 export interface IdentifiedMessage {
@@ -375,14 +375,20 @@ export interface SessionNotification {
 
 /** An ACP v1 `session/update`, discriminated by `sessionUpdate`. */
 export type SessionUpdate =
-  | { sessionUpdate: 'user_message_chunk'; content: ContentBlock }
-  | { sessionUpdate: 'agent_message_chunk'; content: ContentBlock }
-  | { sessionUpdate: 'agent_thought_chunk'; content: ContentBlock }
+  | { sessionUpdate: 'user_message_chunk'; content: ContentBlock; /** Shared by the chunks of one message; a new id starts a new message. */
+  messageId?: string | null }
+  | { sessionUpdate: 'agent_message_chunk'; content: ContentBlock; /** Shared by the chunks of one message; a new id starts a new message. */
+  messageId?: string | null }
+  | { sessionUpdate: 'agent_thought_chunk'; content: ContentBlock; /** Shared by the chunks of one message; a new id starts a new message. */
+  messageId?: string | null }
   | { sessionUpdate: 'tool_call'; toolCallId: string; title: string; kind?: ToolKind; status?: ToolCallStatus; content?: Array<ToolCallContent>; locations?: Array<ToolCallLocation>; rawInput?: unknown; rawOutput?: unknown }
   | { sessionUpdate: 'tool_call_update'; toolCallId: string; title?: string | null; kind?: ToolKind | null; status?: ToolCallStatus | null; content?: ToolCallContent[] | null; locations?: ToolCallLocation[] | null; rawInput?: unknown; rawOutput?: unknown }
   | { sessionUpdate: 'plan'; entries: Array<PlanEntry> }
   | { sessionUpdate: 'available_commands_update'; availableCommands: Array<AvailableCommand> }
   | { sessionUpdate: 'current_mode_update'; currentModeId: string }
+  | { sessionUpdate: 'config_option_update'; configOptions: unknown[] }
+  | { sessionUpdate: 'session_info_update'; title?: string | null; updatedAt?: string | null }
+  | { sessionUpdate: 'usage_update'; used: number; size: number; cost?: unknown }
 
 /** Output of a shell tool call so far. */
 export interface ShellOutput {
@@ -524,7 +530,7 @@ export interface SystemChunk {
 }
 
 /** The kind of a `system` chunk. */
-export type SystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'compaction' | 'branch-summary' | 'thinking-level-changed' | 'custom'
+export type SystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'compaction' | 'branch-summary' | 'thinking-level-changed' | 'custom' | 'plan'
 
 /** A system notice in the caller's terms: its kind and its (formatted, localised) text. */
 export interface SystemEventLike {

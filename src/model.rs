@@ -192,6 +192,8 @@ pub enum SystemChunkKind {
     ThinkingLevelChanged,
     /// A message an extension of the agent showed to the user.
     Custom,
+    /// The agent's plan of work, each entry a line (`[completed] Write the tests (high)`).
+    Plan,
 }
 
 impl SystemChunkKind {
@@ -205,6 +207,7 @@ impl SystemChunkKind {
             SystemChunkKind::BranchSummary => "branch-summary",
             SystemChunkKind::ThinkingLevelChanged => "thinking-level-changed",
             SystemChunkKind::Custom => "custom",
+            SystemChunkKind::Plan => "plan",
         }
     }
 
@@ -218,6 +221,7 @@ impl SystemChunkKind {
             "branch-summary" => SystemChunkKind::BranchSummary,
             "thinking-level-changed" => SystemChunkKind::ThinkingLevelChanged,
             "custom" => SystemChunkKind::Custom,
+            "plan" => SystemChunkKind::Plan,
             _ => return None,
         })
     }

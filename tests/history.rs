@@ -206,8 +206,10 @@ fn acp_updates_become_user_and_assistant_runs() {
             {"id":"line-1","role":"user","chunks":[{"type":"text","text":"fix it"}]},
             {"id":"line-3","role":"assistant","chunks":[
                 {"type":"thinking","text":"hm"},
+                {"type":"system","kind":"plan","text":""},
                 // No rawInput: `arguments` is undefined, left out as JSON.stringify leaves it.
-                {"type":"tool-batch","calls":[{"id":"c1","name":"read","result":[],"isError":true}]},
+                // The name is the title, as ACP clients show it.
+                {"type":"tool-batch","calls":[{"id":"c1","name":"Read","result":[],"isError":true}]},
                 {"type":"text","text":"done"}]},
             {"id":"line-8","role":"user","chunks":[{"type":"text","text":"thanks"}]},
         ])

@@ -66,6 +66,11 @@ fn read_line<S: Source>(
         Some(message) => extract_content(reader, message, index)?,
         None => Content::Empty,
     };
+    let is_user = reader.is_tag(ty, b"user")?;
+    let content = match is_user {
+        true => user_display(reader, item, message, content)?,
+        false => content,
+    };
     let thinking = match message {
         Some(message) => reader.is_tag(source.get(message, Key::Role)?, b"thinking")?,
         None => false,
@@ -80,7 +85,7 @@ fn read_line<S: Source>(
     let time = source.time(timestamp)?;
     Ok(Line {
         time,
-        is_user: reader.is_tag(ty, b"user")?,
+        is_user,
         row: UnifiedMessage {
             id: UnifiedId::Given(uuid),
             kind,
@@ -91,6 +96,47 @@ fn read_line<S: Source>(
             is_last: false,
         },
     })
+}
+
+/// What Qwen's webui shows of a user row where it differs from the seed's content: the
+/// `systemPayload.displayText` of a record that carries the `hookContext` it replaced;
+/// without a `systemPayload`, the parts' texts with a final user-prompt-submit context
+/// part (the tag lines around a body without tags) left out.
+fn user_display<S: Source>(
+    reader: &Reader<'_, S>,
+    item: S::Value,
+    message: Option<S::Value>,
+    content: Content<S::Value>,
+) -> Result<Content<S::Value>, S::Error> {
+    let source = reader.source;
+    let payload = source.get(item, Key::SystemPayload)?;
+    let payload_type = source.value_type(payload)?;
+    if payload_type == ValueType::Object {
+        let hook = source.get(payload, Key::HookContext)?;
+        let display = source.get(payload, Key::DisplayText)?;
+        if source.value_type(hook)? == ValueType::String && source.value_type(display)? == ValueType::String {
+            return Ok(Content::Given(display));
+        }
+    }
+    let Content::Joined(mut pieces) = content else {
+        return Ok(content);
+    };
+    let Some(message) = message else {
+        return Ok(Content::Joined(pieces));
+    };
+    let parts = source.get(message, Key::Parts)?;
+    let count = source.array_len(parts)?.unwrap_or(0);
+    if payload_type != ValueType::Undefined || count < 2 {
+        return Ok(Content::Joined(pieces));
+    }
+    let last = source.get(source.element(parts, count - 1)?, Key::Text)?;
+    if source.value_type(last)? == ValueType::String
+        && crate::formats::qwen::is_context_text(&String::from_utf16_lossy(&source.units(last)?))
+    {
+        // The last piece is that part's text (every part here had a string text).
+        pieces.pop();
+    }
+    Ok(Content::Joined(pieces))
 }
 
 /// Qwen `parts` (when there are any) joined, else Claude `content` when truthy, else `''`.

@@ -18,14 +18,18 @@
 //! [`json::JsonSource`] runs the same rules over `serde_json` values.
 
 pub mod acp;
+pub mod acp_fold;
 pub mod chatviewer;
 pub mod check;
+pub mod claude;
 pub mod date;
 pub mod json;
 pub mod model_json;
 pub mod pi;
+pub mod qwen;
 pub mod sn;
 pub mod source;
+pub mod stored;
 pub mod timeline;
 pub mod timsort;
 pub mod tree;

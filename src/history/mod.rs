@@ -20,7 +20,8 @@ use std::fmt;
 use std::io::Read;
 
 use crate::bytes::{read_turns, Framing, StreamError, Turn};
-use crate::formats::acp::{self, Payload, Role, SessionUpdate};
+use crate::formats::acp::{self, Payload, SessionUpdate};
+use crate::formats::acp_fold::AcpFold;
 use crate::formats::chatviewer::adapt_jsonl_messages;
 use crate::formats::check::FormatError;
 use crate::formats::model_json::{FormatEvent, FormatMessage};
@@ -29,10 +30,11 @@ use crate::formats::tree::{Node, TreeSource};
 use crate::formats::unified::{Content, ToolCallSlot, UnifiedId, UnifiedType};
 use crate::formats::value::{self, Json, ParseError, ParseErrorKind};
 use crate::formats::wtf8::Wtf8;
-use crate::formats::{pi, sn};
-use crate::model::{AgentEvent, ChatMessage, MessageRole};
+use crate::formats::{claude, pi, qwen, sn};
+use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole, SystemChunkKind};
 use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
+use crate::reducer::ChunkStore;
 
 use lines::Lines;
 
@@ -44,15 +46,19 @@ pub enum HistoryFormat {
     ChatViewer,
     Pi,
     Sn,
+    Claude,
+    Qwen,
 }
 
 impl HistoryFormat {
-    pub const ALL: [HistoryFormat; 5] = [
+    pub const ALL: [HistoryFormat; 7] = [
         HistoryFormat::Events,
         HistoryFormat::Acp,
         HistoryFormat::ChatViewer,
         HistoryFormat::Pi,
         HistoryFormat::Sn,
+        HistoryFormat::Claude,
+        HistoryFormat::Qwen,
     ];
 
     pub fn name(self) -> &'static str {
@@ -62,6 +68,8 @@ impl HistoryFormat {
             HistoryFormat::ChatViewer => "chatviewer",
             HistoryFormat::Pi => "pi",
             HistoryFormat::Sn => "sn",
+            HistoryFormat::Claude => "claude",
+            HistoryFormat::Qwen => "qwen",
         }
     }
 
@@ -141,7 +149,28 @@ pub fn read(
             Ok(())
         }
         HistoryFormat::ChatViewer => read_chatviewer(bytes, emit_format),
+        HistoryFormat::Claude => {
+            let lines = json_lines(bytes)?;
+            claude::read_lines(&lines, emit_format);
+            Ok(())
+        }
+        HistoryFormat::Qwen => {
+            let lines = json_lines(bytes)?;
+            qwen::read_lines(&lines, emit_format);
+            Ok(())
+        }
     }
+}
+
+/// The values of JSON lines, blank lines skipped. A transcript is a tree of lines, so
+/// its conversation is known only once every line is read.
+fn json_lines(bytes: &[u8]) -> Result<Vec<Json>, HistoryError> {
+    let mut lines = Lines::new(bytes);
+    let mut values = Vec::new();
+    while let Some((value, _)) = lines.next_parsed(value::parse_str, parse_error)? {
+        values.push(value);
+    }
+    Ok(values)
 }
 
 /// [`read`] from a reader (a file): line formats (`pi`, `acp`) a block at a time, so the
@@ -213,13 +242,6 @@ impl At {
                 offset: None,
                 message: format!("[{index}]: {e}"),
             },
-        }
-    }
-
-    fn id(self) -> String {
-        match self {
-            At::Line(line) => format!("line-{line}"),
-            At::Element(index) => format!("item-{index}"),
         }
     }
 }
@@ -300,6 +322,21 @@ impl<F: FnMut(FormatMessage) -> bool> Runs<F> {
         }
     }
 
+    /// Makes the open message one of `role` (finishing another).
+    fn open(&mut self, role: MessageRole, id: impl FnOnce() -> String) {
+        self.fold(role, id, Vec::new());
+    }
+
+    fn piece(&mut self, piece: claude::Piece) {
+        let Some((_, _, chunks)) = self.open.as_mut() else {
+            return;
+        };
+        let Ok(()) = match piece {
+            claude::Piece::Event(event) => append_event(chunks, event),
+            claude::Piece::Chunk(chunk) => chunks.push_chunk(chunk),
+        };
+    }
+
     fn close(&mut self) {
         if let Some((id, role, chunks)) = self.open.take() {
             self.stopped |= !(self.emit)(ChatMessage {
@@ -346,51 +383,27 @@ fn owned_event(event: AgentEvent<Node<'_>, Payload<Node<'_>>>) -> FormatEvent {
 
 fn read_acp(
     mut lines: Lines<impl Read>,
-    emit: impl FnMut(FormatMessage) -> bool,
+    mut emit: impl FnMut(FormatMessage) -> bool,
 ) -> Result<(), HistoryError> {
-    let source = TreeSource::default();
-    let reader = Reader {
-        source: &source,
-        root: "notification",
-    };
-    let mut runs = Runs::new(emit);
+    let mut fold = AcpFold::new();
     while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
-        // A JSON-RPC request carries the notification as its `params`.
-        let notification = match item.get("method") {
-            Some(Json::String(method)) if method.as_bytes() == b"session/update" => {
-                item.get("params").unwrap_or(&Json::Undefined)
-            }
-            _ => &item,
-        };
-        let update = acp::read_update(&reader, Some(notification), &[])
+        fold.push(&item, number)
             .map_err(|e| HistoryError::at_line(number, e))?;
-        let id = || At::Line(number).id();
-        match &update {
-            SessionUpdate::Chunk {
-                role: Role::User,
-                text: user,
-            } => {
-                let events = user
-                    .map(|t| vec![AgentEvent::TextDelta { delta: text(t) }])
-                    .unwrap_or_default();
-                runs.fold(MessageRole::User, id, events);
-            }
-            SessionUpdate::Other => {}
-            other => {
-                let events = acp::to_agent_events(other).into_iter().map(owned_event).collect();
-                runs.fold(MessageRole::Assistant, id, events);
-            }
-        }
-        if runs.stopped {
+        if !fold.hand_on(&mut emit) {
             return Ok(());
         }
     }
-    runs.close();
+    fold.finish(&mut emit);
     Ok(())
 }
 
 fn read_chatviewer(bytes: &[u8], emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
-    let (items, places): (Vec<Json>, Vec<At>) = items(bytes)?.into_iter().unzip();
+    // A Claude Code transcript's bookkeeping lines (session titles, file snapshots) are
+    // not messages.
+    let (items, places): (Vec<Json>, Vec<At>) = items(bytes)?
+        .into_iter()
+        .filter(|(item, _)| !claude::is_bookkeeping_line(item))
+        .unzip();
     let all = Json::Array(items);
     let source = TreeSource::default();
     // The adapter checks each line and orders them as the webui does.
@@ -405,6 +418,31 @@ fn read_chatviewer(bytes: &[u8], emit: impl FnMut(FormatMessage) -> bool) -> Res
             UnifiedId::Given(uuid) => text(uuid).to_string_lossy().into_owned(),
             _ => String::new(),
         };
+        if let Some(Content::Given(Some(Json::Array(blocks)))) = &row.content {
+            // Claude-shaped content blocks: text, thinking, tool calls and their results.
+            let user = matches!(row.kind, UnifiedType::Given(ty) if text(ty).as_bytes() == b"user");
+            let (side, pieces) = claude::block_pieces(blocks, user);
+            runs.open(side, || uuid.clone());
+            for piece in pieces {
+                runs.piece(piece);
+            }
+            if runs.stopped {
+                return Ok(());
+            }
+            continue;
+        }
+        if let UnifiedType::Given(ty) = row.kind {
+            if text(ty).as_bytes() == b"system" {
+                if let Some(Content::Given(Some(Json::String(notice)))) = &row.content {
+                    runs.open(MessageRole::System, || uuid.clone());
+                    runs.piece(claude::Piece::Chunk(Chunk::System {
+                        kind: SystemChunkKind::Notice,
+                        text: notice.clone(),
+                    }));
+                }
+                continue;
+            }
+        }
         let content = match row.content {
             Some(Content::Joined(pieces)) => {
                 let mut joined = Wtf8::new();

@@ -43,6 +43,10 @@ pub enum HistoryFormatName {
     Pi,
     /// Solar Network thoughts, a JSON array or one per line.
     Sn,
+    /// A Claude Code transcript (JSONL): the conversation to its last line.
+    Claude,
+    /// A Qwen Code chat recording (`ChatRecord` JSONL): the conversation to its last record.
+    Qwen,
 }
 
 /// Bytes of one slice: about half a millisecond of `JSON.parse` here.

@@ -33,6 +33,8 @@ pub enum SystemChunkKind {
     ThinkingLevelChanged,
     /// A message an extension of the agent showed to the user.
     Custom,
+    /// The agent's plan of work, one entry a line.
+    Plan,
 }
 
 /// Who a message is from.
