@@ -694,12 +694,29 @@ export declare namespace acp {
    */
   export function toAgentEvents(update: SessionNotification | SessionUpdate): Array<Extract<AgentContentEvent, { type: 'text-delta' | 'reasoning-delta' | 'tool-call' | 'tool-result' }>>
   /**
+   * Folds ACP `session/update` notifications (a recording, or all a client received so
+   * far) into messages as an ACP client shows them: a new `messageId` starts a new
+   * message, a tool call is one entry named by its `title` and kept as its latest updates
+   * say, a `plan` is a `plan` system chunk where it came. `loadHistory(…, 'acp')` reads
+   * files by the same rules.
+   */
+  export function toMessages(history: string | Uint8Array | Array<SessionNotification | SessionUpdate>): ChatMessage[]
+  /**
    * The webview state (`ACPMessage[]`) after a recorded stream of ACP `session/update`s:
    * consecutive text of one role as one message (thoughts as `thinking`), each tool call
    * one entry that `tool_call_update`s replace field by field (`content` and `locations`
    * whole); an update before its call creates the entry.
    */
   export function toWebviewMessages(updates: Array<SessionNotification | SessionUpdate>): ACPMessage[]
+}
+
+export declare namespace claude {
+  /**
+   * Reads a Claude Code transcript (JSONL text, a Buffer, or its parsed lines): the
+   * conversation from the root to the last line, one message per stored message (the
+   * lines of one API response are one message), tool results on their calls.
+   */
+  export function toMessages(history: string | Uint8Array | unknown[]): ChatMessage[]
 }
 
 export declare namespace pi {
@@ -723,6 +740,15 @@ export declare namespace pi {
    * path of a malformed line, or the line number of a truncated last line.
    */
   export function toMessages(history: string | Uint8Array | PiSessionLine[]): ChatMessage[]
+}
+
+export declare namespace qwen {
+  /**
+   * Reads a Qwen Code chat recording (`ChatRecord` JSONL text, a Buffer, or its parsed
+   * lines): the conversation to its last record, thoughts as thinking chunks, function
+   * calls with their responses as results, telemetry skipped.
+   */
+  export function toMessages(history: string | Uint8Array | unknown[]): ChatMessage[]
 }
 
 export declare namespace sn {

@@ -863,5 +863,7 @@ module.exports.ToolKind = nativeBinding.ToolKind
 module.exports.toUnifiedMessages = nativeBinding.toUnifiedMessages
 module.exports.UnifiedMessageType = nativeBinding.UnifiedMessageType
 module.exports.acp = nativeBinding.acp
+module.exports.claude = nativeBinding.claude
 module.exports.pi = nativeBinding.pi
+module.exports.qwen = nativeBinding.qwen
 module.exports.sn = nativeBinding.sn

@@ -31,10 +31,28 @@ const acpUpdate = (value) => {
   return isObject(notification?.update) ? notification.update : isObject(notification) ? notification : undefined
 }
 
+const CLAUDE_BOOKKEEPING = new Set(['summary', 'file-history-snapshot'])
+const CONVERSATION_TYPES = new Set(['user', 'assistant', 'system'])
+const QWEN_TYPES = new Set(['user', 'assistant', 'tool_result', 'system'])
+
+/** A Claude Code transcript line: a leading title or file snapshot, or a chained message line. */
+function isClaudeLine(value) {
+  if (CLAUDE_BOOKKEEPING.has(value.type)) return typeof value.leafUuid === 'string' || typeof value.summary === 'string' || isObject(value.snapshot)
+  return CONVERSATION_TYPES.has(value.type) && typeof value.uuid === 'string' && 'parentUuid' in value && ('isSidechain' in value || 'userType' in value)
+}
+
+/** A Qwen Code `ChatRecord`: chained, with a session, a Gemini-shaped message or a system payload. */
+function isQwenRecord(value) {
+  return QWEN_TYPES.has(value.type) && typeof value.uuid === 'string' && 'parentUuid' in value && typeof value.sessionId === 'string' &&
+    (Array.isArray(value.message?.parts) || (value.type === 'system' && 'systemPayload' in value))
+}
+
 /** The format of one JSON line or stream event, or undefined. */
 function formatOfLine(value) {
   if (!isObject(value)) return undefined
   if (typeof acpUpdate(value)?.sessionUpdate === 'string') return 'acp'
+  if (isClaudeLine(value)) return 'claude'
+  if (isQwenRecord(value)) return 'qwen'
   if (typeof value.uuid === 'string' && CHATVIEWER_TYPES.has(value.type)) return 'chatviewer'
   if (value.type === 'session' || (value.type === 'message' && isObject(value.message))) return 'pi'
   if (PI_ROLES.has(value.role) && 'content' in value) return 'pi'

@@ -16,6 +16,8 @@ const FORMATS = {
   'pi-stream': 'Pi / OpenClaw gateway events, NDJSON',
   sn: 'Solar Network thoughts, a JSON array or one per line',
   'sn-stream': 'Solar Network stream events, an SSE capture or NDJSON',
+  claude: 'a Claude Code transcript (~/.claude/projects/…/*.jsonl)',
+  qwen: 'a Qwen Code chat recording (ChatRecord JSONL)',
 }
 
 const formatNames = Object.keys(FORMATS)

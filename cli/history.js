@@ -6,7 +6,7 @@ const native = require('../index.js')
 const { InputError } = require('./errors')
 const { arrayElementOffsets, decode, lineAt, skipWhitespace } = require('./text')
 
-const historyFormats = ['events', 'acp', 'chatviewer', 'pi', 'sn']
+const historyFormats = ['events', 'acp', 'chatviewer', 'pi', 'sn', 'claude', 'qwen']
 
 /** The messages of a history file's bytes, in one of `historyFormats`. */
 function loadMessages(bytes, format) {

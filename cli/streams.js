@@ -6,7 +6,7 @@
 
 const native = require('../index.js')
 const { InputError } = require('./errors')
-const { acpNotification, acpUpdate, isObject } = require('./detect')
+const { acpUpdate, isObject } = require('./detect')
 const { values } = require('./frames')
 
 const CONTENT_EVENT_TYPES = new Set([
@@ -27,11 +27,10 @@ const STREAMS = {
     turn: (event) => (event?.type === 'turn-start' ? { start: true, id: typeof event.turnId === 'string' ? event.turnId : undefined } : undefined),
   },
   acp: {
-    events: (line) => native.acp.toAgentEvents(acpNotification(line)),
-    // As the history reader has it: the agent's words and tool calls make a turn, plans and
-    // mode changes do not.
-    opens: (line, events) => events.length > 0 || /^(agent_|tool_call)/.test(acpUpdate(line)?.sessionUpdate),
-    turn: (line) => (acpUpdate(line)?.sessionUpdate === 'user_message_chunk' ? { user: true } : undefined),
+    // The client's own fold, which the history reader uses too: a new messageId starts a
+    // new message, tool calls keep their title and latest updates.
+    whole: (lines) => native.acp.toMessages(lines),
+    carries: ({ value, line }, message) => acpUpdate(value)?.messageId === message.id || message.id === `line-${line}`,
   },
   'pi-stream': {
     events: (event) => native.pi.toAgentEvents(event),
@@ -65,6 +64,7 @@ function touchedChunk(chunks, lengthBefore, event) {
 function foldStream(text, format, { progress } = {}) {
   const stream = STREAMS[format]
   if (!stream) throw new InputError(`${format} is not a stream format (streams: ${streamFormats.join(', ')})`)
+  if (stream.whole) return foldWhole(text, stream, progress)
   const messages = []
   const origins = []
   let turn
@@ -112,6 +112,34 @@ function foldStream(text, format, { progress } = {}) {
   }
   progress?.update(text.length)
   return { messages, origins }
+}
+
+/**
+ * A stream its format folds whole: the agent's messages, each with the lines that carry
+ * its id (the chunks' own lines are not told apart).
+ */
+function foldWhole(text, stream, progress) {
+  const items = []
+  for (const { value, line, offset } of values(text)) {
+    progress?.update(offset)
+    items.push({ value, line })
+  }
+  let messages
+  try {
+    messages = stream.whole(items.map(({ value }) => value))
+  } catch (error) {
+    const index = /^acp\.toMessages: history\[(\d+)\]/.exec(error.message)
+    const line = index ? items[Number(index[1])]?.line : undefined
+    throw new InputError(error.message.replace(/^acp\.toMessages: history\[\d+\]\.?/, ''), { line, cause: error })
+  }
+  progress?.update(text.length)
+  const assistant = messages.filter((message) => message.role === 'assistant')
+  const origins = assistant.map((message) => {
+    const lines = items.filter((item) => stream.carries(item, message)).map(({ line }) => line)
+    const first = lines[0] ?? items[0]?.line ?? 1
+    return { lines: [first, lines.at(-1) ?? first], chunks: [] }
+  })
+  return { messages: assistant, origins }
 }
 
 module.exports = { foldStream, streamFormats }

@@ -17,7 +17,7 @@ use crate::formats::{pi, sn};
 use super::json_bridge::{Bridge, JsonText, Value};
 
 /// A history: JSON text (a string, or a Buffer borrowed as it is) or parsed items.
-enum History<'a> {
+pub(super) enum History<'a> {
     Text(JsonText<'a>),
     Items(Vec<Json>),
 }
@@ -39,7 +39,7 @@ fn buffer_text<'a>(b: &Bridge, bytes: &'a [u8], lines: bool) -> Result<JsonText<
     }))
 }
 
-fn history<'a>(b: &'a Bridge, value: Value, what: &str, lines: bool) -> Result<History<'a>> {
+pub(super) fn history<'a>(b: &'a Bridge, value: Value, what: &str, lines: bool) -> Result<History<'a>> {
     match b.value_type(value)? {
         ValueType::String => Ok(History::Text(JsonText::Owned(b.text(value)?.into_bytes()))),
         ValueType::Array => match json_of(b, value, what)? {
@@ -84,7 +84,7 @@ fn give(b: &Bridge, env: &Env, json: &Json) -> Result<Unknown<'static>> {
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
 }
 
-fn give_messages(b: &Bridge, env: &Env, messages: &[FormatMessage]) -> Result<Unknown<'static>> {
+pub(super) fn give_messages(b: &Bridge, env: &Env, messages: &[FormatMessage]) -> Result<Unknown<'static>> {
     let mut text = Vec::new();
     write_messages(&mut text, messages);
     let value = b.parse(&text)?;
