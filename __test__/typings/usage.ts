@@ -201,6 +201,17 @@ for (const update of updates) {
   for (const event of acp.toAgentEvents(update)) appendEventToChunks(message.chunks, event)
 }
 const state: ACPMessage[] = acp.toWebviewMessages(updates)
+// Message ids, replayed user messages and session state updates; the whole fold.
+const replay: Array<SessionNotification | SessionUpdate> = [
+  { sessionUpdate: 'user_message_chunk', messageId: 'u1', content: { type: 'text', text: 'Hi' } },
+  { sessionUpdate: 'agent_message_chunk', messageId: null, content: { type: 'text', text: 'Hello' } },
+  { sessionUpdate: 'session_info_update', title: 'Greeting' },
+  { sessionUpdate: 'usage_update', used: 10, size: 100 },
+  { sessionUpdate: 'config_option_update', configOptions: [] },
+]
+const folded: ChatMessage[] = acp.toMessages(replay)
+const planKind: SystemChunkKind = 'plan'
+void [folded, planKind]
 for (const entry of state) {
   if (entry.type === 'message') void entry.data.role
   else void entry.data.toolCallId
@@ -335,8 +346,10 @@ async function loadAll(): Promise<ChatMessage[]> {
   const format: HistoryFormatName = 'pi'
   const fromBytes: ChatMessage[] = loadHistorySync(new Uint8Array(0), 'events')
   const fromPath: Promise<ChatMessage[]> = loadHistory('session.jsonl', format)
+  const transcripts: ChatMessage[] = [...loadHistorySync('session.jsonl', 'claude'), ...loadHistorySync('chat.jsonl', 'qwen')]
+  void transcripts
   // @ts-expect-error an unknown format
-  loadHistorySync('session.jsonl', 'claude')
+  loadHistorySync('session.jsonl', 'gemini')
   // @ts-expect-error the format is required
   loadHistory('session.jsonl')
   // @ts-expect-error the async load returns a promise, not messages

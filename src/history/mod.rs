@@ -16,6 +16,7 @@
 pub mod batch;
 pub mod lines;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::io::Read;
 
@@ -25,16 +26,14 @@ use crate::formats::acp_fold::AcpFold;
 use crate::formats::chatviewer::adapt_jsonl_messages;
 use crate::formats::check::FormatError;
 use crate::formats::model_json::{FormatEvent, FormatMessage};
-use crate::formats::source::{Invalid, Reader, Source};
+use crate::formats::source::{Invalid, Reader};
+use crate::formats::stored::StoredMessages;
 use crate::formats::tree::{Node, TreeSource};
 use crate::formats::unified::{Content, ToolCallSlot, UnifiedId, UnifiedType};
 use crate::formats::value::{self, Json, ParseError, ParseErrorKind};
 use crate::formats::wtf8::Wtf8;
 use crate::formats::{claude, pi, qwen, sn};
-use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole, SystemChunkKind};
-use crate::owned::IndexedChunks;
-use crate::reducer::append_event;
-use crate::reducer::ChunkStore;
+use crate::model::{AgentEvent, Chunk, MessageRole, SystemChunkKind};
 
 use lines::Lines;
 
@@ -290,64 +289,6 @@ fn items(bytes: &[u8]) -> Result<Vec<(Json, At)>, HistoryError> {
     Ok(items)
 }
 
-/// Messages being built from a run of items of one side (user or assistant).
-struct Runs<F> {
-    /// The open message: id, role and chunks (indexed: a run can hold any number of
-    /// calls and results).
-    open: Option<(String, MessageRole, IndexedChunks<Wtf8, Json>)>,
-    emit: F,
-    stopped: bool,
-}
-
-impl<F: FnMut(FormatMessage) -> bool> Runs<F> {
-    fn new(emit: F) -> Self {
-        Runs {
-            open: None,
-            emit,
-            stopped: false,
-        }
-    }
-
-    /// Folds `events` into the open message when it has `role`, else into a new one named
-    /// by `id` (the open one is finished).
-    fn fold(&mut self, role: MessageRole, id: impl FnOnce() -> String, events: Vec<FormatEvent>) {
-        if self.open.as_ref().is_some_and(|(_, open, _)| *open != role) {
-            self.close();
-        }
-        let (_, _, chunks) = self
-            .open
-            .get_or_insert_with(|| (id(), role, IndexedChunks::new()));
-        for event in events {
-            let Ok(()) = append_event(chunks, event);
-        }
-    }
-
-    /// Makes the open message one of `role` (finishing another).
-    fn open(&mut self, role: MessageRole, id: impl FnOnce() -> String) {
-        self.fold(role, id, Vec::new());
-    }
-
-    fn piece(&mut self, piece: claude::Piece) {
-        let Some((_, _, chunks)) = self.open.as_mut() else {
-            return;
-        };
-        let Ok(()) = match piece {
-            claude::Piece::Event(event) => append_event(chunks, event),
-            claude::Piece::Chunk(chunk) => chunks.push_chunk(chunk),
-        };
-    }
-
-    fn close(&mut self) {
-        if let Some((id, role, chunks)) = self.open.take() {
-            self.stopped |= !(self.emit)(ChatMessage {
-                id,
-                role,
-                chunks: chunks.into_chunks(),
-            });
-        }
-    }
-}
-
 fn text(node: Node<'_>) -> Wtf8 {
     node.and_then(Json::as_str).cloned().unwrap_or_default()
 }
@@ -397,7 +338,7 @@ fn read_acp(
     Ok(())
 }
 
-fn read_chatviewer(bytes: &[u8], emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
+fn read_chatviewer(bytes: &[u8], mut emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
     // A Claude Code transcript's bookkeeping lines (session titles, file snapshots) are
     // not messages.
     let (items, places): (Vec<Json>, Vec<At>) = items(bytes)?
@@ -412,108 +353,154 @@ fn read_chatviewer(bytes: &[u8], emit: impl FnMut(FormatMessage) -> bool) -> Res
         source: &source,
         root: "toolCall",
     };
-    let mut runs = Runs::new(emit);
+    // The API response a Claude-shaped line belongs to, by the line's uuid.
+    let mut responses: HashMap<&Wtf8, &Wtf8> = HashMap::new();
+    if let Json::Array(items) = &all {
+        for item in items {
+            let response = item
+                .get("message")
+                .and_then(|m| m.get("id"))
+                .and_then(Json::as_str);
+            if let (Some(uuid), Some(response)) = (item.get("uuid").and_then(Json::as_str), response) {
+                responses.insert(uuid, response);
+            }
+        }
+    }
+    let mut stored = StoredMessages::new();
+    let mut open_response: Option<&Wtf8> = None;
     for row in rows {
-        let uuid = match row.id {
-            UnifiedId::Given(uuid) => text(uuid).to_string_lossy().into_owned(),
-            _ => String::new(),
+        let uuid_text = match row.id {
+            UnifiedId::Given(uuid) => uuid.and_then(Json::as_str),
+            _ => None,
         };
+        let uuid = uuid_text
+            .map(|u| u.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let id = || uuid.clone();
+        let is_type = |tag: &[u8]| matches!(row.kind, UnifiedType::Given(ty) if text(ty).as_bytes() == tag);
         if let Some(Content::Given(Some(Json::Array(blocks)))) = &row.content {
             // Claude-shaped content blocks: text, thinking, tool calls and their results.
-            let user = matches!(row.kind, UnifiedType::Given(ty) if text(ty).as_bytes() == b"user");
-            let (side, pieces) = claude::block_pieces(blocks, user);
-            runs.open(side, || uuid.clone());
+            let (side, pieces) = claude::block_pieces(blocks, is_type(b"user"));
+            let response = uuid_text.and_then(|u| responses.get(u).copied());
+            let results_only = pieces
+                .iter()
+                .all(|p| matches!(p, claude::Piece::Event(AgentEvent::ToolResult { .. })));
+            let continues = side == MessageRole::Assistant
+                && stored.open_role() == Some(MessageRole::Assistant)
+                && response.is_some()
+                && response == open_response;
+            if !(continues || results_only && !pieces.is_empty()) {
+                stored.start(side, Some(&uuid), id);
+                open_response = response;
+            }
             for piece in pieces {
-                runs.piece(piece);
-            }
-            if runs.stopped {
-                return Ok(());
-            }
-            continue;
-        }
-        if let UnifiedType::Given(ty) = row.kind {
-            if text(ty).as_bytes() == b"system" {
-                if let Some(Content::Given(Some(Json::String(notice)))) = &row.content {
-                    runs.open(MessageRole::System, || uuid.clone());
-                    runs.piece(claude::Piece::Chunk(Chunk::System {
-                        kind: SystemChunkKind::Notice,
-                        text: notice.clone(),
-                    }));
-                }
-                continue;
-            }
-        }
-        let content = match row.content {
-            Some(Content::Joined(pieces)) => {
-                let mut joined = Wtf8::new();
-                for piece in pieces {
-                    joined.push_wtf8(text(piece).as_bytes());
-                }
-                Some(joined)
-            }
-            Some(Content::Given(Some(Json::String(given)))) => Some(given.clone()),
-            Some(Content::Given(Some(Json::Array(blocks)))) => {
-                let mut joined = Wtf8::new();
-                for block in blocks {
-                    if let (Some(Json::String(ty)), Some(Json::String(t))) =
-                        (block.get("type"), block.get("text"))
-                    {
-                        if ty.as_bytes() == b"text" {
-                            joined.push_wtf8(t.as_bytes());
-                        }
+                match piece {
+                    claude::Piece::Event(AgentEvent::ToolCall { id, name, arguments }) => {
+                        stored.ensure(MessageRole::Assistant, || uuid.clone());
+                        stored.call(id, name, arguments);
+                    }
+                    claude::Piece::Event(AgentEvent::ToolResult {
+                        tool_call_id,
+                        result,
+                        is_error,
+                    }) => {
+                        stored.set_result(&tool_call_id, Some((result, is_error)));
+                    }
+                    claude::Piece::Event(event) => {
+                        stored.ensure(side, || uuid.clone());
+                        stored.event(event);
+                    }
+                    claude::Piece::Chunk(chunk) => {
+                        stored.ensure(side, || uuid.clone());
+                        stored.push(chunk);
                     }
                 }
-                Some(joined)
             }
-            _ => None,
-        }
-        .filter(|t| !t.is_empty());
-        let id = || uuid.clone();
-        match row.kind {
-            UnifiedType::User => {
-                let events = content.map(|delta| AgentEvent::TextDelta { delta });
-                runs.fold(MessageRole::User, id, events.into_iter().collect());
+        } else {
+            open_response = None;
+            let content = match row.content {
+                Some(Content::Joined(pieces)) => {
+                    let mut joined = Wtf8::new();
+                    for piece in pieces {
+                        joined.push_wtf8(text(piece).as_bytes());
+                    }
+                    Some(joined)
+                }
+                Some(Content::Given(Some(Json::String(given)))) => Some(given.clone()),
+                _ => None,
             }
-            UnifiedType::Given(ty) if source.tag(ty, &mut [0; 32]).ok().flatten() == Some(b"user") => {
-                let events = content.map(|delta| AgentEvent::TextDelta { delta });
-                runs.fold(MessageRole::User, id, events.into_iter().collect());
-            }
-            UnifiedType::Thinking => {
-                let events = content.map(|delta| AgentEvent::ReasoningDelta { delta });
-                runs.fold(MessageRole::Assistant, id, events.into_iter().collect());
-            }
-            UnifiedType::ToolCall => {
-                let call = match row.tool_call {
-                    Some(ToolCallSlot::Given(call)) => call,
-                    _ => None,
-                };
-                let events = match call {
-                    Some(Json::Object(_)) => {
+            .filter(|t| !t.is_empty());
+            match row.kind {
+                UnifiedType::User => {
+                    stored.start(MessageRole::User, Some(&uuid), id);
+                    if let Some(delta) = content {
+                        stored.event(AgentEvent::TextDelta { delta });
+                    }
+                }
+                _ if is_type(b"user") => {
+                    stored.start(MessageRole::User, Some(&uuid), id);
+                    if let Some(delta) = content {
+                        stored.event(AgentEvent::TextDelta { delta });
+                    }
+                }
+                _ if is_type(b"system") => {
+                    if let Some(text) = content {
+                        stored.start(MessageRole::System, Some(&uuid), id);
+                        stored.push(Chunk::System {
+                            kind: SystemChunkKind::Notice,
+                            text,
+                        });
+                    }
+                }
+                UnifiedType::Thinking => {
+                    stored.start(MessageRole::Assistant, Some(&uuid), id);
+                    if let Some(delta) = content {
+                        stored.event(AgentEvent::ReasoningDelta { delta });
+                    }
+                }
+                UnifiedType::ToolCall => {
+                    stored.start(MessageRole::Assistant, Some(&uuid), id);
+                    let call = match row.tool_call {
+                        Some(ToolCallSlot::Given(call)) => call,
+                        _ => None,
+                    };
+                    if let Some(Json::Object(_)) = call {
                         let fields =
                             acp::read_tool_call(&reader, call, &[], true).map_err(|e| HistoryError {
                                 line: None,
                                 offset: None,
                                 message: format!("the message with uuid {uuid:?}: {e}"),
                             })?;
-                        acp::to_agent_events(&SessionUpdate::ToolCall(fields))
-                            .into_iter()
-                            .map(owned_event)
-                            .collect()
+                        for event in acp::to_agent_events(&SessionUpdate::ToolCall(fields)) {
+                            match owned_event(event) {
+                                AgentEvent::ToolCall { id, name, arguments } => {
+                                    stored.call(id, name, arguments);
+                                }
+                                AgentEvent::ToolResult {
+                                    tool_call_id,
+                                    result,
+                                    is_error,
+                                } => {
+                                    stored.set_result(&tool_call_id, Some((result, is_error)));
+                                }
+                                _ => {}
+                            }
+                        }
                     }
-                    _ => Vec::new(),
-                };
-                runs.fold(MessageRole::Assistant, id, events);
-            }
-            _ => {
-                let events = content.map(|delta| AgentEvent::TextDelta { delta });
-                runs.fold(MessageRole::Assistant, id, events.into_iter().collect());
+                }
+                _ => {
+                    stored.start(MessageRole::Assistant, Some(&uuid), id);
+                    if let Some(delta) = content {
+                        stored.event(AgentEvent::TextDelta { delta });
+                    }
+                }
             }
         }
-        if runs.stopped {
+        if !stored.hand_on(&mut emit) {
             return Ok(());
         }
     }
-    runs.close();
+    stored.finish(&mut emit);
     Ok(())
 }
 
