@@ -421,3 +421,17 @@ fn qwen_context_part_is_exactly_a_tagged_block() {
     )));
     assert!(!qwen::is_context_part(&part("legacy bare context")));
 }
+
+#[test]
+fn a_cycle_of_parents_reads_each_line_once() {
+    let text = concat!(
+        "{\"type\":\"user\",\"uuid\":\"a\",\"parentUuid\":\"b\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"one\"}}\n",
+        "{\"type\":\"user\",\"uuid\":\"b\",\"parentUuid\":\"a\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"two\"}}\n",
+    );
+    let mut skipped = claude::Skipped::default();
+    assert_eq!(claude::chain(&lines(text), &mut skipped), [0, 1]);
+    let qwen_text = text
+        .replace("\"content\":\"one\"", "\"parts\":[{\"text\":\"one\"}]")
+        .replace("\"content\":\"two\"", "\"parts\":[{\"text\":\"two\"}]");
+    assert_eq!(qwen::chain(&lines(&qwen_text), &mut skipped), [0, 1]);
+}

@@ -124,10 +124,11 @@ pub fn chain(lines: &[Json], skipped: &mut Skipped) -> Vec<usize> {
         .rposition(|l| is_conversation_line(l) && !is_true(l, "isSidechain"))
         .or_else(|| lines.iter().rposition(is_conversation_line));
     let mut order = Vec::new();
+    let mut seen = vec![false; lines.len()];
     let mut next = leaf;
     while let Some(i) = next {
-        if order.len() > lines.len() {
-            break; // a cycle: each line at most once
+        if std::mem::replace(&mut seen[i], true) {
+            break; // a cycle of parents: each line once
         }
         order.push(i);
         let line = &lines[i];

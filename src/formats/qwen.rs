@@ -107,10 +107,11 @@ pub fn chain(lines: &[Json], skipped: &mut Skipped) -> Vec<usize> {
         .rposition(|l| is_record(l) && !is_true(l, "isSidechain"))
         .or_else(|| lines.iter().rposition(is_record));
     let mut order = Vec::new();
+    let mut seen = vec![false; lines.len()];
     let mut next = leaf;
     while let Some(i) = next {
-        if order.len() > lines.len() {
-            break;
+        if std::mem::replace(&mut seen[i], true) {
+            break; // a cycle of parents: each record once
         }
         order.push(i);
         next = str_of(&lines[i], "parentUuid").and_then(|p| by_uuid.get(p).copied());
