@@ -81,7 +81,8 @@ export declare function adaptACPMessages(messages: ACPMessage[], options?: Adapt
  * A ChatViewer transcript as timeline rows, exactly as the Qwen Code webui adapter makes
  * them: sorted by `new Date(timestamp)` as `Array.prototype.sort` orders them, Qwen
  * `parts` or Claude `content` as the text, `toolCall` by reference, and `isFirst` /
- * `isLast` around user messages.
+ * `isLast` around user messages. A line whose `type` names no row type (a Claude Code
+ * `summary` or `file-history-snapshot`, a Qwen `tool_result` record) is left out.
  */
 export declare function adaptJSONLMessages(messages: ChatMessageData[]): UnifiedMessage[]
 

@@ -99,3 +99,16 @@ test('bad input is a TypeError naming the place', () => {
   acp.toMessages(input)
   assert.deepEqual(input, copy, 'the caller\'s updates are left as they were')
 })
+
+test('adaptJSONLMessages takes a whole Claude Code transcript: no row of a type the typings do not list', () => {
+  const lines = readNdjson('claude-code-session.jsonl')
+  const rows = adaptJSONLMessages(lines)
+  const listed = new Set(['user', 'assistant', 'tool_call', 'thinking', 'system', 'error'])
+  assert.ok(rows.every((row) => listed.has(row.type)))
+  assert.equal(rows.length, lines.filter((line) => listed.has(line.type)).length)
+  // A Qwen recording: its tool_result records are not rows.
+  const records = readNdjson('qwen-code-chat.jsonl')
+  const qwenRows = adaptJSONLMessages(records)
+  assert.ok(qwenRows.every((row) => listed.has(row.type)))
+  assert.ok(records.some((record) => record.type === 'tool_result'))
+})

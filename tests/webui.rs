@@ -252,3 +252,41 @@ fn chatviewer_user_rows_show_what_qwens_webui_shows() {
         ]
     );
 }
+
+#[test]
+fn chatviewer_lines_of_no_row_type_are_left_out() {
+    let input = json!([
+        { "type": "summary", "summary": "A title", "leafUuid": "x" },
+        { "type": "file-history-snapshot", "messageId": "m", "snapshot": {} },
+        { "uuid": "u", "timestamp": "t1", "type": "user", "message": { "content": "hi" } },
+        { "uuid": "r", "timestamp": "t2", "type": "tool_result", "message": { "parts": [{ "functionResponse": {} }] } },
+        { "uuid": "a", "timestamp": "t3", "type": "assistant", "message": { "content": "ok" } },
+    ]);
+    let source = JsonSource::new(time);
+    let rows = adapt_jsonl_messages(&&source, Some(&input)).unwrap();
+    let ids: Vec<&str> = rows
+        .iter()
+        .map(|r| match r.id {
+            UnifiedId::Given(id) => text(id),
+            _ => "?",
+        })
+        .collect();
+    assert_eq!(ids, ["u", "a"]);
+    assert_eq!(flags(&rows), vec![(true, false), (true, true)]);
+    // A type that is not a string is still the seed's error, and so is a row without uuid.
+    for (bad, message) in [
+        (
+            json!([{ "uuid": "u", "timestamp": "t1", "type": 7 }]),
+            "messages[0].type must be a string, got number",
+        ),
+        (
+            json!([{ "timestamp": "t1", "type": "user" }]),
+            "messages[0].uuid must be a string, got undefined",
+        ),
+    ] {
+        match adapt_jsonl_messages(&&source, Some(&bad)) {
+            Err(JsonError::Invalid(e)) => assert_eq!(e.to_string(), message),
+            other => panic!("{message}: got {:?}", other.map(|rows| rows.len())),
+        }
+    }
+}

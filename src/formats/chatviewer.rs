@@ -10,7 +10,9 @@
 //!   Claude `message.content` when truthy (as it is), else `''`;
 //! - `toolCall` is the message's own, by reference (the key is there even when it is
 //!   `undefined`);
-//! - after sorting, a row is first / last when its neighbour is missing or of type `user`.
+//! - after sorting, a row is first / last when its neighbour is missing or of type `user`;
+//! - lines whose `type` names no row type (bookkeeping lines of Claude Code transcripts,
+//!   Qwen `tool_result` and other records) are not rows: left out before anything else.
 //!
 //! [`timsort`]: super::timsort
 
@@ -40,7 +42,11 @@ pub fn adapt_jsonl_messages<S: Source>(
     let (messages, count) = reader.array(messages, &[])?;
     let mut lines = Vec::with_capacity(count);
     for index in 0..count {
-        lines.push(read_line(&reader, source.element(messages, index)?, index)?);
+        let item = source.element(messages, index)?;
+        if !is_row(source, item)? {
+            continue;
+        }
+        lines.push(read_line(&reader, item, index)?);
     }
     // `a - b` is below zero only for two valid dates in order; `NaN` never is.
     timsort::sort_by(&mut lines, |a, b| a.time - b.time < 0.0);
@@ -48,6 +54,35 @@ pub fn adapt_jsonl_messages<S: Source>(
     let mut rows: Vec<_> = lines.into_iter().map(|line| line.row).collect();
     place_on_timeline(&mut rows, &breaks);
     Ok(rows)
+}
+
+/// The types a row may have (`UnifiedMessage['type']`).
+const ROW_TYPES: [&[u8]; 6] = [
+    b"user",
+    b"assistant",
+    b"tool_call",
+    b"thinking",
+    b"system",
+    b"error",
+];
+
+/// Whether a line is a timeline row: a line whose `type` is a string naming no row type (a
+/// Claude Code `summary` or `file-history-snapshot`, a Qwen `tool_result` record) is not
+/// one, and is left out before it is checked. Anything else is read (and checked) as the
+/// seed reads it.
+fn is_row<S: Source>(source: &S, item: S::Value) -> Result<bool, S::Error> {
+    if source.value_type(item)? != ValueType::Object {
+        return Ok(true);
+    }
+    let ty = source.get(item, Key::Type)?;
+    if source.value_type(ty)? != ValueType::String {
+        return Ok(true);
+    }
+    let mut buf = [0u8; 32];
+    Ok(match source.tag(ty, &mut buf)? {
+        Some(tag) => ROW_TYPES.contains(&tag),
+        None => true,
+    })
 }
 
 fn read_line<S: Source>(
