@@ -435,3 +435,15 @@ fn a_cycle_of_parents_reads_each_line_once() {
         .replace("\"content\":\"two\"", "\"parts\":[{\"text\":\"two\"}]");
     assert_eq!(qwen::chain(&lines(&qwen_text), &mut skipped), [0, 1]);
 }
+
+#[test]
+fn acp_an_update_after_completion_still_lands_in_a_history() {
+    let got = acp(&[
+        json!({"update": {"sessionUpdate": "tool_call", "toolCallId": "t", "title": "Run", "status": "completed", "content": []}}),
+        chunk("agent_message_chunk", Some("m2"), "next"),
+        json!({"update": {"sessionUpdate": "tool_call_update", "toolCallId": "t", "rawOutput": {"exitCode": 0}}}),
+        chunk("user_message_chunk", Some("u"), "thanks"),
+    ]);
+    assert_eq!(got[0]["chunks"][0]["calls"][0]["result"], json!({"exitCode": 0}));
+    assert_eq!(ids(&got), ["line-1", "m2", "u"]);
+}

@@ -5,8 +5,9 @@
 //! - `user_message_chunk`s (a prompt, or the history `session/load` replays) make `user`
 //!   messages; `agent_message_chunk`s and `agent_thought_chunk`s make `assistant`
 //!   messages (text and thinking chunks). A chunk starts a new message when its side
-//!   changes, or when its `messageId` differs from the open message's: nothing merges
-//!   across ids. A message takes its `messageId` as its id (else `line-<n>`).
+//!   changes, or when its `messageId` differs from the open message's (a message a tool
+//!   call or plan opened has none): nothing merges across ids. A message takes its
+//!   `messageId` as its id (else `line-<n>`).
 //! - Non-text blocks are `file` chunks: images and audio with their data, links and
 //!   embedded resources by their URI.
 //! - A tool call is one entry of the open assistant message, kept as its latest updates
@@ -98,6 +99,9 @@ pub struct AcpFold {
     stored: StoredMessages,
     /// The `messageId` of the open message, when its chunks carry one.
     open_message_id: Option<Wtf8>,
+    /// Whether the open message was opened by a chunk without an id, so that the first id
+    /// sent names it (a message opened by a tool call or a plan belongs to no id).
+    adopts_id: bool,
     calls: HashMap<Wtf8, CallState>,
     /// Updates of a `sessionUpdate` this version does not know.
     pub unknown: usize,
@@ -143,13 +147,19 @@ impl AcpFold {
                     MessageRole::Assistant
                 };
                 let id = message_id.flatten().and_then(Json::as_str);
-                let new_id = matches!((id, &self.open_message_id), (Some(id), Some(open)) if id != open);
+                let new_id = match (id, &self.open_message_id) {
+                    (Some(id), Some(open)) => id != open,
+                    (Some(_), None) => !self.adopts_id,
+                    (None, _) => false,
+                };
                 if self.stored.open_role() != Some(side) || new_id {
                     self.stored
                         .start(side, id.map(|id| id.to_string_lossy()).as_deref(), fallback);
                     self.open_message_id = id.cloned();
-                } else if self.open_message_id.is_none() {
+                    self.adopts_id = id.is_none();
+                } else if self.open_message_id.is_none() && id.is_some() {
                     self.open_message_id = id.cloned();
+                    self.adopts_id = false;
                 }
                 match text.flatten().and_then(Json::as_str) {
                     Some(text) => {
@@ -181,6 +191,7 @@ impl AcpFold {
                     if self.stored.open_role() != Some(MessageRole::Assistant) {
                         self.stored.start(MessageRole::Assistant, None, fallback);
                         self.open_message_id = None;
+                        self.adopts_id = false;
                     }
                     self.stored.call(id.clone(), name.clone(), arguments.clone());
                 }
@@ -199,6 +210,7 @@ impl AcpFold {
                 if self.stored.open_role() != Some(MessageRole::Assistant) {
                     self.stored.start(MessageRole::Assistant, None, fallback);
                     self.open_message_id = None;
+                    self.adopts_id = false;
                 }
                 self.stored.push(Chunk::System {
                     kind: SystemChunkKind::Plan,
@@ -211,7 +223,13 @@ impl AcpFold {
         Ok(())
     }
 
+    /// Hands on the messages before the open user message: a prompt turn ends before the
+    /// next prompt, so no update changes them any more (an update may still change a
+    /// finished call while its turn runs).
     pub fn hand_on(&mut self, emit: &mut impl FnMut(FormatMessage) -> bool) -> bool {
+        if self.stored.open_role() != Some(MessageRole::User) {
+            return true;
+        }
         self.stored.hand_on(emit)
     }
 
