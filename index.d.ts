@@ -165,6 +165,37 @@ export type ChatMessageDataType = 'user' | 'assistant' | 'tool_call'
 /** One ordered piece of a message, discriminated by `type`. */
 export type Chunk = TextChunk | ThinkingChunk | ToolBatchChunk | ErrorChunk | SystemChunk | FileChunk
 
+/**
+ * One line of a Claude Code transcript: a conversation line (`user`, `assistant`,
+ * `system`, chained by `parentUuid`), or a bookkeeping line (`summary`,
+ * `file-history-snapshot`, …) without a `uuid`.
+ */
+export interface ClaudeTranscriptLine {
+  type: 'user' | 'assistant' | 'system' | 'summary' | 'file-history-snapshot' | (string & {})
+  uuid?: string
+  parentUuid?: string | null
+  /** A compaction boundary's link to the line before it. */
+  logicalParentUuid?: string | null
+  sessionId?: string
+  /** A sub-agent's line. */
+  isSidechain?: boolean
+  /** Context for the model that Claude Code does not show. */
+  isMeta?: boolean
+  /** The summary a compaction left. */
+  isCompactSummary?: boolean
+  /** An API error recorded as an assistant message. */
+  isApiErrorMessage?: boolean
+  timestamp?: string
+  /** `system` lines: `local_command`, `compact_boundary`, … */
+  subtype?: string
+  /** `system` lines: the text shown. */
+  content?: string
+  /** The Anthropic message: `{ role, content }`, an assistant's with its `id`. */
+  message?: { id?: string; role: string; content: string | Array<{ type: string; [key: string]: unknown }>; [key: string]: unknown }
+  /** Claude Code's own structured copy of a tool result (not read). */
+  toolUseResult?: unknown
+}
+
 /** An ACP content block, discriminated by `type`. */
 export type ContentBlock =
   | { type: 'text'; text: string; annotations?: unknown }
@@ -349,6 +380,26 @@ export interface PlanEntry {
  * e.g. `{ anthropic: { signature } }`. Its presence seals the block.
  */
 export type ProviderMetadata = Record<string, Record<string, unknown>>
+
+/** One `ChatRecord` of a Qwen Code chat recording. */
+export interface QwenChatRecord {
+  uuid: string
+  parentUuid?: string | null
+  sessionId: string
+  timestamp: string
+  type: 'user' | 'assistant' | 'tool_result' | 'system'
+  /** `chat_compression`, `slash_command`, `ui_telemetry`, … */
+  subtype?: string
+  /**
+   * A Gemini `Content`: parts with `text` (and `thought: true`), `functionCall`,
+   * `functionResponse`, `inlineData`, `fileData`.
+   */
+  message?: { role: string; parts?: Array<{ text?: string; thought?: boolean; thoughtSignature?: string; functionCall?: { id?: string; name: string; args?: unknown }; functionResponse?: { id?: string; name: string; response?: unknown }; inlineData?: { mimeType: string; data: string }; fileData?: { mimeType?: string; fileUri: string }; [key: string]: unknown }> }
+  /** A tool result's status (`success`, `error`, `cancelled`) and display. */
+  toolCallResult?: { callId?: string; status?: string; [key: string]: unknown }
+  systemPayload?: unknown
+  isSidechain?: boolean
+}
 
 /** A thinking chunk on the timeline. */
 export interface ReasoningItem {
@@ -717,7 +768,7 @@ export declare namespace claude {
    * conversation from the root to the last line, one message per stored message (the
    * lines of one API response are one message), tool results on their calls.
    */
-  export function toMessages(history: string | Uint8Array | unknown[]): ChatMessage[]
+  export function toMessages(history: string | Uint8Array | ClaudeTranscriptLine[]): ChatMessage[]
 }
 
 export declare namespace pi {
@@ -749,7 +800,7 @@ export declare namespace qwen {
    * lines): the conversation to its last record, thoughts as thinking chunks, function
    * calls with their responses as results, telemetry skipped.
    */
-  export function toMessages(history: string | Uint8Array | unknown[]): ChatMessage[]
+  export function toMessages(history: string | Uint8Array | QwenChatRecord[]): ChatMessage[]
 }
 
 export declare namespace sn {

@@ -358,3 +358,19 @@ async function loadAll(): Promise<ChatMessage[]> {
   return [...fromBytes, ...(await fromPath)]
 }
 void loadAll
+
+// ── Session files of other tools ─────────────────────────────────────────────
+import { claude, qwen, type ClaudeTranscriptLine, type QwenChatRecord } from '../../index.js'
+const claudeLines: ClaudeTranscriptLine[] = [
+  { type: 'summary' },
+  { type: 'user', uuid: 'u', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hi' } },
+  { type: 'assistant', uuid: 'a', parentUuid: 'u', isSidechain: false, message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'hello' }] } },
+]
+const qwenRecords: QwenChatRecord[] = [
+  { uuid: 'u', parentUuid: null, sessionId: 's', timestamp: 't', type: 'user', message: { role: 'user', parts: [{ text: 'hi' }] } },
+  { uuid: 'a', parentUuid: 'u', sessionId: 's', timestamp: 't', type: 'assistant', message: { role: 'model', parts: [{ text: 'hm', thought: true }, { functionCall: { id: 'c', name: 'read_file', args: {} } }] } },
+]
+const fromTools: ChatMessage[] = [...claude.toMessages(claudeLines), ...qwen.toMessages(qwenRecords)]
+// @ts-expect-error a Qwen record's type is one of four
+const badRecord: QwenChatRecord = { uuid: 'u', parentUuid: null, sessionId: 's', timestamp: 't', type: 'tool_call' }
+void [fromTools, badRecord]

@@ -27,6 +27,7 @@ mod source;
 mod stream;
 mod testing;
 mod timeline;
+mod transcript_types;
 mod transcripts;
 mod types;
 mod webui_types;

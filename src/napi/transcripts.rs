@@ -64,7 +64,7 @@ pub fn acp_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> 
     namespace = "claude",
     js_name = "toMessages",
     catch_unwind,
-    ts_args_type = "history: string | Uint8Array | unknown[]",
+    ts_args_type = "history: string | Uint8Array | ClaudeTranscriptLine[]",
     ts_return_type = "ChatMessage[]"
 )]
 pub fn claude_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
@@ -78,7 +78,7 @@ pub fn claude_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static
     namespace = "qwen",
     js_name = "toMessages",
     catch_unwind,
-    ts_args_type = "history: string | Uint8Array | unknown[]",
+    ts_args_type = "history: string | Uint8Array | QwenChatRecord[]",
     ts_return_type = "ChatMessage[]"
 )]
 pub fn qwen_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
