@@ -447,3 +447,18 @@ fn acp_an_update_after_completion_still_lands_in_a_history() {
     assert_eq!(got[0]["chunks"][0]["calls"][0]["result"], json!({"exitCode": 0}));
     assert_eq!(ids(&got), ["line-1", "m2", "u"]);
 }
+
+#[test]
+fn the_table_tells_each_session_file_from_its_first_lines() {
+    use agent_chunks::formats::registry::detect;
+    for (name, format) in [
+        ("claude-code-session.jsonl", "claude"),
+        ("qwen-code-chat.jsonl", "qwen"),
+        ("acp-v1-load.ndjson", "acp"),
+    ] {
+        assert_eq!(detect(&example(name)).unwrap().name, format, "{name}");
+    }
+    // A transcript that opens with its file snapshot alone.
+    let snapshot = b"{\"type\":\"file-history-snapshot\",\"messageId\":\"m\",\"snapshot\":{\"trackedFileBackups\":{}},\"isSnapshotUpdate\":false}\n";
+    assert_eq!(detect(snapshot).unwrap().name, "claude");
+}

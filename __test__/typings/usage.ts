@@ -17,6 +17,16 @@ import {
   type SystemEventLike,
   type ToolBatchChunk,
   type ToolCallEntry,
+  detectFormat,
+  foldStream,
+  formats,
+  readHistory,
+  type Detection,
+  type FoldedStream,
+  type FormatInfo,
+  type FormatName,
+  type HistoryRead,
+  type PiLeaf,
 } from '../../index.js'
 
 // A backend folding a stream into the in-flight message.
@@ -209,9 +219,9 @@ const replay: Array<SessionNotification | SessionUpdate> = [
   { sessionUpdate: 'usage_update', used: 10, size: 100 },
   { sessionUpdate: 'config_option_update', configOptions: [] },
 ]
-const folded: ChatMessage[] = acp.toMessages(replay)
+const acpFolded: ChatMessage[] = acp.toMessages(replay)
 const planKind: SystemChunkKind = 'plan'
-void [folded, planKind]
+void [acpFolded, planKind]
 for (const entry of state) {
   if (entry.type === 'message') void entry.data.role
   else void entry.data.toolCallId
@@ -358,6 +368,20 @@ async function loadAll(): Promise<ChatMessage[]> {
   return [...fromBytes, ...(await fromPath)]
 }
 void loadAll
+
+// The table of formats.
+const detection: Detection = detectFormat(Buffer.from('{"type":"session","version":3}'))
+const detectedName: FormatName | undefined = detection.format
+const read: HistoryRead = readHistory('{"role":"user","content":"hi"}', { format: 'pi', strict: true, leaf: 'a1' })
+const readMessages: ChatMessage[] = read.messages
+const skippedCount: number = read.skipped.count
+const folded: FoldedStream = foldStream('{"type":"delta","text":"a"}', { format: 'pi-stream' })
+const firstLines: [number, number] = folded.origins[0].lines
+const table: FormatInfo[] = formats()
+const leafList: PiLeaf[] = pi.leaves('{"type":"session","version":3}')
+const branch: ChatMessage[] = pi.toMessages('', { leaf: leafList[0]?.id, strict: false })
+// @ts-expect-error not a format name
+readHistory('', { format: 'yaml' })
 
 // ── Session files of other tools ─────────────────────────────────────────────
 import { claude, qwen, type ClaudeTranscriptLine, type QwenChatRecord } from '../../index.js'

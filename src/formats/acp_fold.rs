@@ -21,14 +21,14 @@
 //!   `config_option_update`, `session_info_update`, `usage_update`) is not message
 //!   content; updates this version does not know are counted in [`AcpFold::unknown`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
 use super::acp::{self, Role, SessionUpdate, ToolCallFields};
 use super::model_json::{FormatEvent, FormatMessage};
 use super::source::{Invalid, Reader};
-use super::stored::StoredMessages;
+use super::stored::{Sink, StoredMessages};
 use super::tree::{Node, TreeSource};
 use super::value::Json;
 use super::wtf8::Wtf8;
@@ -94,9 +94,11 @@ impl CallState {
     }
 }
 
+/// The rules, and what they remember between updates.
 #[derive(Debug, Default)]
-pub struct AcpFold {
-    stored: StoredMessages,
+pub struct AcpRules {
+    /// The ids given to messages so far.
+    ids: HashSet<String>,
     /// The `messageId` of the open message, when its chunks carry one.
     open_message_id: Option<Wtf8>,
     /// Whether the open message was opened by a chunk without an id, so that the first id
@@ -107,6 +109,15 @@ pub struct AcpFold {
     pub unknown: usize,
     /// Tool call updates that came after their message was handed on.
     pub late: usize,
+}
+
+/// The fold of a recording: the rules, and the messages they build.
+#[derive(Debug, Default)]
+pub struct AcpFold {
+    rules: AcpRules,
+    stored: StoredMessages,
+    /// Updates of a `sessionUpdate` this version does not know.
+    pub unknown: usize,
 }
 
 /// The notification a line holds: `{ sessionId, update }`, a bare update, or a JSON-RPC
@@ -127,13 +138,34 @@ impl AcpFold {
 
     /// Folds one notification (line `line` of a recording names messages without an id).
     pub fn push(&mut self, item: &Json, line: usize) -> Result<(), Invalid> {
+        self.rules.push(item, line, &mut self.stored)?;
+        self.unknown = self.rules.unknown;
+        Ok(())
+    }
+}
+
+impl AcpRules {
+    /// A unique name for a message: its `messageId`, else `line-<n>`.
+    fn name(&mut self, id: Option<&Wtf8>, line: usize) -> String {
+        let mut name = match id.map(|id| id.to_string_lossy().into_owned()) {
+            Some(id) if !self.ids.contains(&id) => id,
+            _ => format!("line-{line}"),
+        };
+        while self.ids.contains(&name) {
+            name.push('\'');
+        }
+        self.ids.insert(name.clone());
+        name
+    }
+
+    /// Folds one notification into `out`.
+    pub fn push(&mut self, item: &Json, line: usize, out: &mut impl Sink) -> Result<(), Invalid> {
         let source = TreeSource::default();
         let reader = Reader {
             source: &source,
             root: "notification",
         };
         let update = acp::read_update(&reader, Some(notification(item)), &[])?;
-        let fallback = || format!("line-{line}");
         match update {
             SessionUpdate::Chunk {
                 role,
@@ -152,9 +184,9 @@ impl AcpFold {
                     (Some(_), None) => !self.adopts_id,
                     (None, _) => false,
                 };
-                if self.stored.open_role() != Some(side) || new_id {
-                    self.stored
-                        .start(side, id.map(|id| id.to_string_lossy()).as_deref(), fallback);
+                if out.open_role() != Some(side) || new_id {
+                    let name = self.name(id, line);
+                    out.start(side, name);
                     self.open_message_id = id.cloned();
                     self.adopts_id = id.is_none();
                 } else if self.open_message_id.is_none() && id.is_some() {
@@ -164,14 +196,14 @@ impl AcpFold {
                 match text.flatten().and_then(Json::as_str) {
                     Some(text) => {
                         let delta = text.clone();
-                        self.stored.event(match role {
+                        out.event(match role {
                             Role::Thinking => FormatEvent::ReasoningDelta { delta },
                             _ => FormatEvent::TextDelta { delta },
                         });
                     }
                     None => {
                         if let Some(file) = block.and_then(file_chunk) {
-                            self.stored.push(file);
+                            out.push(file);
                         }
                     }
                 }
@@ -180,6 +212,7 @@ impl AcpFold {
                 let Some(id) = fields.id.and_then(Json::as_str).cloned() else {
                     return Ok(());
                 };
+                let seen = self.calls.contains_key(&id);
                 let state = self.calls.entry(id.clone()).or_default();
                 state.update(&fields);
                 let (name, arguments, result) = (
@@ -187,32 +220,29 @@ impl AcpFold {
                     state.raw_input.clone().unwrap_or(Json::Undefined),
                     state.result(),
                 );
-                if !self.stored.has_call(&id) {
-                    if self.stored.open_role() != Some(MessageRole::Assistant) {
-                        self.stored.start(MessageRole::Assistant, None, fallback);
+                if !seen {
+                    if out.open_role() != Some(MessageRole::Assistant) {
+                        let name = self.name(None, line);
+                        out.start(MessageRole::Assistant, name);
                         self.open_message_id = None;
                         self.adopts_id = false;
                     }
-                    self.stored.call(id.clone(), name.clone(), arguments.clone());
+                    out.add_call(id.clone(), name.clone(), arguments.clone());
                 }
-                match self.stored.call_mut(&id) {
-                    Some(entry) => {
-                        entry.name = name;
-                        entry.arguments = arguments;
-                        self.stored.set_result(&id, result);
-                    }
-                    None => self.late += 1,
+                if !out.update_call(&id, name, arguments, result) {
+                    self.late += 1;
                 }
             }
             SessionUpdate::Plan { entries } => {
                 // The agent's, inside its open message: a plan between two chunks of one
                 // message must not cut that message in two.
-                if self.stored.open_role() != Some(MessageRole::Assistant) {
-                    self.stored.start(MessageRole::Assistant, None, fallback);
+                if out.open_role() != Some(MessageRole::Assistant) {
+                    let name = self.name(None, line);
+                    out.start(MessageRole::Assistant, name);
                     self.open_message_id = None;
                     self.adopts_id = false;
                 }
-                self.stored.push(Chunk::System {
+                out.push(Chunk::System {
                     kind: SystemChunkKind::Plan,
                     text: plan_text(entries),
                 });
@@ -222,7 +252,9 @@ impl AcpFold {
         }
         Ok(())
     }
+}
 
+impl AcpFold {
     /// Hands on the messages before the open user message: a prompt turn ends before the
     /// next prompt, so no update changes them any more (an update may still change a
     /// finished call while its turn runs).
@@ -239,6 +271,31 @@ impl AcpFold {
 
     pub fn into_messages(self) -> Vec<FormatMessage> {
         self.stored.into_messages()
+    }
+}
+
+/// The `acp` stream's live fold: the same rules, folding into the stream's messages.
+#[derive(Debug, Default)]
+pub struct AcpLive {
+    rules: AcpRules,
+}
+
+impl super::live::LiveFold for AcpLive {
+    fn push(
+        &mut self,
+        value: Json,
+        line: usize,
+        out: &mut super::live::Folded,
+        skips: &mut super::check::Skips,
+    ) -> super::check::FormatResult<()> {
+        let unknown = self.rules.unknown;
+        self.rules
+            .push(&value, line, out)
+            .map_err(|e| super::check::FormatError::new("", e.to_string()))?;
+        if self.rules.unknown > unknown {
+            skips.skip(line, "a sessionUpdate this version does not know")?;
+        }
+        Ok(())
     }
 }
 

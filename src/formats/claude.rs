@@ -91,10 +91,11 @@ pub fn is_transcript_line(line: &Json) -> bool {
     match ty.as_bytes() {
         b"summary" => str_of(line, "leafUuid").is_some() || str_of(line, "summary").is_some(),
         b"file-history-snapshot" => line.get("snapshot").is_some(),
+        // Claude Code marks every conversation line with `isSidechain` and `userType`.
         b"user" | b"assistant" | b"system" => {
             str_of(line, "uuid").is_some()
                 && line.get("parentUuid").is_some()
-                && (line.get("sessionId").is_some() || line.get("isSidechain").is_some())
+                && (line.get("isSidechain").is_some() || line.get("userType").is_some())
         }
         _ => false,
     }
@@ -440,3 +441,18 @@ pub fn block_pieces(blocks: &[Json], user: bool) -> (MessageRole, Vec<Piece>) {
     }
     (side, pieces)
 }
+
+/// Whether this version knows a line: a conversation line or a bookkeeping line.
+pub fn is_known_line(line: &Json) -> bool {
+    is_conversation_line(line) || is_bookkeeping_line(line)
+}
+
+/// The `claude` row of the table of formats.
+pub const CLAUDE: super::registry::Format = super::registry::Format {
+    name: "claude",
+    summary: "a Claude Code transcript (~/.claude/projects/…/*.jsonl)",
+    detect: |sniff| sniff.first_line().is_some_and(is_transcript_line),
+    history: Some(crate::history::read_claude_history),
+    stream: None,
+    write: None,
+};

@@ -370,3 +370,31 @@ pub fn read_lines(lines: &[Json], mut emit: impl FnMut(FormatMessage) -> bool) -
     recording.stored.finish(&mut emit);
     skipped
 }
+
+/// Whether this version knows a record: the four types, a system record of a known
+/// subtype (or one with a `displayText`).
+pub fn is_known_record(line: &Json) -> bool {
+    match str_of(line, "type").map(Wtf8::as_bytes) {
+        Some(b"user" | b"assistant" | b"tool_result") => true,
+        Some(b"system") => {
+            let subtype = str_of(line, "subtype");
+            subtype.is_some_and(|s| {
+                BOOKKEEPING.iter().any(|b| s == b) || *s == "chat_compression" || *s == "slash_command"
+            }) || line
+                .get("systemPayload")
+                .and_then(|p| str_of(p, "displayText"))
+                .is_some()
+        }
+        _ => false,
+    }
+}
+
+/// The `qwen` row of the table of formats.
+pub const QWEN: super::registry::Format = super::registry::Format {
+    name: "qwen",
+    summary: "a Qwen Code chat recording (ChatRecord JSONL)",
+    detect: |sniff| sniff.first_line().is_some_and(is_record),
+    history: Some(crate::history::read_qwen_history),
+    stream: None,
+    write: None,
+};

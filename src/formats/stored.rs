@@ -203,3 +203,80 @@ impl StoredMessages {
         emit(message)
     }
 }
+
+/// Where a fold puts what it reads: the messages of a history being read
+/// ([`StoredMessages`]), or of a live stream ([`Folded`](super::live::Folded)), so one set
+/// of rules serves both.
+pub trait Sink {
+    fn open_role(&self) -> Option<MessageRole>;
+    /// Starts a message named `id` (unique: the fold names it).
+    fn start(&mut self, role: MessageRole, id: String);
+    fn event(&mut self, event: FormatEvent);
+    fn push(&mut self, chunk: FormatChunk);
+    fn add_call(&mut self, id: Wtf8, name: Wtf8, arguments: Json);
+    /// Sets a call's name, arguments and result; `false` when the call is not held.
+    fn update_call(&mut self, id: &Wtf8, name: Wtf8, arguments: Json, result: Option<(Json, Json)>) -> bool;
+}
+
+impl Sink for StoredMessages {
+    fn open_role(&self) -> Option<MessageRole> {
+        StoredMessages::open_role(self)
+    }
+
+    fn start(&mut self, role: MessageRole, id: String) {
+        StoredMessages::start(self, role, Some(&id), || id.clone());
+    }
+
+    fn event(&mut self, event: FormatEvent) {
+        StoredMessages::event(self, event);
+    }
+
+    fn push(&mut self, chunk: FormatChunk) {
+        StoredMessages::push(self, chunk);
+    }
+
+    fn add_call(&mut self, id: Wtf8, name: Wtf8, arguments: Json) {
+        self.call(id, name, arguments);
+    }
+
+    fn update_call(&mut self, id: &Wtf8, name: Wtf8, arguments: Json, result: Option<(Json, Json)>) -> bool {
+        let Some(entry) = self.call_mut(id) else {
+            return false;
+        };
+        entry.name = name;
+        entry.arguments = arguments;
+        self.set_result(id, result)
+    }
+}
+
+impl Sink for super::live::Folded {
+    fn open_role(&self) -> Option<MessageRole> {
+        super::live::Folded::open_role(self)
+    }
+
+    fn start(&mut self, role: MessageRole, id: String) {
+        self.begin(role, Some(id));
+    }
+
+    fn event(&mut self, event: FormatEvent) {
+        self.apply(event);
+    }
+
+    fn push(&mut self, chunk: FormatChunk) {
+        self.push_chunk(chunk);
+    }
+
+    fn add_call(&mut self, id: Wtf8, name: Wtf8, arguments: Json) {
+        self.apply(FormatEvent::ToolCall { id, name, arguments });
+    }
+
+    fn update_call(&mut self, id: &Wtf8, name: Wtf8, arguments: Json, result: Option<(Json, Json)>) -> bool {
+        let Some(entry) = self.call_mut(id) else {
+            return false;
+        };
+        entry.name = name;
+        entry.arguments = arguments;
+        entry.result = result;
+        true
+    }
+}

@@ -16,64 +16,59 @@
 pub mod batch;
 pub mod lines;
 
-use std::collections::HashMap;
 use std::fmt;
 use std::io::Read;
 
 use crate::bytes::{read_turns, Framing, StreamError, Turn};
-use crate::formats::acp::{self, Payload, SessionUpdate};
+use std::collections::HashMap;
+
+use crate::formats::acp::{self, SessionUpdate};
 use crate::formats::acp_fold::AcpFold;
 use crate::formats::chatviewer::adapt_jsonl_messages;
 use crate::formats::check::FormatError;
-use crate::formats::model_json::{FormatEvent, FormatMessage};
+use crate::formats::check::Skips;
+use crate::formats::model_json::FormatMessage;
+use crate::formats::registry::{Format, Input, ReadOptions};
 use crate::formats::source::{Invalid, Reader};
 use crate::formats::stored::StoredMessages;
+use crate::formats::streams::owned_event;
 use crate::formats::tree::{Node, TreeSource};
 use crate::formats::unified::{Content, ToolCallSlot, UnifiedId, UnifiedType};
 use crate::formats::value::{self, Json, ParseError, ParseErrorKind};
 use crate::formats::wtf8::Wtf8;
-use crate::formats::{claude, pi, qwen, sn};
+use crate::formats::{claude, pi, qwen, sn, FORMATS};
 use crate::model::{AgentEvent, Chunk, MessageRole, SystemChunkKind};
 
 use lines::Lines;
 
-/// The formats [`read`] takes.
+/// A format [`read`] takes: a row of the table of formats that reads histories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HistoryFormat {
-    Events,
-    Acp,
-    ChatViewer,
-    Pi,
-    Sn,
-    Claude,
-    Qwen,
+pub struct HistoryFormat(pub &'static Format);
+
+/// The history formats by name, as callers in Rust write them.
+#[allow(non_upper_case_globals)]
+impl HistoryFormat {
+    pub const Events: HistoryFormat = HistoryFormat(&crate::formats::streams::EVENTS);
+    pub const Acp: HistoryFormat = HistoryFormat(&crate::formats::streams::ACP);
+    pub const ChatViewer: HistoryFormat = HistoryFormat(&crate::formats::streams::CHATVIEWER);
+    pub const Pi: HistoryFormat = HistoryFormat(&crate::formats::pi::PI);
+    pub const Sn: HistoryFormat = HistoryFormat(&crate::formats::streams::SN);
+    pub const Claude: HistoryFormat = HistoryFormat(&crate::formats::claude::CLAUDE);
+    pub const Qwen: HistoryFormat = HistoryFormat(&crate::formats::qwen::QWEN);
 }
 
 impl HistoryFormat {
-    pub const ALL: [HistoryFormat; 7] = [
-        HistoryFormat::Events,
-        HistoryFormat::Acp,
-        HistoryFormat::ChatViewer,
-        HistoryFormat::Pi,
-        HistoryFormat::Sn,
-        HistoryFormat::Claude,
-        HistoryFormat::Qwen,
-    ];
+    /// The formats that read histories, in the table's order.
+    pub fn all() -> impl Iterator<Item = HistoryFormat> {
+        FORMATS.iter().filter(|f| f.history.is_some()).map(HistoryFormat)
+    }
 
     pub fn name(self) -> &'static str {
-        match self {
-            HistoryFormat::Events => "events",
-            HistoryFormat::Acp => "acp",
-            HistoryFormat::ChatViewer => "chatviewer",
-            HistoryFormat::Pi => "pi",
-            HistoryFormat::Sn => "sn",
-            HistoryFormat::Claude => "claude",
-            HistoryFormat::Qwen => "qwen",
-        }
+        self.0.name
     }
 
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|f| f.name() == name)
+        Self::all().find(|f| f.name() == name)
     }
 }
 
@@ -131,45 +126,7 @@ pub fn read(
     format: HistoryFormat,
     mut emit: impl FnMut(Message) -> bool,
 ) -> Result<(), HistoryError> {
-    let mut emit_format = |message| emit(Message::Format(message));
-    match format {
-        HistoryFormat::Events => Ok(read_turns(bytes, Framing::Auto, |turn| {
-            emit(Message::Turn(turn))
-        })?),
-        HistoryFormat::Pi => read_pi(Lines::new(bytes), emit_format),
-        HistoryFormat::Acp => read_acp(Lines::new(bytes), emit_format),
-        HistoryFormat::Sn => {
-            for (item, at) in items(bytes)? {
-                let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
-                if !emit_format(message) {
-                    break;
-                }
-            }
-            Ok(())
-        }
-        HistoryFormat::ChatViewer => read_chatviewer(bytes, emit_format),
-        HistoryFormat::Claude => {
-            let lines = json_lines(bytes)?;
-            claude::read_lines(&lines, emit_format);
-            Ok(())
-        }
-        HistoryFormat::Qwen => {
-            let lines = json_lines(bytes)?;
-            qwen::read_lines(&lines, emit_format);
-            Ok(())
-        }
-    }
-}
-
-/// The values of JSON lines, blank lines skipped. A transcript is a tree of lines, so
-/// its conversation is known only once every line is read.
-fn json_lines(bytes: &[u8]) -> Result<Vec<Json>, HistoryError> {
-    let mut lines = Lines::new(bytes);
-    let mut values = Vec::new();
-    while let Some((value, _)) = lines.next_parsed(value::parse_str, parse_error)? {
-        values.push(value);
-    }
-    Ok(values)
+    read_with(Input::Bytes(bytes), format, &ReadOptions::default(), &mut emit).map(drop)
 }
 
 /// [`read`] from a reader (a file): line formats (`pi`, `acp`) a block at a time, so the
@@ -179,27 +136,108 @@ pub fn read_from(
     format: HistoryFormat,
     mut emit: impl FnMut(Message) -> bool,
 ) -> Result<(), HistoryError> {
-    let emit_format = |message| emit(Message::Format(message));
-    match format {
-        HistoryFormat::Pi => read_pi(Lines::new(reader), emit_format),
-        HistoryFormat::Acp => read_acp(Lines::new(reader), emit_format),
-        _ => {
-            let mut bytes = Vec::new();
-            reader.read_to_end(&mut bytes).map_err(|e| HistoryError {
-                line: None,
-                offset: None,
-                message: format!("reading failed: {e}"),
-            })?;
-            read(&bytes, format, emit)
+    read_with(
+        Input::Reader(&mut reader),
+        format,
+        &ReadOptions::default(),
+        &mut emit,
+    )
+    .map(drop)
+}
+
+/// Reads `input` as a history in `format` with `options`; returns the lines skipped.
+pub fn read_with(
+    input: Input<'_>,
+    format: HistoryFormat,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    match format.0.history {
+        Some(read) => read(input, options, emit),
+        None => Err(HistoryError {
+            line: None,
+            offset: None,
+            message: format!("{} is a stream, not a history", format.name()),
+        }),
+    }
+}
+
+/// Lines of a reader or of bytes.
+fn lines_of(input: Input<'_>) -> Lines<Box<dyn Read + '_>> {
+    match input {
+        Input::Bytes(bytes) => Lines::new(Box::new(bytes)),
+        Input::Reader(reader) => Lines::new(Box::new(reader)),
+    }
+}
+
+/// The `events` history: a recorded stream, one message per turn.
+pub fn read_events(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let bytes = input.bytes()?;
+    read_turns(&bytes, Framing::Auto, |turn| emit(Message::Turn(turn)))?;
+    Ok(Skips::default())
+}
+
+/// The `sn` history: one message per thought.
+pub fn read_sn(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let bytes = input.bytes()?;
+    for (item, at) in items(&bytes)? {
+        let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
+        if !emit(Message::Format(message)) {
+            break;
         }
     }
+    Ok(Skips::default())
+}
+
+/// The `acp` history.
+pub fn read_acp_history(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    read_acp(lines_of(input), options.strict, |message| {
+        emit(Message::Format(message))
+    })
+}
+
+/// The `chatviewer` history.
+pub fn read_chatviewer_history(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let bytes = input.bytes()?;
+    read_chatviewer(&bytes, |message| emit(Message::Format(message)))?;
+    Ok(Skips::default())
+}
+
+/// The `pi` history: the path to the current leaf (or `options.leaf`).
+pub fn read_pi_history(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let options = pi::SessionOptions {
+        leaf: options.leaf.clone(),
+        strict: options.strict,
+    };
+    read_pi(lines_of(input), options, |message| emit(Message::Format(message)))
 }
 
 fn read_pi(
     mut lines: Lines<impl Read>,
+    options: pi::SessionOptions,
     mut emit: impl FnMut(FormatMessage) -> bool,
-) -> Result<(), HistoryError> {
-    let mut reader = pi::SessionReader::default();
+) -> Result<Skips, HistoryError> {
+    let mut reader = pi::SessionReader::new(options);
     let error = |e: FormatError| HistoryError {
         line: e.line.map(|l| l as u64),
         offset: None,
@@ -210,11 +248,12 @@ fn read_pi(
     })? {
         reader.read_parsed(parsed, number).map_err(error)?;
         if !reader.hand_on(&mut emit) {
-            return Ok(());
+            return Ok(reader.skips);
         }
     }
-    reader.finish_with(emit);
-    Ok(())
+    let skips = reader.skips.clone();
+    reader.finish_with(emit).map_err(error)?;
+    Ok(skips)
 }
 
 /// Invalid UTF-8 is refused with its place (JavaScript would have read it as U+FFFD), as
@@ -293,49 +332,87 @@ fn text(node: Node<'_>) -> Wtf8 {
     node.and_then(Json::as_str).cloned().unwrap_or_default()
 }
 
-/// ACP's events over tree values as owned events.
-fn owned_event(event: AgentEvent<Node<'_>, Payload<Node<'_>>>) -> FormatEvent {
-    let payload = |p: Payload<Node<'_>>| match p {
-        Payload::Given(node) => node.cloned().unwrap_or(Json::Undefined),
-        Payload::Undefined => Json::Undefined,
-        Payload::Bool(b) => Json::Bool(b),
-    };
-    match event {
-        AgentEvent::TextDelta { delta } => AgentEvent::TextDelta { delta: text(delta) },
-        AgentEvent::ReasoningDelta { delta } => AgentEvent::ReasoningDelta { delta: text(delta) },
-        AgentEvent::ToolCall { id, name, arguments } => AgentEvent::ToolCall {
-            id: text(id),
-            name: text(name),
-            arguments: payload(arguments),
-        },
-        AgentEvent::ToolResult {
-            tool_call_id,
-            result,
-            is_error,
-        } => AgentEvent::ToolResult {
-            tool_call_id: text(tool_call_id),
-            result: payload(result),
-            is_error: payload(is_error),
-        },
-        // `acp::to_agent_events` makes no other event.
-        _ => AgentEvent::Unknown,
-    }
-}
-
 fn read_acp(
     mut lines: Lines<impl Read>,
+    strict: bool,
     mut emit: impl FnMut(FormatMessage) -> bool,
-) -> Result<(), HistoryError> {
+) -> Result<Skips, HistoryError> {
     let mut fold = AcpFold::new();
+    let mut skips = Skips::new(strict);
     while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
+        let unknown = fold.unknown;
         fold.push(&item, number)
             .map_err(|e| HistoryError::at_line(number, e))?;
+        if fold.unknown > unknown {
+            skips
+                .skip(number, "a sessionUpdate this version does not know")
+                .map_err(format_error)?;
+        }
         if !fold.hand_on(&mut emit) {
-            return Ok(());
+            return Ok(skips);
         }
     }
     fold.finish(&mut emit);
-    Ok(())
+    Ok(skips)
+}
+
+fn format_error(e: FormatError) -> HistoryError {
+    HistoryError {
+        line: e.line.map(|l| l as u64),
+        offset: None,
+        message: e.to_string(),
+    }
+}
+
+/// The values of JSON lines with their line numbers, blank lines skipped. A transcript
+/// is a tree of lines, so its conversation is known only once every line is read.
+fn json_lines(input: Input<'_>) -> Result<(Vec<Json>, Vec<usize>), HistoryError> {
+    let mut lines = lines_of(input);
+    let mut values = Vec::new();
+    let mut numbers = Vec::new();
+    while let Some((value, number)) = lines.next_parsed(value::parse_str, parse_error)? {
+        values.push(value);
+        numbers.push(number);
+    }
+    Ok((values, numbers))
+}
+
+/// The `claude` history: a Claude Code transcript, the chain to its last line.
+pub fn read_claude_history(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let (lines, numbers) = json_lines(input)?;
+    let mut skips = Skips::new(options.strict);
+    for (line, &number) in lines.iter().zip(&numbers) {
+        if !claude::is_known_line(line) {
+            skips
+                .skip(number, "a line type this version does not know")
+                .map_err(format_error)?;
+        }
+    }
+    claude::read_lines(&lines, |message| emit(Message::Format(message)));
+    Ok(skips)
+}
+
+/// The `qwen` history: a Qwen Code chat recording, the chain to its last record.
+pub fn read_qwen_history(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let (lines, numbers) = json_lines(input)?;
+    let mut skips = Skips::new(options.strict);
+    for (line, &number) in lines.iter().zip(&numbers) {
+        if !qwen::is_known_record(line) {
+            skips
+                .skip(number, "a record this version does not know")
+                .map_err(format_error)?;
+        }
+    }
+    qwen::read_lines(&lines, |message| emit(Message::Format(message)));
+    Ok(skips)
 }
 
 fn read_chatviewer(bytes: &[u8], mut emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {

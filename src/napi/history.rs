@@ -65,10 +65,7 @@ fn format(js: &Js, value: Value) -> JsResult<HistoryFormat> {
     {
         return Ok(format);
     }
-    let names: Vec<String> = HistoryFormat::ALL
-        .iter()
-        .map(|f| format!("'{}'", f.name()))
-        .collect();
+    let names: Vec<String> = HistoryFormat::all().map(|f| format!("'{}'", f.name())).collect();
     let got = match tag {
         Some(tag) if !tag.is_empty() => format!("'{}'", String::from_utf8_lossy(tag)),
         Some(_) => "another string".to_string(),

@@ -26,11 +26,11 @@ fn read(env: &Env, name: &'static str, value: Unknown, format: HistoryFormat) ->
             Message::Turn(_) => true,
         })
         .map_err(|e| b.type_error(e))?,
-        History::Items(items) => match format {
-            HistoryFormat::Acp => {
+        History::Items(items) => match format.name() {
+            "acp" => {
                 messages = acp_fold::to_messages(&items).map_err(|e| b.type_error(format!("history{e}")))?;
             }
-            HistoryFormat::Claude => {
+            "claude" => {
                 claude::read_lines(&items, collect);
             }
             _ => {
