@@ -112,3 +112,18 @@ test('adaptJSONLMessages takes a whole Claude Code transcript: no row of a type 
   assert.ok(qwenRows.every((row) => listed.has(row.type)))
   assert.ok(records.some((record) => record.type === 'tool_result'))
 })
+
+test('unknown lines are counted, and refused when strict', async () => {
+  const { readHistory } = await import('../index.js')
+  const acpText = readExample('acp-v1-load.ndjson')
+  assert.equal(readHistory(acpText, { format: 'acp' }).skipped.count, 1)
+  assert.throws(() => readHistory(acpText, { format: 'acp', strict: true }), /line 23: a sessionUpdate this version does not know \(strict/)
+  const claudeText = `${readExample('claude-code-session.jsonl')}{"type":"brand-new-kind","uuid":"z"}\n`
+  const read = readHistory(claudeText, { format: 'claude' })
+  assert.equal(read.skipped.count, 1)
+  assert.deepEqual(read.messages, claude.toMessages(readExample('claude-code-session.jsonl')))
+  assert.throws(() => readHistory(claudeText, { format: 'claude', strict: true }), /line 28/)
+  const qwenText = `${readExample('qwen-code-chat.jsonl')}{"uuid":"x","parentUuid":null,"sessionId":"s","timestamp":"t","type":"system","subtype":"brand_new"}\n`
+  assert.equal(readHistory(qwenText, { format: 'qwen' }).skipped.count, 1)
+  assert.equal(readHistory(readExample('qwen-code-chat.jsonl'), { format: 'qwen' }).skipped.count, 0)
+})
