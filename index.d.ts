@@ -289,6 +289,14 @@ export declare function formats(): Array<FormatInfo>
 /** A history format `loadHistory` reads. */
 export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'qwen'
 
+/** Options of `loadHistory` / `loadHistorySync`. */
+export interface HistoryOptions {
+  /** Refuse lines the reader does not know instead of skipping them. */
+  strict?: boolean
+  /** A Pi session's leaf to read (an entry id); default the last entry. */
+  leaf?: string
+}
+
 /** A history read by `readHistory`. */
 export interface HistoryRead {
   format: FormatName
@@ -314,7 +322,7 @@ export type LifecycleEventType = 'status' | 'turn-start' | 'turn-sealed' | 'done
  * read; throws a `TypeError` for bad arguments. A Buffer must not be changed until the
  * promise settles.
  */
-export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName): Promise<ChatMessage[]>
+export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): Promise<ChatMessage[]>
 
 /**
  * Reads a whole history, synchronously: a file path or the file's bytes, in `format`.
@@ -322,7 +330,7 @@ export declare function loadHistory(source: string | Uint8Array, format: History
  * with `code` (`ENOENT`, …) for a file that cannot be read; a `TypeError` for bad
  * arguments.
  */
-export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName): ChatMessage[]
+export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): ChatMessage[]
 
 /** A text part of a Qwen message. */
 export interface MessagePart {

@@ -192,3 +192,12 @@ test('a truncated last line is reported with its line number; an earlier one is 
   rejects(() => pi.toMessages(cut), `pi.toMessages: line ${lineCount}: truncated JSON: the file ends inside this line (at column ${cut.split('\n').at(-1).length + 1})`)
   rejects(() => pi.toMessages(Buffer.from('{"role":"user","content":"a"}\n{"role":"us\n{"role":"user","content":"b"}\n')), 'pi.toMessages: line 2: the JSON text ends early (at column 12)')
 })
+
+test('the plain-JS baseline of the benchmarks reads every Pi session alike', async () => {
+  const { createRequire } = await import('node:module')
+  const { piToMessages } = createRequire(import.meta.url)('../baseline/formats.js')
+  const { piSession } = await import('../bench/pi-session.mjs')
+  for (const bytes of [sessionBytes, tree, readExample('openclaw-session.jsonl'), readExample('pi-events.session.jsonl'), readExample('../__test__/fixtures/pi-v1.jsonl'), readExample('../__test__/fixtures/pi-v2.jsonl'), piSession(256 * 1024)]) {
+    assert.equal(JSON.stringify(piToMessages(bytes)), JSON.stringify(pi.toMessages(bytes)))
+  }
+})

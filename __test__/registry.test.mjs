@@ -119,3 +119,16 @@ test('the command reads any format without --format, and reports or refuses unkn
   const leaf = await run(['replay', '__test__/fixtures/pi-tree.jsonl', '--json', '--leaf', 'a000000c'])
   assert.equal(JSON.parse(leaf.stdout).at(-1).id, 'a000000c')
 })
+
+test('loadHistory takes the same options: a leaf to read, strict', async () => {
+  const path = new URL('../__test__/fixtures/pi-tree.jsonl', import.meta.url).pathname
+  const { loadHistory, pi } = await import('../index.js')
+  const bytes = file('__test__/fixtures/pi-tree.jsonl')
+  assert.deepEqual(await loadHistory(path, 'pi'), pi.toMessages(bytes), 'a file read twice (the path first) gives what the bytes give')
+  assert.deepEqual(loadHistorySync(path, 'pi', { leaf: 'a000000c' }), pi.toMessages(bytes, { leaf: 'a000000c' }))
+  assert.deepEqual(await loadHistory(bytes, 'pi', { leaf: 'a000000c' }), pi.toMessages(bytes, { leaf: 'a000000c' }))
+  const unknown = '{"role":"user","content":"a"}\n{"role":"robot","content":"b"}\n'
+  assert.equal(loadHistorySync(Buffer.from(unknown), 'pi').length, 1)
+  assert.throws(() => loadHistorySync(Buffer.from(unknown), 'pi', { strict: true }), (e) => e.line === 2 && /unknown message role "robot"/.test(e.message))
+  assert.throws(() => loadHistorySync(path, 'pi', { leaf: 7 }), { name: 'TypeError', message: 'loadHistorySync: options.leaf must be a string, got number' })
+})

@@ -271,7 +271,7 @@ fn unknown_lines_are_skipped_and_counted_or_refused_when_strict() {
         "\n",
         r#"{"type":"telemetry","id":"b","parentId":"a"}"#,
         "\n",
-        r#"{"type":"message","id":"c","parentId":"a","message":{"role":"assistant","content":[{"type":"text","text":"hello"}]}}"#,
+        r#"{"type":"message","id":"c","parentId":"b","message":{"role":"assistant","content":[{"type":"text","text":"hello"}]}}"#,
         "\n"
     );
     let mut count = 0;

@@ -38,7 +38,7 @@ use super::wtf8::Wtf8;
 
 pub use super::pi_stream::gateway_events;
 pub use super::pi_tree::{
-    leaves, read_lines, read_session, read_session_with, Leaf, SessionOptions, SessionReader,
+    leaves, plan, read_lines, read_session, read_session_with, Leaf, Planner, SessionOptions, SessionReader,
 };
 
 /// The provider named in signatures when an assistant message names none.
@@ -176,8 +176,17 @@ pub fn read_message(
     line: usize,
     skips: &mut Skips,
 ) -> FormatResult<Stored> {
-    let role = string(message, "role", base)?.clone();
-    Ok(match role.as_bytes() {
+    // The role as a static name, so that the message can be taken apart below.
+    let given = string(message, "role", base)?.as_bytes();
+    let role: &'static [u8] = match ROLES.iter().find(|r| **r == given) {
+        Some(known) => known,
+        None => {
+            let role = Wtf8::from_wtf8_unchecked(given.to_vec());
+            skips.skip(line, format_args!("unknown message role \"{role}\""))?;
+            return Ok(Stored::Hidden);
+        }
+    };
+    Ok(match role {
         b"user" => Stored::Message(ChatMessage {
             id,
             role: MessageRole::User,
@@ -199,9 +208,10 @@ pub fn read_message(
             content(message, base)?;
             Stored::ToolResult {
                 call_id: take_string(message, "toolCallId"),
-                name: optional_string(message, "toolName", base)?
-                    .cloned()
-                    .unwrap_or_default(),
+                name: match optional_string(message, "toolName", base)? {
+                    Some(_) => take_string(message, "toolName"),
+                    None => Wtf8::new(),
+                },
                 result: tool_result_value(message.take("content").unwrap_or(Json::Null)),
                 is_error: message.take("isError").unwrap_or(Json::Bool(false)),
             }
@@ -213,17 +223,7 @@ pub fn read_message(
         }),
         b"custom" | b"hookMessage" => custom(message, base, id)?,
         b"compactionSummary" => summary(message, SystemChunkKind::Compaction, base, id)?,
-        b"branchSummary" => summary(message, SystemChunkKind::BranchSummary, base, id)?,
-        other => {
-            skips.skip(
-                line,
-                format_args!(
-                    "unknown message role \"{}\"",
-                    Wtf8::from_wtf8_unchecked(other.to_vec())
-                ),
-            )?;
-            Stored::Hidden
-        }
+        _ => summary(message, SystemChunkKind::BranchSummary, base, id)?,
     })
 }
 

@@ -14,7 +14,7 @@ use crate::owned::IndexedChunks;
 use crate::reducer::{append_event, ChunkStore};
 
 use super::check::{object, optional_string, split_lines, wrong, FormatError, FormatResult, Skips};
-use super::model_json::{FormatChunk, FormatMessage};
+use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
 use super::pi::{line_error, parse_line, read_entry, read_message, Stored};
 use super::value::Json;
 use super::wtf8::Wtf8;
@@ -27,6 +27,28 @@ pub struct SessionOptions {
     /// Refuse entry types, roles and content blocks this version does not know.
     pub strict: bool,
 }
+
+/// What a line is, by its `type`.
+enum Kind {
+    Message,
+    Entry(&'static [u8]),
+    /// No `type`: a bare message (or nothing).
+    Bare,
+    /// A type this version does not know.
+    Unknown,
+}
+
+/// The entry types other than `session` and `message`.
+const ENTRY_KINDS: &[&[u8]] = &[
+    b"model_change",
+    b"thinking_level_change",
+    b"compaction",
+    b"branch_summary",
+    b"custom_message",
+    b"custom",
+    b"label",
+    b"session_info",
+];
 
 /// A leaf of the tree: an entry no other entry continues.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +85,8 @@ pub struct SessionReader {
     ids: HashMap<Wtf8, usize>,
     /// No entry so far has named itself or its parent.
     in_order: bool,
+    /// Only the entries of the path are read ([`Planner`]).
+    planned: bool,
     /// Entries already walked (handed on in file order).
     walked: usize,
     walker: Walker,
@@ -73,8 +97,60 @@ pub struct SessionReader {
 /// assistant message before them, which stays open for them until the next message.
 #[derive(Debug, Default)]
 struct Walker {
-    open: Option<(String, IndexedChunks<Wtf8, Json>)>,
+    open: Option<(String, Open)>,
     done: Vec<FormatMessage>,
+}
+
+/// The open assistant message's chunks: as read, or indexed by call id once it holds
+/// more calls than a search through them should cost.
+#[derive(Debug)]
+enum Open {
+    Plain(Vec<FormatChunk>),
+    Indexed(IndexedChunks<Wtf8, Json>),
+}
+
+/// Calls beyond which results are found through an index.
+const SEARCHED_CALLS: usize = 16;
+
+impl Open {
+    fn new(chunks: Vec<FormatChunk>) -> Self {
+        let calls: usize = chunks.iter().filter_map(|c| c.calls()).map(<[_]>::len).sum();
+        if calls > SEARCHED_CALLS {
+            Open::Indexed(IndexedChunks::from(chunks))
+        } else {
+            Open::Plain(chunks)
+        }
+    }
+
+    /// Folds a result into the message when it holds the call; `Err` gives it back.
+    fn land(&mut self, event: FormatEvent) -> Result<(), FormatEvent> {
+        let AgentEvent::ToolResult { tool_call_id, .. } = &event else {
+            return Err(event);
+        };
+        let held = match self {
+            Open::Plain(chunks) => chunks.newest_call(tool_call_id),
+            Open::Indexed(chunks) => chunks.newest_call(tool_call_id),
+        };
+        if !matches!(held, Ok(Some(_))) {
+            return Err(event);
+        }
+        match self {
+            Open::Plain(chunks) => {
+                let Ok(()) = append_event(chunks, event);
+            }
+            Open::Indexed(chunks) => {
+                let Ok(()) = append_event(chunks, event);
+            }
+        }
+        Ok(())
+    }
+
+    fn into_chunks(self) -> Vec<FormatChunk> {
+        match self {
+            Open::Plain(chunks) => chunks,
+            Open::Indexed(chunks) => chunks.into_chunks(),
+        }
+    }
 }
 
 impl Walker {
@@ -98,38 +174,45 @@ impl Walker {
                 is_error,
             } => {
                 let event = AgentEvent::ToolResult {
-                    tool_call_id: call_id.clone(),
+                    tool_call_id: call_id,
                     result,
                     is_error,
                 };
-                match &mut self.open {
-                    Some((_, chunks)) if matches!(chunks.newest_call(&call_id), Ok(Some(_))) => {
-                        let Ok(()) = append_event(chunks, event);
-                    }
-                    _ => {
-                        // A result whose call is not in the message before it keeps its
-                        // place as a message of its own rather than being lost.
-                        self.close();
-                        let mut chunks: Vec<FormatChunk> = Vec::new();
-                        let call = AgentEvent::ToolCall {
-                            id: call_id,
-                            name,
-                            arguments: Json::Undefined,
-                        };
-                        let Ok(()) = append_event(&mut chunks, call);
-                        let Ok(()) = append_event(&mut chunks, event);
-                        self.done.push(ChatMessage {
-                            id: id.to_string_lossy().into_owned(),
-                            role: MessageRole::Assistant,
-                            chunks,
-                        });
-                    }
+                let unlanded = match &mut self.open {
+                    Some((_, open)) => open.land(event).err(),
+                    None => Some(event),
+                };
+                if let Some(event) = unlanded {
+                    let AgentEvent::ToolResult {
+                        tool_call_id: call_id,
+                        ..
+                    } = &event
+                    else {
+                        unreachable!("a tool result was given")
+                    };
+                    let call_id = call_id.clone();
+                    // A result whose call is not in the message before it keeps its
+                    // place as a message of its own rather than being lost.
+                    self.close();
+                    let mut chunks: Vec<FormatChunk> = Vec::new();
+                    let call = AgentEvent::ToolCall {
+                        id: call_id,
+                        name,
+                        arguments: Json::Undefined,
+                    };
+                    let Ok(()) = append_event(&mut chunks, call);
+                    let Ok(()) = append_event(&mut chunks, event);
+                    self.done.push(ChatMessage {
+                        id: id.to_string_lossy().into_owned(),
+                        role: MessageRole::Assistant,
+                        chunks,
+                    });
                 }
             }
             Stored::Message(message) => {
                 self.close();
                 if message.role == MessageRole::Assistant {
-                    self.open = Some((message.id, IndexedChunks::from(message.chunks)));
+                    self.open = Some((message.id, Open::new(message.chunks)));
                 } else {
                     self.done.push(message);
                 }
@@ -167,32 +250,43 @@ impl SessionReader {
                 |id| id.to_string_lossy().into_owned(),
             )
         };
-        let kind = optional_string(&line, "type", "")?.cloned();
-        let stored = match kind.as_ref().map(Wtf8::as_bytes) {
+        let kind = match optional_string(&line, "type", "")?.map(Wtf8::as_bytes) {
             Some(b"session") => return Ok(()),
-            Some(b"message") => {
+            Some(b"message") => Kind::Message,
+            Some(kind) => match ENTRY_KINDS.iter().find(|k| **k == kind) {
+                Some(kind) => Kind::Entry(kind),
+                None => {
+                    // Skipped, but kept in the tree: later entries may continue it.
+                    let kind = Wtf8::from_wtf8_unchecked(kind.to_vec());
+                    self.skips
+                        .skip(number, format_args!("unknown entry type \"{kind}\""))?;
+                    Kind::Unknown
+                }
+            },
+            None => Kind::Bare,
+        };
+        let stored = match kind {
+            Kind::Message => {
                 let mut message = line.take("message").unwrap_or(Json::Null);
                 object(&message, "message")?;
                 read_message(&mut message, "message", name(), number, &mut self.skips)?
             }
-            Some(kind) => match read_entry(&mut line, kind, name())? {
-                Some(stored) => stored,
-                None => {
-                    let kind = Wtf8::from_wtf8_unchecked(kind.to_vec());
-                    return self
-                        .skips
-                        .skip(number, format_args!("unknown entry type \"{kind}\""));
-                }
-            },
-            None if line.get("role").is_some() => {
+            Kind::Entry(kind) => read_entry(&mut line, kind, name())?.unwrap_or(Stored::Hidden),
+            Kind::Unknown => Stored::Hidden,
+            Kind::Bare if line.get("role").is_some() => {
                 read_message(&mut line, "", name(), number, &mut self.skips)?
             }
-            None => {
+            Kind::Bare => {
                 return self
                     .skips
                     .skip(number, "a line that is neither an entry nor a message")
             }
         };
+        if self.planned {
+            let id = id.unwrap_or_else(|| Wtf8::from(format!("line-{number}")));
+            self.walker.take(&id, stored);
+            return Ok(());
+        }
         let parent = match line.get("parentId") {
             // Version 2 and later: the entry names its parent (null for a root).
             Some(Json::String(parent)) => self.ids.get(parent).copied(),
@@ -274,6 +368,11 @@ impl SessionReader {
         if !self.hand_on(&mut emit) {
             return Ok(());
         }
+        if self.planned {
+            self.walker.close();
+            self.hand_on(&mut emit);
+            return Ok(());
+        }
         let path = self.path()?;
         let walked = self.walked;
         for index in path.into_iter().filter(|&i| i >= walked) {
@@ -313,19 +412,47 @@ pub fn read_session_with(
     options: SessionOptions,
     emit: impl FnMut(FormatMessage) -> bool,
 ) -> FormatResult<Skips> {
-    let reader = read_all(text, options)?;
+    let reader = read_all(text, options, true)?;
     let skips = reader.skips.clone();
     reader.finish_with(emit)?;
     Ok(skips)
 }
 
-fn read_all(text: &[u8], options: SessionOptions) -> FormatResult<SessionReader> {
+/// The plan of a session's bytes ([`Planner`]): per line number, whether it is on the
+/// path to `leaf`.
+pub fn plan(text: &[u8], leaf: Option<&str>) -> Option<Vec<bool>> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    let mut planner = Planner::default();
+    let mut start = 0;
+    for (number, end) in memchr::memchr_iter(b'\n', text).chain([text.len()]).enumerate() {
+        if start > text.len() || !planner.line(number + 1, &text[start..end]) {
+            break;
+        }
+        start = end + 1;
+    }
+    planner.finish(leaf)
+}
+
+/// Reads every line, or with `planned` only those on the path when it can be found first.
+fn read_all(text: &[u8], options: SessionOptions, planned: bool) -> FormatResult<SessionReader> {
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    let plan = if planned {
+        plan(text, options.leaf.as_deref())
+    } else {
+        None
+    };
     let lines = split_lines(text);
     let last = lines.iter().rposition(|line| !is_blank(line));
     let mut reader = SessionReader::new(options);
+    if plan.is_some() {
+        reader.follow_plan();
+    }
     for (i, line) in lines.iter().enumerate() {
-        if is_blank(line) {
+        if is_blank(line)
+            || plan
+                .as_ref()
+                .is_some_and(|p| !p.get(i + 1).copied().unwrap_or(false))
+        {
             continue;
         }
         let parsed = parse_line(line).map_err(|e| line_error(e, i + 1, Some(i) == last))?;
@@ -346,7 +473,7 @@ pub fn read_session(text: &[u8]) -> FormatResult<Vec<FormatMessage>> {
 
 /// The leaves of a session file, in file order.
 pub fn leaves(text: &[u8]) -> FormatResult<Vec<Leaf>> {
-    Ok(read_all(text, SessionOptions::default())?.leaves())
+    Ok(read_all(text, SessionOptions::default(), false)?.leaves())
 }
 
 /// Reads lines that are already parsed; entry `i` is reported as line `i + 1`.
@@ -356,4 +483,87 @@ pub fn read_lines(lines: Vec<Json>, options: SessionOptions) -> FormatResult<Vec
         reader.read_parsed(line, i + 1)?;
     }
     reader.finish()
+}
+
+/// Finds the path to the leaf before a session is read, from each line's leading
+/// `{"type":…,"id":…,"parentId":…` as pi writes its entries, without parsing the rest:
+/// the reader then parses only the lines on the path, and hands each message on as soon
+/// as it is complete. A line in any other shape gives up the plan (the reader then reads
+/// every line and finds the path at the end).
+#[derive(Debug, Default)]
+pub struct Planner {
+    /// Per entry: its line and its parent entry.
+    entries: Vec<(usize, Option<usize>)>,
+    ids: HashMap<Vec<u8>, usize>,
+    failed: bool,
+}
+
+/// The `type`, `id` and `parentId` (absent for `null`) at the start of an entry line.
+type Head<'a> = (&'a [u8], &'a [u8], Option<&'a [u8]>);
+
+fn head(line: &[u8]) -> Option<Head<'_>> {
+    fn string(rest: &[u8]) -> Option<(&[u8], &[u8])> {
+        let end = memchr::memchr2(b'"', b'\\', rest)?;
+        (rest[end] == b'"').then(|| (&rest[..end], &rest[end + 1..]))
+    }
+    let rest = line.strip_prefix(b"{\"type\":\"")?;
+    let (kind, rest) = string(rest)?;
+    let rest = rest.strip_prefix(b",\"id\":\"")?;
+    let (id, rest) = string(rest)?;
+    let rest = rest.strip_prefix(b",\"parentId\":")?;
+    let (parent, rest) = match rest.strip_prefix(b"null") {
+        Some(rest) => (None, rest),
+        None => {
+            let (parent, rest) = string(rest.strip_prefix(b"\"")?)?;
+            (Some(parent), rest)
+        }
+    };
+    matches!(rest.first(), Some(b',' | b'}')).then_some((kind, id, parent))
+}
+
+impl Planner {
+    /// Notes line `number`; `false` once the plan is given up.
+    pub fn line(&mut self, number: usize, line: &[u8]) -> bool {
+        if self.failed || line.iter().all(u8::is_ascii_whitespace) {
+            return !self.failed;
+        }
+        if line.starts_with(b"{\"type\":\"session\"") {
+            return true;
+        }
+        let Some((_, id, parent)) = head(line) else {
+            self.failed = true;
+            return false;
+        };
+        let parent = parent.and_then(|p| self.ids.get(p).copied());
+        self.ids.insert(id.to_vec(), self.entries.len());
+        self.entries.push((number, parent));
+        true
+    }
+
+    /// Per line number: whether it is on the path to `leaf` (the last entry when
+    /// `None`); `None` when the plan was given up or the leaf is not there.
+    pub fn finish(self, leaf: Option<&str>) -> Option<Vec<bool>> {
+        if self.failed {
+            return None;
+        }
+        let last_line = self.entries.last().map_or(0, |e| e.0);
+        let mut on_path = vec![false; last_line + 1];
+        let mut at = match leaf {
+            None => self.entries.len().checked_sub(1),
+            Some(id) => Some(*self.ids.get(id.as_bytes())?),
+        };
+        while let Some(index) = at {
+            let (line, parent) = self.entries[index];
+            on_path[line] = true;
+            at = parent.filter(|&p| p < index);
+        }
+        Some(on_path)
+    }
+}
+
+impl SessionReader {
+    /// Reads only the lines of a plan ([`Planner`]): each entry read is on the path.
+    pub fn follow_plan(&mut self) {
+        self.planned = true;
+    }
 }

@@ -7,7 +7,7 @@
 //! live stream ([`LiveFold`]), written from messages. `loadHistory`, `detectFormat` and
 //! the `agent-chunks` command all go through the table.
 
-use std::io::Read;
+use std::io::{Read, Seek};
 
 use crate::history::{HistoryError, Message};
 
@@ -16,11 +16,16 @@ use super::live::LiveFold;
 use super::model_json::FormatMessage;
 use super::value::{self, Json};
 
+/// A source that can be read again from the start (a file).
+pub trait ReadSeek: Read + Seek {}
+
+impl<T: Read + Seek> ReadSeek for T {}
+
 /// Where a history is read from.
 pub enum Input<'a> {
     Bytes(&'a [u8]),
     /// A file, read a block at a time by the formats that can.
-    Reader(&'a mut dyn Read),
+    Reader(&'a mut dyn ReadSeek),
 }
 
 impl<'a> Input<'a> {

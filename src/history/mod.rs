@@ -17,7 +17,7 @@ pub mod batch;
 pub mod lines;
 
 use std::fmt;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 
 use crate::bytes::{read_turns, Framing, StreamError, Turn};
 use std::collections::HashMap;
@@ -132,7 +132,7 @@ pub fn read(
 /// [`read`] from a reader (a file): line formats (`pi`, `acp`) a block at a time, so the
 /// whole input is never in memory at once; the others read whole first.
 pub fn read_from(
-    mut reader: impl Read,
+    mut reader: impl Read + Seek,
     format: HistoryFormat,
     mut emit: impl FnMut(Message) -> bool,
 ) -> Result<(), HistoryError> {
@@ -163,7 +163,7 @@ pub fn read_with(
 }
 
 /// Lines of a reader or of bytes.
-fn lines_of(input: Input<'_>) -> Lines<Box<dyn Read + '_>> {
+fn lines_of<'a>(input: Input<'a>) -> Lines<Box<dyn Read + 'a>> {
     match input {
         Input::Bytes(bytes) => Lines::new(Box::new(bytes)),
         Input::Reader(reader) => Lines::new(Box::new(reader)),
@@ -219,33 +219,68 @@ pub fn read_chatviewer_history(
     Ok(Skips::default())
 }
 
-/// The `pi` history: the path to the current leaf (or `options.leaf`).
+/// The `pi` history: the path to the current leaf (or `options.leaf`). The path is found
+/// first from the entries' leading ids (see [`pi::Planner`]), so that only its lines are
+/// parsed and each message is handed on as soon as it is complete.
 pub fn read_pi_history(
     input: Input<'_>,
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    let options = pi::SessionOptions {
+    let session = pi::SessionOptions {
         leaf: options.leaf.clone(),
         strict: options.strict,
     };
-    read_pi(lines_of(input), options, |message| emit(Message::Format(message)))
+    let emit = |message| emit(Message::Format(message));
+    match input {
+        Input::Bytes(bytes) => {
+            let plan = pi::plan(bytes, session.leaf.as_deref());
+            read_pi(Lines::new(bytes), session, plan, emit)
+        }
+        Input::Reader(reader) => {
+            let mut planner = pi::Planner::default();
+            let mut lines = Lines::new(&mut *reader);
+            while let Some(line) = lines.next_line()? {
+                if !planner.line(line.number, line.text.as_bytes()) {
+                    break;
+                }
+            }
+            drop(lines);
+            let plan = planner.finish(session.leaf.as_deref());
+            reader.seek(SeekFrom::Start(0)).map_err(|e| HistoryError {
+                line: None,
+                offset: None,
+                message: format!("reading failed: {e}"),
+            })?;
+            read_pi(Lines::new(reader), session, plan, emit)
+        }
+    }
 }
 
 fn read_pi(
     mut lines: Lines<impl Read>,
     options: pi::SessionOptions,
+    plan: Option<Vec<bool>>,
     mut emit: impl FnMut(FormatMessage) -> bool,
 ) -> Result<Skips, HistoryError> {
     let mut reader = pi::SessionReader::new(options);
+    if plan.is_some() {
+        reader.follow_plan();
+    }
+    let wanted = |number: usize| {
+        plan.as_ref()
+            .is_none_or(|plan| plan.get(number).copied().unwrap_or(false))
+    };
     let error = |e: FormatError| HistoryError {
         line: e.line.map(|l| l as u64),
         offset: None,
         message: e.to_string(),
     };
-    while let Some((parsed, number)) = lines.next_parsed(pi::parse_str_line, |e, number, last| {
-        error(pi::line_error(e, number, last))
-    })? {
+    while let Some((parsed, number)) =
+        lines.next_parsed_of(wanted, pi::parse_str_line, |e, number, last| {
+            error(pi::line_error(e, number, last))
+        })?
+    {
         reader.read_parsed(parsed, number).map_err(error)?;
         if !reader.hand_on(&mut emit) {
             return Ok(reader.skips);

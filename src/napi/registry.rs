@@ -112,6 +112,21 @@ pub struct ReadHistoryOptions {
     pub leaf: Option<String>,
 }
 
+/// Options of `loadHistory` / `loadHistorySync`.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct HistoryOptions {
+    /// Refuse lines the reader does not know instead of skipping them.
+    pub strict: Option<bool>,
+    /// A Pi session's leaf to read (an entry id); default the last entry.
+    pub leaf: Option<String>,
+}
+
+/// `loadHistory`'s `options` (a `format` there is the argument before).
+pub(super) fn history_options(js: &Js, value: Value) -> JsResult<ReadOptions> {
+    Ok(options(js, value)?.1)
+}
+
 /// A history read by `readHistory`.
 #[allow(dead_code)]
 #[napi(object)]
