@@ -81,7 +81,8 @@ export declare function adaptACPMessages(messages: ACPMessage[], options?: Adapt
  * A ChatViewer transcript as timeline rows, exactly as the Qwen Code webui adapter makes
  * them: sorted by `new Date(timestamp)` as `Array.prototype.sort` orders them, Qwen
  * `parts` or Claude `content` as the text, `toolCall` by reference, and `isFirst` /
- * `isLast` around user messages.
+ * `isLast` around user messages. A line whose `type` names no row type (a Claude Code
+ * `summary` or `file-history-snapshot`, a Qwen `tool_result` record) is left out.
  */
 export declare function adaptJSONLMessages(messages: ChatMessageData[]): UnifiedMessage[]
 
@@ -162,7 +163,38 @@ export interface ChatMessageData {
 export type ChatMessageDataType = 'user' | 'assistant' | 'tool_call'
 
 /** One ordered piece of a message, discriminated by `type`. */
-export type Chunk = TextChunk | ThinkingChunk | ToolBatchChunk | ErrorChunk | SystemChunk
+export type Chunk = TextChunk | ThinkingChunk | ToolBatchChunk | ErrorChunk | SystemChunk | FileChunk
+
+/**
+ * One line of a Claude Code transcript: a conversation line (`user`, `assistant`,
+ * `system`, chained by `parentUuid`), or a bookkeeping line (`summary`,
+ * `file-history-snapshot`, …) without a `uuid`.
+ */
+export interface ClaudeTranscriptLine {
+  type: 'user' | 'assistant' | 'system' | 'summary' | 'file-history-snapshot' | (string & {})
+  uuid?: string
+  parentUuid?: string | null
+  /** A compaction boundary's link to the line before it. */
+  logicalParentUuid?: string | null
+  sessionId?: string
+  /** A sub-agent's line. */
+  isSidechain?: boolean
+  /** Context for the model that Claude Code does not show. */
+  isMeta?: boolean
+  /** The summary a compaction left. */
+  isCompactSummary?: boolean
+  /** An API error recorded as an assistant message. */
+  isApiErrorMessage?: boolean
+  timestamp?: string
+  /** `system` lines: `local_command`, `compact_boundary`, … */
+  subtype?: string
+  /** `system` lines: the text shown. */
+  content?: string
+  /** The Anthropic message: `{ role, content }`, an assistant's with its `id`. */
+  message?: { id?: string; role: string; content: string | Array<{ type: string; [key: string]: unknown }>; [key: string]: unknown }
+  /** Claude Code's own structured copy of a tool result (not read). */
+  toolUseResult?: unknown
+}
 
 /** An ACP content block, discriminated by `type`. */
 export type ContentBlock =
@@ -171,6 +203,22 @@ export type ContentBlock =
   | { type: 'audio'; data: string; mimeType: string }
   | { type: 'resource_link'; uri: string; name: string; mimeType?: string; title?: string; description?: string; size?: number }
   | { type: 'resource'; resource: EmbeddedResourceContents }
+
+/**
+ * The format of a file's bytes (or text), from its first lines: leading headers and
+ * snapshots are looked past. Never throws for content it cannot tell: `format` is then
+ * absent and `problem` says why.
+ */
+export declare function detectFormat(source: string | Uint8Array): Detection
+
+/** What `detectFormat` found: the format, or why it cannot tell. */
+export interface Detection {
+  format?: FormatName
+  /** Why no format was recognised. */
+  problem?: string
+  /** The 1-based line the problem is about. */
+  line?: number
+}
 
 /** The contents of an embedded resource: `text` or base64 `blob`. */
 export interface EmbeddedResourceContents {
@@ -187,8 +235,74 @@ export interface ErrorChunk {
   statusCode?: number
 }
 
+/**
+ * An image or other file a stored message holds. Only history readers and live-stream
+ * folds of formats that carry files make it; the drop-in's events never do.
+ */
+export interface FileChunk {
+  type: 'file'
+  /** The MIME type, e.g. `image/png`. */
+  mediaType: string
+  /** The content, base64 exactly as the source stored it. */
+  data?: string
+  /** A reference to the content (an http(s) or `data:` URL) as the source stored it. */
+  url?: string
+  filename?: string
+}
+
+/** A stream folded by `foldStream`. */
+export interface FoldedStream {
+  format: FormatName
+  messages: Array<ChatMessage>
+  /** Per message, the lines that built it. */
+  origins: Array<StreamOrigin>
+  skipped: SkippedLines
+}
+
+/**
+ * Folds a recorded stream (NDJSON, or SSE) as a chat UI folds it live, by the stream
+ * format's rules: `{ format, messages, origins, skipped }`, where `origins` names the
+ * lines that built each message and chunk. Throws an `Error` with `line` for a value
+ * that is not JSON or not valid, a `TypeError` for bad arguments.
+ */
+export declare function foldStream(source: string | Uint8Array, options?: ReadHistoryOptions): FoldedStream
+
+/** What the table says of one format. */
+export interface FormatInfo {
+  name: FormatName
+  /** What a file in it is, in a line. */
+  summary: string
+  /** `readHistory` / `loadHistory` read it. */
+  history: boolean
+  /** `foldStream` folds it. */
+  stream: boolean
+  /** It can be written from messages. */
+  write: boolean
+}
+
+/** A format of the table: every name `detectFormat` gives and the functions here take. */
+export type FormatName = 'acp' | 'claude' | 'qwen' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'events'
+
+/** Every format, in the order detection tries them. */
+export declare function formats(): Array<FormatInfo>
+
 /** A history format `loadHistory` reads. */
-export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn'
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'qwen'
+
+/** Options of `loadHistory` / `loadHistorySync`. */
+export interface HistoryOptions {
+  /** Refuse lines the reader does not know instead of skipping them. */
+  strict?: boolean
+  /** A Pi session's leaf to read (an entry id); default the last entry. */
+  leaf?: string
+}
+
+/** A history read by `readHistory`. */
+export interface HistoryRead {
+  format: FormatName
+  messages: Array<ChatMessage>
+  skipped: SkippedLines
+}
 
 /** The least a message needs for `applySystemEvent`; callers' own message types extend it. */
 export interface IdentifiedMessage {
@@ -208,7 +322,7 @@ export type LifecycleEventType = 'status' | 'turn-start' | 'turn-sealed' | 'done
  * read; throws a `TypeError` for bad arguments. A Buffer must not be changed until the
  * promise settles.
  */
-export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName): Promise<ChatMessage[]>
+export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): Promise<ChatMessage[]>
 
 /**
  * Reads a whole history, synchronously: a file path or the file's bytes, in `format`.
@@ -216,7 +330,7 @@ export declare function loadHistory(source: string | Uint8Array, format: History
  * with `code` (`ENOENT`, …) for a file that cannot be read; a `TypeError` for bad
  * arguments.
  */
-export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName): ChatMessage[]
+export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): ChatMessage[]
 
 /** A text part of a Qwen message. */
 export interface MessagePart {
@@ -235,7 +349,35 @@ export interface PiAssistantMessage {
   provider?: string
   model?: string
   usage?: unknown
+  /** `error` and `aborted` end the message with an `error` chunk. */
   stopReason?: string
+  errorMessage?: string
+  timestamp?: number
+}
+
+/** The user's own shell command (`!cmd`): read as a `user` message with one `bash` call. */
+export interface PiBashExecutionMessage {
+  role: 'bashExecution'
+  command: string
+  output: string
+  exitCode?: number
+  cancelled: boolean
+  truncated: boolean
+  fullOutputPath?: string
+  excludeFromContext?: boolean
+  timestamp?: number
+}
+
+/**
+ * A message an extension added (`hookMessage` before version 3): shown as a `custom`
+ * system chunk when `display` is true.
+ */
+export interface PiCustomMessage {
+  role: 'custom' | 'hookMessage'
+  customType: string
+  content: string | Array<PiTextContent | PiImageContent>
+  display: boolean
+  details?: unknown
   timestamp?: number
 }
 
@@ -248,15 +390,27 @@ export type PiGatewayEvent =
   | { type: 'tool-end'; toolCallId: string; name: string; result: string | Array<PiTextContent | PiImageContent>; isError?: boolean }
   | { type: 'final' }
 
-/** An image block of a Pi message (not a chat chunk: skipped when read). */
+/** An image block of a Pi message: read as a `file` chunk. */
 export interface PiImageContent {
   type: 'image'
   data: string
   mimeType: string
 }
 
+/** A leaf of a session's tree, as `pi.leaves` lists it. */
+export interface PiLeaf {
+  /** The entry id; `pi.toMessages(history, { leaf: id })` reads its conversation. */
+  id: string
+  /** Entries on its path, itself included. */
+  depth: number
+  /** The 1-based line of the entry. */
+  line: number
+  /** The last entry of the file: the conversation pi shows. */
+  current: boolean
+}
+
 /** A Pi message, discriminated by `role`. */
-export type PiMessage = PiUserMessage | PiAssistantMessage | PiToolResultMessage
+export type PiMessage = PiUserMessage | PiAssistantMessage | PiToolResultMessage | PiBashExecutionMessage | PiCustomMessage | PiSummaryMessage
 
 /** A message entry of a versioned session file. */
 export interface PiMessageEntry {
@@ -265,6 +419,33 @@ export interface PiMessageEntry {
   parentId: string | null
   timestamp?: string
   message: PiMessage
+}
+
+/**
+ * An entry of a session file that is not a message (`model_change`,
+ * `thinking_level_change`, `compaction`, `branch_summary`, `custom`, `custom_message`,
+ * `label`, `session_info`); what each is read as is listed in the README.
+ */
+export interface PiOtherEntry {
+  type: 'model_change' | 'thinking_level_change' | 'compaction' | 'branch_summary' | 'custom' | 'custom_message' | 'label' | 'session_info'
+  id?: string
+  parentId?: string | null
+  timestamp?: string
+  provider?: string
+  modelId?: string
+  thinkingLevel?: string
+  summary?: string
+  customType?: string
+  content?: string | Array<PiTextContent | PiImageContent>
+  display?: boolean
+}
+
+/** Options of `pi.toMessages`. */
+export interface PiReadOptions {
+  /** The leaf to read (an entry id); default the last entry. */
+  leaf?: string
+  /** Refuse unknown entry types, roles and content blocks instead of skipping them. */
+  strict?: boolean
 }
 
 /** The first line of a versioned session file. */
@@ -277,10 +458,19 @@ export interface PiSessionHeader {
 }
 
 /**
- * One line of a session file: a bare message, the header, or a message entry. Lines
- * of other `type`s (model changes, labels …) are accepted and skipped.
+ * One line of a session file: a bare message, the header, a message entry or another
+ * entry.
  */
-export type PiSessionLine = PiMessage | PiSessionHeader | PiMessageEntry
+export type PiSessionLine = PiMessage | PiSessionHeader | PiMessageEntry | PiOtherEntry
+
+/** A summary message (`branchSummary` / `compactionSummary`): a system chunk. */
+export interface PiSummaryMessage {
+  role: 'branchSummary' | 'compactionSummary'
+  summary: string
+  fromId?: string
+  tokensBefore?: number
+  timestamp?: number
+}
 
 /** A text block of a Pi message. */
 export interface PiTextContent {
@@ -334,6 +524,47 @@ export interface PlanEntry {
  */
 export type ProviderMetadata = Record<string, Record<string, unknown>>
 
+/** One `ChatRecord` of a Qwen Code chat recording. */
+export interface QwenChatRecord {
+  uuid: string
+  parentUuid?: string | null
+  sessionId: string
+  timestamp: string
+  type: 'user' | 'assistant' | 'tool_result' | 'system'
+  /** `chat_compression`, `slash_command`, `ui_telemetry`, … */
+  subtype?: string
+  /**
+   * A Gemini `Content`: parts with `text` (and `thought: true`), `functionCall`,
+   * `functionResponse`, `inlineData`, `fileData`.
+   */
+  message?: { role: string; parts?: Array<{ text?: string; thought?: boolean; thoughtSignature?: string; functionCall?: { id?: string; name: string; args?: unknown }; functionResponse?: { id?: string; name: string; response?: unknown }; inlineData?: { mimeType: string; data: string }; fileData?: { mimeType?: string; fileUri: string }; [key: string]: unknown }> }
+  /** A tool result's status (`success`, `error`, `cancelled`) and display. */
+  toolCallResult?: { callId?: string; status?: string; [key: string]: unknown }
+  systemPayload?: unknown
+  isSidechain?: boolean
+}
+
+/**
+ * Reads a whole history synchronously: bytes or text in `options.format`, or in the
+ * format its first lines show. Lines the reader does not know are skipped and counted
+ * in `skipped`; `strict` refuses them. Throws an `Error` with `line` for an invalid
+ * history or one whose format cannot be told, a `TypeError` for bad arguments.
+ */
+export declare function readHistory(source: string | Uint8Array, options?: ReadHistoryOptions): HistoryRead
+
+/** Options of `readHistory` and `foldStream`. */
+export interface ReadHistoryOptions {
+  /** Detected from the first lines when absent. */
+  format?: FormatName
+  /** Refuse lines the reader does not know instead of skipping and counting them. */
+  strict?: boolean
+  /**
+   * A Pi session's leaf to read (an entry id; `pi.leaves` lists them); default the
+   * current one, the last entry.
+   */
+  leaf?: string
+}
+
 /** A thinking chunk on the timeline. */
 export interface ReasoningItem {
   kind: 'reasoning'
@@ -360,14 +591,20 @@ export interface SessionNotification {
 
 /** An ACP v1 `session/update`, discriminated by `sessionUpdate`. */
 export type SessionUpdate =
-  | { sessionUpdate: 'user_message_chunk'; content: ContentBlock }
-  | { sessionUpdate: 'agent_message_chunk'; content: ContentBlock }
-  | { sessionUpdate: 'agent_thought_chunk'; content: ContentBlock }
+  | { sessionUpdate: 'user_message_chunk'; content: ContentBlock; /** Shared by the chunks of one message; a new id starts a new message. */
+  messageId?: string | null }
+  | { sessionUpdate: 'agent_message_chunk'; content: ContentBlock; /** Shared by the chunks of one message; a new id starts a new message. */
+  messageId?: string | null }
+  | { sessionUpdate: 'agent_thought_chunk'; content: ContentBlock; /** Shared by the chunks of one message; a new id starts a new message. */
+  messageId?: string | null }
   | { sessionUpdate: 'tool_call'; toolCallId: string; title: string; kind?: ToolKind; status?: ToolCallStatus; content?: Array<ToolCallContent>; locations?: Array<ToolCallLocation>; rawInput?: unknown; rawOutput?: unknown }
   | { sessionUpdate: 'tool_call_update'; toolCallId: string; title?: string | null; kind?: ToolKind | null; status?: ToolCallStatus | null; content?: ToolCallContent[] | null; locations?: ToolCallLocation[] | null; rawInput?: unknown; rawOutput?: unknown }
   | { sessionUpdate: 'plan'; entries: Array<PlanEntry> }
   | { sessionUpdate: 'available_commands_update'; availableCommands: Array<AvailableCommand> }
   | { sessionUpdate: 'current_mode_update'; currentModeId: string }
+  | { sessionUpdate: 'config_option_update'; configOptions: unknown[] }
+  | { sessionUpdate: 'session_info_update'; title?: string | null; updatedAt?: string | null }
+  | { sessionUpdate: 'usage_update'; used: number; size: number; cost?: unknown }
 
 /** Output of a shell tool call so far. */
 export interface ShellOutput {
@@ -377,6 +614,13 @@ export interface ShellOutput {
 
 /** The output stream a `shell-output` event belongs to. */
 export type ShellStreamName = 'stdout' | 'stderr'
+
+/** Lines a reader did not know: skipped and counted (with `strict` they are refused). */
+export interface SkippedLines {
+  count: number
+  /** The first few, as `line 4: unknown entry type "x"`. */
+  examples: Array<string>
+}
 
 /** Where the streamed chunks and the persisted thought first differ. */
 export interface SnDifference {
@@ -501,6 +745,12 @@ export interface StreamOptions {
   framing?: StreamFraming
 }
 
+/** Which stream lines built a message: its first and last line, and each chunk's. */
+export interface StreamOrigin {
+  lines: [number, number]
+  chunks: Array<[number, number] | null>
+}
+
 /** A notice from the system (model switch, configuration reload, cancellation …). */
 export interface SystemChunk {
   type: 'system'
@@ -509,7 +759,7 @@ export interface SystemChunk {
 }
 
 /** The kind of a `system` chunk. */
-export type SystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled'
+export type SystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'compaction' | 'branch-summary' | 'thinking-level-changed' | 'custom' | 'plan'
 
 /** A system notice in the caller's terms: its kind and its (formatted, localised) text. */
 export interface SystemEventLike {
@@ -673,12 +923,29 @@ export declare namespace acp {
    */
   export function toAgentEvents(update: SessionNotification | SessionUpdate): Array<Extract<AgentContentEvent, { type: 'text-delta' | 'reasoning-delta' | 'tool-call' | 'tool-result' }>>
   /**
+   * Folds ACP `session/update` notifications (a recording, or all a client received so
+   * far) into messages as an ACP client shows them: a new `messageId` starts a new
+   * message, a tool call is one entry named by its `title` and kept as its latest updates
+   * say, a `plan` is a `plan` system chunk where it came. `loadHistory(…, 'acp')` reads
+   * files by the same rules.
+   */
+  export function toMessages(history: string | Uint8Array | Array<SessionNotification | SessionUpdate>): ChatMessage[]
+  /**
    * The webview state (`ACPMessage[]`) after a recorded stream of ACP `session/update`s:
    * consecutive text of one role as one message (thoughts as `thinking`), each tool call
    * one entry that `tool_call_update`s replace field by field (`content` and `locations`
    * whole); an update before its call creates the entry.
    */
   export function toWebviewMessages(updates: Array<SessionNotification | SessionUpdate>): ACPMessage[]
+}
+
+export declare namespace claude {
+  /**
+   * Reads a Claude Code transcript (JSONL text, a Buffer, or its parsed lines): the
+   * conversation from the root to the last line, one message per stored message (the
+   * lines of one API response are one message), tool results on their calls.
+   */
+  export function toMessages(history: string | Uint8Array | ClaudeTranscriptLine[]): ChatMessage[]
 }
 
 export declare namespace pi {
@@ -688,6 +955,11 @@ export declare namespace pi {
    */
   export function fromMessages(messages: ChatMessage[]): string
   /**
+   * The leaves of a Pi session's tree (entries no other entry continues), in file order;
+   * the last entry of the file is the `current` one. Takes what `pi.toMessages` takes.
+   */
+  export function leaves(history: string | Uint8Array): PiLeaf[]
+  /**
    * Maps one gateway event to agent events for `appendEventToChunks`: `delta` →
    * `text-delta`, `thinking-delta` → `reasoning-delta`, `thinking-end` → `reasoning-end`,
    * `tool-start` → `tool-call`, `tool-end` → `tool-result`; `final` and unknown types →
@@ -695,13 +967,24 @@ export declare namespace pi {
    */
   export function toAgentEvents(event: PiGatewayEvent): AgentContentEvent[]
   /**
-   * Reads a Pi session: JSONL text (a string or a Buffer: bare message lines, or a
-   * versioned session file with its header and `message` entries) or its lines already
-   * parsed. Returns one `user` message per user message and one `assistant` message per
-   * run of assistant messages and tool results. Throws a `TypeError` naming the line and
-   * path of a malformed line, or the line number of a truncated last line.
+   * Reads a Pi / OpenClaw session (v1–v3): JSONL text (a string or a Buffer: a session
+   * file with its header and entries, or bare message lines) or its lines already parsed.
+   * The conversation is the path from the root to the last entry, or to `options.leaf`
+   * (`pi.leaves` lists them); each stored message is its own message (tool results land on
+   * their calls). Unknown entry types, roles and blocks are skipped, or refused with
+   * `options.strict`. Throws a `TypeError` naming the line and path of a malformed line,
+   * or the line number of a truncated last line.
    */
-  export function toMessages(history: string | Uint8Array | PiSessionLine[]): ChatMessage[]
+  export function toMessages(history: string | Uint8Array | PiSessionLine[], options?: PiReadOptions): ChatMessage[]
+}
+
+export declare namespace qwen {
+  /**
+   * Reads a Qwen Code chat recording (`ChatRecord` JSONL text, a Buffer, or its parsed
+   * lines): the conversation to its last record, thoughts as thinking chunks, function
+   * calls with their responses as results, telemetry skipped.
+   */
+  export function toMessages(history: string | Uint8Array | QwenChatRecord[]): ChatMessage[]
 }
 
 export declare namespace sn {

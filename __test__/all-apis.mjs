@@ -33,7 +33,7 @@ export async function exercise(addon, n) {
   out.stream = [stream.chunks(), stream.eventCount, stream.toJsonString() === JSON.stringify(stream)]
   out.reduced = [a.reduceEvents(read('sn-thinking.sse')), a.reduceEventsToJson(bytes).length]
   // History, both ways, every format.
-  const formats = [['demo-stream.ndjson', 'events'], ['pi-session.jsonl', 'pi'], ['sn-history.json', 'sn'], ['acp-session.ndjson', 'acp'], ['chatviewer.json', 'chatviewer']]
+  const formats = [['demo-stream.ndjson', 'events'], ['pi-session.jsonl', 'pi'], ['sn-history.json', 'sn'], ['acp-session.ndjson', 'acp'], ['chatviewer.json', 'chatviewer'], ['claude-code-session.jsonl', 'claude'], ['qwen-code-chat.jsonl', 'qwen']]
   out.history = await Promise.all(formats.map(([name, format]) => a.loadHistory(example(name), format)))
   out.historySync = formats.map(([name, format]) => a.loadHistorySync(read(name), format))
   // Formats and views.
@@ -42,7 +42,8 @@ export async function exercise(addon, n) {
   const snMessages = a.sn.toMessages(read('sn-history.json'))
   out.sn = [snMessages, snMessages.map((m) => a.sn.fromMessage(m))]
   const acpUpdates = lines('acp-session.ndjson')
-  out.acp = [acpUpdates.flatMap((u) => a.acp.toAgentEvents(u)), a.acp.toWebviewMessages(acpUpdates)]
+  out.acp = [acpUpdates.flatMap((u) => a.acp.toAgentEvents(u)), a.acp.toWebviewMessages(acpUpdates), a.acp.toMessages(acpUpdates)]
+  out.transcripts = [a.claude.toMessages(read('claude-code-session.jsonl')), a.qwen.toMessages(lines('qwen-code-chat.jsonl'))]
   out.adapters = [
     a.adaptACPMessages(a.acp.toWebviewMessages(acpUpdates), { now: 1 }).map(({ toolCall, ...row }) => row),
     a.adaptJSONLMessages(JSON.parse(read('chatviewer.json'))).length,

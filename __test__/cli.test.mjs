@@ -48,7 +48,7 @@ describe('help and usage', { concurrency: 2 }, () => {
     [['replay', example('demo-stream.ndjson'), '--bogus'], /unknown option --bogus/, 'replay --help'],
     [['replay', example('demo-stream.ndjson'), '--json', '--unified'], /--json and --unified cannot be used together/, 'replay --help'],
     [['replay', example('demo-stream.ndjson'), '--unified', '--now', 'soon'], /--now must be milliseconds/, 'replay --help'],
-    [['replay', example('demo-stream.ndjson'), '--format', 'yaml'], /--format must be one of events, acp, chatviewer, pi, pi-stream, sn, sn-stream, got "yaml"/, 'replay --help'],
+    [['replay', example('demo-stream.ndjson'), '--format', 'yaml'], /--format must be one of acp, claude, qwen, chatviewer, pi-events, pi, sn, pi-stream, sn-stream, events, got "yaml"/, 'replay --help'],
     [['convert', example('demo-stream.ndjson')], /convert needs --to TARGET/, 'convert --help'],
     [['convert', example('demo-stream.ndjson'), '--to'], /option --to needs a value/, 'convert --help'],
     [['convert', example('demo-stream.ndjson'), '--to', 'xml'], /--to must be one of events, pi, sn, unified/, 'convert --help'],
@@ -77,20 +77,37 @@ describe('replay', { concurrency: 2 }, () => {
     ['pi-session.stream.ndjson', 'pi-stream', ['assistant · turn-3', '⚙ read · toolu_01B · completed']],
     ['sn-history.json', 'sn', ['user · thought-u0', '⚙ get_weather · call_w2 · failed', 'upstream timeout']],
     ['sn-thinking.sse', 'sn-stream', ['assistant · thought-a0', 'assistant · thought-a1', 'Tōkyō (東京): 12 °C and clear 🌙.']],
-    ['acp-session.ndjson', 'acp', ['The build fails on `npm test`. Can you fix it?', '⚙ execute · call_shell_2 · failed', '- const ch = String.fromCharCode(code)', '+ const ch = String.fromCodePoint(code)']],
+    ['acp-session.ndjson', 'acp', ['The build fails on `npm test`. Can you fix it?', '⚙ npm test -- parser · call_shell_2 · failed', '- const ch = String.fromCharCode(code)', '+ const ch = String.fromCodePoint(code)']],
     ['chatviewer.json', 'chatviewer', ['user · b2c1-0001', '⚙ grep · call_grep_1 · completed', '⚙ bash · toolu_02Bash · failed']],
+    ['acp-v1-load.ndjson', 'acp', ['user · msg_u1', 'assistant · msg_a2', '⚙ Read src/import.ts (1 - 40) · toolu_01Read · completed', 'ⓘ plan · [in_progress] Fix the loop bound (high)', '    [pending] Run the importer tests (medium)', 'user · msg_u3']],
+    // A title line and a file snapshot first: still a Claude Code transcript.
+    ['claude-code-session.jsonl', 'claude', ['assistant · msg_01Hx7Qm2', '✻ thinking · signed (anthropic)', '⚙ Edit · toolu_01Edit4 · failed', 'ⓘ compaction · This session is being continued', '✖ error · API Error: 529']],
+    // A telemetry record first: still a Qwen Code recording.
+    ['qwen-code-chat.jsonl', 'qwen', ['⚙ run_shell_command · call_3b7e02 · failed', 'Draw the forecast like @docs/chart.png', 'ⓘ notice · /compress']],
     ['chatviewer-session.jsonl', 'chatviewer', ['user · 9f3e-0015', 'Thanks! 🎉', '⚙ bash · call_test_10 · failed', "+   moduleFileExtensions: ['js', 'json', 'ts'],"]],
   ]
+  // What a reader skipped, said on stderr.
+  const notes = {
+    'acp-v1-load.ndjson': `note: ${example('acp-v1-load.ndjson')}: 1 line skipped (unknown to this version; --strict refuses them): line 23: a sessionUpdate this version does not know\n`,
+  }
   for (const [name, format, says] of examples) {
     test(`${name} is read as ${format} and printed readably, without colour off a terminal`, async () => {
       const { code, stdout, stderr } = await run(['replay', example(name)])
       assert.equal(code, 0, stderr)
-      assert.equal(stderr, '')
+      assert.equal(stderr, notes[name] ?? '')
       assert.ok(stdout.startsWith(`${example(name)} · ${format} · `), stdout.slice(0, 80))
       for (const text of says) assert.ok(stdout.includes(text), `${name} shows ${JSON.stringify(text)}`)
       assert.doesNotMatch(stdout, ANSI)
     })
   }
+
+  test('a call sent without rawInput shows no arguments line', async () => {
+    const { stdout } = await run(['replay', example('acp-v1-load.ndjson')])
+    const bash = stdout.slice(stdout.indexOf('⚙ npm test -- import'))
+    assert.ok(bash.length > 0)
+    assert.doesNotMatch(stdout, /args\s+undefined/)
+    assert.ok(!bash.split('\n').slice(0, 2).some((line) => line.trim().startsWith('args')), bash.slice(0, 200))
+  })
 
   test('--color paints roles, thinking (dim) and statuses; --no-color wins', async () => {
     const { stdout } = await run(['replay', example('demo-stream.ndjson'), '--color'])
@@ -207,7 +224,7 @@ describe('convert', { concurrency: 2 }, () => {
     const converted = await run(['convert', example('pi-session.jsonl'), '--to', 'events', '-o', out])
     assert.equal(converted.code, 0)
     assert.equal(converted.stdout, '')
-    assert.equal(converted.stderr, 'note: 3 messages left out: events holds only assistant messages\n')
+    assert.equal(converted.stderr, 'note: 4 messages left out: events holds only assistant messages\n')
     const events = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
     assert.deepEqual(events[0], { type: 'turn-start', turnId: '1a2b3c03' })
     assert.ok(events.some((e) => e.type === 'reasoning-end' && e.metadata.anthropic.signature))
@@ -231,18 +248,20 @@ describe('convert', { concurrency: 2 }, () => {
   test('--to pi writes a session the library reads back to the same messages', async () => {
     const { code, stdout, stderr } = await run(['convert', example('acp-session.ndjson'), '--to', 'pi'])
     assert.equal(code, 0)
-    assert.equal(stderr, '')
+    // The agent's plan is a system chunk, which a Pi session has no place for.
+    assert.equal(stderr, 'note: pi does not keep everything: the first change is at messages[1].chunks[2].type (counting only user and assistant messages)\n')
     const acp = JSON.parse((await run(['replay', example('acp-session.ndjson'), '--json'])).stdout)
-    assert.deepEqual(pi.toMessages(stdout).map((m) => [m.role, m.chunks]), acp.map((m) => [m.role, m.chunks]))
+    const withoutPlans = (chunks) => chunks.filter((chunk) => chunk.type !== 'system')
+    assert.deepEqual(pi.toMessages(stdout).map((m) => [m.role, m.chunks]), acp.map((m) => [m.role, withoutPlans(m.chunks)]))
   })
 
   test('--to sn writes one thought per message; what Solar Network cannot hold is reported', async () => {
     const { code, stdout, stderr } = await run(['convert', example('pi-session.jsonl'), '--to', 'sn'])
     assert.equal(code, 0)
     const thoughts = JSON.parse(stdout)
-    assert.equal(thoughts.length, 6)
-    assert.deepEqual(thoughts[0], sn.fromMessage(pi.toMessages(readExample('pi-session.jsonl'))[0]))
-    assert.equal(stderr, 'note: sn does not keep everything: the first change is at messages[1].chunks[0].type (counting only user and assistant messages)\n')
+    assert.equal(thoughts.length, 9)
+    assert.deepEqual(thoughts[0], sn.fromMessage(pi.toMessages(readExample('pi-session.jsonl'))[1]))
+    assert.equal(stderr, 'note: 1 message left out: sn holds only user and assistant messages\nnote: sn does not keep everything: the first change is at messages[1].chunks[0].type (counting only user and assistant messages)\n')
   })
 
   test('--to unified writes toUnifiedMessages, at the --now clock', async () => {
@@ -263,9 +282,11 @@ describe('convert', { concurrency: 2 }, () => {
 
 describe('check', { concurrency: 2 }, () => {
   const pairs = [
-    ['pi-session.stream.ndjson', 'pi-session.jsonl', 'agree: 3 turns and 12 chunks, as the history has them'],
+    ['pi-session.stream.ndjson', 'pi-session.jsonl', 'agree: 6 turns and 12 chunks, as the history has them'],
+    ['pi-events.ndjson', 'pi-events.session.jsonl', 'agree: 3 turns and 7 chunks, as the history has them'],
+    ['openclaw-gateway.ndjson', 'openclaw-session.jsonl', 'agree: 4 turns and 7 chunks, as the history has them'],
     ['sn-thinking.sse', 'sn-history.json', 'agree: 2 turns and 5 chunks, as the history has them'],
-    ['acp-session.ndjson', 'acp-session.ndjson', 'agree: 2 turns and 9 chunks, as the history has them'],
+    ['acp-session.ndjson', 'acp-session.ndjson', 'agree: 2 turns and 10 chunks, as the history has them'],
     ['agent-session.sse', 'agent-session.sse', 'agree: 3 turns and 13 chunks, as the history has them'],
   ]
   for (const [stream, history, verdict] of pairs) {
@@ -282,14 +303,14 @@ describe('check', { concurrency: 2 }, () => {
     const { code, stdout } = await run(['check', stream, example('pi-session.jsonl')])
     assert.equal(code, 1)
     const lines = stdout.split('\n')
-    assert.equal(lines[0], `stream:  ${stream} (pi-stream), 3 turns`)
-    assert.equal(lines[1], 'history: examples/pi-session.jsonl (pi), 6 messages, 3 from the assistant')
-    assert.equal(lines[2], 'first difference at messages[1].chunks[2].calls[0].result')
+    assert.equal(lines[0], `stream:  ${stream} (pi-stream), 6 turns`)
+    assert.equal(lines[1], 'history: examples/pi-session.jsonl (pi), 10 messages, 6 from the assistant')
+    assert.equal(lines[2], 'first difference at messages[2].chunks[2].calls[0].result')
     assert.equal(lines[3], `  stream:  ${JSON.stringify('FAIL src/parser.test.ts\n  ✕ parses ünïcödé identifiers (4 ms)\n\nExpected: "ünïcödé"\nReceived: "u\u0308ni\u0308co\u0308de\u0301"')}`)
     assert.equal(lines[4], `  history: ${JSON.stringify('FAIL src/parser.test.ts\n  ✕ parses ünïcödé identifiers (4 ms)\n\nExpected: "ünïcödé"\nReceived: "ünïcödé"')}`)
     assert.equal(lines[5], '  the strings part at character 94: U+0075 U+0308 U+006E in the stream, U+00FC U+006E U+00EF in the history')
     assert.equal(lines[6], '  this chunk was built by lines 20–21 (turn 1)')
-    assert.equal(lines[7], '  the history has it in message 1 (id 1a2b3c03)')
+    assert.equal(lines[7], '  the history has it in message 2 (id 1a2b3c03)')
   })
 
   test('a stream cut short: the missing turn is the difference', async () => {
@@ -297,7 +318,7 @@ describe('check', { concurrency: 2 }, () => {
     const stream = tmp.file('two-turns.ndjson', `${turns[0]}{"type":"final"}\n${turns[1]}{"type":"final"}\n`)
     const { code, stdout } = await run(['check', stream, example('pi-session.jsonl')])
     assert.equal(code, 1)
-    assert.match(stdout, /first difference at messages\[5\]\n  the stream has 2 turns, the history 3 assistant messages\n  stream:  \(nothing\)\n  history: \{"id":"1a2b3c0f"/)
+    assert.match(stdout, /first difference at messages\[9\]\n  the stream has 5 turns, the history 6 assistant messages\n  stream:  \(nothing\)\n  history: \{"id":"1a2b3c0f"/)
   })
 
   test('the same entries in another key order are a difference', async () => {
@@ -310,10 +331,10 @@ describe('check', { concurrency: 2 }, () => {
   test('a history given as the stream, or a stream as the history, is an error', async () => {
     const swapped = await run(['check', example('pi-session.jsonl'), example('pi-session.stream.ndjson')])
     assert.equal(swapped.code, 2)
-    assert.equal(swapped.stderr, 'examples/pi-session.jsonl: a pi file is a history, not a stream (streams: events, acp, pi-stream, sn-stream)\n')
+    assert.equal(swapped.stderr, 'examples/pi-session.jsonl: a pi file is a history, not a stream (streams: acp, pi-events, pi-stream, sn-stream, events)\n')
     const stream = await run(['check', example('pi-session.stream.ndjson'), example('sn-thinking.sse')])
     assert.equal(stream.code, 2)
-    assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: events, acp, chatviewer, pi, sn)\n')
+    assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: acp, claude, qwen, chatviewer, pi, sn, events)\n')
   })
 
   test('ACP updates sent as JSON-RPC session/update requests are read as ACP', async () => {
@@ -378,6 +399,6 @@ describe('bad input: one line with the position, exit 2', { concurrency: 2 }, ()
     const file = tmp.file('bad-stream.ndjson', '{"type":"delta","text":"a"}\nnot json\n')
     const { code, stderr } = await run(['check', file, example('pi-session.jsonl')])
     assert.equal(code, 2)
-    assert.match(stderr, new RegExp(`^${file}:2: not JSON: `))
+    assert.match(stderr, new RegExp(`^${file}:2: invalid JSON: `))
   })
 })

@@ -63,28 +63,28 @@ test('events: each turn of the recorded stream is the message the drop-in builds
   assert.deepEqual(history, plain(turns.map(({ id, chunks }) => ({ id, role: 'assistant', chunks }))))
 })
 
-test('acp: the assistant messages are what the updates fold to through acp.toAgentEvents', () => {
-  const updates = readNdjson('acp-session.ndjson')
-  const expected = []
-  updates.forEach((notification, index) => {
-    const update = notification.update ?? notification
-    const role = update.sessionUpdate === 'user_message_chunk' ? 'user' : 'assistant'
-    const events =
-      role === 'user' ? (update.content.type === 'text' ? [{ type: 'text-delta', delta: update.content.text }] : []) : acp.toAgentEvents(notification)
-    if (role === 'assistant' && events.length === 0 && !/^(agent_|tool_call)/.test(update.sessionUpdate)) return
-    if (expected.at(-1)?.role !== role) expected.push({ id: `line-${index + 1}`, role, chunks: [] })
-    for (const event of events) appendEventToChunks(expected.at(-1).chunks, event)
-  })
-  assert.deepEqual(loadHistorySync(path('acp-session.ndjson'), 'acp'), plain(expected))
+test('acp: a file loads to what acp.toMessages folds its notifications to, live or whole', () => {
+  for (const name of ['acp-session.ndjson', 'acp-v1-load.ndjson']) {
+    const updates = readNdjson(name)
+    const history = loadHistorySync(path(name), 'acp')
+    assert.deepEqual(acp.toMessages(updates), history)
+    assert.deepEqual(acp.toMessages(readExample(name)), history)
+    // Folding as they arrive: each prefix's messages are the start of the final ones,
+    // all but the last of them already final.
+    for (let n = 1; n <= updates.length; n++) {
+      const sofar = acp.toMessages(updates.slice(0, n))
+      assert.deepEqual(sofar.slice(0, -1), history.slice(0, Math.max(0, sofar.length - 1)), `${name}: after ${n} updates`)
+      assert.equal(sofar.at(-1)?.id, history[sofar.length - 1]?.id)
+    }
+  }
 })
 
-test('chatviewer: lines in time order, a user message each, the rest grouped', () => {
+test('chatviewer: lines in time order, each line a message of its own', () => {
   const history = loadHistorySync(path('chatviewer.json'), 'chatviewer')
   const lines = JSON.parse(readExample('chatviewer.json'))
   const byTime = [...lines].sort((a, b) => new Date(a.timestamp) - new Date(b.timestamp))
-  const firstOfRuns = byTime.filter((line, i) => line.type === 'user' || i === 0 || byTime[i - 1].type === 'user')
-  assert.deepEqual(history.map((m) => m.id), firstOfRuns.map((line) => line.uuid))
-  assert.deepEqual(history.map((m) => m.role), firstOfRuns.map((line) => (line.type === 'user' ? 'user' : 'assistant')))
+  assert.deepEqual(history.map((m) => m.id), byTime.map((line) => line.uuid))
+  assert.deepEqual(history.map((m) => m.role), byTime.map((line) => (line.type === 'user' ? 'user' : 'assistant')))
 })
 
 /** A Pi session of `turns` turns, one of them long: text, and a tool batch of many calls. */
@@ -142,9 +142,9 @@ test('loads overlap: several at once on one thread, each its own result', async 
 test('a file that cannot be read rejects with its code; bad arguments throw a TypeError', async () => {
   await assert.rejects(loadHistory(join(dir, 'missing.jsonl'), 'pi'), (e) => e.code === 'ENOENT' && /missing\.jsonl/.test(e.message))
   assert.throws(() => loadHistorySync(dir, 'pi'), (e) => e.code === 'EISDIR')
-  assert.throws(() => loadHistory(path('pi-session.jsonl'), 'claude'), {
+  assert.throws(() => loadHistory(path('pi-session.jsonl'), 'gemini'), {
     name: 'TypeError',
-    message: "loadHistory: format must be one of 'events', 'acp', 'chatviewer', 'pi', 'sn', got 'claude'",
+    message: "loadHistory: format must be one of 'acp', 'claude', 'qwen', 'chatviewer', 'pi', 'sn', 'events', got 'gemini'",
   })
   assert.throws(() => loadHistorySync(path('pi-session.jsonl')), { name: 'TypeError', message: /got undefined/ })
   assert.throws(() => loadHistorySync(42, 'pi'), {

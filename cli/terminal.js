@@ -74,9 +74,18 @@ function renderText(messages, { colour = false, full = false, title } = {}) {
       case 'error':
         out.push(`  ${paint.red(`✖ error${chunk.statusCode === undefined ? '' : ` ${chunk.statusCode}`} · ${safe(chunk.message)}`)}`)
         break
-      case 'system':
-        out.push(`  ${paint.yellow(`ⓘ ${chunk.kind} · ${safe(chunk.text)}`)}`)
+      case 'system': {
+        // A plan or a summary has many lines: each under the first, indented.
+        const [first, ...rest] = String(chunk.text).split(/\r?\n/)
+        out.push(`  ${paint.yellow(`ⓘ ${chunk.kind} · ${safe(first)}`)}`)
+        for (const line of rest) out.push(`    ${paint.yellow(safe(line))}`)
         break
+      }
+      case 'file': {
+        const where = typeof chunk.url === 'string' ? chunk.url : `${typeof chunk.data === 'string' ? chunk.data.length : 0} characters of base64`
+        out.push(`  ${paint.dim(`▣ ${safe(String(chunk.mediaType))}${typeof chunk.filename === 'string' ? ` ${safe(chunk.filename)}` : ''} · ${safe(where)}`)}`)
+        break
+      }
       default:
         out.push(`  ${paint.dim(`(a chunk of another type: ${safe(json(chunk))})`)}`)
     }
@@ -85,7 +94,8 @@ function renderText(messages, { colour = false, full = false, title } = {}) {
   function renderCall(call) {
     const status = callStatus(call)
     out.push(`  ${paint.bold(`⚙ ${safe(call.name)}`)} ${paint.dim(`· ${safe(call.id)} ·`)} ${paint[STATUS_PAINT[status]](STATUS_WORD[status])}`)
-    block('args', valueLines(call.arguments), paint.dim)
+    // A call may have no arguments at all (an ACP call without `rawInput`): nothing to show.
+    if (call.arguments !== undefined) block('args', valueLines(call.arguments), paint.dim)
     if (call.shellOutput?.stdout) block('stdout', valueLines(call.shellOutput.stdout))
     if (call.shellOutput?.stderr) block('stderr', valueLines(call.shellOutput.stderr), paint.red)
     let labelled = false

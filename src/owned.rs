@@ -172,6 +172,12 @@ impl<S: Text + Clone + Eq + Hash, V> IndexedChunks<S, V> {
         &self.chunks
     }
 
+    /// The newest call with this id, to change in place (its id stays as it is).
+    pub fn call_mut(&mut self, id: &S) -> Option<&mut ToolCallEntry<S, V>> {
+        let &(chunk, call) = self.calls.get(id)?;
+        call_mut(&mut self.chunks, chunk, call)
+    }
+
     pub fn into_chunks(self) -> Vec<Chunk<S, V>> {
         self.chunks
     }
@@ -186,7 +192,7 @@ impl<S: Text + Clone + Eq + Hash, V> IndexedChunks<S, V> {
                 }
                 ChunkType::ToolBatch
             }
-            Chunk::Error { .. } | Chunk::System { .. } => return,
+            Chunk::Error { .. } | Chunk::System { .. } | Chunk::File { .. } => return,
         };
         self.newest[ty as usize] = Some(index);
     }

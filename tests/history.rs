@@ -206,8 +206,10 @@ fn acp_updates_become_user_and_assistant_runs() {
             {"id":"line-1","role":"user","chunks":[{"type":"text","text":"fix it"}]},
             {"id":"line-3","role":"assistant","chunks":[
                 {"type":"thinking","text":"hm"},
+                {"type":"system","kind":"plan","text":""},
                 // No rawInput: `arguments` is undefined, left out as JSON.stringify leaves it.
-                {"type":"tool-batch","calls":[{"id":"c1","name":"read","result":[],"isError":true}]},
+                // The name is the title, as ACP clients show it.
+                {"type":"tool-batch","calls":[{"id":"c1","name":"Read","result":[],"isError":true}]},
                 {"type":"text","text":"done"}]},
             {"id":"line-8","role":"user","chunks":[{"type":"text","text":"thanks"}]},
         ])
@@ -227,7 +229,7 @@ fn acp_updates_become_user_and_assistant_runs() {
 }
 
 #[test]
-fn chatviewer_lines_are_ordered_by_time_then_grouped() {
+fn chatviewer_lines_are_ordered_by_time_each_one_message() {
     let got = whole(&example("chatviewer.json"), HistoryFormat::ChatViewer);
     let messages = got.as_array().unwrap();
     // The file lists the thought before the question; time puts the question first.
@@ -235,7 +237,10 @@ fn chatviewer_lines_are_ordered_by_time_then_grouped() {
     assert_eq!(messages[0]["id"], "b2c1-0001");
     assert_eq!(messages[1]["role"], "assistant");
     assert_eq!(messages[1]["chunks"][0]["type"], "thinking");
-    let tool = &messages[1]["chunks"][1]["calls"][0];
+    // Each line is a stored message of its own: the tool call line too.
+    assert_eq!(messages[1]["chunks"].as_array().unwrap().len(), 1);
+    assert_eq!(messages[2]["role"], "assistant");
+    let tool = &messages[2]["chunks"][0]["calls"][0];
     assert_eq!(tool["id"], "call_grep_1");
     assert_eq!(tool["name"], "grep");
     assert_eq!(tool["isError"], false);
@@ -306,7 +311,7 @@ fn bad_bytes_are_placed() {
     .unwrap_err();
     assert_eq!(error.line, Some(2));
     assert!(read(b"", HistoryFormat::ChatViewer, |_| panic!()).is_ok());
-    for format in HistoryFormat::ALL {
+    for format in HistoryFormat::all() {
         assert_eq!(HistoryFormat::from_name(format.name()), Some(format));
         assert!(read(b"\n\n", format, |_: Message| panic!("no messages")).is_ok());
     }

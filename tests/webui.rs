@@ -185,3 +185,108 @@ fn transcript_bad_input_names_the_index_and_field() {
         }
     }
 }
+
+/// The joined text of a row's content, for rows built from parts.
+fn joined(row: &UnifiedMessage<Option<&Value>>) -> String {
+    match &row.content {
+        Some(Content::Joined(pieces)) => pieces.iter().map(|p| text(*p)).collect(),
+        Some(Content::Given(value)) => text(*value).to_string(),
+        _ => "<empty>".to_string(),
+    }
+}
+
+#[test]
+fn chatviewer_user_rows_show_what_qwens_webui_shows() {
+    let tag = "<qwen:user-prompt-submit-context>\nhook-only context\n</qwen:user-prompt-submit-context>";
+    let user = |parts: Value, payload: Option<Value>| {
+        let mut line = json!({ "uuid": "u", "timestamp": "t1", "type": "user", "message": { "role": "user", "parts": parts } });
+        if let Some(payload) = payload {
+            line["systemPayload"] = payload;
+        }
+        line
+    };
+    let input = json!([
+        // displayText with the hookContext it replaced.
+        user(
+            json!([{ "text": "expanded" }, { "text": tag }]),
+            Some(json!({ "displayText": "raw @file", "hookContext": "hook-only context" }))
+        ),
+        // An empty displayText is still what is shown.
+        user(
+            json!([{ "text": "expanded" }]),
+            Some(json!({ "displayText": "", "hookContext": "h" }))
+        ),
+        // displayText without hookContext: the parts, as the seed joins them, tag kept.
+        user(
+            json!([{ "text": "a" }, { "text": tag }]),
+            Some(json!({ "displayText": "shown?" }))
+        ),
+        // No payload: a final tag-only part is left out.
+        user(json!([{ "text": "user prompt" }, { "text": tag }]), None),
+        // A bare trailing context without tags is kept.
+        user(
+            json!([{ "text": "user prompt" }, { "text": "legacy bare" }]),
+            None
+        ),
+        // A lone tag part is the whole message: kept.
+        user(json!([{ "text": tag }]), None),
+        // Assistant rows are the seed's, tag and all.
+        json!({ "uuid": "a", "timestamp": "t2", "type": "assistant", "message": { "parts": [{ "text": "x" }, { "text": tag }] } }),
+        // Claude's string content is the seed's.
+        json!({ "uuid": "c", "timestamp": "t3", "type": "user", "message": { "role": "user", "content": "Claude prompt" } }),
+    ]);
+    let source = JsonSource::new(time);
+    let rows = adapt_jsonl_messages(&&source, Some(&input)).unwrap();
+    let shown: Vec<String> = rows.iter().map(joined).collect();
+    assert_eq!(
+        shown,
+        [
+            "raw @file".to_string(),
+            String::new(),
+            format!("a{tag}"),
+            "user prompt".to_string(),
+            "user promptlegacy bare".to_string(),
+            tag.to_string(),
+            format!("x{tag}"),
+            "Claude prompt".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn chatviewer_lines_of_no_row_type_are_left_out() {
+    let input = json!([
+        { "type": "summary", "summary": "A title", "leafUuid": "x" },
+        { "type": "file-history-snapshot", "messageId": "m", "snapshot": {} },
+        { "uuid": "u", "timestamp": "t1", "type": "user", "message": { "content": "hi" } },
+        { "uuid": "r", "timestamp": "t2", "type": "tool_result", "message": { "parts": [{ "functionResponse": {} }] } },
+        { "uuid": "a", "timestamp": "t3", "type": "assistant", "message": { "content": "ok" } },
+    ]);
+    let source = JsonSource::new(time);
+    let rows = adapt_jsonl_messages(&&source, Some(&input)).unwrap();
+    let ids: Vec<&str> = rows
+        .iter()
+        .map(|r| match r.id {
+            UnifiedId::Given(id) => text(id),
+            _ => "?",
+        })
+        .collect();
+    assert_eq!(ids, ["u", "a"]);
+    assert_eq!(flags(&rows), vec![(true, false), (true, true)]);
+    // A type that is not a string is still the seed's error, and so is a row without uuid.
+    for (bad, message) in [
+        (
+            json!([{ "uuid": "u", "timestamp": "t1", "type": 7 }]),
+            "messages[0].type must be a string, got number",
+        ),
+        (
+            json!([{ "timestamp": "t1", "type": "user" }]),
+            "messages[0].uuid must be a string, got undefined",
+        ),
+    ] {
+        match adapt_jsonl_messages(&&source, Some(&bad)) {
+            Err(JsonError::Invalid(e)) => assert_eq!(e.to_string(), message),
+            other => panic!("{message}: got {:?}", other.map(|rows| rows.len())),
+        }
+    }
+}

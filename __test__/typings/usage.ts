@@ -17,6 +17,16 @@ import {
   type SystemEventLike,
   type ToolBatchChunk,
   type ToolCallEntry,
+  detectFormat,
+  foldStream,
+  formats,
+  readHistory,
+  type Detection,
+  type FoldedStream,
+  type FormatInfo,
+  type FormatName,
+  type HistoryRead,
+  type PiLeaf,
 } from '../../index.js'
 
 // A backend folding a stream into the in-flight message.
@@ -57,6 +67,8 @@ function describe(chunk: Chunk): string {
       const kind: SystemChunkKind = chunk.kind
       return `${kind}: ${chunk.text}`
     }
+    case 'file':
+      return `${chunk.mediaType} ${chunk.filename ?? ''} ${chunk.url ?? `${chunk.data?.length ?? 0} bytes of base64`}`
     default: {
       const unreachable: never = chunk
       return unreachable
@@ -118,6 +130,10 @@ appendEventToChunks([], { type: 'shell-output', stream: 'stdin', data: 'x' })
 applySystemEvent([], { kind: 'warning', text: 'x' })
 // @ts-expect-error an idFactory that does not return a string
 applySystemEvent([], { kind: 'notice', text: 'x' }, () => 42)
+const kinds: SystemChunkKind[] = ['compaction', 'branch-summary', 'thinking-level-changed', 'custom']
+const fileChunk: Chunk = { type: 'file', mediaType: 'image/png', data: 'iVBORw0KGgo=' }
+// @ts-expect-error a file chunk needs its mediaType
+const untyped: Chunk = { type: 'file', data: 'iVBORw0KGgo=' }
 // @ts-expect-error a chunk with an unknown type
 const badChunk: Chunk = { type: 'image', text: 'x' }
 // @ts-expect-error metadata must be keyed by provider
@@ -195,6 +211,17 @@ for (const update of updates) {
   for (const event of acp.toAgentEvents(update)) appendEventToChunks(message.chunks, event)
 }
 const state: ACPMessage[] = acp.toWebviewMessages(updates)
+// Message ids, replayed user messages and session state updates; the whole fold.
+const replay: Array<SessionNotification | SessionUpdate> = [
+  { sessionUpdate: 'user_message_chunk', messageId: 'u1', content: { type: 'text', text: 'Hi' } },
+  { sessionUpdate: 'agent_message_chunk', messageId: null, content: { type: 'text', text: 'Hello' } },
+  { sessionUpdate: 'session_info_update', title: 'Greeting' },
+  { sessionUpdate: 'usage_update', used: 10, size: 100 },
+  { sessionUpdate: 'config_option_update', configOptions: [] },
+]
+const acpFolded: ChatMessage[] = acp.toMessages(replay)
+const planKind: SystemChunkKind = 'plan'
+void [acpFolded, planKind]
 for (const entry of state) {
   if (entry.type === 'message') void entry.data.role
   else void entry.data.toolCallId
@@ -329,8 +356,10 @@ async function loadAll(): Promise<ChatMessage[]> {
   const format: HistoryFormatName = 'pi'
   const fromBytes: ChatMessage[] = loadHistorySync(new Uint8Array(0), 'events')
   const fromPath: Promise<ChatMessage[]> = loadHistory('session.jsonl', format)
+  const transcripts: ChatMessage[] = [...loadHistorySync('session.jsonl', 'claude'), ...loadHistorySync('chat.jsonl', 'qwen')]
+  void transcripts
   // @ts-expect-error an unknown format
-  loadHistorySync('session.jsonl', 'claude')
+  loadHistorySync('session.jsonl', 'gemini')
   // @ts-expect-error the format is required
   loadHistory('session.jsonl')
   // @ts-expect-error the async load returns a promise, not messages
@@ -339,3 +368,33 @@ async function loadAll(): Promise<ChatMessage[]> {
   return [...fromBytes, ...(await fromPath)]
 }
 void loadAll
+
+// The table of formats.
+const detection: Detection = detectFormat(Buffer.from('{"type":"session","version":3}'))
+const detectedName: FormatName | undefined = detection.format
+const read: HistoryRead = readHistory('{"role":"user","content":"hi"}', { format: 'pi', strict: true, leaf: 'a1' })
+const readMessages: ChatMessage[] = read.messages
+const skippedCount: number = read.skipped.count
+const folded: FoldedStream = foldStream('{"type":"delta","text":"a"}', { format: 'pi-stream' })
+const firstLines: [number, number] = folded.origins[0].lines
+const table: FormatInfo[] = formats()
+const leafList: PiLeaf[] = pi.leaves('{"type":"session","version":3}')
+const branch: ChatMessage[] = pi.toMessages('', { leaf: leafList[0]?.id, strict: false })
+// @ts-expect-error not a format name
+readHistory('', { format: 'yaml' })
+
+// ── Session files of other tools ─────────────────────────────────────────────
+import { claude, qwen, type ClaudeTranscriptLine, type QwenChatRecord } from '../../index.js'
+const claudeLines: ClaudeTranscriptLine[] = [
+  { type: 'summary' },
+  { type: 'user', uuid: 'u', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hi' } },
+  { type: 'assistant', uuid: 'a', parentUuid: 'u', isSidechain: false, message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'hello' }] } },
+]
+const qwenRecords: QwenChatRecord[] = [
+  { uuid: 'u', parentUuid: null, sessionId: 's', timestamp: 't', type: 'user', message: { role: 'user', parts: [{ text: 'hi' }] } },
+  { uuid: 'a', parentUuid: 'u', sessionId: 's', timestamp: 't', type: 'assistant', message: { role: 'model', parts: [{ text: 'hm', thought: true }, { functionCall: { id: 'c', name: 'read_file', args: {} } }] } },
+]
+const fromTools: ChatMessage[] = [...claude.toMessages(claudeLines), ...qwen.toMessages(qwenRecords)]
+// @ts-expect-error a Qwen record's type is one of four
+const badRecord: QwenChatRecord = { uuid: 'u', parentUuid: null, sessionId: 's', timestamp: 't', type: 'tool_call' }
+void [fromTools, badRecord]

@@ -84,15 +84,27 @@ impl<V: Copy> ToolCallFields<V> {
 pub enum SessionUpdate<V> {
     /// A text chunk (`user_message_chunk`, `agent_message_chunk`, `agent_thought_chunk`);
     /// `text: None` for a non-text block (image, audio, resource …).
+    ///
+    /// `message_id` is the chunk's `messageId` when it is a string (ACP reads any other
+    /// value as absent): chunks of one message share it, and a new one starts a new
+    /// message. `block` is the content block itself.
     Chunk {
         role: Role,
         text: Option<V>,
+        message_id: Option<V>,
+        block: V,
     },
     ToolCall(ToolCallFields<V>),
     ToolCallUpdate(ToolCallFields<V>),
-    /// `plan`, `available_commands_update`, `current_mode_update`, and variants this
-    /// version does not know: no message content.
+    /// `plan`: the agent's whole current plan, `entries` as sent.
+    Plan {
+        entries: V,
+    },
+    /// `available_commands_update`, `current_mode_update`, `config_option_update`,
+    /// `session_info_update`, `usage_update`: session state, no message content.
     Other,
+    /// A `sessionUpdate` this version does not know: skipped (and counted by readers).
+    Unknown,
 }
 
 /// A value an event carries: an input value, `undefined`, or a boolean.
@@ -140,8 +152,24 @@ pub fn read_update<S: Source>(
                 reader, update, &at, false,
             )?))
         }
-        _ => return Ok(SessionUpdate::Other),
+        Some(b"plan") => {
+            let entries = source.get(update, Key::Entries)?;
+            return Ok(match source.value_type(entries)? {
+                ValueType::Array => SessionUpdate::Plan { entries },
+                _ => SessionUpdate::Other,
+            });
+        }
+        Some(
+            b"available_commands_update"
+            | b"current_mode_update"
+            | b"config_option_update"
+            | b"session_info_update"
+            | b"usage_update",
+        ) => return Ok(SessionUpdate::Other),
+        _ => return Ok(SessionUpdate::Unknown),
     };
+    let message_id = source.get(update, Key::MessageId)?;
+    let message_id = (source.value_type(message_id)? == ValueType::String).then_some(message_id);
     let block = reader.required(update, Key::Content, Expect::Object, &at)?;
     at.push(Step::Field("content"));
     let ty = reader.required(block, Key::Type, Expect::String, &at)?;
@@ -150,7 +178,12 @@ pub fn read_update<S: Source>(
     } else {
         None
     };
-    Ok(SessionUpdate::Chunk { role, text })
+    Ok(SessionUpdate::Chunk {
+        role,
+        text,
+        message_id,
+        block,
+    })
 }
 
 pub fn read_tool_call<S: Source>(
@@ -203,10 +236,12 @@ pub fn to_agent_events<V: Copy>(update: &SessionUpdate<V>) -> Vec<AgentEvent<V, 
         SessionUpdate::Chunk {
             role: Role::Assistant,
             text: Some(text),
+            ..
         } => vec![AgentEvent::TextDelta { delta: *text }],
         SessionUpdate::Chunk {
             role: Role::Thinking,
             text: Some(text),
+            ..
         } => vec![AgentEvent::ReasoningDelta { delta: *text }],
         SessionUpdate::ToolCall(call) => {
             let name = call.kind.or(call.title);
@@ -222,7 +257,10 @@ pub fn to_agent_events<V: Copy>(update: &SessionUpdate<V>) -> Vec<AgentEvent<V, 
             events
         }
         SessionUpdate::ToolCallUpdate(update) => result_event(update).into_iter().collect(),
-        SessionUpdate::Chunk { .. } | SessionUpdate::Other => Vec::new(),
+        SessionUpdate::Chunk { .. }
+        | SessionUpdate::Plan { .. }
+        | SessionUpdate::Other
+        | SessionUpdate::Unknown => Vec::new(),
     }
 }
 
@@ -274,6 +312,7 @@ pub fn webview_messages<V: Copy, K: Eq + Hash, E>(
             SessionUpdate::Chunk {
                 role,
                 text: Some(text),
+                ..
             } => match messages.last_mut() {
                 Some(WebviewMessage::Message { role: last, pieces }) if last == role => pieces.push(*text),
                 _ => messages.push(WebviewMessage::Message {
@@ -294,7 +333,10 @@ pub fn webview_messages<V: Copy, K: Eq + Hash, E>(
                     }
                 }
             }
-            SessionUpdate::Chunk { text: None, .. } | SessionUpdate::Other => {}
+            SessionUpdate::Chunk { text: None, .. }
+            | SessionUpdate::Plan { .. }
+            | SessionUpdate::Other
+            | SessionUpdate::Unknown => {}
         }
     }
     Ok(messages)

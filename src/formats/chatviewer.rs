@@ -10,7 +10,9 @@
 //!   Claude `message.content` when truthy (as it is), else `''`;
 //! - `toolCall` is the message's own, by reference (the key is there even when it is
 //!   `undefined`);
-//! - after sorting, a row is first / last when its neighbour is missing or of type `user`.
+//! - after sorting, a row is first / last when its neighbour is missing or of type `user`;
+//! - lines whose `type` names no row type (bookkeeping lines of Claude Code transcripts,
+//!   Qwen `tool_result` and other records) are not rows: left out before anything else.
 //!
 //! [`timsort`]: super::timsort
 
@@ -40,7 +42,11 @@ pub fn adapt_jsonl_messages<S: Source>(
     let (messages, count) = reader.array(messages, &[])?;
     let mut lines = Vec::with_capacity(count);
     for index in 0..count {
-        lines.push(read_line(&reader, source.element(messages, index)?, index)?);
+        let item = source.element(messages, index)?;
+        if !is_row(source, item)? {
+            continue;
+        }
+        lines.push(read_line(&reader, item, index)?);
     }
     // `a - b` is below zero only for two valid dates in order; `NaN` never is.
     timsort::sort_by(&mut lines, |a, b| a.time - b.time < 0.0);
@@ -48,6 +54,35 @@ pub fn adapt_jsonl_messages<S: Source>(
     let mut rows: Vec<_> = lines.into_iter().map(|line| line.row).collect();
     place_on_timeline(&mut rows, &breaks);
     Ok(rows)
+}
+
+/// The types a row may have (`UnifiedMessage['type']`).
+const ROW_TYPES: [&[u8]; 6] = [
+    b"user",
+    b"assistant",
+    b"tool_call",
+    b"thinking",
+    b"system",
+    b"error",
+];
+
+/// Whether a line is a timeline row: a line whose `type` is a string naming no row type (a
+/// Claude Code `summary` or `file-history-snapshot`, a Qwen `tool_result` record) is not
+/// one, and is left out before it is checked. Anything else is read (and checked) as the
+/// seed reads it.
+fn is_row<S: Source>(source: &S, item: S::Value) -> Result<bool, S::Error> {
+    if source.value_type(item)? != ValueType::Object {
+        return Ok(true);
+    }
+    let ty = source.get(item, Key::Type)?;
+    if source.value_type(ty)? != ValueType::String {
+        return Ok(true);
+    }
+    let mut buf = [0u8; 32];
+    Ok(match source.tag(ty, &mut buf)? {
+        Some(tag) => ROW_TYPES.contains(&tag),
+        None => true,
+    })
 }
 
 fn read_line<S: Source>(
@@ -66,6 +101,11 @@ fn read_line<S: Source>(
         Some(message) => extract_content(reader, message, index)?,
         None => Content::Empty,
     };
+    let is_user = reader.is_tag(ty, b"user")?;
+    let content = match is_user {
+        true => user_display(reader, item, message, content)?,
+        false => content,
+    };
     let thinking = match message {
         Some(message) => reader.is_tag(source.get(message, Key::Role)?, b"thinking")?,
         None => false,
@@ -80,7 +120,7 @@ fn read_line<S: Source>(
     let time = source.time(timestamp)?;
     Ok(Line {
         time,
-        is_user: reader.is_tag(ty, b"user")?,
+        is_user,
         row: UnifiedMessage {
             id: UnifiedId::Given(uuid),
             kind,
@@ -91,6 +131,47 @@ fn read_line<S: Source>(
             is_last: false,
         },
     })
+}
+
+/// What Qwen's webui shows of a user row where it differs from the seed's content: the
+/// `systemPayload.displayText` of a record that carries the `hookContext` it replaced;
+/// without a `systemPayload`, the parts' texts with a final user-prompt-submit context
+/// part (the tag lines around a body without tags) left out.
+fn user_display<S: Source>(
+    reader: &Reader<'_, S>,
+    item: S::Value,
+    message: Option<S::Value>,
+    content: Content<S::Value>,
+) -> Result<Content<S::Value>, S::Error> {
+    let source = reader.source;
+    let payload = source.get(item, Key::SystemPayload)?;
+    let payload_type = source.value_type(payload)?;
+    if payload_type == ValueType::Object {
+        let hook = source.get(payload, Key::HookContext)?;
+        let display = source.get(payload, Key::DisplayText)?;
+        if source.value_type(hook)? == ValueType::String && source.value_type(display)? == ValueType::String {
+            return Ok(Content::Given(display));
+        }
+    }
+    let Content::Joined(mut pieces) = content else {
+        return Ok(content);
+    };
+    let Some(message) = message else {
+        return Ok(Content::Joined(pieces));
+    };
+    let parts = source.get(message, Key::Parts)?;
+    let count = source.array_len(parts)?.unwrap_or(0);
+    if payload_type != ValueType::Undefined || count < 2 {
+        return Ok(Content::Joined(pieces));
+    }
+    let last = source.get(source.element(parts, count - 1)?, Key::Text)?;
+    if source.value_type(last)? == ValueType::String
+        && crate::formats::qwen::is_context_text(&String::from_utf16_lossy(&source.units(last)?))
+    {
+        // The last piece is that part's text (every part here had a string text).
+        pieces.pop();
+    }
+    Ok(Content::Joined(pieces))
 }
 
 /// Qwen `parts` (when there are any) joined, else Claude `content` when truthy, else `''`.

@@ -17,56 +17,58 @@ pub mod batch;
 pub mod lines;
 
 use std::fmt;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 
 use crate::bytes::{read_turns, Framing, StreamError, Turn};
-use crate::formats::acp::{self, Payload, Role, SessionUpdate};
+use std::collections::HashMap;
+
+use crate::formats::acp::{self, SessionUpdate};
+use crate::formats::acp_fold::AcpFold;
 use crate::formats::chatviewer::adapt_jsonl_messages;
 use crate::formats::check::FormatError;
-use crate::formats::model_json::{FormatEvent, FormatMessage};
-use crate::formats::source::{Invalid, Reader, Source};
+use crate::formats::check::Skips;
+use crate::formats::model_json::FormatMessage;
+use crate::formats::registry::{Format, Input, ReadOptions};
+use crate::formats::source::{Invalid, Reader};
+use crate::formats::stored::StoredMessages;
+use crate::formats::streams::owned_event;
 use crate::formats::tree::{Node, TreeSource};
 use crate::formats::unified::{Content, ToolCallSlot, UnifiedId, UnifiedType};
 use crate::formats::value::{self, Json, ParseError, ParseErrorKind};
 use crate::formats::wtf8::Wtf8;
-use crate::formats::{pi, sn};
-use crate::model::{AgentEvent, ChatMessage, MessageRole};
-use crate::owned::IndexedChunks;
-use crate::reducer::append_event;
+use crate::formats::{claude, pi, qwen, sn, FORMATS};
+use crate::model::{AgentEvent, Chunk, MessageRole, SystemChunkKind};
 
 use lines::Lines;
 
-/// The formats [`read`] takes.
+/// A format [`read`] takes: a row of the table of formats that reads histories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HistoryFormat {
-    Events,
-    Acp,
-    ChatViewer,
-    Pi,
-    Sn,
+pub struct HistoryFormat(pub &'static Format);
+
+/// The history formats by name, as callers in Rust write them.
+#[allow(non_upper_case_globals)]
+impl HistoryFormat {
+    pub const Events: HistoryFormat = HistoryFormat(&crate::formats::streams::EVENTS);
+    pub const Acp: HistoryFormat = HistoryFormat(&crate::formats::streams::ACP);
+    pub const ChatViewer: HistoryFormat = HistoryFormat(&crate::formats::streams::CHATVIEWER);
+    pub const Pi: HistoryFormat = HistoryFormat(&crate::formats::pi::PI);
+    pub const Sn: HistoryFormat = HistoryFormat(&crate::formats::streams::SN);
+    pub const Claude: HistoryFormat = HistoryFormat(&crate::formats::claude::CLAUDE);
+    pub const Qwen: HistoryFormat = HistoryFormat(&crate::formats::qwen::QWEN);
 }
 
 impl HistoryFormat {
-    pub const ALL: [HistoryFormat; 5] = [
-        HistoryFormat::Events,
-        HistoryFormat::Acp,
-        HistoryFormat::ChatViewer,
-        HistoryFormat::Pi,
-        HistoryFormat::Sn,
-    ];
+    /// The formats that read histories, in the table's order.
+    pub fn all() -> impl Iterator<Item = HistoryFormat> {
+        FORMATS.iter().filter(|f| f.history.is_some()).map(HistoryFormat)
+    }
 
     pub fn name(self) -> &'static str {
-        match self {
-            HistoryFormat::Events => "events",
-            HistoryFormat::Acp => "acp",
-            HistoryFormat::ChatViewer => "chatviewer",
-            HistoryFormat::Pi => "pi",
-            HistoryFormat::Sn => "sn",
-        }
+        self.0.name
     }
 
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|f| f.name() == name)
+        Self::all().find(|f| f.name() == name)
     }
 }
 
@@ -124,69 +126,169 @@ pub fn read(
     format: HistoryFormat,
     mut emit: impl FnMut(Message) -> bool,
 ) -> Result<(), HistoryError> {
-    let mut emit_format = |message| emit(Message::Format(message));
-    match format {
-        HistoryFormat::Events => Ok(read_turns(bytes, Framing::Auto, |turn| {
-            emit(Message::Turn(turn))
-        })?),
-        HistoryFormat::Pi => read_pi(Lines::new(bytes), emit_format),
-        HistoryFormat::Acp => read_acp(Lines::new(bytes), emit_format),
-        HistoryFormat::Sn => {
-            for (item, at) in items(bytes)? {
-                let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
-                if !emit_format(message) {
-                    break;
-                }
-            }
-            Ok(())
-        }
-        HistoryFormat::ChatViewer => read_chatviewer(bytes, emit_format),
-    }
+    read_with(Input::Bytes(bytes), format, &ReadOptions::default(), &mut emit).map(drop)
 }
 
 /// [`read`] from a reader (a file): line formats (`pi`, `acp`) a block at a time, so the
 /// whole input is never in memory at once; the others read whole first.
 pub fn read_from(
-    mut reader: impl Read,
+    mut reader: impl Read + Seek,
     format: HistoryFormat,
     mut emit: impl FnMut(Message) -> bool,
 ) -> Result<(), HistoryError> {
-    let emit_format = |message| emit(Message::Format(message));
-    match format {
-        HistoryFormat::Pi => read_pi(Lines::new(reader), emit_format),
-        HistoryFormat::Acp => read_acp(Lines::new(reader), emit_format),
-        _ => {
-            let mut bytes = Vec::new();
-            reader.read_to_end(&mut bytes).map_err(|e| HistoryError {
+    read_with(
+        Input::Reader(&mut reader),
+        format,
+        &ReadOptions::default(),
+        &mut emit,
+    )
+    .map(drop)
+}
+
+/// Reads `input` as a history in `format` with `options`; returns the lines skipped.
+pub fn read_with(
+    input: Input<'_>,
+    format: HistoryFormat,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    match format.0.history {
+        Some(read) => read(input, options, emit),
+        None => Err(HistoryError {
+            line: None,
+            offset: None,
+            message: format!("{} is a stream, not a history", format.name()),
+        }),
+    }
+}
+
+/// Lines of a reader or of bytes.
+fn lines_of<'a>(input: Input<'a>) -> Lines<Box<dyn Read + 'a>> {
+    match input {
+        Input::Bytes(bytes) => Lines::new(Box::new(bytes)),
+        Input::Reader(reader) => Lines::new(Box::new(reader)),
+    }
+}
+
+/// The `events` history: a recorded stream, one message per turn.
+pub fn read_events(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let bytes = input.bytes()?;
+    read_turns(&bytes, Framing::Auto, |turn| emit(Message::Turn(turn)))?;
+    Ok(Skips::default())
+}
+
+/// The `sn` history: one message per thought.
+pub fn read_sn(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let bytes = input.bytes()?;
+    for (item, at) in items(&bytes)? {
+        let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
+        if !emit(Message::Format(message)) {
+            break;
+        }
+    }
+    Ok(Skips::default())
+}
+
+/// The `acp` history.
+pub fn read_acp_history(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    read_acp(lines_of(input), options.strict, |message| {
+        emit(Message::Format(message))
+    })
+}
+
+/// The `chatviewer` history.
+pub fn read_chatviewer_history(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let bytes = input.bytes()?;
+    read_chatviewer(&bytes, |message| emit(Message::Format(message)))?;
+    Ok(Skips::default())
+}
+
+/// The `pi` history: the path to the current leaf (or `options.leaf`). The path is found
+/// first from the entries' leading ids (see [`pi::Planner`]), so that only its lines are
+/// parsed and each message is handed on as soon as it is complete.
+pub fn read_pi_history(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let session = pi::SessionOptions {
+        leaf: options.leaf.clone(),
+        strict: options.strict,
+    };
+    let emit = |message| emit(Message::Format(message));
+    match input {
+        Input::Bytes(bytes) => {
+            let plan = pi::plan(bytes, session.leaf.as_deref());
+            read_pi(Lines::new(bytes), session, plan, emit)
+        }
+        Input::Reader(reader) => {
+            let mut planner = pi::Planner::default();
+            let mut lines = Lines::new(&mut *reader);
+            while let Some(line) = lines.next_line()? {
+                if !planner.line(line.number, line.text.as_bytes()) {
+                    break;
+                }
+            }
+            drop(lines);
+            let plan = planner.finish(session.leaf.as_deref());
+            reader.seek(SeekFrom::Start(0)).map_err(|e| HistoryError {
                 line: None,
                 offset: None,
                 message: format!("reading failed: {e}"),
             })?;
-            read(&bytes, format, emit)
+            read_pi(Lines::new(reader), session, plan, emit)
         }
     }
 }
 
 fn read_pi(
     mut lines: Lines<impl Read>,
+    options: pi::SessionOptions,
+    plan: Option<Vec<bool>>,
     mut emit: impl FnMut(FormatMessage) -> bool,
-) -> Result<(), HistoryError> {
-    let mut reader = pi::SessionReader::default();
+) -> Result<Skips, HistoryError> {
+    let mut reader = pi::SessionReader::new(options);
+    if plan.is_some() {
+        reader.follow_plan();
+    }
+    let wanted = |number: usize| {
+        plan.as_ref()
+            .is_none_or(|plan| plan.get(number).copied().unwrap_or(false))
+    };
     let error = |e: FormatError| HistoryError {
         line: e.line.map(|l| l as u64),
         offset: None,
         message: e.to_string(),
     };
-    while let Some((parsed, number)) = lines.next_parsed(pi::parse_str_line, |e, number, last| {
-        error(pi::line_error(e, number, last))
-    })? {
+    while let Some((parsed, number)) =
+        lines.next_parsed_of(wanted, pi::parse_str_line, |e, number, last| {
+            error(pi::line_error(e, number, last))
+        })?
+    {
         reader.read_parsed(parsed, number).map_err(error)?;
         if !reader.hand_on(&mut emit) {
-            return Ok(());
+            return Ok(reader.skips);
         }
     }
-    reader.finish_with(emit);
-    Ok(())
+    let skips = reader.skips.clone();
+    reader.finish_with(emit).map_err(error)?;
+    Ok(skips)
 }
 
 /// Invalid UTF-8 is refused with its place (JavaScript would have read it as U+FFFD), as
@@ -213,13 +315,6 @@ impl At {
                 offset: None,
                 message: format!("[{index}]: {e}"),
             },
-        }
-    }
-
-    fn id(self) -> String {
-        match self {
-            At::Line(line) => format!("line-{line}"),
-            At::Element(index) => format!("item-{index}"),
         }
     }
 }
@@ -268,129 +363,100 @@ fn items(bytes: &[u8]) -> Result<Vec<(Json, At)>, HistoryError> {
     Ok(items)
 }
 
-/// Messages being built from a run of items of one side (user or assistant).
-struct Runs<F> {
-    /// The open message: id, role and chunks (indexed: a run can hold any number of
-    /// calls and results).
-    open: Option<(String, MessageRole, IndexedChunks<Wtf8, Json>)>,
-    emit: F,
-    stopped: bool,
-}
-
-impl<F: FnMut(FormatMessage) -> bool> Runs<F> {
-    fn new(emit: F) -> Self {
-        Runs {
-            open: None,
-            emit,
-            stopped: false,
-        }
-    }
-
-    /// Folds `events` into the open message when it has `role`, else into a new one named
-    /// by `id` (the open one is finished).
-    fn fold(&mut self, role: MessageRole, id: impl FnOnce() -> String, events: Vec<FormatEvent>) {
-        if self.open.as_ref().is_some_and(|(_, open, _)| *open != role) {
-            self.close();
-        }
-        let (_, _, chunks) = self
-            .open
-            .get_or_insert_with(|| (id(), role, IndexedChunks::new()));
-        for event in events {
-            let Ok(()) = append_event(chunks, event);
-        }
-    }
-
-    fn close(&mut self) {
-        if let Some((id, role, chunks)) = self.open.take() {
-            self.stopped |= !(self.emit)(ChatMessage {
-                id,
-                role,
-                chunks: chunks.into_chunks(),
-            });
-        }
-    }
-}
-
 fn text(node: Node<'_>) -> Wtf8 {
     node.and_then(Json::as_str).cloned().unwrap_or_default()
 }
 
-/// ACP's events over tree values as owned events.
-fn owned_event(event: AgentEvent<Node<'_>, Payload<Node<'_>>>) -> FormatEvent {
-    let payload = |p: Payload<Node<'_>>| match p {
-        Payload::Given(node) => node.cloned().unwrap_or(Json::Undefined),
-        Payload::Undefined => Json::Undefined,
-        Payload::Bool(b) => Json::Bool(b),
-    };
-    match event {
-        AgentEvent::TextDelta { delta } => AgentEvent::TextDelta { delta: text(delta) },
-        AgentEvent::ReasoningDelta { delta } => AgentEvent::ReasoningDelta { delta: text(delta) },
-        AgentEvent::ToolCall { id, name, arguments } => AgentEvent::ToolCall {
-            id: text(id),
-            name: text(name),
-            arguments: payload(arguments),
-        },
-        AgentEvent::ToolResult {
-            tool_call_id,
-            result,
-            is_error,
-        } => AgentEvent::ToolResult {
-            tool_call_id: text(tool_call_id),
-            result: payload(result),
-            is_error: payload(is_error),
-        },
-        // `acp::to_agent_events` makes no other event.
-        _ => AgentEvent::Unknown,
-    }
-}
-
 fn read_acp(
     mut lines: Lines<impl Read>,
-    emit: impl FnMut(FormatMessage) -> bool,
-) -> Result<(), HistoryError> {
-    let source = TreeSource::default();
-    let reader = Reader {
-        source: &source,
-        root: "notification",
-    };
-    let mut runs = Runs::new(emit);
+    strict: bool,
+    mut emit: impl FnMut(FormatMessage) -> bool,
+) -> Result<Skips, HistoryError> {
+    let mut fold = AcpFold::new();
+    let mut skips = Skips::new(strict);
     while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
-        // A JSON-RPC request carries the notification as its `params`.
-        let notification = match item.get("method") {
-            Some(Json::String(method)) if method.as_bytes() == b"session/update" => {
-                item.get("params").unwrap_or(&Json::Undefined)
-            }
-            _ => &item,
-        };
-        let update = acp::read_update(&reader, Some(notification), &[])
+        let unknown = fold.unknown;
+        fold.push(&item, number)
             .map_err(|e| HistoryError::at_line(number, e))?;
-        let id = || At::Line(number).id();
-        match &update {
-            SessionUpdate::Chunk {
-                role: Role::User,
-                text: user,
-            } => {
-                let events = user
-                    .map(|t| vec![AgentEvent::TextDelta { delta: text(t) }])
-                    .unwrap_or_default();
-                runs.fold(MessageRole::User, id, events);
-            }
-            SessionUpdate::Other => {}
-            other => {
-                let events = acp::to_agent_events(other).into_iter().map(owned_event).collect();
-                runs.fold(MessageRole::Assistant, id, events);
-            }
+        if fold.unknown > unknown {
+            skips
+                .skip(number, "a sessionUpdate this version does not know")
+                .map_err(format_error)?;
         }
-        if runs.stopped {
-            return Ok(());
+        if !fold.hand_on(&mut emit) {
+            return Ok(skips);
         }
     }
-    runs.close();
-    Ok(())
+    fold.finish(&mut emit);
+    Ok(skips)
 }
 
-fn read_chatviewer(bytes: &[u8], emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
-    let (items, places): (Vec<Json>, Vec<At>) = items(bytes)?.into_iter().unzip();
+fn format_error(e: FormatError) -> HistoryError {
+    HistoryError {
+        line: e.line.map(|l| l as u64),
+        offset: None,
+        message: e.to_string(),
+    }
+}
+
+/// The values of JSON lines with their line numbers, blank lines skipped. A transcript
+/// is a tree of lines, so its conversation is known only once every line is read.
+fn json_lines(input: Input<'_>) -> Result<(Vec<Json>, Vec<usize>), HistoryError> {
+    let mut lines = lines_of(input);
+    let mut values = Vec::new();
+    let mut numbers = Vec::new();
+    while let Some((value, number)) = lines.next_parsed(value::parse_str, parse_error)? {
+        values.push(value);
+        numbers.push(number);
+    }
+    Ok((values, numbers))
+}
+
+/// The `claude` history: a Claude Code transcript, the chain to its last line.
+pub fn read_claude_history(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let (lines, numbers) = json_lines(input)?;
+    let mut skips = Skips::new(options.strict);
+    for (line, &number) in lines.iter().zip(&numbers) {
+        if !claude::is_known_line(line) {
+            skips
+                .skip(number, "a line type this version does not know")
+                .map_err(format_error)?;
+        }
+    }
+    claude::read_lines(&lines, |message| emit(Message::Format(message)));
+    Ok(skips)
+}
+
+/// The `qwen` history: a Qwen Code chat recording, the chain to its last record.
+pub fn read_qwen_history(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let (lines, numbers) = json_lines(input)?;
+    let mut skips = Skips::new(options.strict);
+    for (line, &number) in lines.iter().zip(&numbers) {
+        if !qwen::is_known_record(line) {
+            skips
+                .skip(number, "a record this version does not know")
+                .map_err(format_error)?;
+        }
+    }
+    qwen::read_lines(&lines, |message| emit(Message::Format(message)));
+    Ok(skips)
+}
+
+fn read_chatviewer(bytes: &[u8], mut emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
+    // A Claude Code transcript's bookkeeping lines (session titles, file snapshots) are
+    // not messages.
+    let (items, places): (Vec<Json>, Vec<At>) = items(bytes)?
+        .into_iter()
+        .filter(|(item, _)| !claude::is_bookkeeping_line(item))
+        .unzip();
     let all = Json::Array(items);
     let source = TreeSource::default();
     // The adapter checks each line and orders them as the webui does.
@@ -399,83 +465,154 @@ fn read_chatviewer(bytes: &[u8], emit: impl FnMut(FormatMessage) -> bool) -> Res
         source: &source,
         root: "toolCall",
     };
-    let mut runs = Runs::new(emit);
-    for row in rows {
-        let uuid = match row.id {
-            UnifiedId::Given(uuid) => text(uuid).to_string_lossy().into_owned(),
-            _ => String::new(),
-        };
-        let content = match row.content {
-            Some(Content::Joined(pieces)) => {
-                let mut joined = Wtf8::new();
-                for piece in pieces {
-                    joined.push_wtf8(text(piece).as_bytes());
-                }
-                Some(joined)
+    // The API response a Claude-shaped line belongs to, by the line's uuid.
+    let mut responses: HashMap<&Wtf8, &Wtf8> = HashMap::new();
+    if let Json::Array(items) = &all {
+        for item in items {
+            let response = item
+                .get("message")
+                .and_then(|m| m.get("id"))
+                .and_then(Json::as_str);
+            if let (Some(uuid), Some(response)) = (item.get("uuid").and_then(Json::as_str), response) {
+                responses.insert(uuid, response);
             }
-            Some(Content::Given(Some(Json::String(given)))) => Some(given.clone()),
-            Some(Content::Given(Some(Json::Array(blocks)))) => {
-                let mut joined = Wtf8::new();
-                for block in blocks {
-                    if let (Some(Json::String(ty)), Some(Json::String(t))) =
-                        (block.get("type"), block.get("text"))
-                    {
-                        if ty.as_bytes() == b"text" {
-                            joined.push_wtf8(t.as_bytes());
-                        }
+        }
+    }
+    let mut stored = StoredMessages::new();
+    let mut open_response: Option<&Wtf8> = None;
+    for row in rows {
+        let uuid_text = match row.id {
+            UnifiedId::Given(uuid) => uuid.and_then(Json::as_str),
+            _ => None,
+        };
+        let uuid = uuid_text
+            .map(|u| u.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let id = || uuid.clone();
+        let is_type = |tag: &[u8]| matches!(row.kind, UnifiedType::Given(ty) if text(ty).as_bytes() == tag);
+        if let Some(Content::Given(Some(Json::Array(blocks)))) = &row.content {
+            // Claude-shaped content blocks: text, thinking, tool calls and their results.
+            let (side, pieces) = claude::block_pieces(blocks, is_type(b"user"));
+            let response = uuid_text.and_then(|u| responses.get(u).copied());
+            let results_only = pieces
+                .iter()
+                .all(|p| matches!(p, claude::Piece::Event(AgentEvent::ToolResult { .. })));
+            let continues = side == MessageRole::Assistant
+                && stored.open_role() == Some(MessageRole::Assistant)
+                && response.is_some()
+                && response == open_response;
+            if !(continues || results_only && !pieces.is_empty()) {
+                stored.start(side, Some(&uuid), id);
+                open_response = response;
+            }
+            for piece in pieces {
+                match piece {
+                    claude::Piece::Event(AgentEvent::ToolCall { id, name, arguments }) => {
+                        stored.ensure(MessageRole::Assistant, || uuid.clone());
+                        stored.call(id, name, arguments);
+                    }
+                    claude::Piece::Event(AgentEvent::ToolResult {
+                        tool_call_id,
+                        result,
+                        is_error,
+                    }) => {
+                        stored.set_result(&tool_call_id, Some((result, is_error)));
+                    }
+                    claude::Piece::Event(event) => {
+                        stored.ensure(side, || uuid.clone());
+                        stored.event(event);
+                    }
+                    claude::Piece::Chunk(chunk) => {
+                        stored.ensure(side, || uuid.clone());
+                        stored.push(chunk);
                     }
                 }
-                Some(joined)
             }
-            _ => None,
-        }
-        .filter(|t| !t.is_empty());
-        let id = || uuid.clone();
-        match row.kind {
-            UnifiedType::User => {
-                let events = content.map(|delta| AgentEvent::TextDelta { delta });
-                runs.fold(MessageRole::User, id, events.into_iter().collect());
+        } else {
+            open_response = None;
+            let content = match row.content {
+                Some(Content::Joined(pieces)) => {
+                    let mut joined = Wtf8::new();
+                    for piece in pieces {
+                        joined.push_wtf8(text(piece).as_bytes());
+                    }
+                    Some(joined)
+                }
+                Some(Content::Given(Some(Json::String(given)))) => Some(given.clone()),
+                _ => None,
             }
-            UnifiedType::Given(ty) if source.tag(ty, &mut [0; 32]).ok().flatten() == Some(b"user") => {
-                let events = content.map(|delta| AgentEvent::TextDelta { delta });
-                runs.fold(MessageRole::User, id, events.into_iter().collect());
-            }
-            UnifiedType::Thinking => {
-                let events = content.map(|delta| AgentEvent::ReasoningDelta { delta });
-                runs.fold(MessageRole::Assistant, id, events.into_iter().collect());
-            }
-            UnifiedType::ToolCall => {
-                let call = match row.tool_call {
-                    Some(ToolCallSlot::Given(call)) => call,
-                    _ => None,
-                };
-                let events = match call {
-                    Some(Json::Object(_)) => {
+            .filter(|t| !t.is_empty());
+            match row.kind {
+                UnifiedType::User => {
+                    stored.start(MessageRole::User, Some(&uuid), id);
+                    if let Some(delta) = content {
+                        stored.event(AgentEvent::TextDelta { delta });
+                    }
+                }
+                _ if is_type(b"user") => {
+                    stored.start(MessageRole::User, Some(&uuid), id);
+                    if let Some(delta) = content {
+                        stored.event(AgentEvent::TextDelta { delta });
+                    }
+                }
+                _ if is_type(b"system") => {
+                    if let Some(text) = content {
+                        stored.start(MessageRole::System, Some(&uuid), id);
+                        stored.push(Chunk::System {
+                            kind: SystemChunkKind::Notice,
+                            text,
+                        });
+                    }
+                }
+                UnifiedType::Thinking => {
+                    stored.start(MessageRole::Assistant, Some(&uuid), id);
+                    if let Some(delta) = content {
+                        stored.event(AgentEvent::ReasoningDelta { delta });
+                    }
+                }
+                UnifiedType::ToolCall => {
+                    stored.start(MessageRole::Assistant, Some(&uuid), id);
+                    let call = match row.tool_call {
+                        Some(ToolCallSlot::Given(call)) => call,
+                        _ => None,
+                    };
+                    if let Some(Json::Object(_)) = call {
                         let fields =
                             acp::read_tool_call(&reader, call, &[], true).map_err(|e| HistoryError {
                                 line: None,
                                 offset: None,
                                 message: format!("the message with uuid {uuid:?}: {e}"),
                             })?;
-                        acp::to_agent_events(&SessionUpdate::ToolCall(fields))
-                            .into_iter()
-                            .map(owned_event)
-                            .collect()
+                        for event in acp::to_agent_events(&SessionUpdate::ToolCall(fields)) {
+                            match owned_event(event) {
+                                AgentEvent::ToolCall { id, name, arguments } => {
+                                    stored.call(id, name, arguments);
+                                }
+                                AgentEvent::ToolResult {
+                                    tool_call_id,
+                                    result,
+                                    is_error,
+                                } => {
+                                    stored.set_result(&tool_call_id, Some((result, is_error)));
+                                }
+                                _ => {}
+                            }
+                        }
                     }
-                    _ => Vec::new(),
-                };
-                runs.fold(MessageRole::Assistant, id, events);
-            }
-            _ => {
-                let events = content.map(|delta| AgentEvent::TextDelta { delta });
-                runs.fold(MessageRole::Assistant, id, events.into_iter().collect());
+                }
+                _ => {
+                    stored.start(MessageRole::Assistant, Some(&uuid), id);
+                    if let Some(delta) = content {
+                        stored.event(AgentEvent::TextDelta { delta });
+                    }
+                }
             }
         }
-        if runs.stopped {
+        if !stored.hand_on(&mut emit) {
             return Ok(());
         }
     }
-    runs.close();
+    stored.finish(&mut emit);
     Ok(())
 }
 

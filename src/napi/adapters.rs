@@ -62,7 +62,8 @@ pub fn adapt_acp_messages(env: &Env, messages: Unknown, options: Unknown) -> Res
 /// A ChatViewer transcript as timeline rows, exactly as the Qwen Code webui adapter makes
 /// them: sorted by `new Date(timestamp)` as `Array.prototype.sort` orders them, Qwen
 /// `parts` or Claude `content` as the text, `toolCall` by reference, and `isFirst` /
-/// `isLast` around user messages.
+/// `isLast` around user messages. A line whose `type` names no row type (a Claude Code
+/// `summary` or `file-history-snapshot`, a Qwen `tool_result` record) is left out.
 #[napi(
     js_name = "adaptJSONLMessages",
     ts_args_type = "messages: ChatMessageData[]",

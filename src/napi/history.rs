@@ -23,11 +23,13 @@ use napi::{sys, JsValue};
 use napi_derive::napi;
 
 use crate::decode::ValueType;
+use crate::formats::registry::{Input as SourceInput, ReadOptions};
 use crate::history::batch::{Slice, Slicer};
 use crate::history::{self, HistoryError, HistoryFormat};
 
 use super::entry::{panic_message, state};
 use super::js::{check, Interned, Js, JsError, JsResult, State, Value};
+use super::registry::history_options;
 use super::stream::glue;
 
 /// A history format `loadHistory` reads.
@@ -43,6 +45,10 @@ pub enum HistoryFormatName {
     Pi,
     /// Solar Network thoughts, a JSON array or one per line.
     Sn,
+    /// A Claude Code transcript (JSONL): the conversation to its last line.
+    Claude,
+    /// A Qwen Code chat recording (`ChatRecord` JSONL): the conversation to its last record.
+    Qwen,
 }
 
 /// Bytes of one slice: about half a millisecond of `JSON.parse` here.
@@ -61,10 +67,7 @@ fn format(js: &Js, value: Value) -> JsResult<HistoryFormat> {
     {
         return Ok(format);
     }
-    let names: Vec<String> = HistoryFormat::ALL
-        .iter()
-        .map(|f| format!("'{}'", f.name()))
-        .collect();
+    let names: Vec<String> = HistoryFormat::all().map(|f| format!("'{}'", f.name())).collect();
     let got = match tag {
         Some(tag) if !tag.is_empty() => format!("'{}'", String::from_utf8_lossy(tag)),
         Some(_) => "another string".to_string(),
@@ -146,29 +149,31 @@ fn produce(
     what: &str,
     input: &Input,
     format: HistoryFormat,
+    options: &ReadOptions,
     limit: usize,
     send: impl FnMut(Slice) -> bool,
 ) -> std::result::Result<(), JsError> {
     let mut slicer = Slicer::new(limit, send);
-    let each = |message: history::Message| {
+    let mut each = |message: history::Message| {
         slicer.message(&message);
         !slicer.stopped()
     };
     match input {
         Input::Path(path) => {
             // Line formats are read a block at a time; the file is never whole in memory.
-            let file = std::fs::File::open(path).map_err(|e| io_error(what, path, &e))?;
+            let mut file = std::fs::File::open(path).map_err(|e| io_error(what, path, &e))?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 let e = std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory");
                 return Err(io_error(what, path, &e));
             }
-            history::read_from(file, format, each)
+            history::read_with(SourceInput::Reader(&mut file), format, options, &mut each)
         }
         // SAFETY: see `Input`.
         Input::Bytes { data, len } if *len > 0 => {
-            history::read(unsafe { std::slice::from_raw_parts(*data, *len) }, format, each)
+            let bytes = unsafe { std::slice::from_raw_parts(*data, *len) };
+            history::read_with(SourceInput::Bytes(bytes), format, options, &mut each)
         }
-        Input::Bytes { .. } => history::read(&[], format, each),
+        Input::Bytes { .. } => history::read_with(SourceInput::Bytes(&[]), format, options, &mut each),
     }
     .map_err(|e| history_error(what, format, e))?;
     slicer.finish();
@@ -180,26 +185,34 @@ fn produce(
 /// with `code` (`ENOENT`, …) for a file that cannot be read; a `TypeError` for bad
 /// arguments.
 #[napi(
-    ts_args_type = "source: string | Uint8Array, format: HistoryFormatName",
+    ts_args_type = "source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions",
     ts_return_type = "ChatMessage[]"
 )]
 pub fn load_history_sync<'env>(
     env: &'env Env,
     source: Unknown,
     format_name: Unknown,
+    options: Unknown,
 ) -> Result<Unknown<'env>> {
     const WHAT: &str = "loadHistorySync";
     glue(env, WHAT, |js| {
         let format = format(js, format_name.raw())?;
+        let options = history_options(js, options.raw())?;
         let input = input(js, source.raw())?;
-        read_whole(js, WHAT, &input, format)
+        read_whole(js, WHAT, &input, format, &options)
     })
 }
 
 /// The whole history as one array, read on this thread.
-fn read_whole(js: &Js, what: &str, input: &Input, format: HistoryFormat) -> JsResult<Value> {
+fn read_whole(
+    js: &Js,
+    what: &str,
+    input: &Input,
+    format: HistoryFormat,
+    options: &ReadOptions,
+) -> JsResult<Value> {
     let mut json = None;
-    produce(what, input, format, usize::MAX, |slice| {
+    produce(what, input, format, options, usize::MAX, |slice| {
         json = Some(slice.json);
         true
     })?;
@@ -218,12 +231,17 @@ fn read_whole(js: &Js, what: &str, input: &Input, format: HistoryFormat) -> JsRe
 /// read; throws a `TypeError` for bad arguments. A Buffer must not be changed until the
 /// promise settles.
 #[napi(
-    ts_args_type = "source: string | Uint8Array, format: HistoryFormatName",
+    ts_args_type = "source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions",
     ts_return_type = "Promise<ChatMessage[]>"
 )]
-pub fn load_history<'env>(env: &'env Env, source: Unknown, format_name: Unknown) -> Result<Unknown<'env>> {
+pub fn load_history<'env>(
+    env: &'env Env,
+    source: Unknown,
+    format_name: Unknown,
+    options: Unknown,
+) -> Result<Unknown<'env>> {
     glue(env, "loadHistory", |js| unsafe {
-        start(js, source.raw(), format_name.raw())
+        start(js, source.raw(), format_name.raw(), options.raw())
     })
 }
 
@@ -292,10 +310,11 @@ unsafe fn referenced(env: sys::napi_env, reference: sys::napi_ref) -> JsResult<V
 /// WebAssembly in a browser has no threads: the history is read at once, on this thread,
 /// and the promise settled with the result (bad arguments still throw at the call).
 #[cfg(target_family = "wasm")]
-unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
+unsafe fn start(js: &Js, source: Value, format_name: Value, options: Value) -> JsResult<Value> {
     const WHAT: &str = "loadHistory";
     let env = js.env;
     let format = format(js, format_name)?;
+    let options = history_options(js, options)?;
     let input = input(js, source)?;
     let mut promise = ptr::null_mut();
     let mut deferred = ptr::null_mut();
@@ -304,7 +323,7 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
         env,
         "creating a promise",
     )?;
-    let status = match read_whole(js, WHAT, &input, format) {
+    let status = match read_whole(js, WHAT, &input, format, &options) {
         Ok(messages) => unsafe { sys::napi_resolve_deferred(env, deferred, messages) },
         Err(error) => {
             let error = js.error_value(error, WHAT)?;
@@ -316,10 +335,11 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
 }
 
 #[cfg(not(target_family = "wasm"))]
-unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
+unsafe fn start(js: &Js, source: Value, format_name: Value, options: Value) -> JsResult<Value> {
     const WHAT: &str = "loadHistory";
     let env = js.env;
     let format = format(js, format_name)?;
+    let options = history_options(js, options)?;
     let input = input(js, source)?;
     let root = js.array(&[])?;
     let mut promise = ptr::null_mut();
@@ -406,7 +426,7 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
     let tsfn = Tsfn(tsfn);
     std::thread::Builder::new()
         .name("agent-chunks history".into())
-        .spawn(move || read_on_thread(input, format, sender, signal, tsfn))
+        .spawn(move || read_on_thread(input, format, options, sender, signal, tsfn))
         .map_err(|e| JsError::Internal(format!("starting a thread: {e}")))?;
     Ok(promise)
 }
@@ -415,6 +435,7 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
 fn read_on_thread(
     input: Input,
     format: HistoryFormat,
+    options: ReadOptions,
     sender: SyncSender<Note>,
     signal: Arc<Signal>,
     tsfn: Tsfn,
@@ -432,7 +453,7 @@ fn read_on_thread(
         }
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        produce("loadHistory", &input, format, SLICE_BYTES, |slice| {
+        produce("loadHistory", &input, format, &options, SLICE_BYTES, |slice| {
             let sent = !signal.closed.load(Ordering::SeqCst) && sender.send(Note::Slice(slice)).is_ok();
             wake();
             sent

@@ -88,6 +88,11 @@ fn interned(key: Key) -> Interned {
         Key::Type => Interned::Type,
         Key::Update => Interned::Update,
         Key::Uuid => Interned::Uuid,
+        Key::DisplayText => Interned::DisplayText,
+        Key::Entries => Interned::Entries,
+        Key::HookContext => Interned::HookContext,
+        Key::SystemPayload => Interned::SystemPayload,
+        Key::MessageId => Interned::MessageId,
     }
 }
 

@@ -241,12 +241,21 @@ pub struct AvailableCommand {
 pub enum SessionUpdate {
     UserMessageChunk {
         content: ContentBlock,
+        /// Shared by the chunks of one message; a new id starts a new message.
+        #[napi(ts_type = "string | null")]
+        message_id: Option<String>,
     },
     AgentMessageChunk {
         content: ContentBlock,
+        /// Shared by the chunks of one message; a new id starts a new message.
+        #[napi(ts_type = "string | null")]
+        message_id: Option<String>,
     },
     AgentThoughtChunk {
         content: ContentBlock,
+        /// Shared by the chunks of one message; a new id starts a new message.
+        #[napi(ts_type = "string | null")]
+        message_id: Option<String>,
     },
     /// A new tool call.
     ToolCall {
@@ -287,6 +296,25 @@ pub enum SessionUpdate {
     },
     CurrentModeUpdate {
         current_mode_id: String,
+    },
+    /// Session settings changed (not message content).
+    ConfigOptionUpdate {
+        #[napi(ts_type = "unknown[]")]
+        config_options: Value,
+    },
+    /// The session's title or last activity changed (not message content).
+    SessionInfoUpdate {
+        #[napi(ts_type = "string | null")]
+        title: Option<String>,
+        #[napi(ts_type = "string | null")]
+        updated_at: Option<String>,
+    },
+    /// Context window use and cost (not message content).
+    UsageUpdate {
+        used: f64,
+        size: f64,
+        #[napi(ts_type = "unknown")]
+        cost: Option<Value>,
     },
 }
 

@@ -1,0 +1,86 @@
+//! `acp.toMessages`, `claude.toMessages` and `qwen.toMessages`: a whole session (JSONL
+//! text, a Buffer, or its lines already parsed) as messages, by the rules `loadHistory`
+//! reads those formats with.
+
+use napi::bindgen_prelude::{Env, Result, Unknown};
+use napi::JsValue;
+use napi_derive::napi;
+
+use crate::formats::model_json::FormatMessage;
+use crate::formats::{acp_fold, claude, qwen};
+use crate::history::{self, HistoryFormat, Message};
+
+use super::formats::{give_messages, history, History};
+use super::json_bridge::Bridge;
+
+fn read(env: &Env, name: &'static str, value: Unknown, format: HistoryFormat) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, name)?;
+    let mut messages: Vec<FormatMessage> = Vec::new();
+    let mut collect = |message: FormatMessage| {
+        messages.push(message);
+        true
+    };
+    match history(&b, value.raw(), "history", true)? {
+        History::Text(text) => history::read(text.bytes(), format, |message| match message {
+            Message::Format(message) => collect(message),
+            Message::Turn(_) => true,
+        })
+        .map_err(|e| b.type_error(e))?,
+        History::Items(items) => match format.name() {
+            "acp" => {
+                messages = acp_fold::to_messages(&items).map_err(|e| b.type_error(format!("history{e}")))?;
+            }
+            "claude" => {
+                claude::read_lines(&items, collect);
+            }
+            _ => {
+                qwen::read_lines(&items, collect);
+            }
+        },
+    }
+    give_messages(&b, env, &messages)
+}
+
+/// Folds ACP `session/update` notifications (a recording, or all a client received so
+/// far) into messages as an ACP client shows them: a new `messageId` starts a new
+/// message, a tool call is one entry named by its `title` and kept as its latest updates
+/// say, a `plan` is a `plan` system chunk where it came. `loadHistory(…, 'acp')` reads
+/// files by the same rules.
+#[napi(
+    namespace = "acp",
+    js_name = "toMessages",
+    catch_unwind,
+    ts_args_type = "history: string | Uint8Array | Array<SessionNotification | SessionUpdate>",
+    ts_return_type = "ChatMessage[]"
+)]
+pub fn acp_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
+    read(env, "acp.toMessages", history, HistoryFormat::Acp)
+}
+
+/// Reads a Claude Code transcript (JSONL text, a Buffer, or its parsed lines): the
+/// conversation from the root to the last line, one message per stored message (the
+/// lines of one API response are one message), tool results on their calls.
+#[napi(
+    namespace = "claude",
+    js_name = "toMessages",
+    catch_unwind,
+    ts_args_type = "history: string | Uint8Array | ClaudeTranscriptLine[]",
+    ts_return_type = "ChatMessage[]"
+)]
+pub fn claude_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
+    read(env, "claude.toMessages", history, HistoryFormat::Claude)
+}
+
+/// Reads a Qwen Code chat recording (`ChatRecord` JSONL text, a Buffer, or its parsed
+/// lines): the conversation to its last record, thoughts as thinking chunks, function
+/// calls with their responses as results, telemetry skipped.
+#[napi(
+    namespace = "qwen",
+    js_name = "toMessages",
+    catch_unwind,
+    ts_args_type = "history: string | Uint8Array | QwenChatRecord[]",
+    ts_return_type = "ChatMessage[]"
+)]
+pub fn qwen_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
+    read(env, "qwen.toMessages", history, HistoryFormat::Qwen)
+}

@@ -1,0 +1,464 @@
+//! Session files as their tools write them: ACP v1 recordings (message ids, replayed
+//! user messages, plans, tool call updates), Claude Code transcripts and Qwen Code chat
+//! recordings. Each stored message stays one message; tool results land on their calls.
+
+use agent_chunks::formats::acp_fold::AcpFold;
+use agent_chunks::formats::model_json::write_messages;
+use agent_chunks::formats::value::{parse, Json};
+use agent_chunks::formats::{claude, qwen};
+use agent_chunks::history::{read, HistoryFormat, Message};
+use serde_json::{json, Value};
+
+fn example(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn load(bytes: &[u8], format: HistoryFormat) -> Value {
+    let mut messages = Vec::new();
+    read(bytes, format, |message| {
+        match message {
+            Message::Format(m) => messages.push(m),
+            Message::Turn(_) => panic!("a format reader hands on format messages"),
+        }
+        true
+    })
+    .unwrap();
+    let mut text = Vec::new();
+    write_messages(&mut text, &messages);
+    serde_json::from_slice(&text).unwrap()
+}
+
+fn lines(text: &str) -> Vec<Json> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| parse(l.as_bytes()).unwrap())
+        .collect()
+}
+
+fn ids(messages: &Value) -> Vec<&str> {
+    messages
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect()
+}
+
+// ---- ACP ----
+
+fn acp(updates: &[Value]) -> Value {
+    let text: String = updates.iter().map(|u| format!("{u}\n")).collect();
+    load(text.as_bytes(), HistoryFormat::Acp)
+}
+
+fn chunk(kind: &str, id: Option<&str>, text: &str) -> Value {
+    let mut update = json!({"sessionUpdate": kind, "content": {"type": "text", "text": text}});
+    if let Some(id) = id {
+        update["messageId"] = json!(id);
+    }
+    json!({"sessionId": "s", "update": update})
+}
+
+#[test]
+fn acp_a_new_message_id_starts_a_new_message() {
+    let got = acp(&[
+        chunk("agent_message_chunk", Some("m1"), "one "),
+        chunk("agent_message_chunk", Some("m1"), "part"),
+        chunk("agent_message_chunk", Some("m2"), "two"),
+        // A chunk without an id continues the open message.
+        chunk("agent_message_chunk", None, " more"),
+        // An id that is not a string is no id (ACP reads it as absent).
+        json!({"update": {"sessionUpdate": "agent_message_chunk", "messageId": 7, "content": {"type": "text", "text": "!"}}}),
+    ]);
+    assert_eq!(
+        got,
+        json!([
+            {"id": "m1", "role": "assistant", "chunks": [{"type": "text", "text": "one part"}]},
+            {"id": "m2", "role": "assistant", "chunks": [{"type": "text", "text": "two more!"}]},
+        ])
+    );
+}
+
+#[test]
+fn acp_replayed_user_messages_stay_apart() {
+    // session/load replays each stored user message with its own id.
+    let got = acp(&[
+        chunk("user_message_chunk", Some("u1"), "first"),
+        chunk("user_message_chunk", Some("u2"), "second"),
+        chunk("agent_thought_chunk", Some("a1"), "hm"),
+        chunk("agent_message_chunk", Some("a1"), "ok"),
+        chunk("user_message_chunk", None, "third"),
+    ]);
+    assert_eq!(ids(&got), ["u1", "u2", "a1", "line-5"]);
+    assert_eq!(
+        got[2]["chunks"],
+        json!([{"type": "thinking", "text": "hm"}, {"type": "text", "text": "ok"}])
+    );
+    // A repeated id (the same message replayed twice) does not make two messages one id.
+    let got = acp(&[
+        chunk("user_message_chunk", Some("u1"), "a"),
+        chunk("agent_message_chunk", Some("a1"), "b"),
+        chunk("user_message_chunk", Some("u1"), "a"),
+    ]);
+    assert_eq!(ids(&got), ["u1", "a1", "line-3"]);
+}
+
+#[test]
+fn acp_tool_calls_keep_title_and_latest_fields() {
+    let got = acp(&[
+        json!({"update": {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Read", "kind": "read", "status": "pending", "rawInput": {}}}),
+        json!({"update": {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "title": "Read a.rs", "rawInput": {"path": "a.rs"}}}),
+        json!({"update": {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "completed", "content": [{"type": "content", "content": {"type": "text", "text": "fn main() {}"}}]}}),
+        // No rawInput: no arguments; no title: the kind.
+        json!({"update": {"sessionUpdate": "tool_call_update", "toolCallId": "t2", "kind": "execute", "status": "in_progress"}}),
+        json!({"update": {"sessionUpdate": "tool_call_update", "toolCallId": "t2", "status": "failed", "content": [{"type": "terminal", "terminalId": "term-1"}], "rawOutput": {"exitCode": 2}}}),
+        json!({"update": {"sessionUpdate": "tool_call", "toolCallId": "t3", "title": "Edit", "status": "completed", "content": [{"type": "diff", "path": "a.rs", "oldText": "a", "newText": "b"}]}}),
+    ]);
+    assert_eq!(
+        got[0]["chunks"][0]["calls"],
+        json!([
+            {"id": "t1", "name": "Read a.rs", "arguments": {"path": "a.rs"}, "result": [{"type": "content", "content": {"type": "text", "text": "fn main() {}"}}], "isError": false},
+            {"id": "t2", "name": "execute", "result": {"exitCode": 2}, "isError": true},
+            {"id": "t3", "name": "Edit", "result": [{"type": "diff", "path": "a.rs", "oldText": "a", "newText": "b"}], "isError": false},
+        ])
+    );
+}
+
+#[test]
+fn acp_plans_stay_inside_the_message_and_state_updates_add_nothing() {
+    let plan = json!({"update": {"sessionUpdate": "plan", "entries": [
+        {"content": "Read", "priority": "high", "status": "completed"},
+        {"content": "Fix", "priority": "low", "status": "pending"}]}});
+    let got = acp(&[
+        chunk("agent_message_chunk", Some("m1"), "a"),
+        plan,
+        json!({"update": {"sessionUpdate": "current_mode_update", "currentModeId": "plan"}}),
+        json!({"update": {"sessionUpdate": "usage_update", "used": 1, "size": 2}}),
+        json!({"update": {"sessionUpdate": "session_info_update", "title": "t"}}),
+        json!({"update": {"sessionUpdate": "config_option_update", "configOptions": []}}),
+        chunk("agent_message_chunk", Some("m1"), "b"),
+    ]);
+    assert_eq!(
+        got,
+        json!([{"id": "m1", "role": "assistant", "chunks": [
+            {"type": "text", "text": "a"},
+            {"type": "system", "kind": "plan", "text": "[completed] Read (high)\n[pending] Fix (low)"},
+            {"type": "text", "text": "b"},
+        ]}])
+    );
+}
+
+#[test]
+fn acp_unknown_updates_are_counted_and_skipped() {
+    let mut fold = AcpFold::new();
+    for (i, line) in [
+        json!({"update": {"sessionUpdate": "compaction_update", "status": "started"}}),
+        json!({"update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "x"}}}),
+        json!({"update": {"sessionUpdate": "notice", "message": "m"}}),
+    ]
+    .iter()
+    .enumerate()
+    {
+        fold.push(&parse(line.to_string().as_bytes()).unwrap(), i + 1)
+            .unwrap();
+    }
+    assert_eq!(fold.unknown, 2);
+    assert_eq!(fold.into_messages().len(), 1);
+}
+
+#[test]
+fn acp_example_reads_every_structure() {
+    let got = load(&example("acp-v1-load.ndjson"), HistoryFormat::Acp);
+    assert_eq!(
+        ids(&got),
+        ["msg_u1", "msg_a1", "msg_a2", "msg_a3", "msg_u2", "msg_u3"]
+    );
+    let files: Vec<&str> = got[0]["chunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["text", "file", "file"]);
+    assert_eq!(got[0]["chunks"][1]["url"], "file:///work/app/src/import.ts");
+    assert_eq!(got[0]["chunks"][2]["mediaType"], "image/png");
+    let calls = &got[2]["chunks"][3]["calls"];
+    assert_eq!(calls[0]["name"], "Edit src/import.ts");
+    assert_eq!(calls[0]["result"][0]["type"], "diff");
+    assert_eq!(calls[1]["result"], json!({"exitCode": 1, "stdout": "1 failing"}));
+}
+
+// ---- Claude Code ----
+
+#[test]
+fn claude_streamed_lines_of_one_response_are_one_message() {
+    let got = load(&example("claude-code-session.jsonl"), HistoryFormat::Claude);
+    let first = &got[1];
+    assert_eq!(first["id"], "msg_01Hx7Qm2");
+    let types: Vec<&str> = first["chunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(types, ["thinking", "text", "tool-batch"]);
+    assert!(first["chunks"][0]["metadata"]["anthropic"]["signature"]
+        .as_str()
+        .unwrap()
+        .starts_with("EqQB"));
+    assert_eq!(first["chunks"][2]["calls"][0]["name"], "Read");
+    assert!(first["chunks"][2]["calls"][0]["result"]
+        .as_str()
+        .unwrap()
+        .contains("range(len(rows) - 1)"));
+}
+
+#[test]
+fn claude_reads_the_chain_to_the_last_line() {
+    let got = load(&example("claude-code-session.jsonl"), HistoryFormat::Claude);
+    let all = serde_json::to_string(&got).unwrap();
+    // The abandoned branch, the sub-agent's lines and the meta line are not in it.
+    assert!(!all.contains("Trying again"));
+    assert!(!all.contains("msg_01Side1"));
+    assert!(!all.contains("/clear"));
+    let roles: Vec<&str> = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            "user",
+            "assistant",
+            "assistant",
+            "assistant",
+            "assistant",
+            "assistant",
+            "system",
+            "system",
+            "user",
+            "assistant",
+            "assistant"
+        ]
+    );
+    // Tool results: an error, block content joined, a string.
+    let edit = &got[2]["chunks"][1]["calls"][0];
+    assert_eq!(edit["isError"], true);
+    assert_eq!(
+        got[2]["chunks"][0]["metadata"]["anthropic"]["redactedData"],
+        "EmwKAhgBEgy3vT6pQm9hX2rL0dIaDPq4bW1nY3tV8sR2kCIw"
+    );
+    assert_eq!(
+        got[3]["chunks"][0]["calls"][0]["result"],
+        "tests/test_import.py covers it."
+    );
+    assert_eq!(got[7]["chunks"][0]["kind"], "compaction");
+    assert_eq!(got[9]["chunks"][0]["type"], "error");
+    assert_eq!(got[0]["chunks"][1]["type"], "file");
+
+    let mut counted = claude::Skipped::default();
+    let parsed = lines(std::str::from_utf8(&example("claude-code-session.jsonl")).unwrap());
+    let order = claude::chain(&parsed, &mut counted);
+    assert_eq!(order.len(), 20);
+    // Two lines of the abandoned branch, two of the sub-agent.
+    assert_eq!(
+        counted,
+        claude::Skipped {
+            unknown: 0,
+            off_chain: 4,
+            meta: 0,
+            orphan_results: 0
+        }
+    );
+    let skipped = claude::read_lines(&parsed, |_| true);
+    assert_eq!(skipped.meta, 1);
+}
+
+#[test]
+fn claude_unknown_lines_are_counted_and_a_summary_alone_is_no_message() {
+    let text = concat!(
+        "{\"type\":\"summary\",\"summary\":\"Title\",\"leafUuid\":\"x\"}\n",
+        "{\"type\":\"file-history-snapshot\",\"messageId\":\"m\",\"snapshot\":{},\"isSnapshotUpdate\":false}\n",
+        "{\"type\":\"someday-new\",\"uuid\":\"z\"}\n",
+        "{\"type\":\"user\",\"uuid\":\"u\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"gone\",\"content\":\"x\"}]}}\n",
+    );
+    let parsed = lines(text);
+    let mut out = Vec::new();
+    let skipped = claude::read_lines(&parsed, |m| {
+        out.push(m);
+        true
+    });
+    assert!(out.is_empty());
+    assert_eq!(skipped.unknown, 1);
+    assert_eq!(skipped.orphan_results, 1);
+    assert!(claude::is_transcript_line(&parsed[0]));
+    assert!(claude::is_transcript_line(&parsed[1]));
+}
+
+#[test]
+fn claude_lines_read_as_chatviewer_rows_keep_tools() {
+    let got = load(&example("claude-code-session.jsonl"), HistoryFormat::ChatViewer);
+    let all = serde_json::to_string(&got).unwrap();
+    for id in ["toolu_01Read9", "toolu_01Edit4", "toolu_01Task7", "toolu_01Bash2"] {
+        assert!(all.contains(id), "{id} is kept");
+    }
+    // The results land on their calls: the line of results belongs to the assistant side.
+    let bash = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["chunks"].as_array().unwrap())
+        .flat_map(|c| c["calls"].as_array().cloned().unwrap_or_default())
+        .find(|c| c["id"] == "toolu_01Bash2")
+        .unwrap();
+    assert_eq!(bash["result"], "3 passed in 0.41s");
+    assert!(
+        !all.contains("Stock import drops last CSV row"),
+        "the summary line is no message"
+    );
+}
+
+// ---- Qwen Code ----
+
+#[test]
+fn qwen_thoughts_calls_and_results() {
+    let got = load(&example("qwen-code-chat.jsonl"), HistoryFormat::Qwen);
+    assert_eq!(
+        got[1]["chunks"][0],
+        json!({"type": "thinking", "text": "The range upper bound is probably exclusive; read the CLI first."})
+    );
+    assert_eq!(
+        got[1]["chunks"][1],
+        json!({"type": "text", "text": "Let me read the forecast command."})
+    );
+    let read = &got[1]["chunks"][2]["calls"][0];
+    assert_eq!(read["name"], "read_file");
+    assert_eq!(read["isError"], false);
+    let calls = &got[2]["chunks"][1]["calls"];
+    assert_eq!(calls[0]["isError"], true);
+    assert_eq!(
+        calls[1]["result"],
+        json!({"output": "The file /home/dev/weather/src/forecast.ts has been updated."})
+    );
+    assert_eq!(
+        got[2]["chunks"][0]["metadata"],
+        json!({"gemini": {"signature": "Cq0BAdHtim9v4kPz"}})
+    );
+}
+
+#[test]
+fn qwen_reads_the_chain_shows_display_text_and_skips_telemetry() {
+    let got = load(&example("qwen-code-chat.jsonl"), HistoryFormat::Qwen);
+    let all = serde_json::to_string(&got).unwrap();
+    assert!(!all.contains("print a chart"), "the rewound branch is gone");
+    assert!(!all.contains("qwen-code.api_response"));
+    assert!(!all.contains("user-prompt-submit-context"));
+    assert_eq!(
+        got[0]["chunks"],
+        json!([{"type": "text", "text": "Why does `forecast --days 7` print only six days?"}])
+    );
+    let draw = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == "0b8e7c6d-0015-4a3b-9c2d-1e0f2a3b4c5d")
+        .unwrap();
+    assert_eq!(
+        draw["chunks"][0]["text"],
+        "Draw the forecast like @docs/chart.png"
+    );
+    assert_eq!(draw["chunks"][1]["type"], "file");
+    let kinds: Vec<&str> = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "system")
+        .map(|m| m["chunks"][0]["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["notice", "compaction"]);
+    let parsed = lines(std::str::from_utf8(&example("qwen-code-chat.jsonl")).unwrap());
+    let skipped = qwen::read_lines(&parsed, |_| true);
+    assert_eq!(
+        skipped,
+        qwen::Skipped {
+            unknown: 0,
+            off_chain: 2,
+            meta: 0,
+            orphan_results: 0
+        }
+    );
+}
+
+#[test]
+fn qwen_unknown_subtypes_are_counted() {
+    let text = concat!(
+        "{\"uuid\":\"a\",\"parentUuid\":null,\"sessionId\":\"s\",\"timestamp\":\"t\",\"type\":\"system\",\"subtype\":\"brand_new\",\"systemPayload\":{}}\n",
+        "{\"uuid\":\"b\",\"parentUuid\":\"a\",\"sessionId\":\"s\",\"timestamp\":\"t\",\"type\":\"tool_result\",\"message\":{\"role\":\"user\",\"parts\":[{\"functionResponse\":{\"id\":\"nope\",\"name\":\"x\",\"response\":{}}}]}}\n",
+    );
+    let parsed = lines(text);
+    assert!(qwen::is_record(&parsed[0]));
+    let skipped = qwen::read_lines(&parsed, |_| true);
+    assert_eq!(skipped.unknown, 1);
+    assert_eq!(skipped.orphan_results, 1);
+}
+
+#[test]
+fn qwen_context_part_is_exactly_a_tagged_block() {
+    let part = |text: &str| parse(json!({ "text": text }).to_string().as_bytes()).unwrap();
+    assert!(qwen::is_context_part(&part(
+        "<qwen:user-prompt-submit-context>\nbody\n</qwen:user-prompt-submit-context>"
+    )));
+    assert!(qwen::is_context_part(&part(
+        "  <qwen:user-prompt-submit-context>\nbody\n</qwen:user-prompt-submit-context>\n"
+    )));
+    assert!(!qwen::is_context_part(&part(
+        "<qwen:user-prompt-submit-context>body</qwen:user-prompt-submit-context>"
+    )));
+    assert!(!qwen::is_context_part(&part(
+        "<qwen:user-prompt-submit-context>\na <qwen:user-prompt-submit-context> b\n</qwen:user-prompt-submit-context>"
+    )));
+    assert!(!qwen::is_context_part(&part("legacy bare context")));
+}
+
+#[test]
+fn a_cycle_of_parents_reads_each_line_once() {
+    let text = concat!(
+        "{\"type\":\"user\",\"uuid\":\"a\",\"parentUuid\":\"b\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"one\"}}\n",
+        "{\"type\":\"user\",\"uuid\":\"b\",\"parentUuid\":\"a\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"two\"}}\n",
+    );
+    let mut skipped = claude::Skipped::default();
+    assert_eq!(claude::chain(&lines(text), &mut skipped), [0, 1]);
+    let qwen_text = text
+        .replace("\"content\":\"one\"", "\"parts\":[{\"text\":\"one\"}]")
+        .replace("\"content\":\"two\"", "\"parts\":[{\"text\":\"two\"}]");
+    assert_eq!(qwen::chain(&lines(&qwen_text), &mut skipped), [0, 1]);
+}
+
+#[test]
+fn acp_an_update_after_completion_still_lands_in_a_history() {
+    let got = acp(&[
+        json!({"update": {"sessionUpdate": "tool_call", "toolCallId": "t", "title": "Run", "status": "completed", "content": []}}),
+        chunk("agent_message_chunk", Some("m2"), "next"),
+        json!({"update": {"sessionUpdate": "tool_call_update", "toolCallId": "t", "rawOutput": {"exitCode": 0}}}),
+        chunk("user_message_chunk", Some("u"), "thanks"),
+    ]);
+    assert_eq!(got[0]["chunks"][0]["calls"][0]["result"], json!({"exitCode": 0}));
+    assert_eq!(ids(&got), ["line-1", "m2", "u"]);
+}
+
+#[test]
+fn the_table_tells_each_session_file_from_its_first_lines() {
+    use agent_chunks::formats::registry::detect;
+    for (name, format) in [
+        ("claude-code-session.jsonl", "claude"),
+        ("qwen-code-chat.jsonl", "qwen"),
+        ("acp-v1-load.ndjson", "acp"),
+    ] {
+        assert_eq!(detect(&example(name)).unwrap().name, format, "{name}");
+    }
+    // A transcript that opens with its file snapshot alone.
+    let snapshot = b"{\"type\":\"file-history-snapshot\",\"messageId\":\"m\",\"snapshot\":{\"trackedFileBackups\":{}},\"isSnapshotUpdate\":false}\n";
+    assert_eq!(detect(snapshot).unwrap().name, "claude");
+}
