@@ -13,13 +13,14 @@
 //! through, so a recorded stream and the history persisted from it agree by construction.
 //! [`batch`] writes the messages as JSON in bounded slices.
 
+mod array;
 pub mod batch;
 pub mod lines;
 
 use std::fmt;
 use std::io::Read;
 
-use crate::bytes::{read_turns, Framing, StreamError, Turn};
+use crate::bytes::{Framing, StreamError, Turn, TurnReader};
 use crate::formats::acp::{self, Payload, Role, SessionUpdate};
 use crate::formats::chatviewer::adapt_jsonl_messages;
 use crate::formats::check::FormatError;
@@ -122,49 +123,117 @@ pub enum Message {
 pub fn read(
     bytes: &[u8],
     format: HistoryFormat,
+    emit: impl FnMut(Message) -> bool,
+) -> Result<(), HistoryError> {
+    read_from(bytes, format, emit)
+}
+
+/// [`read`] from a reader (a file), a block at a time in every format: memory is bounded
+/// by the longest line (at most [`lines::MAX_LINE`]) and what the messages themselves hold,
+/// never by the size of the input, and a line that cannot be valid is refused as soon as
+/// it is read. A reader that fails (one that is cancelled) ends the read with its error.
+pub fn read_from(
+    reader: impl Read,
+    format: HistoryFormat,
     mut emit: impl FnMut(Message) -> bool,
 ) -> Result<(), HistoryError> {
     let mut emit_format = |message| emit(Message::Format(message));
     match format {
-        HistoryFormat::Events => Ok(read_turns(bytes, Framing::Auto, |turn| {
-            emit(Message::Turn(turn))
-        })?),
-        HistoryFormat::Pi => read_pi(Lines::new(bytes), emit_format),
-        HistoryFormat::Acp => read_acp(Lines::new(bytes), emit_format),
-        HistoryFormat::Sn => {
-            for (item, at) in items(bytes)? {
-                let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
-                if !emit_format(message) {
-                    break;
-                }
-            }
-            Ok(())
-        }
-        HistoryFormat::ChatViewer => read_chatviewer(bytes, emit_format),
+        HistoryFormat::Events => read_events(reader, |turn| emit(Message::Turn(turn))),
+        HistoryFormat::Pi => read_pi(Lines::new(reader), emit_format),
+        HistoryFormat::Acp => read_acp(Lines::new(reader), emit_format),
+        HistoryFormat::Sn => read_items(reader, |item, at| {
+            let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
+            Ok(emit_format(message))
+        }),
+        HistoryFormat::ChatViewer => read_chatviewer(reader, emit_format),
     }
 }
 
-/// [`read`] from a reader (a file): line formats (`pi`, `acp`) a block at a time, so the
-/// whole input is never in memory at once; the others read whole first.
-pub fn read_from(
-    mut reader: impl Read,
-    format: HistoryFormat,
-    mut emit: impl FnMut(Message) -> bool,
-) -> Result<(), HistoryError> {
-    let emit_format = |message| emit(Message::Format(message));
-    match format {
-        HistoryFormat::Pi => read_pi(Lines::new(reader), emit_format),
-        HistoryFormat::Acp => read_acp(Lines::new(reader), emit_format),
-        _ => {
-            let mut bytes = Vec::new();
-            reader.read_to_end(&mut bytes).map_err(|e| HistoryError {
-                line: None,
-                offset: None,
-                message: format!("reading failed: {e}"),
-            })?;
-            read(&bytes, format, emit)
+/// Fills `block` from `reader` as far as one read goes; 0 at the end.
+fn read_block(reader: &mut impl Read, block: &mut [u8]) -> Result<usize, HistoryError> {
+    loop {
+        match reader.read(block) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            read => return read.map_err(lines::read_error),
         }
     }
+}
+
+/// The start of the line an event stream is in the middle of.
+#[derive(Default)]
+struct LineHead {
+    /// Its first bytes.
+    head: Vec<u8>,
+    /// Its length so far.
+    len: usize,
+}
+
+impl LineHead {
+    const KEPT: usize = 8;
+
+    fn track(&mut self, bytes: &[u8], at_start: bool) {
+        let rest = match memchr::memrchr2(b'\n', b'\r', bytes) {
+            Some(at) => {
+                self.head.clear();
+                self.len = 0;
+                &bytes[at + 1..]
+            }
+            None => bytes,
+        };
+        self.len += rest.len();
+        let rest = match at_start {
+            true => rest.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(rest),
+            false => rest,
+        };
+        let room = Self::KEPT - self.head.len().min(Self::KEPT);
+        self.head.extend_from_slice(&rest[..room.min(rest.len())]);
+    }
+
+    /// The line can be no event and no SSE field, however it goes on (`framing` as decided
+    /// so far).
+    fn hopeless(&self, framing: Framing) -> bool {
+        const FIELDS: [&[u8]; 5] = [b"data:", b"event:", b"id:", b"retry:", b":"];
+        let head = &self.head[..];
+        match framing {
+            Framing::Sse => return false,
+            Framing::Auto if FIELDS.iter().any(|f| f.starts_with(head) || head.starts_with(f)) => {
+                return false
+            }
+            _ => {}
+        }
+        matches!(head.iter().find(|b| !matches!(b, b' ' | b'\t')), Some(b) if *b != b'{')
+    }
+}
+
+/// A recorded event stream (NDJSON or SSE) a block at a time, as [`read_turns`].
+fn read_events(mut reader: impl Read, emit: impl FnMut(Turn) -> bool) -> Result<(), HistoryError> {
+    let mut turns = TurnReader::new(Framing::Auto, emit);
+    let mut block = vec![0; lines::BLOCK];
+    let mut head = LineHead::default();
+    let mut offset = 0u64;
+    loop {
+        let n = read_block(&mut reader, &mut block)?;
+        if n == 0 {
+            break;
+        }
+        turns.push(&block[..n])?;
+        if turns.stopped() {
+            return Ok(());
+        }
+        head.track(&block[..n], offset == 0);
+        offset += n as u64;
+        // A line that cannot be valid is ended here, so that it is refused now (with the
+        // error its whole would give: the fault is in its first bytes); a line or frame
+        // past the limit is refused as too long.
+        if head.len >= lines::BLOCK && head.hopeless(turns.framing()) {
+            turns.push(b"\n")?;
+        }
+        if turns.buffered() > lines::MAX_LINE {
+            return Err(lines::too_long(None, offset - turns.buffered() as u64));
+        }
+    }
+    Ok(turns.finish()?)
 }
 
 fn read_pi(
@@ -186,14 +255,6 @@ fn read_pi(
         }
     }
     reader.finish_with(emit);
-    Ok(())
-}
-
-/// Invalid UTF-8 is refused with its place (JavaScript would have read it as U+FFFD), as
-/// the line reader places it.
-fn check_utf8(bytes: &[u8]) -> Result<(), HistoryError> {
-    let mut lines = Lines::new(bytes);
-    while lines.next_line()?.is_some() {}
     Ok(())
 }
 
@@ -238,34 +299,73 @@ fn parse_error(e: ParseError, line: usize, last: bool) -> HistoryError {
     }
 }
 
-/// The items of a JSON array, or of JSON lines (blank lines skipped), with their places.
-fn items(bytes: &[u8]) -> Result<Vec<(Json, At)>, HistoryError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
-        check_utf8(bytes)?;
-        return match value::parse(bytes) {
-            Ok(Json::Array(items)) => Ok(items
-                .into_iter()
-                .enumerate()
-                .map(|(i, item)| (item, At::Element(i)))
-                .collect()),
-            Ok(_) => unreachable!("a text starting with '[' parses to an array"),
-            Err(e) => {
-                let line = 1 + memchr::memchr_iter(b'\n', &bytes[..e.offset.min(bytes.len())]).count();
-                Err(HistoryError {
-                    line: Some(line as u64),
-                    offset: Some(e.offset as u64),
-                    message: format!("line {line}: {e}"),
-                })
+/// The items of a JSON array, or of JSON lines (blank lines skipped), with their places,
+/// handed to `each` one at a time as they are read; `each` returns `false` to stop.
+fn read_items(
+    mut reader: impl Read,
+    mut each: impl FnMut(Json, At) -> Result<bool, HistoryError>,
+) -> Result<(), HistoryError> {
+    // Whole blank lines before the first item are skipped here; the line the first item
+    // starts on is read on by the array or line reader.
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let mut block = vec![0; 64 << 10];
+    let mut head = Vec::new();
+    let (mut lines_before, mut offset) = (0usize, 0u64);
+    let first = loop {
+        let n = read_block(&mut reader, &mut block)?;
+        if n == 0 {
+            if head.iter().all(u8::is_ascii_whitespace) {
+                return Ok(());
             }
+            break 0;
+        }
+        let from = head.len();
+        head.extend_from_slice(&block[..n]);
+        let at_start = offset == 0 && lines_before == 0;
+        if at_start && head.len() < BOM.len() && BOM.starts_with(&head) {
+            continue;
+        }
+        let skip = if at_start && head.starts_with(BOM) {
+            BOM.len()
+        } else {
+            0
         };
+        let from = from.max(skip);
+        if let Some(at) = head[from..].iter().position(|b| !b.is_ascii_whitespace()) {
+            break from + at;
+        }
+        if let Some(end) = memchr::memrchr(b'\n', &head) {
+            lines_before += memchr::memchr_iter(b'\n', &head[..=end]).count();
+            offset += end as u64 + 1;
+            head.drain(..=end);
+        }
+        if head.len() > lines::MAX_LINE {
+            return Err(lines::too_long(Some(lines_before + 1), offset));
+        }
+    };
+    if head.get(first) == Some(&b'[') {
+        // The array reader expects JSON alone: a leading byte order mark is dropped.
+        if offset == 0 && lines_before == 0 && head.starts_with(BOM) {
+            head.drain(..BOM.len());
+            offset += BOM.len() as u64;
+        }
+        let reader = std::io::Cursor::new(head).chain(reader);
+        let mut elements = array::Elements::after(reader, lines_before, offset);
+        while let Some(element) = elements.next_element()? {
+            if !each(element.value, At::Element(element.index))? {
+                break;
+            }
+        }
+        return Ok(());
     }
-    let mut lines = Lines::new(bytes);
-    let mut items = Vec::new();
+    let reader = std::io::Cursor::new(head).chain(reader);
+    let mut lines = Lines::after(reader, lines_before, offset);
     while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
-        items.push((item, At::Line(number)));
+        if !each(item, At::Line(number))? {
+            break;
+        }
     }
-    Ok(items)
+    Ok(())
 }
 
 /// Messages being built from a run of items of one side (user or assistant).
@@ -389,8 +489,19 @@ fn read_acp(
     Ok(())
 }
 
-fn read_chatviewer(bytes: &[u8], emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
-    let (items, places): (Vec<Json>, Vec<At>) = items(bytes)?.into_iter().unzip();
+fn read_chatviewer(reader: impl Read, emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
+    // The rows are ordered by timestamp, so all of them are needed before the first
+    // message; each is checked as soon as it is read, so a bad one fails the load at once.
+    let (mut items, mut places) = (Vec::new(), Vec::new());
+    read_items(reader, |item, at| {
+        let one = Json::Array(vec![item]);
+        adapt_jsonl_messages(&TreeSource::default(), Some(&one)).map_err(|e| chatviewer_error(e, &[at]))?;
+        if let Json::Array(one) = one {
+            items.extend(one);
+            places.push(at);
+        }
+        Ok(true)
+    })?;
     let all = Json::Array(items);
     let source = TreeSource::default();
     // The adapter checks each line and orders them as the webui does.
@@ -503,6 +614,14 @@ fn chatviewer_error(e: Invalid, places: &[At]) -> HistoryError {
                 format_args!("{path} must be {}, got {}", e.expected, e.got.name()),
             )
         }
+        // Items are checked one at a time, each as `messages[0]`.
+        Some(&At::Element(index)) => HistoryError {
+            line: None,
+            offset: None,
+            message: e
+                .to_string()
+                .replacen("messages[0]", &format!("messages[{index}]"), 1),
+        },
         _ => HistoryError {
             line: None,
             offset: None,
