@@ -40,6 +40,7 @@ use napi_derive::napi;
 /// other wrapper, so a panic here is caught here: it must not unwind into Node.
 #[napi(module_exports)]
 pub fn install(exports: Object, env: Env) -> Result<()> {
+    entry::install_panic_hook();
     let installed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
         entry::install(env.raw(), exports.raw())
     }));
