@@ -701,7 +701,7 @@ unsafe extern "C" fn wake_callback(
     }
     // SAFETY: the context is the `Held` the function's finalizer has not freed yet.
     let held = unsafe { &*(context as *const Held) };
-    unsafe { pump_guarded(env, &held.load) };
+    unsafe { guarded(env, &held.load, pump) };
 }
 
 /// The data pointer of the current callback: a load its function's finalizer has not
@@ -720,48 +720,43 @@ unsafe extern "C" fn resume_callback(env: sys::napi_env, info: sys::napi_callbac
         if let Ok(mut l) = load.try_borrow_mut() {
             l.scheduled = false;
         }
-        unsafe { pump_guarded(env, load) };
+        unsafe { guarded(env, load, pump) };
     }
     ptr::null_mut()
 }
 
 /// The signal's `abort` listener: rejects with the signal's reason.
 unsafe extern "C" fn abort_callback(env: sys::napi_env, info: sys::napi_callback_info) -> Value {
-    let Some(load) = (unsafe { callback_load(env, info) }) else {
-        return ptr::null_mut();
-    };
-    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let (Some(state), Ok(mut l)) = (unsafe { state(env) }, load.try_borrow_mut()) else {
-            return;
-        };
-        if l.deferred.is_none() || l.signal.is_null() {
-            return;
-        }
-        let js = unsafe { Js::new(env, state) };
-        let reason = unsafe { referenced(env, l.signal) }
-            .and_then(|signal| unsafe { abort_reason(&js, signal) })
-            .map(JsError::Throw);
-        unsafe { settle(&js, &mut l, Err(reason.unwrap_or_else(|e| e))) };
-    }));
-    if let Err(panic) = caught {
-        unsafe { reject_after_panic(env, load, &*panic) };
+    if let Some(load) = unsafe { callback_load(env, info) } {
+        unsafe { guarded(env, load, abort) };
     }
     ptr::null_mut()
 }
 
-unsafe fn reject_after_panic(env: sys::napi_env, load: &Local, panic: &(dyn std::any::Any + Send)) {
-    let message = panic_message(panic);
-    if let (Some(state), Ok(mut l)) = (unsafe { state(env) }, load.try_borrow_mut()) {
-        let js = unsafe { Js::new(env, state) };
-        unsafe { settle(&js, &mut l, Err(JsError::Internal(message))) };
+unsafe fn abort(env: sys::napi_env, load: &Local) {
+    let (Some(state), Ok(mut l)) = (unsafe { state(env) }, load.try_borrow_mut()) else {
+        return;
+    };
+    if l.deferred.is_none() || l.signal.is_null() {
+        return;
     }
+    let js = unsafe { Js::new(env, state) };
+    let reason = unsafe { referenced(env, l.signal) }
+        .and_then(|signal| unsafe { abort_reason(&js, signal) })
+        .map(JsError::Throw);
+    unsafe { settle(&js, &mut l, Err(reason.unwrap_or_else(|e| e))) };
 }
 
-/// [`pump`], with a panic turned into a rejected load: nothing unwinds into Node.
-unsafe fn pump_guarded(env: sys::napi_env, load: &Local) {
-    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe { pump(env, load) }));
+/// Runs `body` on the load with a panic turned into a rejected load: nothing unwinds into
+/// Node.
+unsafe fn guarded(env: sys::napi_env, load: &Local, body: unsafe fn(sys::napi_env, &Local)) {
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe { body(env, load) }));
     if let Err(panic) = caught {
-        unsafe { reject_after_panic(env, load, &*panic) };
+        let message = panic_message(&*panic);
+        if let (Some(state), Ok(mut l)) = (unsafe { state(env) }, load.try_borrow_mut()) {
+            let js = unsafe { Js::new(env, state) };
+            unsafe { settle(&js, &mut l, Err(JsError::Internal(message))) };
+        }
     }
 }
 
