@@ -319,10 +319,25 @@ export type LifecycleEventType = 'status' | 'turn-start' | 'turn-sealed' | 'done
  * `format`. The messages are built on the main thread a few milliseconds at a time, so
  * the event loop keeps running. Rejects with an `Error` with `line` (and `offset` where
  * known) for an invalid history, with `code` (`ENOENT`, …) for a file that cannot be
- * read; throws a `TypeError` for bad arguments. A Buffer must not be changed until the
- * promise settles.
+ * read; throws a `TypeError` for bad arguments. The bytes of a Buffer source are copied
+ * when the load starts: the caller may change, transfer or lose the Buffer at once.
+ * With `options.signal`, aborting rejects with the signal's reason (as `fetch` does) and
+ * stops the reading thread.
  */
-export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): Promise<ChatMessage[]>
+export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName, options?: LoadHistoryOptions): Promise<ChatMessage[]>
+
+/** Options of `loadHistory`. */
+export interface LoadHistoryOptions {
+  /**
+   * Aborting it rejects the load with `signal.reason` (an `AbortError` `DOMException`
+   * unless another reason was given) and stops reading.
+   */
+  signal?: AbortSignal
+  /** Refuse lines the reader does not know instead of skipping them. */
+  strict?: boolean
+  /** A Pi session's leaf to read (an entry id); default the last entry. */
+  leaf?: string
+}
 
 /**
  * Reads a whole history, synchronously: a file path or the file's bytes, in `format`.

@@ -15,7 +15,7 @@ const { Worker } = require('node:worker_threads')
 const outcome = (f) => { try { f(); return 'returned' } catch (e) { return [e.constructor.name, e.message] } }
 const stream = new addon.ChunkStream()
 stream.push('{"type":"text-delta","delta":"before "}\\n')
-const panics = ['entry', 'payload', 'napi'].map((via) => outcome(() => addon.__panicForTest(via)))
+const panics = ['entry', 'payload', 'napi', 'data'].map((via) => outcome(() => addon.__panicForTest(via)))
 // Everything still works, the stream made before the panics too.
 stream.push('{"type":"text-delta","delta":"after"}\\n')
 const chunks = []
@@ -41,11 +41,16 @@ test('a panic at every boundary is an Error, and the process, its workers and it
   assert.equal(child.signal, null, `no abort: ${child.stderr}`)
   assert.equal(child.status, 0, child.stderr)
   const result = JSON.parse(child.stdout)
-  assert.deepEqual(result.panics, [
+  assert.equal(result.panics[3][0], 'Error')
+  assert.deepEqual(result.panics.slice(0, 3), [
     ['Error', '__panicForTest: internal error: a test panic in the entry wrapper'],
     ['Error', '__panicForTest: internal error: a panic without a message'],
     ['Error', 'a test panic in a #[napi(catch_unwind)] function'],
   ])
+  // A formatted message may quote the caller's data: neither the Error nor stderr shows it.
+  assert.match(result.panics[3][1], /^__panicForTest: internal error: a panic at src\/napi\/testing\.rs:\d+ \(its message is not shown: it may quote input\)$/)
+  assert.ok(!child.stderr.includes('caller-secret'), child.stderr)
+  assert.match(child.stderr, /agent-chunks: internal error \(a panic\) at src\/napi\/testing\.rs:\d+: its message is not shown/)
   assert.deepEqual(result.stream, [{ type: 'text', text: 'before after' }])
   assert.deepEqual(result.chunks, [{ type: 'system', kind: 'notice', text: 'n' }])
   assert.equal(result.pi, 1)

@@ -10,9 +10,24 @@
 // after it, RSS must stay within 5% of the warm-up sample, or the script exits with
 // status 1.
 //
-// SOAK_EVENTS=<n> changes the events per phase (default 10,000,000).
+// Then the teardown soak: for a few minutes, worker threads start loadHistory (every
+// format, from a file path and from a Buffer, 8 MB each) and are terminated at random
+// moments, most of them mid-load, three at a time. RSS is sampled (after a full GC, with
+// no worker alive) every 60 workers; the first third of the time is the warm-up (new workers' heaps and the
+// allocator's arenas settle). RSS after it swings by tens of MB as the allocator's
+// per-thread arenas fill and empty, so flat means no trend: the median of the second
+// half of the later samples must be within 10% of the first half's.
+//
+// SOAK_EVENTS=<n> changes the events per phase (default 10,000,000);
+// SOAK_TEARDOWN_SECONDS=<s> the length of the teardown soak (default 180).
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
 
+import { writeBigHistories } from '../__test__/big-histories.mjs'
 import { createRng } from '../__test__/random-streams.mjs'
 
 const { ChunkStream, appendEventToChunks } = createRequire(import.meta.url)('../index.js')
@@ -139,4 +154,65 @@ for (const r of results) {
   console.log(`${r.name}: ${mb(r.base.rss)} MB after warm-up, peak ${mb(r.peak)} MB: growth ${(r.growth * 100).toFixed(2)}% (limit ${LIMIT * 100}%) — ${ok ? 'ok' : 'FAILED'}; ${r.seconds.toFixed(1)} s, ${rate} events/s`)
 }
 console.log(`(${badFrames.toLocaleString('en')} bad frames reported and skipped)`)
+
+// ─── Teardown ──────────────────────────────────────────────────────────────────────
+
+const TEARDOWN_SECONDS = Number(process.env.SOAK_TEARDOWN_SECONDS ?? 180)
+const TEARDOWN_SAMPLE_EVERY = 60
+const TEARDOWN_LIMIT = 0.1
+const addon = fileURLToPath(new URL('../index.js', import.meta.url))
+const loader = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { readFileSync } = require('node:fs')
+const { loadHistory } = require(workerData.addon)
+const { file, format, buffer } = workerData
+parentPort.postMessage('loading')
+loadHistory(buffer ? readFileSync(file) : file, format).then((m) => parentPort.postMessage(m.length), (e) => parentPort.postMessage(String(e)))
+`
+
+async function teardownSoak() {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-chunks-soak-'))
+  const files = writeBigHistories(dir, 8 << 20)
+  const formats = Object.keys(files)
+  const rng = createRng(0x7ea2)
+  const samples = []
+  const counts = { workers: 0, settled: 0, terminated: 0 }
+  const end = Date.now() + TEARDOWN_SECONDS * 1000
+  const warmUpEnd = Date.now() + (TEARDOWN_SECONDS * 1000) / 3
+  async function one(n) {
+    const format = formats[n % formats.length]
+    const worker = new Worker(loader, { eval: true, workerData: { addon, file: files[format], format, buffer: n % 2 === 0 } })
+    const settled = new Promise((resolve) => worker.on('message', (m) => m !== 'loading' && resolve(m)))
+    await new Promise((resolve) => worker.once('message', resolve))
+    const delay = rng.int(10) < 8 ? rng.int(80) : rng.int(1500)
+    const winner = await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, delay, 'timer'))])
+    if (typeof winner === 'string' && winner !== 'timer') throw new Error(`${format}: ${winner}`)
+    counts[winner === 'timer' ? 'terminated' : 'settled']++
+    await worker.terminate()
+    counts.workers++
+  }
+  // Three at a time; sampled between rounds, when no worker is alive.
+  for (let next = 0; Date.now() < end; ) {
+    await Promise.all([one(next++), one(next++), one(next++)])
+    if (counts.workers % TEARDOWN_SAMPLE_EVERY === 0) samples.push({ workers: counts.workers, rss: rss(), warmUp: Date.now() < warmUpEnd })
+  }
+  rmSync(dir, { recursive: true, force: true })
+  const base = samples.findLast((s) => s.warmUp) ?? samples[0]
+  const later = samples.filter((s) => !s.warmUp)
+  const half = later.length >> 1
+  const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1]
+  const first = median(later.slice(0, half).map((s) => s.rss))
+  const second = median(later.slice(half).map((s) => s.rss))
+  const peak = Math.max(...later.map((s) => s.rss))
+  return { samples, counts, base, peak, first, second, enough: half >= 2, growth: second / first - 1 }
+}
+
+const teardown = await teardownSoak()
+console.log(`\nTeardown: ${teardown.counts.workers} workers in ${TEARDOWN_SECONDS} s (${teardown.counts.terminated} terminated mid-load, ${teardown.counts.settled} settled first); RSS after a full GC, MB\n`)
+console.log('| workers | RSS |')
+console.log('| --- | --- |')
+for (const s of teardown.samples) console.log(`| ${s.workers}${s === teardown.base ? ' (warm-up)' : ''} | ${mb(s.rss)} |`)
+const teardownOk = teardown.enough && teardown.growth < TEARDOWN_LIMIT
+failed ||= !teardownOk
+console.log(`\nteardown: after warm-up, median ${mb(teardown.first)} MB in the first half, ${mb(teardown.second)} MB in the second (peak ${mb(teardown.peak)} MB): growth ${(teardown.growth * 100).toFixed(2)}% (limit ${TEARDOWN_LIMIT * 100}%) — ${teardownOk ? 'ok' : 'FAILED'}`)
 process.exit(failed ? 1 : 0)

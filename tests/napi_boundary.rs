@@ -175,7 +175,7 @@ fn the_wrappers_catch_panics() {
         ("stream.rs", "method", "run("),
         ("stream.rs", "glue", "with_state("),
         ("adapters.rs", "call", "with_state("),
-        ("history.rs", "pump_guarded", "catch_unwind("),
+        ("history.rs", "guarded", "catch_unwind("),
         ("history.rs", "read_on_thread", "catch_unwind("),
     ] {
         assert!(
@@ -205,7 +205,7 @@ fn every_raw_callback_runs_in_a_wrapper() {
                 continue;
             }
             let body = block(text, at);
-            let wrapped = ["raw_call(", "method(", "run(", "pump_guarded("]
+            let wrapped = ["raw_call(", "method(", "run(", "guarded("]
                 .iter()
                 .any(|w| body.contains(w));
             assert!(wrapped, "{file}::{name} runs outside the catching wrappers");

@@ -98,6 +98,16 @@ impl Framer {
         self.drain(false, each)
     }
 
+    /// The framing, once the first non-blank line has decided it.
+    pub fn framing(&self) -> Framing {
+        self.framing
+    }
+
+    /// Bytes held for an unfinished line or SSE frame.
+    pub fn buffered(&self) -> usize {
+        self.pending.len() + self.sse.data.len()
+    }
+
     /// Processes what is left as if the stream ended with a line break and a blank line.
     pub fn finish<E>(&mut self, mut each: impl FnMut(Frame<'_>) -> Result<(), E>) -> Result<(), E> {
         self.drain(true, &mut each)?;

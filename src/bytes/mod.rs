@@ -12,5 +12,7 @@ pub(crate) mod write;
 
 pub use frame::{Frame, Framer, Framing};
 pub use scan::SyntaxError;
-pub use stream::{read_turns, reduce_to_json, ByteChunk, EventStream, FrameProblem, StreamError, Turn};
+pub use stream::{
+    read_turns, reduce_to_json, ByteChunk, EventStream, FrameProblem, StreamError, Turn, TurnReader,
+};
 pub use write::chunks_json;

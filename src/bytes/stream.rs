@@ -216,52 +216,54 @@ pub struct Turn {
     pub chunks: Vec<ByteChunk>,
 }
 
-/// A recorded stream read as history: each `turn-start` event begins a new assistant
-/// turn; events before the first one form a turn of their own when they build anything.
-/// `emit` gets each turn as soon as the next one begins (and the last at the end), and
-/// returns `false` to stop reading.
-pub fn read_turns(
-    bytes: &[u8],
-    framing: Framing,
-    mut emit: impl FnMut(Turn) -> bool,
-) -> Result<(), StreamError> {
-    struct Open {
-        id: Option<JsonText>,
-        chunks: IndexedChunks<JsonText, Payload>,
-        /// Begun by a `turn-start` (kept even when empty).
-        explicit: bool,
-    }
-    let mut open: Option<Open> = None;
-    let mut emitted = 0usize;
-    let mut stopped = false;
-    let mut close = |open: &mut Option<Open>, stopped: &mut bool| {
-        if let Some(turn) = open
+/// A turn being collected.
+struct Open {
+    id: Option<JsonText>,
+    chunks: IndexedChunks<JsonText, Payload>,
+    /// Begun by a `turn-start` (kept even when empty).
+    explicit: bool,
+}
+
+/// The turns of a recorded stream, as its bytes arrive.
+struct Turns<F> {
+    open: Option<Open>,
+    emitted: usize,
+    stopped: bool,
+    emit: F,
+}
+
+impl<F: FnMut(Turn) -> bool> Turns<F> {
+    fn close(&mut self) {
+        if let Some(turn) = self
+            .open
             .take()
             .filter(|t| t.explicit || !t.chunks.chunks().is_empty())
         {
-            emitted += 1;
+            self.emitted += 1;
+            let emitted = self.emitted;
             let id = turn.id.unwrap_or_else(|| JsonText(format!("turn-{emitted}")));
-            *stopped = !emit(Turn {
+            self.stopped = !(self.emit)(Turn {
                 id,
                 chunks: turn.chunks.into_chunks(),
             });
         }
-    };
-    let mut each = |frame: Frame<'_>, at_end: bool| -> Result<(), StreamError> {
-        if stopped {
+    }
+
+    fn frame(&mut self, frame: Frame<'_>, at_end: bool) -> Result<(), StreamError> {
+        if self.stopped {
             return Ok(());
         }
         let (event, turn_id) = frame_event(&frame, at_end)?;
         if matches!(event, AgentEvent::Lifecycle(LifecycleKind::TurnStart)) {
-            close(&mut open, &mut stopped);
-            open = Some(Open {
+            self.close();
+            self.open = Some(Open {
                 id: turn_id,
                 chunks: IndexedChunks::new(),
                 explicit: true,
             });
             return Ok(());
         }
-        let turn = open.get_or_insert_with(|| Open {
+        let turn = self.open.get_or_insert_with(|| Open {
             id: None,
             chunks: IndexedChunks::new(),
             explicit: false,
@@ -270,12 +272,66 @@ pub fn read_turns(
             Ok(()) => Ok(()),
             Err(never) => match never {},
         }
-    };
-    let mut framer = Framer::new(framing);
-    framer.push(bytes, |frame| each(frame, false))?;
-    framer.finish(|frame| each(frame, true))?;
-    if !stopped {
-        close(&mut open, &mut stopped);
     }
-    Ok(())
+}
+
+/// A recorded stream read as history, pushed a block at a time: each `turn-start` event
+/// begins a new assistant turn; events before the first one form a turn of their own when
+/// they build anything. `emit` gets each turn as soon as the next one begins (and the
+/// last at [`TurnReader::finish`]), and returns `false` to stop reading.
+pub struct TurnReader<F> {
+    framer: Framer,
+    turns: Turns<F>,
+}
+
+impl<F: FnMut(Turn) -> bool> TurnReader<F> {
+    pub fn new(framing: Framing, emit: F) -> Self {
+        TurnReader {
+            framer: Framer::new(framing),
+            turns: Turns {
+                open: None,
+                emitted: 0,
+                stopped: false,
+                emit,
+            },
+        }
+    }
+
+    /// Reads every complete frame of `bytes` (after what earlier pushes left over).
+    pub fn push(&mut self, bytes: &[u8]) -> Result<(), StreamError> {
+        let turns = &mut self.turns;
+        self.framer.push(bytes, |frame| turns.frame(frame, false))
+    }
+
+    /// Reads what is left and hands on the last turn.
+    pub fn finish(mut self) -> Result<(), StreamError> {
+        let turns = &mut self.turns;
+        self.framer.finish(|frame| turns.frame(frame, true))?;
+        if !self.turns.stopped {
+            self.turns.close();
+        }
+        Ok(())
+    }
+
+    /// `emit` asked to stop.
+    pub fn stopped(&self) -> bool {
+        self.turns.stopped
+    }
+
+    /// The framing, once the first non-blank line has decided it.
+    pub fn framing(&self) -> Framing {
+        self.framer.framing()
+    }
+
+    /// Bytes held for an unfinished line or frame.
+    pub fn buffered(&self) -> usize {
+        self.framer.buffered()
+    }
+}
+
+/// [`TurnReader`] over bytes that are all there.
+pub fn read_turns(bytes: &[u8], framing: Framing, emit: impl FnMut(Turn) -> bool) -> Result<(), StreamError> {
+    let mut reader = TurnReader::new(framing, emit);
+    reader.push(bytes)?;
+    reader.finish()
 }

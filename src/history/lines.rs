@@ -1,4 +1,9 @@
 //! Lines of a history read block by block, so a large file is never whole in memory.
+//!
+//! Memory stays bounded whatever the input: a line longer than [`MAX_LINE`] is refused,
+//! and a line that cannot be JSON whatever follows (it starts with a byte no JSON value
+//! starts with, or holds bytes that are not UTF-8) is refused as soon as its first block
+//! is read, not when its end is found (`/dev/zero` has none).
 
 use std::io::{self, Read};
 
@@ -6,7 +11,41 @@ use crate::formats::value::{ParseError, ParseErrorKind};
 
 use super::HistoryError;
 
-const BLOCK: usize = 1 << 20;
+pub(crate) const BLOCK: usize = 1 << 20;
+
+/// The longest line (or array element) a history may have: 256 MiB, half of the longest
+/// string V8 can hold, and far above the largest line a real session writes (a
+/// base64-encoded screenshot is a few megabytes).
+pub const MAX_LINE: usize = 256 << 20;
+
+/// The error for an item longer than [`MAX_LINE`], starting at `offset`.
+pub(crate) fn too_long(line: Option<usize>, offset: u64) -> HistoryError {
+    let place = match line {
+        Some(line) => format!("line {line}, byte {offset}"),
+        None => format!("byte {offset}"),
+    };
+    HistoryError {
+        line: line.map(|l| l as u64),
+        offset: Some(offset),
+        message: format!(
+            "{place}: longer than {} MiB, the longest line a history may have",
+            MAX_LINE >> 20
+        ),
+    }
+}
+
+/// Whether a partly read line cannot become valid JSON however it goes on: its first
+/// non-blank byte starts no JSON value, or it holds bytes that are not UTF-8 (an
+/// incomplete sequence at the end may still be completed).
+pub(crate) fn hopeless(partial: &[u8]) -> bool {
+    let partial = partial.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(partial);
+    match partial.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => return false,
+        Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {}
+        Some(_) => return true,
+    }
+    matches!(simdutf8::compat::from_utf8(partial), Err(e) if e.error_len().is_some())
+}
 
 /// One line, without its `\n`.
 pub struct Line<'a> {
@@ -27,6 +66,11 @@ pub struct Lines<R> {
     base: u64,
     number: usize,
     eof: bool,
+    /// Length of the unfinished line when [`hopeless`] last looked at it.
+    checked: usize,
+    /// The lines are JSON texts (read by [`Self::next_parsed`]): one that cannot be is
+    /// handed on before its end.
+    json: bool,
 }
 
 impl<R: Read> Lines<R> {
@@ -39,6 +83,17 @@ impl<R: Read> Lines<R> {
             base: 0,
             number: 0,
             eof: false,
+            checked: 0,
+            json: false,
+        }
+    }
+
+    /// Lines of `reader`, which follows `lines` lines and `offset` bytes already read.
+    pub fn after(reader: R, lines: usize, offset: u64) -> Self {
+        Lines {
+            number: lines,
+            base: offset,
+            ..Lines::new(reader)
         }
     }
 
@@ -54,7 +109,12 @@ impl<R: Read> Lines<R> {
             self.start = 0;
         }
         if self.buf.len() - self.end < BLOCK / 2 {
-            self.buf.resize((self.buf.len() * 2).max(BLOCK), 0);
+            // Room for the longest line and one block more, never beyond.
+            if self.end > MAX_LINE {
+                return Err(io::Error::other(TooLong));
+            }
+            self.buf
+                .resize((self.buf.len() * 2).clamp(BLOCK, MAX_LINE + BLOCK), 0);
         }
         loop {
             match self.reader.read(&mut self.buf[self.end..]) {
@@ -81,16 +141,40 @@ impl<R: Read> Lines<R> {
             }
             searched = self.end;
             let before = self.start;
-            if !self.fill().map_err(read_error)? {
+            let filled = self
+                .fill()
+                .map_err(|e| match e.get_ref().is_some_and(|e| e.is::<TooLong>()) {
+                    true => too_long(Some(self.number + 1), self.base + self.start as u64),
+                    false => read_error(e),
+                })?;
+            if !filled {
                 if self.start == self.end {
                     return Ok(None);
                 }
                 break self.end;
             }
             searched -= before - self.start;
+            // A line that cannot be JSON is handed on (and refused) now, not at its end;
+            // looked at again each time it has doubled, so a long line costs one pass more.
+            let partial = self.end - self.start;
+            if self.json && partial >= 2 * self.checked.max(BLOCK / 2) {
+                self.checked = partial;
+                let partial = &self.buf[self.start..self.end];
+                if hopeless(partial) {
+                    // Without a sequence the next block may complete.
+                    break match simdutf8::compat::from_utf8(partial) {
+                        Err(e) if e.error_len().is_none() => self.start + e.valid_up_to(),
+                        _ => self.end,
+                    };
+                }
+            }
         };
+        self.checked = 0;
         let start = self.start;
-        self.start = (end + 1).min(self.end);
+        self.start = match end < self.end && self.buf[end] == b'\n' {
+            true => end + 1,
+            false => end,
+        };
         self.number += 1;
         let mut bytes = &self.buf[start..end];
         let offset = self.base + start as u64;
@@ -120,6 +204,7 @@ impl<R: Read> Lines<R> {
         parse: impl Fn(&str) -> Result<T, ParseError>,
         error: impl FnOnce(ParseError, usize, bool) -> HistoryError,
     ) -> Result<Option<(T, usize)>, HistoryError> {
+        self.json = true;
         loop {
             let Some(line) = self.next_line()? else {
                 return Ok(None);
@@ -180,7 +265,19 @@ impl<R: Read> Lines<R> {
     }
 }
 
-fn read_error(e: io::Error) -> HistoryError {
+/// The line being read would pass [`MAX_LINE`].
+#[derive(Debug)]
+struct TooLong;
+
+impl std::fmt::Display for TooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a line too long")
+    }
+}
+
+impl std::error::Error for TooLong {}
+
+pub(crate) fn read_error(e: io::Error) -> HistoryError {
     HistoryError {
         line: None,
         offset: None,

@@ -13,13 +13,14 @@
 //! through, so a recorded stream and the history persisted from it agree by construction.
 //! [`batch`] writes the messages as JSON in bounded slices.
 
+mod array;
 pub mod batch;
 pub mod lines;
 
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 
-use crate::bytes::{read_turns, Framing, StreamError, Turn};
+use crate::bytes::{Framing, StreamError, Turn, TurnReader};
 use std::collections::HashMap;
 
 use crate::formats::acp::{self, SessionUpdate};
@@ -162,38 +163,125 @@ pub fn read_with(
     }
 }
 
-/// Lines of a reader or of bytes.
-fn lines_of<'a>(input: Input<'a>) -> Lines<Box<dyn Read + 'a>> {
+/// A reader of the input, whichever it is.
+fn reader_of<'a>(input: Input<'a>) -> Box<dyn Read + 'a> {
     match input {
-        Input::Bytes(bytes) => Lines::new(Box::new(bytes)),
-        Input::Reader(reader) => Lines::new(Box::new(reader)),
+        Input::Bytes(bytes) => Box::new(bytes),
+        Input::Reader(reader) => Box::new(reader),
     }
 }
 
-/// The `events` history: a recorded stream, one message per turn.
+/// Lines of a reader or of bytes.
+fn lines_of<'a>(input: Input<'a>) -> Lines<Box<dyn Read + 'a>> {
+    Lines::new(reader_of(input))
+}
+
+/// Fills `block` from `reader` as far as one read goes; 0 at the end.
+fn read_block(reader: &mut impl Read, block: &mut [u8]) -> Result<usize, HistoryError> {
+    loop {
+        match reader.read(block) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            read => return read.map_err(lines::read_error),
+        }
+    }
+}
+
+/// The start of the line an event stream is in the middle of.
+#[derive(Default)]
+struct LineHead {
+    /// Its first bytes.
+    head: Vec<u8>,
+    /// Its length so far.
+    len: usize,
+}
+
+impl LineHead {
+    const KEPT: usize = 8;
+
+    fn track(&mut self, bytes: &[u8], at_start: bool) {
+        let rest = match memchr::memrchr2(b'\n', b'\r', bytes) {
+            Some(at) => {
+                self.head.clear();
+                self.len = 0;
+                &bytes[at + 1..]
+            }
+            None => bytes,
+        };
+        self.len += rest.len();
+        let rest = match at_start {
+            true => rest.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(rest),
+            false => rest,
+        };
+        let room = Self::KEPT - self.head.len().min(Self::KEPT);
+        self.head.extend_from_slice(&rest[..room.min(rest.len())]);
+    }
+
+    /// The line can be no event and no SSE field, however it goes on (`framing` as decided
+    /// so far).
+    fn hopeless(&self, framing: Framing) -> bool {
+        const FIELDS: [&[u8]; 5] = [b"data:", b"event:", b"id:", b"retry:", b":"];
+        let head = &self.head[..];
+        match framing {
+            Framing::Sse => return false,
+            Framing::Auto if FIELDS.iter().any(|f| f.starts_with(head) || head.starts_with(f)) => {
+                return false
+            }
+            _ => {}
+        }
+        matches!(head.iter().find(|b| !matches!(b, b' ' | b'\t')), Some(b) if *b != b'{')
+    }
+}
+
+/// A recorded event stream (NDJSON or SSE) a block at a time, as [`read_turns`].
+fn read_event_stream(mut reader: impl Read, emit: impl FnMut(Turn) -> bool) -> Result<(), HistoryError> {
+    let mut turns = TurnReader::new(Framing::Auto, emit);
+    let mut block = vec![0; lines::BLOCK];
+    let mut head = LineHead::default();
+    let mut offset = 0u64;
+    loop {
+        let n = read_block(&mut reader, &mut block)?;
+        if n == 0 {
+            break;
+        }
+        turns.push(&block[..n])?;
+        if turns.stopped() {
+            return Ok(());
+        }
+        head.track(&block[..n], offset == 0);
+        offset += n as u64;
+        // A line that cannot be valid is ended here, so that it is refused now (with the
+        // error its whole would give: the fault is in its first bytes); a line or frame
+        // past the limit is refused as too long.
+        if head.len >= lines::BLOCK && head.hopeless(turns.framing()) {
+            turns.push(b"\n")?;
+        }
+        if turns.buffered() > lines::MAX_LINE {
+            return Err(lines::too_long(None, offset - turns.buffered() as u64));
+        }
+    }
+    Ok(turns.finish()?)
+}
+
+/// The `events` history: a recorded stream, one message per turn, a block at a time.
 pub fn read_events(
     input: Input<'_>,
     _options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    let bytes = input.bytes()?;
-    read_turns(&bytes, Framing::Auto, |turn| emit(Message::Turn(turn)))?;
+    read_event_stream(reader_of(input), |turn| emit(Message::Turn(turn)))?;
     Ok(Skips::default())
 }
 
-/// The `sn` history: one message per thought.
+/// The `sn` history: one message per thought, read one at a time.
 pub fn read_sn(
     input: Input<'_>,
     _options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    let bytes = input.bytes()?;
-    for (item, at) in items(&bytes)? {
+    read_items(reader_of(input), |item, at| {
         let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
-        if !emit(Message::Format(message)) {
-            break;
-        }
-    }
+        Ok(emit(Message::Format(message)))
+    })?;
     Ok(Skips::default())
 }
 
@@ -214,8 +302,7 @@ pub fn read_chatviewer_history(
     _options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    let bytes = input.bytes()?;
-    read_chatviewer(&bytes, |message| emit(Message::Format(message)))?;
+    read_chatviewer(reader_of(input), |message| emit(Message::Format(message)))?;
     Ok(Skips::default())
 }
 
@@ -291,14 +378,6 @@ fn read_pi(
     Ok(skips)
 }
 
-/// Invalid UTF-8 is refused with its place (JavaScript would have read it as U+FFFD), as
-/// the line reader places it.
-fn check_utf8(bytes: &[u8]) -> Result<(), HistoryError> {
-    let mut lines = Lines::new(bytes);
-    while lines.next_line()?.is_some() {}
-    Ok(())
-}
-
 /// Where an item of a history is: a line of a JSONL file, or an element of a JSON array.
 #[derive(Debug, Clone, Copy)]
 enum At {
@@ -333,34 +412,73 @@ fn parse_error(e: ParseError, line: usize, last: bool) -> HistoryError {
     }
 }
 
-/// The items of a JSON array, or of JSON lines (blank lines skipped), with their places.
-fn items(bytes: &[u8]) -> Result<Vec<(Json, At)>, HistoryError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
-        check_utf8(bytes)?;
-        return match value::parse(bytes) {
-            Ok(Json::Array(items)) => Ok(items
-                .into_iter()
-                .enumerate()
-                .map(|(i, item)| (item, At::Element(i)))
-                .collect()),
-            Ok(_) => unreachable!("a text starting with '[' parses to an array"),
-            Err(e) => {
-                let line = 1 + memchr::memchr_iter(b'\n', &bytes[..e.offset.min(bytes.len())]).count();
-                Err(HistoryError {
-                    line: Some(line as u64),
-                    offset: Some(e.offset as u64),
-                    message: format!("line {line}: {e}"),
-                })
+/// The items of a JSON array, or of JSON lines (blank lines skipped), with their places,
+/// handed to `each` one at a time as they are read; `each` returns `false` to stop.
+fn read_items(
+    mut reader: impl Read,
+    mut each: impl FnMut(Json, At) -> Result<bool, HistoryError>,
+) -> Result<(), HistoryError> {
+    // Whole blank lines before the first item are skipped here; the line the first item
+    // starts on is read on by the array or line reader.
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let mut block = vec![0; 64 << 10];
+    let mut head = Vec::new();
+    let (mut lines_before, mut offset) = (0usize, 0u64);
+    let first = loop {
+        let n = read_block(&mut reader, &mut block)?;
+        if n == 0 {
+            if head.iter().all(u8::is_ascii_whitespace) {
+                return Ok(());
             }
+            break 0;
+        }
+        let from = head.len();
+        head.extend_from_slice(&block[..n]);
+        let at_start = offset == 0 && lines_before == 0;
+        if at_start && head.len() < BOM.len() && BOM.starts_with(&head) {
+            continue;
+        }
+        let skip = if at_start && head.starts_with(BOM) {
+            BOM.len()
+        } else {
+            0
         };
+        let from = from.max(skip);
+        if let Some(at) = head[from..].iter().position(|b| !b.is_ascii_whitespace()) {
+            break from + at;
+        }
+        if let Some(end) = memchr::memrchr(b'\n', &head) {
+            lines_before += memchr::memchr_iter(b'\n', &head[..=end]).count();
+            offset += end as u64 + 1;
+            head.drain(..=end);
+        }
+        if head.len() > lines::MAX_LINE {
+            return Err(lines::too_long(Some(lines_before + 1), offset));
+        }
+    };
+    if head.get(first) == Some(&b'[') {
+        // The array reader expects JSON alone: a leading byte order mark is dropped.
+        if offset == 0 && lines_before == 0 && head.starts_with(BOM) {
+            head.drain(..BOM.len());
+            offset += BOM.len() as u64;
+        }
+        let reader = std::io::Cursor::new(head).chain(reader);
+        let mut elements = array::Elements::after(reader, lines_before, offset);
+        while let Some(element) = elements.next_element()? {
+            if !each(element.value, At::Element(element.index))? {
+                break;
+            }
+        }
+        return Ok(());
     }
-    let mut lines = Lines::new(bytes);
-    let mut items = Vec::new();
+    let reader = std::io::Cursor::new(head).chain(reader);
+    let mut lines = Lines::after(reader, lines_before, offset);
     while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
-        items.push((item, At::Line(number)));
+        if !each(item, At::Line(number))? {
+            break;
+        }
     }
-    Ok(items)
+    Ok(())
 }
 
 fn text(node: Node<'_>) -> Wtf8 {
@@ -450,13 +568,27 @@ pub fn read_qwen_history(
     Ok(skips)
 }
 
-fn read_chatviewer(bytes: &[u8], mut emit: impl FnMut(FormatMessage) -> bool) -> Result<(), HistoryError> {
+fn read_chatviewer(
+    reader: impl Read,
+    mut emit: impl FnMut(FormatMessage) -> bool,
+) -> Result<(), HistoryError> {
+    // The rows are ordered by timestamp, so all of them are needed before the first
+    // message; each is checked as soon as it is read, so a bad one fails the load at once.
     // A Claude Code transcript's bookkeeping lines (session titles, file snapshots) are
     // not messages.
-    let (items, places): (Vec<Json>, Vec<At>) = items(bytes)?
-        .into_iter()
-        .filter(|(item, _)| !claude::is_bookkeeping_line(item))
-        .unzip();
+    let (mut items, mut places) = (Vec::new(), Vec::new());
+    read_items(reader, |item, at| {
+        if claude::is_bookkeeping_line(&item) {
+            return Ok(true);
+        }
+        let one = Json::Array(vec![item]);
+        adapt_jsonl_messages(&TreeSource::default(), Some(&one)).map_err(|e| chatviewer_error(e, &[at]))?;
+        if let Json::Array(one) = one {
+            items.extend(one);
+            places.push(at);
+        }
+        Ok(true)
+    })?;
     let all = Json::Array(items);
     let source = TreeSource::default();
     // The adapter checks each line and orders them as the webui does.

@@ -24,13 +24,50 @@ use super::messages::{JsMessages, SystemChunk};
 pub const APPEND: &str = "appendEventToChunks";
 pub const APPLY: &str = "applySystemEvent";
 
-/// The text of a caught panic.
+thread_local! {
+    /// Where this thread's last panic happened, as the panic hook saw it.
+    static PANIC_AT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A panic's message when it is a literal of this library's own text (`panic!("…")`);
+/// `None` when it was formatted, and so may quote the input that caused it (a string
+/// sliced off a character boundary quotes the string).
+fn literal_message(payload: &(dyn std::any::Any + Send)) -> Option<&'static str> {
+    payload.downcast_ref::<&'static str>().copied()
+}
+
+/// Replaces the default panic report (which prints the whole message to stderr) with one
+/// that never prints the caller's data: a literal message and the place, or only the
+/// place. The hook belongs to this library's own copy of the standard library, so other
+/// native code in the process keeps its own.
+pub fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            let at = info
+                .location()
+                .map(|l| format!("{}:{}", l.file(), l.line()))
+                .unwrap_or_else(|| "an unknown place".into());
+            let what =
+                literal_message(info.payload()).unwrap_or("its message is not shown: it may quote input");
+            eprintln!("agent-chunks: internal error (a panic) at {at}: {what}");
+            PANIC_AT.with(|last| *last.borrow_mut() = Some(at));
+        }));
+    });
+}
+
+/// The text of a caught panic, for the `Error` it becomes: never a formatted message,
+/// which may quote the caller's data.
 pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".into())
+    if let Some(message) = literal_message(panic) {
+        return message.to_string();
+    }
+    let at = PANIC_AT.with(|last| last.borrow_mut().take());
+    match (panic.downcast_ref::<String>(), at) {
+        (Some(_), Some(at)) => format!("a panic at {at} (its message is not shown: it may quote input)"),
+        (Some(_), None) => "a panic (its message is not shown: it may quote input)".into(),
+        _ => "a panic without a message".into(),
+    }
 }
 
 /// Runs `body` with the environment's state (`data`, as `install` stored it). Errors

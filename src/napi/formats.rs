@@ -2,6 +2,8 @@
 //! runs the format's rules from `crate::formats`, and hands the result back through
 //! `JSON.parse`. Bad input is a `TypeError` naming the line and path.
 
+use std::borrow::Cow;
+
 use napi::bindgen_prelude::{Env, Result, Unknown};
 use napi::JsValue;
 use napi_derive::napi;
@@ -56,7 +58,11 @@ pub(super) fn history<'a>(b: &'a Bridge, value: Value, what: &str, lines: bool) 
             _ => Err(b.type_error(format!("\"{what}\" changed while it was read"))),
         },
         got => match b.bytes(value)? {
-            Some(bytes) => Ok(History::Text(buffer_text(b, bytes, lines)?)),
+            Some(Cow::Borrowed(bytes)) => Ok(History::Text(buffer_text(b, bytes, lines)?)),
+            Some(Cow::Owned(bytes)) => {
+                buffer_text(b, &bytes, lines)?;
+                Ok(History::Text(JsonText::Owned(bytes)))
+            }
             None => Err(b.type_error(format!(
                 "\"{what}\" must be a string, a Buffer or an array, got {}",
                 got.name()

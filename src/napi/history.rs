@@ -8,14 +8,16 @@
 //! channel between them is bounded, so a slow consumer holds the reader back instead of
 //! letting slices pile up in memory.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
-use std::ffi::c_void;
+use std::collections::VecDeque;
+use std::ffi::{c_void, CStr};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::ptr;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use napi::bindgen_prelude::{Env, Result, Unknown};
@@ -27,6 +29,7 @@ use crate::formats::registry::{Input as SourceInput, ReadOptions};
 use crate::history::batch::{Slice, Slicer};
 use crate::history::{self, HistoryError, HistoryFormat};
 
+use super::bytes::uint8_bytes;
 use super::entry::{panic_message, state};
 use super::js::{check, Interned, Js, JsError, JsResult, State, Value};
 use super::registry::history_options;
@@ -79,27 +82,15 @@ fn format(js: &Js, value: Value) -> JsResult<HistoryFormat> {
     )))
 }
 
-/// Where the history is: a file, or bytes the caller holds.
-enum Input {
+/// Where the history is: a file, or bytes the caller passed.
+enum Input<'a> {
     Path(PathBuf),
-    /// A Buffer's memory, kept alive by a reference for as long as it is read.
-    Bytes {
-        data: *const u8,
-        len: usize,
-    },
+    Bytes(Cow<'a, [u8]>),
 }
 
-// SAFETY: the bytes are only read, and their Buffer is referenced (so neither freed nor
-// moved) until the reading thread is done. As with `fs.write`, the caller must not
-// change a Buffer while it is being read.
-unsafe impl Send for Input {}
-
-fn input(js: &Js, value: Value) -> JsResult<Input> {
-    if let Some(bytes) = js.uint8_array(value)? {
-        return Ok(Input::Bytes {
-            data: bytes.as_ptr(),
-            len: bytes.len(),
-        });
+fn input<'a>(js: &'a Js, value: Value) -> JsResult<Input<'a>> {
+    if let Some(bytes) = uint8_bytes(js, value)? {
+        return Ok(Input::Bytes(bytes));
     }
     match js.value_type(value)? {
         // A browser (the WebAssembly build) has no file system.
@@ -113,6 +104,29 @@ fn input(js: &Js, value: Value) -> JsResult<Input> {
             "source must be a file path (a string), a Buffer or a Uint8Array, got {}",
             got.name()
         ))),
+    }
+}
+
+/// A reader that fails once `cancelled` is set, so that every format's reading loop
+/// stops within a block of it.
+struct Cancellable<'a, R> {
+    inner: R,
+    cancelled: &'a AtomicBool,
+}
+
+impl<R: Read> Read for Cancellable<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.cancelled.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other("the load was cancelled"));
+        }
+        self.inner.read(buf)
+    }
+}
+
+// Tree-shaped sessions (Pi) are read twice: their path first, then its messages.
+impl<R: Seek> Seek for Cancellable<'_, R> {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(to)
     }
 }
 
@@ -144,13 +158,14 @@ fn history_error(what: &str, format: HistoryFormat, e: HistoryError) -> JsError 
 }
 
 /// Reads `input` and hands every slice to `send`; `Err` for a file that cannot be read
-/// or a history that is not valid.
+/// or a history that is not valid. Stops within a block once `cancelled` is set.
 fn produce(
     what: &str,
     input: &Input,
     format: HistoryFormat,
     options: &ReadOptions,
     limit: usize,
+    cancelled: &AtomicBool,
     send: impl FnMut(Slice) -> bool,
 ) -> std::result::Result<(), JsError> {
     let mut slicer = Slicer::new(limit, send);
@@ -160,20 +175,25 @@ fn produce(
     };
     match input {
         Input::Path(path) => {
-            // Line formats are read a block at a time; the file is never whole in memory.
-            let mut file = std::fs::File::open(path).map_err(|e| io_error(what, path, &e))?;
+            // Read a block at a time; the file is never whole in memory.
+            let file = std::fs::File::open(path).map_err(|e| io_error(what, path, &e))?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 let e = std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory");
                 return Err(io_error(what, path, &e));
             }
+            let mut file = Cancellable {
+                inner: file,
+                cancelled,
+            };
             history::read_with(SourceInput::Reader(&mut file), format, options, &mut each)
         }
-        // SAFETY: see `Input`.
-        Input::Bytes { data, len } if *len > 0 => {
-            let bytes = unsafe { std::slice::from_raw_parts(*data, *len) };
-            history::read_with(SourceInput::Bytes(bytes), format, options, &mut each)
+        Input::Bytes(bytes) => {
+            let mut bytes = Cancellable {
+                inner: std::io::Cursor::new(&bytes[..]),
+                cancelled,
+            };
+            history::read_with(SourceInput::Reader(&mut bytes), format, options, &mut each)
         }
-        Input::Bytes { .. } => history::read_with(SourceInput::Bytes(&[]), format, options, &mut each),
     }
     .map_err(|e| history_error(what, format, e))?;
     slicer.finish();
@@ -212,10 +232,18 @@ fn read_whole(
     options: &ReadOptions,
 ) -> JsResult<Value> {
     let mut json = None;
-    produce(what, input, format, options, usize::MAX, |slice| {
-        json = Some(slice.json);
-        true
-    })?;
+    produce(
+        what,
+        input,
+        format,
+        options,
+        usize::MAX,
+        &AtomicBool::new(false),
+        |slice| {
+            json = Some(slice.json);
+            true
+        },
+    )?;
     match json {
         // One slice at depth 0: the whole array.
         // The slicer writes ASCII.
@@ -228,10 +256,12 @@ fn read_whole(
 /// `format`. The messages are built on the main thread a few milliseconds at a time, so
 /// the event loop keeps running. Rejects with an `Error` with `line` (and `offset` where
 /// known) for an invalid history, with `code` (`ENOENT`, …) for a file that cannot be
-/// read; throws a `TypeError` for bad arguments. A Buffer must not be changed until the
-/// promise settles.
+/// read; throws a `TypeError` for bad arguments. The bytes of a Buffer source are copied
+/// when the load starts: the caller may change, transfer or lose the Buffer at once.
+/// With `options.signal`, aborting rejects with the signal's reason (as `fetch` does) and
+/// stops the reading thread.
 #[napi(
-    ts_args_type = "source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions",
+    ts_args_type = "source: string | Uint8Array, format: HistoryFormatName, options?: LoadHistoryOptions",
     ts_return_type = "Promise<ChatMessage[]>"
 )]
 pub fn load_history<'env>(
@@ -245,6 +275,22 @@ pub fn load_history<'env>(
     })
 }
 
+/// Options of `loadHistory`.
+// Declared for the typings: the options are read field by field (`signal_option`), so
+// that a bad value is a `TypeError` naming it.
+#[allow(dead_code)]
+#[napi(object, object_from_js = false, object_to_js = false)]
+pub struct LoadHistoryOptions {
+    /// Aborting it rejects the load with `signal.reason` (an `AbortError` `DOMException`
+    /// unless another reason was given) and stops reading.
+    #[napi(ts_type = "AbortSignal")]
+    pub signal: Option<()>,
+    /// Refuse lines the reader does not know instead of skipping them.
+    pub strict: Option<bool>,
+    /// A Pi session's leaf to read (an entry id); default the last entry.
+    pub leaf: Option<String>,
+}
+
 /// What the reading thread tells the main thread.
 enum Note {
     Slice(Slice),
@@ -256,17 +302,93 @@ enum Note {
 // `Internal` only).
 unsafe impl Send for Note {}
 
-/// Shared by both threads.
-struct Signal {
-    /// The main thread has drained the channel and sleeps until woken.
-    waiting: AtomicBool,
-    /// The environment is gone: the thread-safe function must not be touched.
-    closed: AtomicBool,
+struct Tsfn(sys::napi_threadsafe_function);
+// SAFETY: thread-safe functions are made to be called from any thread; this one is only
+// used under the lock of `Channel`, and only while Node has not finalized it.
+unsafe impl Send for Tsfn {}
+
+/// What both threads share, under one lock.
+struct Channel {
+    notes: VecDeque<Note>,
+    /// The main thread has drained `notes` and sleeps until woken.
+    waiting: bool,
+    /// The wake-up call: `Some` from creation until the reading thread releases it or Node
+    /// finalizes it (its finalizer takes it under this lock), so the reading thread never
+    /// calls or releases a function that is gone, whatever the timing.
+    wake: Option<Tsfn>,
 }
 
-struct Tsfn(sys::napi_threadsafe_function);
-// SAFETY: thread-safe functions are made to be called from any thread.
-unsafe impl Send for Tsfn {}
+struct Shared {
+    channel: Mutex<Channel>,
+    /// Signalled when a note is taken or the load is cancelled.
+    room: Condvar,
+    /// Nobody wants the result any more: settled, aborted, or the environment is going
+    /// away. The reading loop stops at its next block, its next slice, or at once if it
+    /// waits for room.
+    cancelled: AtomicBool,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Channel> {
+        self.channel
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn cancel(&self) {
+        let mut channel = self.lock();
+        self.cancelled.store(true, Ordering::SeqCst);
+        channel.notes.clear();
+        self.room.notify_all();
+    }
+
+    /// From the reading thread: queues `note` (waiting while [`SLICES_AHEAD`] are queued)
+    /// and wakes the main thread if it sleeps; `false` once cancelled.
+    fn send(&self, note: Note) -> bool {
+        let mut channel = self.lock();
+        while channel.notes.len() >= SLICES_AHEAD && !self.cancelled.load(Ordering::SeqCst) {
+            channel = self
+                .room
+                .wait(channel)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        if self.cancelled.load(Ordering::SeqCst) {
+            return false;
+        }
+        channel.notes.push_back(note);
+        if std::mem::take(&mut channel.waiting) {
+            if let Some(wake) = &channel.wake {
+                // SAFETY: `wake` is live: Node has not finalized it (its finalizer takes it
+                // under this lock first) and this thread has not released it.
+                let status = unsafe {
+                    sys::napi_call_threadsafe_function(
+                        wake.0,
+                        ptr::null_mut(),
+                        sys::ThreadsafeFunctionCallMode::nonblocking,
+                    )
+                };
+                if status != sys::Status::napi_ok {
+                    // Closing with its environment: Node has let go of this thread's use of
+                    // it (never touch it again), and nobody will take the notes.
+                    channel.wake = None;
+                    self.cancelled.store(true, Ordering::SeqCst);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// From the reading thread, last: lets go of the wake-up call.
+    fn release(&self) {
+        if let Some(wake) = self.lock().wake.take() {
+            // SAFETY: as in `send`; this is the thread's one release.
+            unsafe {
+                sys::napi_release_threadsafe_function(wake.0, sys::ThreadsafeFunctionReleaseMode::release)
+            };
+        }
+    }
+}
 
 /// The main thread's side of one load.
 struct Load {
@@ -274,18 +396,23 @@ struct Load {
     /// The arrays slices go into: the result, the open message's chunks, the open tool
     /// batch's calls.
     stack: Vec<sys::napi_ref>,
-    /// Keeps a Buffer source alive while it is read (null for a path).
-    source: sys::napi_ref,
-    /// `None` once settled: the reading thread's next send fails and it stops.
-    notes: Option<Receiver<Note>>,
-    signal: Arc<Signal>,
+    shared: Arc<Shared>,
     /// The continuation `setImmediate` runs.
     resume: sys::napi_ref,
     /// A `setImmediate` is pending.
     scheduled: bool,
+    /// `options.signal` and the abort listener added to it (null without a signal).
+    signal: sys::napi_ref,
+    listener: sys::napi_ref,
 }
 
-type Shared = RefCell<Load>;
+type Local = RefCell<Load>;
+
+/// What the wake-up call holds: its context and its finalizer's data.
+struct Held {
+    load: Rc<Local>,
+    shared: Arc<Shared>,
+}
 
 unsafe fn reference(env: sys::napi_env, value: Value) -> JsResult<sys::napi_ref> {
     let mut reference = ptr::null_mut();
@@ -307,6 +434,145 @@ unsafe fn referenced(env: sys::napi_env, reference: sys::napi_ref) -> JsResult<V
     Ok(value)
 }
 
+unsafe fn named(env: sys::napi_env, object: Value, key: &CStr) -> JsResult<Value> {
+    let mut value = ptr::null_mut();
+    check(
+        unsafe { sys::napi_get_named_property(env, object, key.as_ptr(), &mut value) },
+        env,
+        "reading a property",
+    )?;
+    Ok(value)
+}
+
+unsafe fn global(env: sys::napi_env, key: &CStr) -> JsResult<Value> {
+    let mut object = ptr::null_mut();
+    check(
+        unsafe { sys::napi_get_global(env, &mut object) },
+        env,
+        "reading the global",
+    )?;
+    unsafe { named(env, object, key) }
+}
+
+unsafe fn call(env: sys::napi_env, this: Value, function: Value, args: &[Value]) -> JsResult<Value> {
+    let mut result = ptr::null_mut();
+    check(
+        unsafe { sys::napi_call_function(env, this, function, args.len(), args.as_ptr(), &mut result) },
+        env,
+        "calling a function",
+    )?;
+    Ok(result)
+}
+
+unsafe fn function(
+    env: sys::napi_env,
+    name: &str,
+    callback: unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> Value,
+    load: &Rc<Local>,
+) -> JsResult<Value> {
+    let mut function = ptr::null_mut();
+    let held = Rc::into_raw(load.clone()) as *mut c_void;
+    let created = check(
+        unsafe {
+            sys::napi_create_function(
+                env,
+                name.as_ptr().cast(),
+                name.len() as isize,
+                Some(callback),
+                held,
+                &mut function,
+            )
+        },
+        env,
+        "creating a function",
+    )
+    .and_then(|()| {
+        check(
+            unsafe {
+                sys::napi_add_finalizer(
+                    env,
+                    function,
+                    held,
+                    Some(release_load),
+                    ptr::null_mut(),
+                    ptr::null_mut(),
+                )
+            },
+            env,
+            "attaching a finalizer",
+        )
+    });
+    if let Err(error) = created {
+        // SAFETY: nothing else took this count.
+        drop(unsafe { Rc::from_raw(held as *const Local) });
+        return Err(error);
+    }
+    Ok(function)
+}
+
+/// `options.signal` when there is one: `undefined` options or signal mean none.
+fn signal_option(js: &Js, options: Value) -> JsResult<Option<Value>> {
+    let env = js.env;
+    match js.value_type(options)? {
+        ValueType::Undefined => return Ok(None),
+        ValueType::Object => {}
+        got => {
+            return Err(JsError::Type(format!(
+                "options must be an object, got {}",
+                got.name()
+            )))
+        }
+    }
+    let signal = unsafe { named(env, options, c"signal")? };
+    let got = js.value_type(signal)?;
+    if got == ValueType::Undefined {
+        return Ok(None);
+    }
+    let mut is_signal = false;
+    if got == ValueType::Object {
+        let class = unsafe { global(env, c"AbortSignal")? };
+        if js.value_type(class)? == ValueType::Function {
+            check(
+                unsafe { sys::napi_instanceof(env, signal, class, &mut is_signal) },
+                env,
+                "checking options.signal",
+            )?;
+        }
+    }
+    if !is_signal {
+        let got = if got == ValueType::Object {
+            "another object"
+        } else {
+            got.name()
+        };
+        return Err(JsError::Type(format!(
+            "options.signal must be an AbortSignal, got {got}"
+        )));
+    }
+    Ok(Some(signal))
+}
+
+/// Why `signal` aborted: its `reason`, or a new `AbortError` when it has none.
+unsafe fn abort_reason(js: &Js, signal: Value) -> JsResult<Value> {
+    let env = js.env;
+    let reason = unsafe { named(env, signal, c"reason")? };
+    if js.value_type(reason)? != ValueType::Undefined {
+        return Ok(reason);
+    }
+    let class = unsafe { global(env, c"DOMException")? };
+    let args = [
+        js.ascii_string("This operation was aborted")?,
+        js.ascii_string("AbortError")?,
+    ];
+    let mut error = ptr::null_mut();
+    check(
+        unsafe { sys::napi_new_instance(env, class, args.len(), args.as_ptr(), &mut error) },
+        env,
+        "creating an AbortError",
+    )?;
+    Ok(error)
+}
+
 /// WebAssembly in a browser has no threads: the history is read at once, on this thread,
 /// and the promise settled with the result (bad arguments still throw at the call).
 #[cfg(target_family = "wasm")]
@@ -314,8 +580,9 @@ unsafe fn start(js: &Js, source: Value, format_name: Value, options: Value) -> J
     const WHAT: &str = "loadHistory";
     let env = js.env;
     let format = format(js, format_name)?;
-    let options = history_options(js, options)?;
+    let read_options = history_options(js, options)?;
     let input = input(js, source)?;
+    let signal = signal_option(js, options)?;
     let mut promise = ptr::null_mut();
     let mut deferred = ptr::null_mut();
     check(
@@ -323,12 +590,22 @@ unsafe fn start(js: &Js, source: Value, format_name: Value, options: Value) -> J
         env,
         "creating a promise",
     )?;
-    let status = match read_whole(js, WHAT, &input, format, &options) {
-        Ok(messages) => unsafe { sys::napi_resolve_deferred(env, deferred, messages) },
-        Err(error) => {
-            let error = js.error_value(error, WHAT)?;
-            unsafe { sys::napi_reject_deferred(env, deferred, error) }
+    let aborted = match signal {
+        Some(signal) => js.truthy(unsafe { named(env, signal, c"aborted")? })?,
+        None => false,
+    };
+    let status = match signal {
+        Some(signal) if aborted => {
+            let reason = unsafe { abort_reason(js, signal)? };
+            unsafe { sys::napi_reject_deferred(env, deferred, reason) }
         }
+        _ => match read_whole(js, WHAT, &input, format, &read_options) {
+            Ok(messages) => unsafe { sys::napi_resolve_deferred(env, deferred, messages) },
+            Err(error) => {
+                let error = js.error_value(error, WHAT)?;
+                unsafe { sys::napi_reject_deferred(env, deferred, error) }
+            }
+        },
     };
     check(status, env, "settling the promise")?;
     Ok(promise)
@@ -339,9 +616,14 @@ unsafe fn start(js: &Js, source: Value, format_name: Value, options: Value) -> J
     const WHAT: &str = "loadHistory";
     let env = js.env;
     let format = format(js, format_name)?;
-    let options = history_options(js, options)?;
-    let input = input(js, source)?;
-    let root = js.array(&[])?;
+    let read_options = history_options(js, options)?;
+    let input = match input(js, source)? {
+        // Copied: the reading thread must not depend on memory the caller can detach,
+        // transfer or lose with its environment.
+        Input::Bytes(bytes) => Input::Bytes(Cow::Owned(bytes.into_owned())),
+        Input::Path(path) => Input::Path(path),
+    };
+    let signal = signal_option(js, options)?;
     let mut promise = ptr::null_mut();
     let mut deferred = ptr::null_mut();
     check(
@@ -349,63 +631,56 @@ unsafe fn start(js: &Js, source: Value, format_name: Value, options: Value) -> J
         env,
         "creating a promise",
     )?;
-    let (sender, notes) = sync_channel(SLICES_AHEAD);
-    let signal = Arc::new(Signal {
-        waiting: AtomicBool::new(true),
-        closed: AtomicBool::new(false),
+    if let Some(signal) = signal {
+        if js.truthy(unsafe { named(env, signal, c"aborted")? })? {
+            let reason = unsafe { abort_reason(js, signal)? };
+            check(
+                unsafe { sys::napi_reject_deferred(env, deferred, reason) },
+                env,
+                "rejecting a promise",
+            )?;
+            return Ok(promise);
+        }
+    }
+    let root = js.array(&[])?;
+    let shared = Arc::new(Shared {
+        channel: Mutex::new(Channel {
+            notes: VecDeque::new(),
+            waiting: true,
+            wake: None,
+        }),
+        room: Condvar::new(),
+        cancelled: AtomicBool::new(false),
     });
     let load = Rc::new(RefCell::new(Load {
         deferred: Some(deferred),
         stack: vec![unsafe { reference(env, root)? }],
-        source: match input {
-            Input::Bytes { .. } => unsafe { reference(env, source)? },
-            Input::Path(_) => ptr::null_mut(),
-        },
-        notes: Some(notes),
-        signal: signal.clone(),
+        shared: shared.clone(),
         resume: ptr::null_mut(),
         scheduled: false,
+        signal: ptr::null_mut(),
+        listener: ptr::null_mut(),
     }));
-
-    // The continuation for `setImmediate`; it holds the load until it is collected.
-    let mut resume = ptr::null_mut();
-    let held = Rc::into_raw(load.clone()) as *mut c_void;
-    check(
-        unsafe {
-            sys::napi_create_function(
-                env,
-                WHAT.as_ptr().cast(),
-                WHAT.len() as isize,
-                Some(resume_callback),
-                held,
-                &mut resume,
-            )
-        },
-        env,
-        "creating a function",
-    )?;
-    check(
-        unsafe {
-            sys::napi_add_finalizer(
-                env,
-                resume,
-                held,
-                Some(release_load),
-                ptr::null_mut(),
-                ptr::null_mut(),
-            )
-        },
-        env,
-        "attaching a finalizer",
-    )?;
-    load.borrow_mut().resume = unsafe { reference(env, resume)? };
-
-    // The wake-up call from the reading thread; it holds the load until finalized.
-    let mut tsfn = ptr::null_mut();
-    let name = js.ascii_string("agent-chunks loadHistory")?;
-    let held = Rc::into_raw(load.clone()) as *mut c_void;
-    check(
-        unsafe {
+    // Whatever fails from here on settles the promise, so that the references are let go.
+    let prepared = (|| -> JsResult<()> {
+        let resume = unsafe { function(env, WHAT, resume_callback, &load)? };
+        load.borrow_mut().resume = unsafe { reference(env, resume)? };
+        if let Some(signal) = signal {
+            let listener = unsafe { function(env, WHAT, abort_callback, &load)? };
+            let add = unsafe { named(env, signal, c"addEventListener")? };
+            unsafe { call(env, signal, add, &[js.ascii_string("abort")?, listener])? };
+            let mut l = load.borrow_mut();
+            l.signal = unsafe { reference(env, signal)? };
+            l.listener = unsafe { reference(env, listener)? };
+        }
+        // The wake-up call from the reading thread; it holds the load until finalized.
+        let mut wake = ptr::null_mut();
+        let name = js.ascii_string("agent-chunks loadHistory")?;
+        let held = Box::into_raw(Box::new(Held {
+            load: load.clone(),
+            shared: shared.clone(),
+        })) as *mut c_void;
+        let created = unsafe {
             sys::napi_create_threadsafe_function(
                 env,
                 ptr::null_mut(),
@@ -417,72 +692,73 @@ unsafe fn start(js: &Js, source: Value, format_name: Value, options: Value) -> J
                 Some(finalize_wake),
                 held,
                 Some(wake_callback),
-                &mut tsfn,
+                &mut wake,
             )
-        },
-        env,
-        "creating a thread-safe function",
-    )?;
-    let tsfn = Tsfn(tsfn);
-    std::thread::Builder::new()
-        .name("agent-chunks history".into())
-        .spawn(move || read_on_thread(input, format, options, sender, signal, tsfn))
-        .map_err(|e| JsError::Internal(format!("starting a thread: {e}")))?;
+        };
+        if let Err(error) = check(created, env, "creating a thread-safe function") {
+            // SAFETY: Node took no ownership of `held`.
+            drop(unsafe { Box::from_raw(held as *mut Held) });
+            return Err(error);
+        }
+        shared.lock().wake = Some(Tsfn(wake));
+        let reader = shared.clone();
+        let spawned = std::thread::Builder::new()
+            .name("agent-chunks history".into())
+            .spawn(move || read_on_thread(input, format, read_options, &reader));
+        if let Err(e) = spawned {
+            // The thread never ran: let go of the wake-up call in its place.
+            shared.release();
+            return Err(JsError::Internal(format!("starting a thread: {e}")));
+        }
+        Ok(())
+    })();
+    if let Err(error) = prepared {
+        unsafe { settle(js, &mut load.borrow_mut(), Err(error)) };
+    }
     Ok(promise)
 }
 
-/// The reading thread: slices into the channel, waking the main thread when it waits.
-fn read_on_thread(
-    input: Input,
-    format: HistoryFormat,
-    options: ReadOptions,
-    sender: SyncSender<Note>,
-    signal: Arc<Signal>,
-    tsfn: Tsfn,
-) {
-    let wake = || {
-        if signal.waiting.swap(false, Ordering::SeqCst) && !signal.closed.load(Ordering::SeqCst) {
-            // SAFETY: the function is live until this thread releases it.
-            unsafe {
-                sys::napi_call_threadsafe_function(
-                    tsfn.0,
-                    ptr::null_mut(),
-                    sys::ThreadsafeFunctionCallMode::nonblocking,
-                )
-            };
-        }
-    };
+/// The reading thread: slices into the channel, then lets go of the wake-up call. It
+/// touches nothing of the environment but the wake-up call (see [`Channel::wake`]).
+fn read_on_thread(input: Input<'static>, format: HistoryFormat, options: ReadOptions, shared: &Shared) {
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        produce("loadHistory", &input, format, &options, SLICE_BYTES, |slice| {
-            let sent = !signal.closed.load(Ordering::SeqCst) && sender.send(Note::Slice(slice)).is_ok();
-            wake();
-            sent
-        })
+        produce(
+            "loadHistory",
+            &input,
+            format,
+            &options,
+            SLICE_BYTES,
+            &shared.cancelled,
+            |slice| shared.send(Note::Slice(slice)),
+        )
     }));
-    let last = match outcome {
-        Ok(Ok(())) => Note::Done,
-        Ok(Err(error)) => Note::Failed(error),
-        Err(panic) => Note::Failed(JsError::Internal(panic_message(&*panic))),
-    };
-    let _ = sender.send(last);
-    wake();
-    if !signal.closed.load(Ordering::SeqCst) {
-        // SAFETY: this thread's one use of the function ends here.
-        unsafe { sys::napi_release_threadsafe_function(tsfn.0, sys::ThreadsafeFunctionReleaseMode::release) };
+    drop(input);
+    if !shared.cancelled.load(Ordering::SeqCst) {
+        shared.send(match outcome {
+            Ok(Ok(())) => Note::Done,
+            Ok(Err(error)) => Note::Failed(error),
+            Err(panic) => Note::Failed(JsError::Internal(panic_message(&*panic))),
+        });
     }
+    shared.release();
 }
 
 unsafe extern "C" fn release_load(_env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
-    // SAFETY: `data` is one of the `Rc`s `start` leaked for this callback.
-    drop(unsafe { Rc::from_raw(data as *const Shared) });
+    // SAFETY: `data` is one of the `Rc`s `function` leaked for this callback.
+    drop(unsafe { Rc::from_raw(data as *const Local) });
 }
 
+/// Node is done with the wake-up call: after the reading thread released it (its notes
+/// are all queued; the main thread takes them on), or because the environment is torn
+/// down while the thread still holds it. From here on the thread must not touch it, and in
+/// the second case nobody wants its result: it stops.
 unsafe extern "C" fn finalize_wake(_env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
-    // SAFETY: as `release_load`; the load outlives this borrow.
-    let load = unsafe { Rc::from_raw(data as *const Shared) };
-    if let Ok(held) = load.try_borrow() {
-        held.signal.closed.store(true, Ordering::SeqCst);
-    };
+    // SAFETY: `data` is the `Held` box `start` leaked for this function.
+    let held = unsafe { Box::from_raw(data as *mut Held) };
+    let still_held = held.shared.lock().wake.take().is_some();
+    if still_held {
+        held.shared.cancel();
+    }
 }
 
 unsafe extern "C" fn wake_callback(
@@ -492,33 +768,61 @@ unsafe extern "C" fn wake_callback(
     _data: *mut c_void,
 ) {
     if env.is_null() {
+        // Called while the queue is emptied at teardown: the context may be gone.
         return;
     }
-    // SAFETY: the context is the load the function's finalizer has not released yet.
-    let load = unsafe { &*(context as *const Shared) };
-    unsafe { pump_guarded(env, load) };
+    // SAFETY: the context is the `Held` the function's finalizer has not freed yet.
+    let held = unsafe { &*(context as *const Held) };
+    unsafe { guarded(env, &held.load, pump) };
 }
 
-unsafe extern "C" fn resume_callback(env: sys::napi_env, info: sys::napi_callback_info) -> Value {
+/// The data pointer of the current callback: a load its function's finalizer has not
+/// released yet.
+unsafe fn callback_load<'a>(env: sys::napi_env, info: sys::napi_callback_info) -> Option<&'a Local> {
     let mut data = ptr::null_mut();
     let mut argc = 0;
     // SAFETY: reads the data pointer of the current callback.
     let read =
         unsafe { sys::napi_get_cb_info(env, info, &mut argc, ptr::null_mut(), ptr::null_mut(), &mut data) };
-    if read == sys::Status::napi_ok && !data.is_null() {
-        // SAFETY: the function's data is a load its finalizer has not released yet.
-        let load = unsafe { &*(data as *const Shared) };
+    (read == sys::Status::napi_ok && !data.is_null()).then(|| unsafe { &*(data as *const Local) })
+}
+
+unsafe extern "C" fn resume_callback(env: sys::napi_env, info: sys::napi_callback_info) -> Value {
+    if let Some(load) = unsafe { callback_load(env, info) } {
         if let Ok(mut l) = load.try_borrow_mut() {
             l.scheduled = false;
         }
-        unsafe { pump_guarded(env, load) };
+        unsafe { guarded(env, load, pump) };
     }
     ptr::null_mut()
 }
 
-/// [`pump`], with a panic turned into a rejected load: nothing unwinds into Node.
-unsafe fn pump_guarded(env: sys::napi_env, load: &Shared) {
-    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe { pump(env, load) }));
+/// The signal's `abort` listener: rejects with the signal's reason.
+unsafe extern "C" fn abort_callback(env: sys::napi_env, info: sys::napi_callback_info) -> Value {
+    if let Some(load) = unsafe { callback_load(env, info) } {
+        unsafe { guarded(env, load, abort) };
+    }
+    ptr::null_mut()
+}
+
+unsafe fn abort(env: sys::napi_env, load: &Local) {
+    let (Some(state), Ok(mut l)) = (unsafe { state(env) }, load.try_borrow_mut()) else {
+        return;
+    };
+    if l.deferred.is_none() || l.signal.is_null() {
+        return;
+    }
+    let js = unsafe { Js::new(env, state) };
+    let reason = unsafe { referenced(env, l.signal) }
+        .and_then(|signal| unsafe { abort_reason(&js, signal) })
+        .map(JsError::Throw);
+    unsafe { settle(&js, &mut l, Err(reason.unwrap_or_else(|e| e))) };
+}
+
+/// Runs `body` on the load with a panic turned into a rejected load: nothing unwinds into
+/// Node.
+unsafe fn guarded(env: sys::napi_env, load: &Local, body: unsafe fn(sys::napi_env, &Local)) {
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe { body(env, load) }));
     if let Err(panic) = caught {
         let message = panic_message(&*panic);
         if let (Some(state), Ok(mut l)) = (unsafe { state(env) }, load.try_borrow_mut()) {
@@ -529,7 +833,7 @@ unsafe fn pump_guarded(env: sys::napi_env, load: &Shared) {
 }
 
 /// Turns what the reading thread has produced into objects, for up to [`BUDGET`].
-unsafe fn pump(env: sys::napi_env, load: &Shared) {
+unsafe fn pump(env: sys::napi_env, load: &Local) {
     let Some(state) = (unsafe { state(env) }) else {
         return;
     };
@@ -539,21 +843,22 @@ unsafe fn pump(env: sys::napi_env, load: &Shared) {
     };
     let started = Instant::now();
     loop {
-        let Some(notes) = &l.notes else {
+        if l.deferred.is_none() {
             return;
-        };
-        let note = match notes.try_recv() {
-            Ok(note) => note,
-            Err(TryRecvError::Empty) => {
-                l.signal.waiting.store(true, Ordering::SeqCst);
-                // A slice sent just before `waiting` was set woke nobody: look again.
-                match notes.try_recv() {
-                    Ok(note) => note,
-                    Err(TryRecvError::Empty) => return,
-                    Err(TryRecvError::Disconnected) => stopped(),
+        }
+        let note = {
+            let mut channel = l.shared.lock();
+            match channel.notes.pop_front() {
+                Some(note) => {
+                    l.shared.room.notify_one();
+                    note
+                }
+                None => {
+                    // Woken by the next note (checked under the same lock: none is missed).
+                    channel.waiting = true;
+                    return;
                 }
             }
-            Err(TryRecvError::Disconnected) => stopped(),
         };
         let settled = match note {
             Note::Slice(slice) => match unsafe { apply(env, state, &mut l, slice) } {
@@ -579,10 +884,6 @@ unsafe fn pump(env: sys::napi_env, load: &Shared) {
             return;
         }
     }
-}
-
-fn stopped() -> Note {
-    Note::Failed(JsError::Internal("the reading thread stopped".into()))
 }
 
 /// Appends one slice's items to the array at its depth, in a handle scope of its own
@@ -637,8 +938,8 @@ unsafe fn settle(js: &Js, load: &mut Load, outcome: JsResult<()>) {
     let Some(deferred) = load.deferred.take() else {
         return;
     };
-    // Dropping the receiver stops the reading thread at its next slice.
-    load.notes = None;
+    // The reading thread stops at its next block or slice.
+    load.shared.cancel();
     let settled = match outcome {
         Ok(()) => unsafe { referenced(env, load.stack[0]) }
             .map(|root| unsafe { sys::napi_resolve_deferred(env, deferred, root) }),
@@ -651,7 +952,28 @@ unsafe fn settle(js: &Js, load: &mut Load, outcome: JsResult<()>) {
             unsafe { sys::napi_reject_deferred(env, deferred, error) };
         }
     }
-    for reference in load.stack.drain(..).chain([load.source, load.resume]) {
+    // The wake-up call no longer keeps the event loop alive; the reading thread releases it.
+    if let Some(wake) = &load.shared.lock().wake {
+        // SAFETY: on the main thread, before its finalizer (which takes it first).
+        unsafe { sys::napi_unref_threadsafe_function(env, wake.0) };
+    }
+    if !load.signal.is_null() && !load.listener.is_null() {
+        // A long-lived signal must not keep the listener (and the load) alive.
+        let removed = unsafe { referenced(env, load.signal) }.and_then(|signal| {
+            let listener = unsafe { referenced(env, load.listener)? };
+            let remove = unsafe { named(env, signal, c"removeEventListener")? };
+            unsafe { call(env, signal, remove, &[js.ascii_string("abort")?, listener]) }
+        });
+        if removed.is_err() {
+            let mut ignored = ptr::null_mut();
+            unsafe { sys::napi_get_and_clear_last_exception(env, &mut ignored) };
+        }
+    }
+    for reference in load
+        .stack
+        .drain(..)
+        .chain([load.resume, load.signal, load.listener])
+    {
         if !reference.is_null() {
             unsafe { sys::napi_delete_reference(env, reference) };
         }

@@ -924,44 +924,6 @@ impl<'s> Js<'s> {
             _ => self.check(status, "joining strings").map(|()| joined),
         }
     }
-
-    /// Throws an `Error` carrying where in a byte stream the problem is.
-    /// The bytes of a `Uint8Array` (a `Buffer` is one), borrowed for this call.
-    pub fn uint8_array(&self, value: Value) -> JsResult<Option<&[u8]>> {
-        // SAFETY: `value` belongs to the current scope; the typed array keeps its memory
-        // alive at least until the call returns, and the slice does not outlive `self`.
-        unsafe {
-            let mut kind = 0;
-            let mut length = 0usize;
-            let mut data = ptr::null_mut();
-            let mut buffer = ptr::null_mut();
-            let mut offset = 0usize;
-            // One call instead of `napi_is_typedarray` first: anything else is refused with
-            // `napi_invalid_arg` (nothing thrown). `push` pays this per network read.
-            let status = sys::napi_get_typedarray_info(
-                self.env,
-                value,
-                &mut kind,
-                &mut length,
-                &mut data,
-                &mut buffer,
-                &mut offset,
-            );
-            if status == sys::Status::napi_invalid_arg {
-                return Ok(None);
-            }
-            self.check(status, "reading a typed array")?;
-            if kind != sys::TypedarrayType::uint8_array {
-                return Ok(None);
-            }
-            Ok(Some(if length == 0 {
-                &[]
-            } else {
-                std::slice::from_raw_parts(data as *const u8, length)
-            }))
-        }
-    }
-
     /// A string's text as UTF-8 (lone surrogates become U+FFFD, as `Buffer.from` makes them).
     pub fn utf8(&self, value: Value) -> JsResult<String> {
         let mut len = 0usize;

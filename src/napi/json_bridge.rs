@@ -6,6 +6,7 @@
 //! `JSON.parse`. Building the result object by object through N-API is slower (see
 //! `napi-facts.md`).
 
+use std::borrow::Cow;
 use std::ffi::CStr;
 use std::ptr;
 
@@ -15,6 +16,7 @@ use napi::sys;
 use crate::decode::ValueType;
 use crate::formats::wtf8::Wtf8;
 
+use super::bytes::uint8_bytes;
 use super::entry;
 use super::js::{too_long, Js, JsError, JsResult, MAX_STRING_CHECKED};
 
@@ -236,9 +238,10 @@ impl Bridge<'_> {
         Ok(value)
     }
 
-    /// The bytes of a Buffer or Uint8Array, borrowed for the call.
-    pub fn bytes(&self, value: Value) -> napi::Result<Option<&[u8]>> {
-        self.lift(self.js.uint8_array(value))
+    /// The bytes of a Buffer or Uint8Array: borrowed for the call, or copied when they
+    /// are shared memory another thread may change.
+    pub fn bytes(&self, value: Value) -> napi::Result<Option<Cow<'_, [u8]>>> {
+        self.lift(uint8_bytes(&self.js, value))
     }
 
     fn json_method(&self, method: &CStr) -> napi::Result<(Value, Value)> {

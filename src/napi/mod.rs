@@ -17,6 +17,7 @@
 //! - `testing.rs` holds `__panicForTest`, a test-only export (see its documentation).
 
 mod adapters;
+mod bytes;
 mod chunks;
 mod entry;
 mod format_types;
@@ -49,6 +50,7 @@ use napi_derive::napi;
 /// other wrapper, so a panic here is caught here: it must not unwind into Node.
 #[napi(module_exports)]
 pub fn install(exports: Object, env: Env) -> Result<()> {
+    entry::install_panic_hook();
     let installed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
         entry::install(env.raw(), exports.raw())
     }));

@@ -166,8 +166,8 @@ fn with_source<T>(
     what: &str,
     use_bytes: impl FnOnce(&[u8]) -> JsResult<T>,
 ) -> JsResult<T> {
-    if let Some(bytes) = js.uint8_array(source)? {
-        return use_bytes(bytes);
+    if let Some(bytes) = super::bytes::uint8_bytes(js, source)? {
+        return use_bytes(&bytes);
     }
     match js.value_type(source)? {
         ValueType::String => use_bytes(js.utf8(source)?.as_bytes()),

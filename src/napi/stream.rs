@@ -21,6 +21,7 @@ use napi_derive::napi;
 use crate::bytes::{EventStream, Framing, StreamError};
 use crate::decode::ValueType;
 
+use super::bytes::uint8_bytes;
 use super::entry::{run, with_state};
 use super::js::{Interned, Js, JsError, JsResult, State, Value};
 
@@ -73,10 +74,11 @@ fn framing(js: &Js, options: Value) -> JsResult<Framing> {
     }
 }
 
-/// The bytes of a Buffer or Uint8Array (borrowed for the call) or of a string (UTF-8).
+/// The bytes of a Buffer or Uint8Array (borrowed for the call, copied when they are
+/// shared memory) or of a string (UTF-8).
 fn with_bytes<T>(js: &Js, data: Value, use_bytes: impl FnOnce(&[u8]) -> T) -> JsResult<T> {
-    if let Some(bytes) = js.uint8_array(data)? {
-        return Ok(use_bytes(bytes));
+    if let Some(bytes) = uint8_bytes(js, data)? {
+        return Ok(use_bytes(&bytes));
     }
     if js.value_type(data)? == ValueType::String {
         return Ok(use_bytes(js.utf8(data)?.as_bytes()));

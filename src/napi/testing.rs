@@ -6,6 +6,7 @@
 //! - `"entry"`: the wrapper every raw entry point, the `ChunkStream` class and the
 //!   adapters run their body in (`entry::run`);
 //! - `"payload"`: the same, with a panic payload that is not a message;
+//! - `"data"`: the same, with a formatted message quoting data, which must not be shown;
 //! - `"napi"`: a `#[napi(catch_unwind)]` function, as the format readers are.
 //!
 //! `__wrappedForTest()` returns an object wrapped (`napi_wrap`) around one byte that is
@@ -21,11 +22,15 @@ use super::entry;
 pub fn panic_for_test(env: &Env, via: String) -> Result<()> {
     match via.as_str() {
         "napi" => panic!("a test panic in a #[napi(catch_unwind)] function"),
-        "entry" | "payload" => {
+        "entry" | "payload" | "data" => {
             let outcome = unsafe {
                 entry::with_state(env.raw(), "__panicForTest", |_| {
                     if via == "payload" {
                         std::panic::panic_any(7_u8);
+                    }
+                    if via == "data" {
+                        let data = format!("{}-{}", "caller", "secret");
+                        panic!("a test panic quoting {data}");
                     }
                     panic!("a test panic in the entry wrapper")
                 })
