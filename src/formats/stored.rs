@@ -99,9 +99,10 @@ impl StoredMessages {
 
     /// Adds a call to the open message as `tool-call` adds it: to the last chunk when it
     /// is a tool batch, else in a new one. A call whose id was seen before is not added
-    /// again; its entry is returned.
+    /// again while its message is held; its entry is returned. One whose message was
+    /// handed on already is added anew (tools reuse ids such as `call_0`), never dropped.
     pub fn call(&mut self, id: Wtf8, name: Wtf8, arguments: Json) -> &mut ToolCallEntry<Wtf8, Json> {
-        if self.calls.contains_key(&id) {
+        if self.call_mut(&id).is_some() {
             return self.call_mut(&id).expect("a held call");
         }
         let message = self.handed + self.held.len() - 1;
@@ -278,5 +279,34 @@ impl Sink for super::live::Folded {
         entry.arguments = arguments;
         entry.result = result;
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_id_reused_after_its_message_was_handed_on_is_added_again() {
+        let id = || Wtf8::from("call_0");
+        let mut stored = StoredMessages::new();
+        stored.start(MessageRole::Assistant, Some("a"), || "x".into());
+        stored.call(id(), "bash".into(), Json::Null);
+        assert!(stored.set_result(&id(), Some((Json::Null, Json::Bool(false)))));
+        stored.start(MessageRole::Assistant, Some("b"), || "y".into());
+        let mut handed = Vec::new();
+        assert!(stored.hand_on(&mut |m| {
+            handed.push(m);
+            true
+        }));
+        assert_eq!(handed.len(), 1);
+        stored.call(id(), "read".into(), Json::Null);
+        let rest = stored.into_messages();
+        assert_eq!(rest.len(), 1);
+        assert_eq!(rest[0].id, "b");
+        match &rest[0].chunks[..] {
+            [Chunk::ToolBatch { calls }] => assert_eq!(calls[0].name, Wtf8::from("read")),
+            other => panic!("expected one tool batch, got {other:?}"),
+        }
     }
 }

@@ -197,6 +197,12 @@ impl<R: Read> Lines<R> {
     }
 
     /// The next non-blank line, parsed by `parse`, and its number. A line that does not
+    /// Lines are JSON texts: one that cannot become JSON however it goes on is handed on
+    /// after its first block, not at its end (see [`hopeless`]).
+    pub fn expect_json(&mut self) {
+        self.json = true;
+    }
+
     /// parse is reported by `error(e, number, is_last)`; `is_last`: nothing but blank
     /// lines follows (so a line cut short can be told from one that is wrong).
     pub fn next_parsed<T>(
@@ -204,7 +210,7 @@ impl<R: Read> Lines<R> {
         parse: impl Fn(&str) -> Result<T, ParseError>,
         error: impl FnOnce(ParseError, usize, bool) -> HistoryError,
     ) -> Result<Option<(T, usize)>, HistoryError> {
-        self.json = true;
+        self.expect_json();
         loop {
             let Some(line) = self.next_line()? else {
                 return Ok(None);

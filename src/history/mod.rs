@@ -327,7 +327,14 @@ pub fn read_pi_history(
         Input::Reader(reader) => {
             let mut planner = pi::Planner::default();
             let mut lines = Lines::new(&mut *reader);
+            lines.expect_json();
             while let Some(line) = lines.next_line()? {
+                // A line that can be no entry is refused now, not after the whole file.
+                if lines::hopeless(line.text.as_bytes()) {
+                    if let Err(e) = pi::parse_str_line(line.text) {
+                        return Err(format_error(pi::line_error(e, line.number, false)));
+                    }
+                }
                 if !planner.line(line.number, line.text.as_bytes()) {
                     break;
                 }
@@ -772,6 +779,14 @@ fn chatviewer_error(e: Invalid, places: &[At]) -> HistoryError {
                 format_args!("{path} must be {}, got {}", e.expected, e.got.name()),
             )
         }
+        // Items are checked one at a time, each as `messages[0]`.
+        Some(&At::Element(index)) => HistoryError {
+            line: None,
+            offset: None,
+            message: e
+                .to_string()
+                .replacen("messages[0]", &format!("messages[{index}]"), 1),
+        },
         _ => HistoryError {
             line: None,
             offset: None,
