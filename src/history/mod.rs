@@ -233,21 +233,71 @@ pub fn read_pi_history(
             read_pi(Lines::new(bytes), session, plan, emit)
         }
         Input::Reader(reader) => {
-            let mut planner = pi::Planner::default();
-            let mut lines = Lines::new(&mut *reader);
-            while let Some(line) = lines.next_line()? {
-                if !planner.line(line.number, line.text.as_bytes()) {
-                    break;
-                }
-            }
-            drop(lines);
-            let plan = planner.finish(session.leaf.as_deref());
+            let plan = plan_reader(&mut *reader, session.leaf.as_deref())?;
             reader.seek(SeekFrom::Start(0)).map_err(|e| HistoryError {
                 line: None,
                 offset: None,
                 message: format!("reading failed: {e}"),
             })?;
             read_pi(Lines::new(reader), session, plan, emit)
+        }
+    }
+}
+
+/// [`pi::plan`] of a file, read a block at a time (its lines are checked as UTF-8 when
+/// they are read for good).
+fn plan_reader(reader: &mut dyn Read, leaf: Option<&str>) -> Result<Option<Vec<bool>>, HistoryError> {
+    let mut planner = pi::Planner::default();
+    let mut block = vec![0u8; 1 << 20];
+    let mut pending: Vec<u8> = Vec::new();
+    let mut number = 0;
+    loop {
+        let read = match reader.read(&mut block) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                return Err(HistoryError {
+                    line: None,
+                    offset: None,
+                    message: format!("reading failed: {e}"),
+                })
+            }
+        };
+        let data = &block[..read];
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', data) {
+            number += 1;
+            let line = if pending.is_empty() {
+                &data[start..end]
+            } else {
+                pending.extend_from_slice(&data[start..end]);
+                &pending[..]
+            };
+            let line = if number == 1 {
+                line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+            } else {
+                line
+            };
+            if !planner.line(number, line) {
+                return Ok(None);
+            }
+            pending.clear();
+            start = end + 1;
+        }
+        pending.extend_from_slice(&data[start..]);
+        if read == 0 {
+            if !pending.is_empty() {
+                number += 1;
+                let line = if number == 1 {
+                    pending.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&pending)
+                } else {
+                    &pending
+                };
+                if !planner.line(number, line) {
+                    return Ok(None);
+                }
+            }
+            return Ok(planner.finish(leaf));
         }
     }
 }
