@@ -494,7 +494,12 @@ pub fn read_lines(lines: Vec<Json>, options: SessionOptions) -> FormatResult<Vec
 pub struct Planner {
     /// Per entry: its line and its parent entry.
     entries: Vec<(usize, Option<usize>)>,
-    ids: HashMap<Vec<u8>, usize>,
+    /// Every entry's id, one after the other (`ends[i]` is where entry `i`'s ends), so
+    /// that a chain in file order costs no allocation per entry.
+    ids: Vec<u8>,
+    ends: Vec<usize>,
+    /// Entry by id, built only once an entry continues another than the one before it.
+    by_id: Option<HashMap<Vec<u8>, usize>>,
     failed: bool,
 }
 
@@ -522,6 +527,21 @@ fn head(line: &[u8]) -> Option<Head<'_>> {
 }
 
 impl Planner {
+    fn id(&self, entry: usize) -> &[u8] {
+        let start = entry.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.ids[start..self.ends[entry]]
+    }
+
+    fn index(&mut self) -> &HashMap<Vec<u8>, usize> {
+        if self.by_id.is_none() {
+            let map = (0..self.entries.len())
+                .map(|i| (self.id(i).to_vec(), i))
+                .collect();
+            self.by_id = Some(map);
+        }
+        self.by_id.as_ref().expect("built above")
+    }
+
     /// Notes line `number`; `false` once the plan is given up.
     pub fn line(&mut self, number: usize, line: &[u8]) -> bool {
         if self.failed || line.iter().all(u8::is_ascii_whitespace) {
@@ -534,9 +554,19 @@ impl Planner {
             self.failed = true;
             return false;
         };
-        let parent = parent.and_then(|p| self.ids.get(p).copied());
-        self.ids.insert(id.to_vec(), self.entries.len());
+        let previous = self.entries.len().checked_sub(1);
+        let parent = match parent {
+            None => None,
+            Some(parent) if previous.is_some_and(|p| self.id(p) == parent) => previous,
+            Some(parent) => self.index().get(parent).copied(),
+        };
+        let entry = self.entries.len();
         self.entries.push((number, parent));
+        self.ids.extend_from_slice(id);
+        self.ends.push(self.ids.len());
+        if let Some(map) = &mut self.by_id {
+            map.insert(id.to_vec(), entry);
+        }
         true
     }
 
@@ -550,8 +580,11 @@ impl Planner {
         let mut on_path = vec![false; last_line + 1];
         let mut at = match leaf {
             None => self.entries.len().checked_sub(1),
-            Some(id) => Some(*self.ids.get(id.as_bytes())?),
+            Some(id) => (0..self.entries.len())
+                .rev()
+                .find(|&i| self.id(i) == id.as_bytes()),
         };
+        at?;
         while let Some(index) = at {
             let (line, parent) = self.entries[index];
             on_path[line] = true;
