@@ -51,7 +51,11 @@ const WANTED: &str = concat!(
 #[test]
 fn cr_lf_and_crlf_each_end_a_line_split_anywhere_in_every_framing() {
     for framing in FRAMINGS {
-        let sse_auto = if framing == Framing::Auto { Framing::Sse } else { framing };
+        let sse_auto = if framing == Framing::Auto {
+            Framing::Sse
+        } else {
+            framing
+        };
         for as_sse in [false, true] {
             let shape = if as_sse { sse_auto } else { framing };
             if as_sse && framing == Framing::Ndjson {
@@ -110,7 +114,12 @@ fn a_bom_split_byte_by_byte_is_skipped_and_counted_in_offsets() {
         // After the BOM, the first event and its line end(s), the bad one fails at its
         // byte 1 (after `data: ` in SSE).
         let (first, second, line, at) = match framing {
-            Framing::Sse => (format!("data: {A}\r\r"), "data: {\r", 3, 3 + 6 + A.len() + 2 + 6 + 1),
+            Framing::Sse => (
+                format!("data: {A}\r\r"),
+                "data: {\r",
+                3,
+                3 + 6 + A.len() + 2 + 6 + 1,
+            ),
             _ => (format!("{A}\r"), "{\r", 2, 3 + A.len() + 1 + 1),
         };
         stream.push(first.as_bytes()).unwrap();
@@ -136,7 +145,10 @@ fn only_a_leading_bom_is_skipped() {
     assert!(fold(Framing::Ndjson, &[text.as_bytes()]).is_err());
     // A stream that is only part of a BOM is not one.
     assert!(fold(Framing::Ndjson, &[b"\xEF\xBB"]).is_err());
-    assert_eq!(fold(Framing::Ndjson, &[b"\xEF\xBB\xBF"]), Ok(("[]".to_string(), 0)));
+    assert_eq!(
+        fold(Framing::Ndjson, &[b"\xEF\xBB\xBF"]),
+        Ok(("[]".to_string(), 0))
+    );
 }
 
 #[test]
@@ -145,9 +157,12 @@ fn a_data_line_without_a_colon_is_an_empty_data_line() {
     assert!(fold(Framing::Sse, &[b"data\n\n"]).is_err());
     assert!(fold(Framing::Sse, &[b"data:\n\n"]).is_err());
     // Other fields without a value, and names that only begin with `data`, are not data.
-    assert_eq!(fold(Framing::Sse, &[b"event\nid\ndatum: 1\ndata-x: 2\n\n"]), Ok(("[]".to_string(), 0)));
+    assert_eq!(
+        fold(Framing::Sse, &[b"event\nid\ndatum: 1\ndata-x: 2\n\n"]),
+        Ok(("[]".to_string(), 0))
+    );
     // `data` alone is the field `data` with an empty value: it adds a line to the frame.
-    let text = format!("data: {{\"type\":\"text-delta\",\ndata\ndata: \"delta\":\"x\"}}\n\n");
+    let text = "data: {\"type\":\"text-delta\",\ndata\ndata: \"delta\":\"x\"}\n\n";
     assert_eq!(
         fold(Framing::Sse, &[text.as_bytes()]),
         Ok((r#"[{"type":"text","text":"x"}]"#.to_string(), 1))
