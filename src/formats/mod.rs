@@ -18,6 +18,7 @@
 //! [`json::JsonSource`] runs the same rules over `serde_json` values.
 
 pub mod acp;
+pub mod ai_sdk;
 pub mod chatviewer;
 pub mod check;
 pub mod date;

@@ -1,0 +1,433 @@
+//! The Vercel AI SDK: its UI message stream (the SSE protocol `useChat` reads), the
+//! `fullStream` parts of `streamText`, and its persisted `UIMessage`.
+//!
+//! Stream chunks become agent events and are folded by [`crate::append_event`], so a
+//! capture folded live and the `UIMessage` the SDK persists for it give the same chunks.
+//! Where the models differ, the mapping is stated here and in the README:
+//!
+//! - text and reasoning parts are not kept apart by `id`: consecutive parts of one kind
+//!   join into one chunk, and deltas of parts that interleave are joined in arrival order;
+//! - tool input streamed as partial JSON (`tool-input-start` / `-delta`) shows nothing: the
+//!   call appears with its whole input at `tool-input-available` (or `tool-input-error`);
+//! - approvals (`tool-approval-*`, `tool-output-denied`) and steps (`start-step`,
+//!   `finish-step`, `reset-step`) keep nothing: a denied call stays a call without result;
+//! - `providerMetadata` is kept for reasoning only (the latest one the part carried, as the
+//!   SDK keeps it), as the thinking chunk's `metadata`;
+//! - sources, files, data parts, custom parts, steering messages and message metadata have
+//!   no chunk; `abort` and `finish` end the stream and keep nothing (the SDK's persisted
+//!   message has nothing of them either); `error` becomes an error chunk.
+
+use std::collections::HashMap;
+
+use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
+use crate::owned::IndexedChunks;
+use crate::reducer::append_event;
+
+use super::check::{array, index, join, object, string, FormatError, FormatResult};
+use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
+use super::value::Json;
+use super::wtf8::Wtf8;
+
+/// The chunk types only a UI message stream has: one of them first in a stream says the
+/// stream is one.
+pub fn is_ui_only_type(tag: &[u8]) -> bool {
+    matches!(
+        tag,
+        b"start"
+            | b"start-step"
+            | b"finish-step"
+            | b"text-start"
+            | b"text-end"
+            | b"reasoning-start"
+            | b"tool-input-start"
+            | b"tool-input-delta"
+            | b"tool-input-available"
+            | b"tool-input-error"
+            | b"tool-output-available"
+            | b"tool-output-error"
+            | b"tool-output-denied"
+            | b"tool-approval-request"
+            | b"tool-approval-response"
+            | b"source-url"
+            | b"source-document"
+            | b"message-metadata"
+            | b"finish"
+            | b"abort"
+    ) || tag.starts_with(b"data-")
+}
+
+/// What a stream remembers between chunks: the latest `providerMetadata` of each open
+/// reasoning part (Anthropic sends the signature on a `reasoning-delta` with an empty
+/// delta, and `reasoning-end` without it).
+#[derive(Debug, Default)]
+pub struct StreamState {
+    reasoning_metadata: HashMap<Wtf8, Json>,
+}
+
+fn present(value: Option<&Json>) -> Option<&Json> {
+    value.filter(|v| !matches!(v, Json::Undefined | Json::Null))
+}
+
+impl StreamState {
+    fn remember(&mut self, part: &Json, id: &Wtf8) {
+        if let Some(metadata) = present(part.get("providerMetadata")) {
+            self.reasoning_metadata.insert(id.clone(), metadata.clone());
+        }
+    }
+
+    fn reasoning_end(&mut self, part: &Json, id: &Wtf8) -> FormatEvent {
+        self.remember(part, id);
+        AgentEvent::ReasoningEnd {
+            metadata: self.reasoning_metadata.remove(id),
+        }
+    }
+
+    /// One UI message stream chunk as agent events. `[DONE]` is not a chunk: the framing
+    /// reader skips it.
+    pub fn ui_chunk_events(&mut self, chunk: &Json) -> FormatResult<Vec<FormatEvent>> {
+        object(chunk, "")?;
+        let tag = string(chunk, "type", "")?;
+        let event = match tag.as_bytes() {
+            b"text-delta" => {
+                string(chunk, "id", "")?;
+                AgentEvent::TextDelta {
+                    delta: string(chunk, "delta", "")?.clone(),
+                }
+            }
+            b"reasoning-start" => {
+                let id = string(chunk, "id", "")?;
+                self.reasoning_metadata.remove(id);
+                self.remember(chunk, id);
+                return Ok(Vec::new());
+            }
+            b"reasoning-delta" => {
+                let id = string(chunk, "id", "")?;
+                self.remember(chunk, id);
+                AgentEvent::ReasoningDelta {
+                    delta: string(chunk, "delta", "")?.clone(),
+                }
+            }
+            b"reasoning-end" => {
+                let id = string(chunk, "id", "")?.clone();
+                self.reasoning_end(chunk, &id)
+            }
+            b"tool-input-available" => call(chunk, "toolCallId", "toolName", "input")?,
+            b"tool-input-error" => {
+                let call = call(chunk, "toolCallId", "toolName", "input")?;
+                let result = failure(chunk, "toolCallId", "errorText")?;
+                return Ok(vec![call, result]);
+            }
+            b"tool-output-available" => AgentEvent::ToolResult {
+                tool_call_id: string(chunk, "toolCallId", "")?.clone(),
+                result: payload(chunk, "output"),
+                is_error: Json::Bool(false),
+            },
+            b"tool-output-error" => failure(chunk, "toolCallId", "errorText")?,
+            b"error" => AgentEvent::Error {
+                error: string(chunk, "errorText", "")?.clone(),
+                status_code: None,
+            },
+            _ => return Ok(Vec::new()),
+        };
+        Ok(vec![event])
+    }
+
+    /// One `streamText` `fullStream` part (as JSON) as agent events.
+    pub fn full_stream_events(&mut self, part: &Json) -> FormatResult<Vec<FormatEvent>> {
+        object(part, "")?;
+        let tag = string(part, "type", "")?;
+        let event = match tag.as_bytes() {
+            b"text-delta" => AgentEvent::TextDelta {
+                delta: string(part, "text", "")?.clone(),
+            },
+            b"reasoning-start" => {
+                let id = string(part, "id", "")?;
+                self.reasoning_metadata.remove(id);
+                self.remember(part, id);
+                return Ok(Vec::new());
+            }
+            b"reasoning-delta" => {
+                let id = string(part, "id", "")?;
+                self.remember(part, id);
+                AgentEvent::ReasoningDelta {
+                    delta: string(part, "text", "")?.clone(),
+                }
+            }
+            b"reasoning-end" => {
+                let id = string(part, "id", "")?.clone();
+                self.reasoning_end(part, &id)
+            }
+            b"tool-call" => call(part, "toolCallId", "toolName", "input")?,
+            b"tool-result" => AgentEvent::ToolResult {
+                tool_call_id: string(part, "toolCallId", "")?.clone(),
+                result: payload(part, "output"),
+                is_error: Json::Bool(false),
+            },
+            b"tool-error" => AgentEvent::ToolResult {
+                tool_call_id: string(part, "toolCallId", "")?.clone(),
+                result: error_text(part.get("error")),
+                is_error: Json::Bool(true),
+            },
+            b"error" => AgentEvent::Error {
+                error: match error_text(part.get("error")) {
+                    Json::String(text) => text,
+                    _ => Wtf8::new(),
+                },
+                status_code: None,
+            },
+            _ => return Ok(Vec::new()),
+        };
+        Ok(vec![event])
+    }
+}
+
+/// A payload as given; absent stays absent.
+fn payload(object: &Json, key: &str) -> Json {
+    object.get(key).cloned().unwrap_or(Json::Undefined)
+}
+
+fn call(chunk: &Json, id: &str, name: &str, input: &str) -> FormatResult<FormatEvent> {
+    Ok(AgentEvent::ToolCall {
+        id: string(chunk, id, "")?.clone(),
+        name: string(chunk, name, "")?.clone(),
+        arguments: payload(chunk, input),
+    })
+}
+
+fn failure(chunk: &Json, id: &str, text: &str) -> FormatResult<FormatEvent> {
+    Ok(AgentEvent::ToolResult {
+        tool_call_id: string(chunk, id, "")?.clone(),
+        result: Json::String(string(chunk, text, "")?.clone()),
+        is_error: Json::Bool(true),
+    })
+}
+
+/// An `error` of the full stream (any value) as the text the UI stream would carry: a
+/// string as it is, an object's `message`, anything else as its JSON text.
+fn error_text(error: Option<&Json>) -> Json {
+    match error {
+        Some(Json::String(text)) => Json::String(text.clone()),
+        Some(object @ Json::Object(_)) => match object.get("message") {
+            Some(Json::String(text)) => Json::String(text.clone()),
+            _ => Json::String(Wtf8::from_wtf8_unchecked(object.to_json())),
+        },
+        Some(Json::Undefined) | None => Json::String(Wtf8::from("unknown error")),
+        Some(other) => Json::String(Wtf8::from_wtf8_unchecked(other.to_json())),
+    }
+}
+
+/// The events one `UIMessage` part stands for. Tool parts are `tool-<name>` (static) or
+/// `dynamic-tool` with `toolName`; their `state` says how far the call got.
+fn part_events(part: &Json, path: &str) -> FormatResult<Vec<FormatEvent>> {
+    object(part, path)?;
+    let tag = string(part, "type", path)?;
+    let bytes = tag.as_bytes();
+    Ok(match bytes {
+        b"text" => vec![AgentEvent::TextDelta {
+            delta: string(part, "text", path)?.clone(),
+        }],
+        b"reasoning" => {
+            let mut events = vec![AgentEvent::ReasoningDelta {
+                delta: string(part, "text", path)?.clone(),
+            }];
+            if let Some(metadata) = present(part.get("providerMetadata")) {
+                events.push(AgentEvent::ReasoningEnd {
+                    metadata: Some(metadata.clone()),
+                });
+            }
+            events
+        }
+        _ if bytes == b"dynamic-tool" || bytes.starts_with(b"tool-") => {
+            let name = if bytes == b"dynamic-tool" {
+                string(part, "toolName", path)?.clone()
+            } else {
+                Wtf8::from_wtf8_unchecked(bytes[5..].to_vec())
+            };
+            let id = string(part, "toolCallId", path)?.clone();
+            let state = string(part, "state", path)?;
+            let mut events = vec![AgentEvent::ToolCall {
+                id: id.clone(),
+                name,
+                arguments: payload(part, "input"),
+            }];
+            match state.as_bytes() {
+                b"output-available" => events.push(AgentEvent::ToolResult {
+                    tool_call_id: id,
+                    result: payload(part, "output"),
+                    is_error: Json::Bool(false),
+                }),
+                b"output-error" => events.push(AgentEvent::ToolResult {
+                    tool_call_id: id,
+                    result: Json::String(string(part, "errorText", path)?.clone()),
+                    is_error: Json::Bool(true),
+                }),
+                b"input-streaming"
+                | b"input-available"
+                | b"approval-requested"
+                | b"approval-responded"
+                | b"output-denied" => {}
+                _ => {
+                    return Err(FormatError::new(
+                        join(path, "state"),
+                        format!("is not a tool part state: {state}"),
+                    ))
+                }
+            }
+            events
+        }
+        _ => Vec::new(),
+    })
+}
+
+fn role(message: &Json) -> FormatResult<MessageRole> {
+    let role = string(message, "role", "")?;
+    match role.as_bytes() {
+        b"user" => Ok(MessageRole::User),
+        b"assistant" => Ok(MessageRole::Assistant),
+        b"system" => Ok(MessageRole::System),
+        _ => Err(FormatError::new(
+            "role",
+            format!("must be 'user', 'assistant' or 'system', got '{role}'"),
+        )),
+    }
+}
+
+/// A `UIMessage` as a message: its parts folded as the events they stand for.
+pub fn read_message(message: &Json) -> FormatResult<FormatMessage> {
+    object(message, "")?;
+    let id = string(message, "id", "")?.to_string_lossy().into_owned();
+    let role = role(message)?;
+    let mut chunks = IndexedChunks::new();
+    for (i, part) in array(message, "parts", "")?.iter().enumerate() {
+        for event in part_events(part, &index("parts", i))? {
+            let Ok(()) = append_event(&mut chunks, event);
+        }
+    }
+    Ok(ChatMessage {
+        id,
+        role,
+        chunks: chunks.into_chunks(),
+    })
+}
+
+/// The stream's chunks folded into one message (for `ChunkStream`-like use from JSON
+/// values): each chunk's events, in order.
+pub fn fold_ui_chunks(chunks: &[Json]) -> FormatResult<Vec<FormatChunk>> {
+    let mut state = StreamState::default();
+    let mut folded = IndexedChunks::new();
+    for (i, chunk) in chunks.iter().enumerate() {
+        let events = state
+            .ui_chunk_events(chunk)
+            .map_err(|e| within(e, &index("", i)))?;
+        for event in events {
+            let Ok(()) = append_event(&mut folded, event);
+        }
+    }
+    Ok(folded.into_chunks())
+}
+
+fn within(mut error: FormatError, at: &str) -> FormatError {
+    error.path = if error.path.is_empty() {
+        at.to_string()
+    } else {
+        format!("{at}.{}", error.path)
+    };
+    error
+}
+
+fn text_of(value: &Wtf8) -> Json {
+    Json::String(value.clone())
+}
+
+/// A message as a `UIMessage`. Text chunks become `text` parts and thinking chunks
+/// `reasoning` parts (the metadata as `providerMetadata`), both `state: 'done'`; each tool
+/// call becomes a `tool-<name>` part, `output-available` with its result,
+/// `output-error` with its result as `errorText` when `isError` is `true` (a result that
+/// is not a string is written as its JSON text), `input-available` without a result.
+/// System chunks become text parts (of a `system` message). Error chunks, shell output
+/// and a call's `isError` values other than `true`/`false` have no part: they are left
+/// out, as the SDK's own persisted message has no error either. A `step-start` part opens
+/// the message and every step after a tool batch, as the SDK writes them.
+pub fn write_message(message: &FormatMessage) -> Json {
+    let mut parts = Vec::new();
+    let assistant = message.role == MessageRole::Assistant;
+    if assistant {
+        parts.push(Json::object([("type", Json::string("step-start"))]));
+    }
+    let mut after_tools = false;
+    for chunk in &message.chunks {
+        if after_tools && assistant && !matches!(chunk, Chunk::Error { .. }) {
+            parts.push(Json::object([("type", Json::string("step-start"))]));
+            after_tools = false;
+        }
+        match chunk {
+            Chunk::Text { text } | Chunk::System { text, .. } => parts.push(Json::object([
+                ("type", Json::string("text")),
+                ("text", text_of(text)),
+                ("state", Json::string("done")),
+            ])),
+            Chunk::Thinking { text, metadata } => {
+                let mut fields = vec![
+                    (Wtf8::from("type"), Json::string("reasoning")),
+                    (Wtf8::from("text"), text_of(text)),
+                    (Wtf8::from("state"), Json::string("done")),
+                ];
+                if let Some(metadata) = metadata.as_ref().filter(|m| !matches!(m, Json::Undefined)) {
+                    fields.push((Wtf8::from("providerMetadata"), metadata.clone()));
+                }
+                parts.push(Json::Object(fields));
+            }
+            Chunk::ToolBatch { calls } => {
+                for call in calls {
+                    let mut tag = Wtf8::from("tool-");
+                    tag.push_wtf8(call.name.as_bytes());
+                    let mut fields = vec![
+                        (Wtf8::from("type"), Json::String(tag)),
+                        (Wtf8::from("toolCallId"), text_of(&call.id)),
+                    ];
+                    let input = (Wtf8::from("input"), call.arguments.clone());
+                    match &call.result {
+                        Some((result, Json::Bool(true))) => {
+                            let text = match result {
+                                Json::String(text) => text.clone(),
+                                other => Wtf8::from_wtf8_unchecked(other.to_json()),
+                            };
+                            fields.push((Wtf8::from("state"), Json::string("output-error")));
+                            fields.push(input);
+                            fields.push((Wtf8::from("errorText"), Json::String(text)));
+                        }
+                        Some((result, _)) => {
+                            fields.push((Wtf8::from("state"), Json::string("output-available")));
+                            fields.push(input);
+                            fields.push((Wtf8::from("output"), result.clone()));
+                        }
+                        None => {
+                            fields.push((Wtf8::from("state"), Json::string("input-available")));
+                            fields.push(input);
+                        }
+                    }
+                    parts.push(Json::Object(fields));
+                }
+                after_tools = true;
+            }
+            Chunk::Error { .. } => {}
+        }
+    }
+    Json::Object(vec![
+        (Wtf8::from("id"), Json::string(message.id.as_str())),
+        (
+            Wtf8::from("role"),
+            Json::string(super::model_json::role_name(message.role)),
+        ),
+        (Wtf8::from("parts"), Json::Array(parts)),
+    ])
+}
+
+/// `UIMessage[]` as messages.
+pub fn read_messages(messages: &[Json]) -> FormatResult<Vec<FormatMessage>> {
+    messages
+        .iter()
+        .enumerate()
+        .map(|(i, message)| read_message(message).map_err(|e| within(e, &index("", i))))
+        .collect()
+}
