@@ -681,6 +681,38 @@ export declare namespace acp {
   export function toWebviewMessages(updates: Array<SessionNotification | SessionUpdate>): ACPMessage[]
 }
 
+export declare namespace aiSdk {
+  /**
+   * Maps `streamText`'s `fullStream` parts (in order) to agent events: `text-delta`,
+   * `reasoning-delta`, `reasoning-end` (with the part's latest `providerMetadata`),
+   * `tool-call`, `tool-result`, `tool-error` (a `tool-result` with `isError: true` and the
+   * error's message) and `error`. Every other part gives none.
+   */
+  export function fromFullStreamParts(parts: Array<{ type: string; [key: string]: unknown }>): AgentContentEvent[]
+  /**
+   * Writes a message as a `UIMessage` (`step-start`, `text`, `reasoning` and
+   * `tool-<name>` parts); `aiSdk.toMessages` reads it back to the same chunks, error
+   * chunks and shell output excepted (a `UIMessage` has no part for them).
+   */
+  export function fromMessage(message: ChatMessage): { id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }
+  /** `aiSdk.fromMessage` for each message. */
+  export function fromMessages(messages: ChatMessage[]): Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>
+  /**
+   * Maps UI message stream chunks (what `useChat` reads, in order) to agent events for
+   * `appendEventToChunks`: `text-delta` → `text-delta`, `reasoning-delta` →
+   * `reasoning-delta`, `reasoning-end` → `reasoning-end` with the part's latest
+   * `providerMetadata`, `tool-input-available` → `tool-call`, `tool-output-available` /
+   * `tool-output-error` → `tool-result`, `tool-input-error` → both, `error` → `error`.
+   * Every other chunk gives none (the README's AI SDK section names each).
+   */
+  export function fromUIMessageChunks(chunks: Array<{ type: string; [key: string]: unknown }>): AgentContentEvent[]
+  /**
+   * Reads persisted `UIMessage`s (what `useChat` keeps) as messages: each part folded as
+   * the events it stands for.
+   */
+  export function toMessages(messages: Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>): ChatMessage[]
+}
+
 export declare namespace pi {
   /**
    * Writes messages as a Pi session file (JSONL): a version 3 header, then message

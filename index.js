@@ -863,5 +863,6 @@ module.exports.ToolKind = nativeBinding.ToolKind
 module.exports.toUnifiedMessages = nativeBinding.toUnifiedMessages
 module.exports.UnifiedMessageType = nativeBinding.UnifiedMessageType
 module.exports.acp = nativeBinding.acp
+module.exports.aiSdk = nativeBinding.aiSdk
 module.exports.pi = nativeBinding.pi
 module.exports.sn = nativeBinding.sn

@@ -65,26 +65,26 @@ fn json_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
 }
 
 /// The value as JSON, which must be an object.
-fn object_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
+pub(super) fn object_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
     match b.value_type(value)? {
         ValueType::Object => json_of(b, value, what),
         got => Err(b.type_error(format!("\"{what}\" must be an object, got {}", got.name()))),
     }
 }
 
-fn array_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
+pub(super) fn array_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
     match b.value_type(value)? {
         ValueType::Array => json_of(b, value, what),
         got => Err(b.type_error(format!("\"{what}\" must be an array, got {}", got.name()))),
     }
 }
 
-fn give(b: &Bridge, env: &Env, json: &Json) -> Result<Unknown<'static>> {
+pub(super) fn give(b: &Bridge, env: &Env, json: &Json) -> Result<Unknown<'static>> {
     let value = b.parse(&json.to_json())?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
 }
 
-fn give_messages(b: &Bridge, env: &Env, messages: &[FormatMessage]) -> Result<Unknown<'static>> {
+pub(super) fn give_messages(b: &Bridge, env: &Env, messages: &[FormatMessage]) -> Result<Unknown<'static>> {
     let mut text = Vec::new();
     write_messages(&mut text, messages);
     let value = b.parse(&text)?;
@@ -100,7 +100,7 @@ fn give_events(b: &Bridge, env: &Env, events: &[FormatEvent]) -> Result<Unknown<
 }
 
 /// Prefixes a format error's path with the argument it is in (`event.toolCallId`).
-fn within(b: &Bridge, what: &str, mut error: FormatError) -> napi::Error {
+pub(super) fn within(b: &Bridge, what: &str, mut error: FormatError) -> napi::Error {
     error.path = if error.path.is_empty() {
         what.to_string()
     } else if error.path.starts_with('[') {

@@ -14,6 +14,7 @@
 //! - `testing.rs` holds `__panicForTest`, a test-only export (see its documentation).
 
 mod adapters;
+mod ai_sdk;
 mod chunks;
 mod entry;
 mod format_types;
