@@ -162,7 +162,7 @@ export interface ChatMessageData {
 export type ChatMessageDataType = 'user' | 'assistant' | 'tool_call'
 
 /** One ordered piece of a message, discriminated by `type`. */
-export type Chunk = TextChunk | ThinkingChunk | ToolBatchChunk | ErrorChunk | SystemChunk
+export type Chunk = TextChunk | ThinkingChunk | ToolBatchChunk | ErrorChunk | SystemChunk | FileChunk
 
 /** An ACP content block, discriminated by `type`. */
 export type ContentBlock =
@@ -185,6 +185,21 @@ export interface ErrorChunk {
   type: 'error'
   message: string
   statusCode?: number
+}
+
+/**
+ * An image or other file a stored message holds. Only history readers and live-stream
+ * folds of formats that carry files make it; the drop-in's events never do.
+ */
+export interface FileChunk {
+  type: 'file'
+  /** The MIME type, e.g. `image/png`. */
+  mediaType: string
+  /** The content, base64 exactly as the source stored it. */
+  data?: string
+  /** A reference to the content (an http(s) or `data:` URL) as the source stored it. */
+  url?: string
+  filename?: string
 }
 
 /** A history format `loadHistory` reads. */
@@ -509,7 +524,7 @@ export interface SystemChunk {
 }
 
 /** The kind of a `system` chunk. */
-export type SystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled'
+export type SystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'compaction' | 'branch-summary' | 'thinking-level-changed' | 'custom'
 
 /** A system notice in the caller's terms: its kind and its (formatted, localised) text. */
 export interface SystemEventLike {

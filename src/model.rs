@@ -184,6 +184,14 @@ pub enum SystemChunkKind {
     ModelChanged,
     ConfigReload,
     Cancelled,
+    /// Older messages were summarised to free the context (the summary is the text).
+    Compaction,
+    /// A summary of a conversation branch the user left.
+    BranchSummary,
+    /// The reasoning effort changed (`Thinking level: high`).
+    ThinkingLevelChanged,
+    /// A message an extension of the agent showed to the user.
+    Custom,
 }
 
 impl SystemChunkKind {
@@ -193,6 +201,10 @@ impl SystemChunkKind {
             SystemChunkKind::ModelChanged => "model-changed",
             SystemChunkKind::ConfigReload => "config-reload",
             SystemChunkKind::Cancelled => "cancelled",
+            SystemChunkKind::Compaction => "compaction",
+            SystemChunkKind::BranchSummary => "branch-summary",
+            SystemChunkKind::ThinkingLevelChanged => "thinking-level-changed",
+            SystemChunkKind::Custom => "custom",
         }
     }
 
@@ -202,6 +214,10 @@ impl SystemChunkKind {
             "model-changed" => SystemChunkKind::ModelChanged,
             "config-reload" => SystemChunkKind::ConfigReload,
             "cancelled" => SystemChunkKind::Cancelled,
+            "compaction" => SystemChunkKind::Compaction,
+            "branch-summary" => SystemChunkKind::BranchSummary,
+            "thinking-level-changed" => SystemChunkKind::ThinkingLevelChanged,
+            "custom" => SystemChunkKind::Custom,
             _ => return None,
         })
     }
@@ -273,6 +289,15 @@ pub enum Chunk<S = String, V = serde_json::Value> {
     System {
         kind: SystemChunkKind,
         text: S,
+    },
+    /// An image or other file a stored message holds, made only by format readers (the
+    /// drop-in's events never carry one). `data` is base64 exactly as the source stored
+    /// it; `url` a reference (http(s) or a `data:` URL) as stored.
+    File {
+        media_type: S,
+        data: Option<S>,
+        url: Option<S>,
+        filename: Option<S>,
     },
 }
 

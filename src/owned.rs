@@ -186,7 +186,7 @@ impl<S: Text + Clone + Eq + Hash, V> IndexedChunks<S, V> {
                 }
                 ChunkType::ToolBatch
             }
-            Chunk::Error { .. } | Chunk::System { .. } => return,
+            Chunk::Error { .. } | Chunk::System { .. } | Chunk::File { .. } => return,
         };
         self.newest[ty as usize] = Some(index);
     }

@@ -291,6 +291,20 @@ fn chunks_value(chunks: &[Chunk<String, Option<Value>>]) -> Value {
                 map.insert("kind".into(), json!(kind.as_str()));
                 map.insert("text".into(), json!(text));
             }
+            Chunk::File {
+                media_type,
+                data,
+                url,
+                filename,
+            } => {
+                map.insert("type".into(), json!("file"));
+                map.insert("mediaType".into(), json!(media_type));
+                for (key, value) in [("data", data), ("url", url), ("filename", filename)] {
+                    if let Some(value) = value {
+                        map.insert(key.into(), json!(value));
+                    }
+                }
+            }
         }
         Value::Object(map)
     };

@@ -57,6 +57,8 @@ function describe(chunk: Chunk): string {
       const kind: SystemChunkKind = chunk.kind
       return `${kind}: ${chunk.text}`
     }
+    case 'file':
+      return `${chunk.mediaType} ${chunk.filename ?? ''} ${chunk.url ?? `${chunk.data?.length ?? 0} bytes of base64`}`
     default: {
       const unreachable: never = chunk
       return unreachable
@@ -118,6 +120,10 @@ appendEventToChunks([], { type: 'shell-output', stream: 'stdin', data: 'x' })
 applySystemEvent([], { kind: 'warning', text: 'x' })
 // @ts-expect-error an idFactory that does not return a string
 applySystemEvent([], { kind: 'notice', text: 'x' }, () => 42)
+const kinds: SystemChunkKind[] = ['compaction', 'branch-summary', 'thinking-level-changed', 'custom']
+const fileChunk: Chunk = { type: 'file', mediaType: 'image/png', data: 'iVBORw0KGgo=' }
+// @ts-expect-error a file chunk needs its mediaType
+const untyped: Chunk = { type: 'file', data: 'iVBORw0KGgo=' }
 // @ts-expect-error a chunk with an unknown type
 const badChunk: Chunk = { type: 'image', text: 'x' }
 // @ts-expect-error metadata must be keyed by provider

@@ -53,6 +53,16 @@ pub(crate) fn json_size_hint(chunks: &[ByteChunk]) -> usize {
                     .sum(),
                 Chunk::Error { message, .. } => message.0.len() + 32,
                 Chunk::System { text, .. } => text.0.len() + 32,
+                Chunk::File {
+                    media_type,
+                    data,
+                    url,
+                    filename,
+                } => [Some(media_type), data.as_ref(), url.as_ref(), filename.as_ref()]
+                    .into_iter()
+                    .flatten()
+                    .map(|text| text.0.len() + 16)
+                    .sum(),
             }
         })
         .sum()
@@ -145,6 +155,23 @@ pub(crate) fn chunk_json(chunk: &ByteChunk, out: &mut String) {
             escape_into(kind.as_str(), out);
             out.push_str("\",\"text\":");
             string(out, text);
+        }
+        Chunk::File {
+            media_type,
+            data,
+            url,
+            filename,
+        } => {
+            out.push_str("{\"type\":\"file\",\"mediaType\":");
+            string(out, media_type);
+            for (key, value) in [("data", data), ("url", url), ("filename", filename)] {
+                if let Some(value) = value {
+                    out.push_str(",\"");
+                    out.push_str(key);
+                    out.push_str("\":");
+                    string(out, value);
+                }
+            }
         }
     }
     out.push('}');

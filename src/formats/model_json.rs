@@ -95,6 +95,21 @@ pub fn chunk_json(chunk: &FormatChunk) -> Json {
             ("kind", Json::string(kind.as_str())),
             ("text", text(t)),
         ]),
+        Chunk::File {
+            media_type,
+            data,
+            url,
+            filename,
+        } => {
+            let mut fields = vec![
+                (Wtf8::from("type"), Json::string("file")),
+                (Wtf8::from("mediaType"), text(media_type)),
+            ];
+            for (key, value) in [("data", data), ("url", url), ("filename", filename)] {
+                fields.extend(value.as_ref().map(|v| (Wtf8::from(key), text(v))));
+            }
+            Json::Object(fields)
+        }
     }
 }
 
@@ -192,6 +207,22 @@ pub fn write_chunk<const ASCII: bool>(out: &mut Vec<u8>, chunk: &FormatChunk) {
             out.extend_from_slice(kind.as_str().as_bytes());
             out.extend_from_slice(b"\",\"text\":");
             write_str_with::<ASCII>(out, text.as_bytes());
+        }
+        Chunk::File {
+            media_type,
+            data,
+            url,
+            filename,
+        } => {
+            typed(out, "file", "mediaType", media_type);
+            for (key, value) in [("data", data), ("url", url), ("filename", filename)] {
+                if let Some(value) = value {
+                    out.extend_from_slice(b",\"");
+                    out.extend_from_slice(key.as_bytes());
+                    out.extend_from_slice(b"\":");
+                    write_str_with::<ASCII>(out, value.as_bytes());
+                }
+            }
         }
     }
     out.push(b'}');
@@ -377,6 +408,21 @@ pub fn chunk_from_json(value: &Json, path: &str) -> FormatResult<Option<FormatCh
                 text: string(value, "text", path)?.clone(),
             }
         }
+        b"file" => {
+            let optional = |key: &str| -> FormatResult<Option<Wtf8>> {
+                match value.get(key) {
+                    None | Some(Json::Undefined) => Ok(None),
+                    Some(Json::String(text)) => Ok(Some(text.clone())),
+                    other => Err(wrong(join(path, key), "a string or undefined", other)),
+                }
+            };
+            Chunk::File {
+                media_type: string(value, "mediaType", path)?.clone(),
+                data: optional("data")?,
+                url: optional("url")?,
+                filename: optional("filename")?,
+            }
+        }
         _ => return Ok(None),
     }))
 }
@@ -406,5 +452,52 @@ pub fn messages_from_json(value: &Json, name: &str) -> FormatResult<Vec<FormatMe
             .map(|(i, item)| message_from_json(item, &index(name, i)))
             .collect(),
         other => Err(wrong(name.to_string(), "an array", Some(other))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(data: Option<&str>, url: Option<&str>, filename: Option<&str>) -> FormatChunk {
+        Chunk::File {
+            media_type: Wtf8::from("image/png"),
+            data: data.map(Wtf8::from),
+            url: url.map(Wtf8::from),
+            filename: filename.map(Wtf8::from),
+        }
+    }
+
+    #[test]
+    fn a_file_chunk_lists_only_the_keys_it_has_and_reads_back() {
+        for chunk in [
+            file(Some("iVBORw0KGgo="), None, None),
+            file(None, Some("https://example.com/a.png"), Some("a.png")),
+        ] {
+            let json = chunk_json(&chunk);
+            let mut written = Vec::new();
+            write_chunk::<false>(&mut written, &chunk);
+            assert_eq!(written, json.to_json());
+            assert_eq!(chunk_from_json(&json, "chunk").unwrap(), Some(chunk));
+        }
+        assert_eq!(
+            chunk_json(&file(Some("AA=="), None, None)).to_json(),
+            br#"{"type":"file","mediaType":"image/png","data":"AA=="}"#
+        );
+    }
+
+    #[test]
+    fn a_file_chunk_needs_its_media_type() {
+        let json = value::parse(br#"{"type":"file","data":"AA=="}"#).unwrap();
+        let error = chunk_from_json(&json, "chunk").unwrap_err();
+        assert!(error.to_string().contains("mediaType"), "{error}");
+    }
+
+    #[test]
+    fn the_new_system_kinds_round_trip_by_name() {
+        for name in ["compaction", "branch-summary", "thinking-level-changed", "custom"] {
+            let kind = SystemChunkKind::from_name(name).unwrap();
+            assert_eq!(kind.as_str(), name);
+        }
     }
 }

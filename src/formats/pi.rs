@@ -522,7 +522,7 @@ impl SessionWriter {
                         }
                     }
                 }
-                Chunk::Error { .. } | Chunk::System { .. } => {}
+                Chunk::Error { .. } | Chunk::System { .. } | Chunk::File { .. } => {}
             }
         }
         if !blocks.is_empty() || part == 0 {

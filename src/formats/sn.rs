@@ -251,7 +251,7 @@ pub fn write_thought(message: &FormatMessage, created_at: Option<&Wtf8>) -> Form
                     }
                 }
             }
-            Chunk::Thinking { .. } | Chunk::Error { .. } | Chunk::System { .. } => {}
+            Chunk::Thinking { .. } | Chunk::Error { .. } | Chunk::System { .. } | Chunk::File { .. } => {}
         }
     }
     let mut fields = vec![

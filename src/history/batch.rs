@@ -227,5 +227,15 @@ fn format_size(chunk: &FormatChunk) -> usize {
             .sum(),
         Chunk::Error { message, .. } => message.as_bytes().len() + 16,
         Chunk::System { text, .. } => text.as_bytes().len() + 32,
+        Chunk::File {
+            media_type,
+            data,
+            url,
+            filename,
+        } => [Some(media_type), data.as_ref(), url.as_ref(), filename.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(|text| text.as_bytes().len() + 16)
+            .sum(),
     }
 }

@@ -151,6 +151,21 @@ impl ChunkStore for JsChunks<'_, '_> {
                     (Interned::Text, text),
                 ])?
             }
+            // No event makes a file chunk; it is written here so that every chunk the
+            // model has can be stored.
+            Chunk::File {
+                media_type,
+                data,
+                url,
+                filename,
+            } => {
+                let tag = js.create_utf16(&"file".encode_utf16().collect::<Vec<_>>())?;
+                let mut fields = vec![(c"type", tag), (c"mediaType", media_type)];
+                fields.extend(data.map(|v| (c"data", v)));
+                fields.extend(url.map(|v| (c"url", v)));
+                fields.extend(filename.map(|v| (c"filename", v)));
+                js.object_named(&fields)?
+            }
         };
         self.push(object)
     }

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use napi::bindgen_prelude::{Either5, Env, Result, Status, Unknown};
+use napi::bindgen_prelude::{Either6, Env, Result, Status, Unknown};
 use napi::JsValue;
 use napi_derive::napi;
 use serde_json::Value;
@@ -25,6 +25,14 @@ pub enum SystemChunkKind {
     ModelChanged,
     ConfigReload,
     Cancelled,
+    /// Older messages were summarised to free the context; the text is the summary.
+    Compaction,
+    /// A summary of a conversation branch the user left.
+    BranchSummary,
+    /// The reasoning effort changed.
+    ThinkingLevelChanged,
+    /// A message an extension of the agent showed to the user.
+    Custom,
 }
 
 /// Who a message is from.
@@ -172,9 +180,24 @@ pub struct SystemChunk {
     pub text: String,
 }
 
+/// An image or other file a stored message holds. Only history readers and live-stream
+/// folds of formats that carry files make it; the drop-in's events never do.
+#[napi(object)]
+pub struct FileChunk {
+    #[napi(ts_type = "'file'")]
+    pub r#type: String,
+    /// The MIME type, e.g. `image/png`.
+    pub media_type: String,
+    /// The content, base64 exactly as the source stored it.
+    pub data: Option<String>,
+    /// A reference to the content (an http(s) or `data:` URL) as the source stored it.
+    pub url: Option<String>,
+    pub filename: Option<String>,
+}
+
 /// One ordered piece of a message, discriminated by `type`.
 #[napi]
-pub type Chunk = Either5<TextChunk, ThinkingChunk, ToolBatchChunk, ErrorChunk, SystemChunk>;
+pub type Chunk = Either6<TextChunk, ThinkingChunk, ToolBatchChunk, ErrorChunk, SystemChunk, FileChunk>;
 
 /// A chat message as the helper's callers store it.
 #[napi(object)]
