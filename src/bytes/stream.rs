@@ -13,7 +13,7 @@ use super::event::event_from_fields;
 use super::frame::{Frame, Framer, Framing};
 use super::scan::{scan, string_at, Fields, Node, SyntaxError};
 use super::text::{JsonText, Payload};
-use super::ui::{starts_ui_stream, UiFrame, UiStream};
+use super::ui::{starts_ui_stream, Step, UiFrame, UiStream};
 use super::write::chunks_json;
 
 /// What was wrong with a frame.
@@ -81,7 +81,7 @@ enum Flavor {
 
 /// What a frame means in the stream's protocol.
 enum Meaning {
-    Events(Vec<AgentEvent<JsonText, Payload>>),
+    Steps(Vec<Step>),
     /// A new turn or message begins, with its id (a JSON string body) when it has one.
     Start(Option<JsonText>),
     /// Nothing to fold (the UI stream's `[DONE]`).
@@ -126,7 +126,7 @@ impl Flavor {
             Flavor::UiMessages(stream) => {
                 let text = frame_text(frame)?;
                 match stream.frame(text) {
-                    Ok(UiFrame::Events(events)) => Ok(Meaning::Events(events)),
+                    Ok(UiFrame::Steps(steps)) => Ok(Meaning::Steps(steps)),
                     Ok(UiFrame::Start(id)) => Ok(Meaning::Start(id)),
                     Ok(UiFrame::Done) => Ok(Meaning::Nothing),
                     Err(reason) => Err(StreamError {
@@ -140,7 +140,7 @@ impl Flavor {
                 let (event, turn_id) = frame_event(frame, at_end)?;
                 Ok(match event {
                     AgentEvent::Lifecycle(LifecycleKind::TurnStart) => Meaning::Start(turn_id),
-                    event => Meaning::Events(vec![event]),
+                    event => Meaning::Steps(vec![Step::Event(event)]),
                 })
             }
         }
@@ -235,9 +235,9 @@ fn fold_frame(
         return Ok(true);
     }
     match flavor.meaning(frame, at_end)? {
-        Meaning::Events(events) => {
-            for event in events {
-                let Ok(()) = append_event(chunks, event);
+        Meaning::Steps(steps) => {
+            for step in steps {
+                step.fold(chunks);
             }
             Ok(true)
         }
@@ -358,15 +358,15 @@ pub fn read_turns(
                 return Ok(());
             }
             Meaning::Nothing => return Ok(()),
-            Meaning::Events(events) => events,
+            Meaning::Steps(steps) => steps,
         };
         let turn = open.get_or_insert_with(|| Open {
             id: None,
             chunks: IndexedChunks::new(),
             explicit: false,
         });
-        for event in events {
-            let Ok(()) = append_event(&mut turn.chunks, event);
+        for step in events {
+            step.fold(&mut turn.chunks);
         }
         Ok(())
     };

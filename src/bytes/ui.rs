@@ -7,10 +7,13 @@
 //! every other chunk is parsed exactly (strings as WTF-8, numbers as their source text)
 //! and mapped by [`crate::formats::ai_sdk`], then written back as JSON source text.
 
-use crate::formats::ai_sdk::{is_ui_only_type, StreamState};
+use crate::formats::ai_sdk::{is_ui_only_type, Folded, StreamState};
 use crate::formats::model_json::FormatEvent;
 use crate::formats::value::{self, write_str_with, Json};
-use crate::model::AgentEvent;
+use crate::formats::wtf8::Wtf8;
+use crate::model::{AgentEvent, Chunk};
+use crate::owned::IndexedChunks;
+use crate::reducer::{append_event, ChunkStore};
 
 use super::scan::string_at;
 use super::text::{JsonText, Payload};
@@ -119,9 +122,51 @@ fn bytes_event(event: FormatEvent) -> AgentEvent<JsonText, Payload> {
     }
 }
 
+/// What a frame folds to: an event, or a chunk no event makes (a file).
+pub enum Step {
+    Event(AgentEvent<JsonText, Payload>),
+    Chunk(Chunk<JsonText, Payload>),
+}
+
+impl Step {
+    pub fn fold(self, chunks: &mut IndexedChunks<JsonText, Payload>) {
+        match self {
+            Step::Event(event) => {
+                let Ok(()) = append_event(chunks, event);
+            }
+            Step::Chunk(chunk) => {
+                let Ok(()) = chunks.push_chunk(chunk);
+            }
+        }
+    }
+}
+
+fn optional_body(text: Option<Wtf8>) -> Option<JsonText> {
+    text.map(|text| body(text.as_bytes()))
+}
+
+fn step(folded: Folded) -> Step {
+    match folded {
+        Folded::Event(event) => Step::Event(bytes_event(event)),
+        Folded::File(Chunk::File {
+            media_type,
+            data,
+            url,
+            filename,
+        }) => Step::Chunk(Chunk::File {
+            media_type: body(media_type.as_bytes()),
+            data: optional_body(data),
+            url: optional_body(url),
+            filename: optional_body(filename),
+        }),
+        // The mapping makes no other chunk.
+        Folded::File(_) => Step::Event(AgentEvent::Unknown),
+    }
+}
+
 /// What one UI stream frame means.
 pub enum UiFrame {
-    Events(Vec<AgentEvent<JsonText, Payload>>),
+    Steps(Vec<Step>),
     /// A `start` chunk: a new message begins, with its `messageId` (a JSON string body).
     Start(Option<JsonText>),
     Done,
@@ -140,7 +185,7 @@ impl UiStream {
             return Ok(UiFrame::Done);
         }
         if let Some(event) = stringified_ui_delta(text) {
-            return Ok(UiFrame::Events(vec![event]));
+            return Ok(UiFrame::Steps(vec![Step::Event(event)]));
         }
         let chunk = value::parse_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
         if matches!(chunk.get("type"), Some(Json::String(tag)) if tag == "start") {
@@ -149,7 +194,7 @@ impl UiStream {
                 _ => None,
             }));
         }
-        let events = self.state.ui_chunk_events(&chunk).map_err(|e| e.to_string())?;
-        Ok(UiFrame::Events(events.into_iter().map(bytes_event).collect()))
+        let steps = self.state.ui_chunk(&chunk).map_err(|e| e.to_string())?;
+        Ok(UiFrame::Steps(steps.into_iter().map(step).collect()))
     }
 }

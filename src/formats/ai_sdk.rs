@@ -13,15 +13,17 @@
 //!   `finish-step`, `reset-step`) keep nothing: a denied call stays a call without result;
 //! - `providerMetadata` is kept for reasoning only (the latest one the part carried, as the
 //!   SDK keeps it), as the thinking chunk's `metadata`;
-//! - sources, files, data parts, custom parts, steering messages and message metadata have
-//!   no chunk; `abort` and `finish` end the stream and keep nothing (the SDK's persisted
+//! - a `file` chunk or part becomes a file chunk (its `url` as stored, often a `data:`
+//!   URL); written back, a file chunk's `data` becomes a `data:` URL;
+//! - sources, reasoning files, data parts, custom parts, steering messages and message
+//!   metadata have no chunk; `abort` and `finish` end the stream and keep nothing (the SDK's persisted
 //!   message has nothing of them either); `error` becomes an error chunk.
 
 use std::collections::HashMap;
 
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
 use crate::owned::IndexedChunks;
-use crate::reducer::append_event;
+use crate::reducer::{append_event, ChunkStore};
 
 use super::check::{array, index, join, object, string, FormatError, FormatResult};
 use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
@@ -56,6 +58,41 @@ pub fn is_ui_only_type(tag: &[u8]) -> bool {
     ) || tag.starts_with(b"data-")
 }
 
+/// What one stream chunk stands for: an agent event, or a file chunk (which no agent event
+/// carries: only readers make one).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Folded {
+    Event(FormatEvent),
+    File(FormatChunk),
+}
+
+/// A file chunk from a `file` stream chunk or `UIMessage` part (`url` as stored, often a
+/// `data:` URL).
+fn file_chunk(part: &Json, path: &str) -> FormatResult<FormatChunk> {
+    Ok(Chunk::File {
+        media_type: string(part, "mediaType", path)?.clone(),
+        data: None,
+        url: Some(string(part, "url", path)?.clone()),
+        filename: match part.get("filename") {
+            None | Some(Json::Undefined) | Some(Json::Null) => None,
+            Some(Json::String(name)) => Some(name.clone()),
+            other => return Err(super::check::wrong(join(path, "filename"), "a string", other)),
+        },
+    })
+}
+
+/// Folds what `chunk` stands for into `chunks`.
+pub fn fold(chunks: &mut IndexedChunks<Wtf8, Json>, folded: Folded) {
+    match folded {
+        Folded::Event(event) => {
+            let Ok(()) = append_event(chunks, event);
+        }
+        Folded::File(file) => {
+            let Ok(()) = chunks.push_chunk(file);
+        }
+    }
+}
+
 /// What a stream remembers between chunks: the latest `providerMetadata` of each open
 /// reasoning part (Anthropic sends the signature on a `reasoning-delta` with an empty
 /// delta, and `reasoning-end` without it).
@@ -82,12 +119,26 @@ impl StreamState {
         }
     }
 
-    /// One UI message stream chunk as agent events. `[DONE]` is not a chunk: the framing
-    /// reader skips it.
+    /// One UI message stream chunk as agent events; a `file` chunk has none (see
+    /// [`Self::ui_chunk`]).
     pub fn ui_chunk_events(&mut self, chunk: &Json) -> FormatResult<Vec<FormatEvent>> {
+        Ok(self
+            .ui_chunk(chunk)?
+            .into_iter()
+            .filter_map(|folded| match folded {
+                Folded::Event(event) => Some(event),
+                Folded::File(_) => None,
+            })
+            .collect())
+    }
+
+    /// One UI message stream chunk as what it folds to. `[DONE]` is not a chunk: the
+    /// framing reader skips it.
+    pub fn ui_chunk(&mut self, chunk: &Json) -> FormatResult<Vec<Folded>> {
         object(chunk, "")?;
         let tag = string(chunk, "type", "")?;
         let event = match tag.as_bytes() {
+            b"file" => return Ok(vec![Folded::File(file_chunk(chunk, "")?)]),
             b"text-delta" => {
                 string(chunk, "id", "")?;
                 AgentEvent::TextDelta {
@@ -115,7 +166,7 @@ impl StreamState {
             b"tool-input-error" => {
                 let call = call(chunk, "toolCallId", "toolName", "input")?;
                 let result = failure(chunk, "toolCallId", "errorText")?;
-                return Ok(vec![call, result]);
+                return Ok(vec![Folded::Event(call), Folded::Event(result)]);
             }
             b"tool-output-available" => AgentEvent::ToolResult {
                 tool_call_id: string(chunk, "toolCallId", "")?.clone(),
@@ -129,7 +180,7 @@ impl StreamState {
             },
             _ => return Ok(Vec::new()),
         };
-        Ok(vec![event])
+        Ok(vec![Folded::Event(event)])
     }
 
     /// One `streamText` `fullStream` part (as JSON) as agent events.
@@ -218,11 +269,14 @@ fn error_text(error: Option<&Json>) -> Json {
 
 /// The events one `UIMessage` part stands for. Tool parts are `tool-<name>` (static) or
 /// `dynamic-tool` with `toolName`; their `state` says how far the call got.
-fn part_events(part: &Json, path: &str) -> FormatResult<Vec<FormatEvent>> {
+fn part_events(part: &Json, path: &str) -> FormatResult<Vec<Folded>> {
     object(part, path)?;
     let tag = string(part, "type", path)?;
     let bytes = tag.as_bytes();
-    Ok(match bytes {
+    if bytes == b"file" {
+        return Ok(vec![Folded::File(file_chunk(part, path)?)]);
+    }
+    let events = match bytes {
         b"text" => vec![AgentEvent::TextDelta {
             delta: string(part, "text", path)?.clone(),
         }],
@@ -276,7 +330,8 @@ fn part_events(part: &Json, path: &str) -> FormatResult<Vec<FormatEvent>> {
             events
         }
         _ => Vec::new(),
-    })
+    };
+    Ok(events.into_iter().map(Folded::Event).collect())
 }
 
 fn role(message: &Json) -> FormatResult<MessageRole> {
@@ -299,8 +354,8 @@ pub fn read_message(message: &Json) -> FormatResult<FormatMessage> {
     let role = role(message)?;
     let mut chunks = IndexedChunks::new();
     for (i, part) in array(message, "parts", "")?.iter().enumerate() {
-        for event in part_events(part, &index("parts", i))? {
-            let Ok(()) = append_event(&mut chunks, event);
+        for folded in part_events(part, &index("parts", i))? {
+            fold(&mut chunks, folded);
         }
     }
     Ok(ChatMessage {
@@ -409,6 +464,34 @@ pub fn write_message(message: &FormatMessage) -> Json {
                     parts.push(Json::Object(fields));
                 }
                 after_tools = true;
+            }
+            Chunk::File {
+                media_type,
+                data,
+                url,
+                filename,
+            } => {
+                let url = match (url, data) {
+                    (Some(url), _) => url.clone(),
+                    (None, data) => {
+                        let mut url = Wtf8::from("data:");
+                        url.push_wtf8(media_type.as_bytes());
+                        url.push_wtf8(b";base64,");
+                        if let Some(data) = data {
+                            url.push_wtf8(data.as_bytes());
+                        }
+                        url
+                    }
+                };
+                let mut fields = vec![
+                    (Wtf8::from("type"), Json::string("file")),
+                    (Wtf8::from("mediaType"), text_of(media_type)),
+                ];
+                if let Some(filename) = filename {
+                    fields.push((Wtf8::from("filename"), text_of(filename)));
+                }
+                fields.push((Wtf8::from("url"), Json::String(url)));
+                parts.push(Json::Object(fields));
             }
             Chunk::Error { .. } => {}
         }
