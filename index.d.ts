@@ -105,6 +105,15 @@ export type AgentContentEvent =
   | { type: 'config-reload' }
 
 /**
+ * Appends each event of `events` to `chunks` in order, as `appendEventToChunks` would
+ * one call at a time, in a single call: for events that arrive together (a network read,
+ * a replayed log). Runs of text or reasoning deltas are joined before they are folded.
+ * A bad event throws the `TypeError` `appendEventToChunks` throws, prefixed with its
+ * index; the events before it stay applied.
+ */
+export declare function appendEventsToChunks(chunks: Chunk[], events: AgentEvent[]): void
+
+/**
  * Folds one agent event into `chunks`, in place: extends the last chunk or pushes a new
  * one, as the open/close rules say. Existing chunk objects are kept; payloads are stored
  * by reference. Throws a `TypeError` naming the field, leaving `chunks` untouched, when

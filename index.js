@@ -839,6 +839,7 @@ module.exports.ChunkStream = nativeBinding.ChunkStream
 module.exports.AcpMessageRole = nativeBinding.AcpMessageRole
 module.exports.adaptACPMessages = nativeBinding.adaptACPMessages
 module.exports.adaptJSONLMessages = nativeBinding.adaptJSONLMessages
+module.exports.appendEventsToChunks = nativeBinding.appendEventsToChunks
 module.exports.appendEventToChunks = nativeBinding.appendEventToChunks
 module.exports.applySystemEvent = nativeBinding.applySystemEvent
 module.exports.buildTimeline = nativeBinding.buildTimeline

@@ -15,6 +15,7 @@
 
 mod adapters;
 mod ai_sdk;
+mod batch;
 mod chunks;
 mod entry;
 mod format_types;
