@@ -17,6 +17,13 @@ const AGENT_EVENT_TYPES = new Set([
 ])
 const PI_GATEWAY_TYPES = new Set(['delta', 'thinking-delta', 'thinking-end', 'tool-start', 'tool-end', 'final'])
 const SN_STREAM_TYPES = new Set(['text', 'function_call_update', 'function_call', 'function_result', 'topic', 'thought'])
+// The chunk types only an AI SDK UI message stream has (`formats::ai_sdk::is_ui_only_type`).
+const UI_ONLY_TYPES = new Set([
+  'start', 'start-step', 'finish-step', 'text-start', 'text-end', 'reasoning-start',
+  'tool-input-start', 'tool-input-delta', 'tool-input-available', 'tool-input-error',
+  'tool-output-available', 'tool-output-error', 'tool-output-denied', 'tool-approval-request',
+  'tool-approval-response', 'source-url', 'source-document', 'message-metadata', 'finish', 'abort',
+])
 const PI_ROLES = new Set(['user', 'assistant', 'toolResult'])
 const CHATVIEWER_TYPES = new Set(['user', 'assistant', 'tool_call'])
 
@@ -31,9 +38,16 @@ const acpUpdate = (value) => {
   return isObject(notification?.update) ? notification.update : isObject(notification) ? notification : undefined
 }
 
+/** Whether a stream's first event opens an AI SDK UI message stream. */
+const isUiChunk = (value) =>
+  typeof value.type === 'string' &&
+  (UI_ONLY_TYPES.has(value.type) || value.type.startsWith('data-') ||
+    (typeof value.id === 'string' && ['text-delta', 'reasoning-delta', 'reasoning-end'].includes(value.type)))
+
 /** The format of one JSON line or stream event, or undefined. */
 function formatOfLine(value) {
   if (!isObject(value)) return undefined
+  if (isUiChunk(value)) return 'ai-sdk'
   if (typeof acpUpdate(value)?.sessionUpdate === 'string') return 'acp'
   if (typeof value.uuid === 'string' && CHATVIEWER_TYPES.has(value.type)) return 'chatviewer'
   if (value.type === 'session' || (value.type === 'message' && isObject(value.message))) return 'pi'
@@ -71,9 +85,10 @@ function detectFormat(text) {
   if (/^(data|event|id|retry):|^:/.test(line.text)) {
     const frame = frames(text, 'sse').next().value
     if (!frame) throw new InputError('an SSE capture without a data frame', { line: line.line })
+    if (frame.json === '[DONE]') return 'ai-sdk'
     const format = formatOfLine(parseJson(frame.json, frame.line))
-    if (format === 'events' || format === 'sn-stream') return format
-    throw new InputError(`an SSE capture of neither agent events nor Sn stream events (${shorten(frame.json)}); pass --format`, { line: frame.line })
+    if (format === 'events' || format === 'sn-stream' || format === 'ai-sdk') return format
+    throw new InputError(`an SSE capture of neither agent events, Sn stream events nor an AI SDK UI message stream (${shorten(frame.json)}); pass --format`, { line: frame.line })
   }
   let value
   try {

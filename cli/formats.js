@@ -16,6 +16,7 @@ const FORMATS = {
   'pi-stream': 'Pi / OpenClaw gateway events, NDJSON',
   sn: 'Solar Network thoughts, a JSON array or one per line',
   'sn-stream': 'Solar Network stream events, an SSE capture or NDJSON',
+  'ai-sdk': 'an AI SDK UI message stream, an SSE capture or NDJSON (one assistant message per start chunk)',
 }
 
 const formatNames = Object.keys(FORMATS)

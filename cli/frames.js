@@ -1,6 +1,7 @@
 'use strict'
-// Recorded streams as JSON values with their line numbers: NDJSON (one value per
-// non-blank line) or Server-Sent Events (`data:` lines up to a blank line, joined with
+// Recorded streams as JSON values with their line numbers (CRLF, LF and CR each end a
+// line; `decode` drops a leading BOM): NDJSON (one value per non-blank line) or
+// Server-Sent Events (`data:` lines up to a blank line, joined with
 // `\n`; `event:`, `id:`, `retry:` and `:` comment lines carry nothing), as the native
 // framer reads them.
 
@@ -14,25 +15,32 @@ function framingOf(text) {
   return first && SSE_LINE.test(first.text) ? 'sse' : 'ndjson'
 }
 
+/** Where the line starting at `offset` ends, and where the next one starts: CRLF, LF and CR each end a line. */
+function lineEnd(text, offset) {
+  LINE_END.lastIndex = offset
+  const found = LINE_END.exec(text)
+  return found ? [found.index, found.index + found[0].length] : [text.length, text.length + 1]
+}
+const LINE_END = /\r\n|\r|\n/g
+
 /** Each frame's JSON text: `{ json, line, offset }` (line and offset of its first line). */
 function* frames(text, framing = framingOf(text)) {
   let frame
   let offset = 0
   for (let line = 1; offset <= text.length; line++) {
-    let end = text.indexOf('\n', offset)
-    if (end === -1) end = text.length
-    const content = text.slice(offset, end).replace(/\r$/, '')
+    const [end, next] = lineEnd(text, offset)
+    const content = text.slice(offset, end)
     if (framing === 'ndjson') {
       if (content.trim()) yield { json: content, line, offset }
     } else if (!content) {
       if (frame) yield frame
       frame = undefined
-    } else if (content.startsWith('data:')) {
+    } else if (content === 'data' || content.startsWith('data:')) {
       const data = content.slice(content[5] === ' ' ? 6 : 5)
       if (frame) frame.json += `\n${data}`
       else frame = { json: data, line, offset }
     }
-    offset = end + 1
+    offset = next
   }
   if (frame) yield frame
 }

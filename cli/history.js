@@ -6,7 +6,11 @@ const native = require('../index.js')
 const { InputError } = require('./errors')
 const { arrayElementOffsets, decode, lineAt, skipWhitespace } = require('./text')
 
-const historyFormats = ['events', 'acp', 'chatviewer', 'pi', 'sn']
+const historyFormats = ['events', 'acp', 'chatviewer', 'pi', 'sn', 'ai-sdk']
+
+// The bytes path reads a UI message stream as it reads agent events (it tells them apart
+// by the first frame).
+const LOADER_FORMAT = { 'ai-sdk': 'events' }
 
 /** The messages of a history file's bytes, in one of `historyFormats`. */
 function loadMessages(bytes, format) {
@@ -14,7 +18,7 @@ function loadMessages(bytes, format) {
     throw new InputError(`${format} is not a history format (histories: ${historyFormats.join(', ')})`)
   }
   try {
-    return native.loadHistorySync(bytes, format)
+    return native.loadHistorySync(bytes, LOADER_FORMAT[format] ?? format)
   } catch (error) {
     throw placed(error, bytes)
   }
