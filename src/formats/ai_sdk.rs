@@ -178,6 +178,15 @@ impl StreamState {
                 error: string(chunk, "errorText", "")?.clone(),
                 status_code: None,
             },
+            // An agent event in a UI stream means a stream read as the wrong protocol:
+            // ignoring it would lose it.
+            b"tool-call" | b"tool-result" | b"shell-output" | b"notice" | b"model-changed"
+            | b"config-reload" | b"turn-start" => {
+                return Err(FormatError::new(
+                    "type",
+                    format!("'{tag}' is an agent event, not a UI message stream chunk"),
+                ))
+            }
             _ => return Ok(Vec::new()),
         };
         Ok(vec![Folded::Event(event)])
@@ -323,7 +332,7 @@ fn part_events(part: &Json, path: &str) -> FormatResult<Vec<Folded>> {
                 _ => {
                     return Err(FormatError::new(
                         join(path, "state"),
-                        format!("is not a tool part state: {state}"),
+                        format!("must be a tool part state (input-streaming, input-available, approval-requested, approval-responded, output-available, output-error, output-denied), got '{state}'"),
                     ))
                 }
             }
