@@ -31,12 +31,13 @@ fn fold(framing: Framing, pieces: &[&[u8]]) -> Result<(String, u64), StreamError
     Ok((stream.to_json(), stream.event_count()))
 }
 
-/// Every way of cutting `bytes` in two and in three pieces.
+/// Every way of cutting `bytes` in two, and in three with a middle piece of up to three
+/// bytes (a CR, an LF or a BOM alone, or split from its neighbours).
 fn splits(bytes: &[u8]) -> Vec<Vec<&[u8]>> {
     let mut out = vec![vec![bytes]];
     for i in 0..=bytes.len() {
         out.push(vec![&bytes[..i], &bytes[i..]]);
-        for j in i..=bytes.len() {
+        for j in i..=bytes.len().min(i + 3) {
             out.push(vec![&bytes[..i], &bytes[i..j], &bytes[j..]]);
         }
     }
