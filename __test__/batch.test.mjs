@@ -77,3 +77,13 @@ test('bad arguments are TypeErrors naming them', () => {
   assert.throws(() => appendEventsToChunks(chunks, [{ type: 'text-delta', delta: 'a' }, { type: 'text-delta', delta: 5 }]), { name: 'TypeError', message: /^appendEventsToChunks: events\[1\]: / })
   assert.deepStrictEqual(chunks, [{ type: 'text', text: 'a' }])
 })
+
+test('a run longer than one join call takes is joined whole, surrogate halves included', () => {
+  const events = Array.from({ length: 5000 }, (_, i) => ({ type: 'text-delta', delta: i % 2 ? '\ude00' : '\ud83d' }))
+  const one = []
+  for (const event of events) appendEventToChunks(one, event)
+  const batch = []
+  appendEventsToChunks(batch, events)
+  assert.deepStrictEqual(batch, one)
+  assert.equal(batch[0].text, '\u{1F600}'.repeat(2500))
+})

@@ -2,14 +2,17 @@
 //!
 //! The result is that of `appendEventToChunks` called for each event in order (the same
 //! per-event machinery runs for every event but deltas). A run of consecutive text (or
-//! reasoning) deltas is joined first and folded as one delta, which builds the same
-//! text: the first delta of a run creates or extends the chunk, and the following ones
-//! extend that same chunk. So a run costs one fold instead of one per delta. The one
+//! reasoning) deltas is joined first (one `concat` call for the whole run) and folded as
+//! one delta, which builds the same text: the first delta of a run creates or extends
+//! the chunk, and the following ones extend that same chunk. So a run costs one fold
+//! instead of one per delta. The one
 //! difference is observable only through getters: a run's events are read before the
 //! chunks are touched.
 
+use std::ptr;
+
 use napi::bindgen_prelude::{Env, Result, Status, Unknown};
-use napi::JsValue;
+use napi::{sys, JsValue};
 use napi_derive::napi;
 
 use crate::decode::ValueType;
@@ -18,9 +21,12 @@ use crate::reducer::append_event;
 
 use super::chunks::JsChunks;
 use super::entry;
-use super::js::{Interned, Js, JsError, JsResult, Value};
+use super::js::{check, Interned, Js, JsError, JsResult, Value};
 
 pub const APPEND_MANY: &str = "appendEventsToChunks";
+
+/// Deltas joined per `concat` call.
+const MAX_ARGUMENTS: usize = 1024;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum DeltaKind {
@@ -31,7 +37,41 @@ enum DeltaKind {
 /// A run of deltas of one kind, not yet folded.
 struct Run {
     kind: DeltaKind,
-    joined: Value,
+    deltas: Vec<Value>,
+}
+
+/// The deltas joined: one call of `String.prototype.concat` on the first with the others
+/// as arguments (all are strings, so this is `+`), instead of one call per delta.
+fn join(js: &Js, deltas: &[Value]) -> JsResult<Value> {
+    let [first, rest @ ..] = deltas else {
+        return Err(JsError::Internal("an empty run of deltas".into()));
+    };
+    if rest.is_empty() {
+        return Ok(*first);
+    }
+    let mut concat = ptr::null_mut();
+    // SAFETY: `first` is a string of the current scope; reading a property of a string
+    // reads it from String.prototype.
+    check(
+        unsafe { sys::napi_get_named_property(js.env, *first, c"concat".as_ptr(), &mut concat) },
+        js.env,
+        "reading String.prototype.concat",
+    )?;
+    let mut joined = *first;
+    // Arguments go on the stack: a bounded number per call.
+    for group in rest.chunks(MAX_ARGUMENTS) {
+        let mut next = ptr::null_mut();
+        // SAFETY: `concat` is the function just read, `group` strings of the run.
+        check(
+            unsafe {
+                sys::napi_call_function(js.env, joined, concat, group.len(), group.as_ptr(), &mut next)
+            },
+            js.env,
+            "joining deltas",
+        )?;
+        joined = next;
+    }
+    Ok(joined)
 }
 
 /// A delta event's kind and its `delta` string.
@@ -65,9 +105,10 @@ fn flush(js: &Js, chunks: Value, run: Option<Run>) -> JsResult<()> {
             js.value_type(chunks)?.name()
         )));
     };
+    let delta = join(js, &run.deltas)?;
     let event = match run.kind {
-        DeltaKind::Text => AgentEvent::TextDelta { delta: run.joined },
-        DeltaKind::Reasoning => AgentEvent::ReasoningDelta { delta: run.joined },
+        DeltaKind::Text => AgentEvent::TextDelta { delta },
+        DeltaKind::Reasoning => AgentEvent::ReasoningDelta { delta },
     };
     append_event(&mut store, event)
 }
@@ -134,13 +175,13 @@ pub fn append_many(js: &Js, chunks: Value, events: Value) -> JsResult<()> {
         };
         match delta {
             Some((kind, delta)) => match &mut run {
-                Some(open) if open.kind == kind => match js.plus(open.joined, delta) {
-                    Ok(joined) => open.joined = joined,
-                    Err(error) => return Err(settle(js, chunks, run.take(), error)),
-                },
+                Some(open) if open.kind == kind => open.deltas.push(delta),
                 _ => {
                     flush(js, chunks, run.take())?;
-                    run = Some(Run { kind, joined: delta });
+                    run = Some(Run {
+                        kind,
+                        deltas: vec![delta],
+                    });
                 }
             },
             None => {
