@@ -403,3 +403,7 @@ if (native && JSON.stringify(JSON.parse(native.reduceEventsToJson(ndjsonBuffer))
 runPerEventCases();
 if (scalingCases.some((c) => wanted(c.name))) runScalingCases();
 if (native && wanted('history')) await runHistoryCases({ native, settings, piSessionBytes, printTable, ratio });
+if (native && wanted('peers')) {
+  const { runPeerCases } = await import('./peers.mjs');
+  await runPeerCases({ native, settings, printTable, ratio, quick });
+}
