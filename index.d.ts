@@ -181,6 +181,22 @@ export type ContentBlock =
   | { type: 'resource_link'; uri: string; name: string; mimeType?: string; title?: string; description?: string; size?: number }
   | { type: 'resource'; resource: EmbeddedResourceContents }
 
+/**
+ * The format of a file's bytes (or text), from its first lines: leading headers and
+ * snapshots are looked past. Never throws for content it cannot tell: `format` is then
+ * absent and `problem` says why.
+ */
+export declare function detectFormat(source: string | Uint8Array): Detection
+
+/** What `detectFormat` found: the format, or why it cannot tell. */
+export interface Detection {
+  format?: FormatName
+  /** Why no format was recognised. */
+  problem?: string
+  /** The 1-based line the problem is about. */
+  line?: number
+}
+
 /** The contents of an embedded resource: `text` or base64 `blob`. */
 export interface EmbeddedResourceContents {
   uri: string
@@ -211,8 +227,59 @@ export interface FileChunk {
   filename?: string
 }
 
+/** A stream folded by `foldStream`. */
+export interface FoldedStream {
+  format: FormatName
+  messages: Array<ChatMessage>
+  /** Per message, the lines that built it. */
+  origins: Array<StreamOrigin>
+  skipped: SkippedLines
+}
+
+/**
+ * Folds a recorded stream (NDJSON, or SSE) as a chat UI folds it live, by the stream
+ * format's rules: `{ format, messages, origins, skipped }`, where `origins` names the
+ * lines that built each message and chunk. Throws an `Error` with `line` for a value
+ * that is not JSON or not valid, a `TypeError` for bad arguments.
+ */
+export declare function foldStream(source: string | Uint8Array, options?: ReadHistoryOptions): FoldedStream
+
+/** What the table says of one format. */
+export interface FormatInfo {
+  name: FormatName
+  /** What a file in it is, in a line. */
+  summary: string
+  /** `readHistory` / `loadHistory` read it. */
+  history: boolean
+  /** `foldStream` folds it. */
+  stream: boolean
+  /** It can be written from messages. */
+  write: boolean
+}
+
+/** A format of the table: every name `detectFormat` gives and the functions here take. */
+export type FormatName = 'acp' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ai-sdk' | 'events'
+
+/** Every format, in the order detection tries them. */
+export declare function formats(): Array<FormatInfo>
+
 /** A history format `loadHistory` reads. */
-export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn'
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'ai-sdk'
+
+/** Options of `loadHistory` / `loadHistorySync`. */
+export interface HistoryOptions {
+  /** Refuse lines the reader does not know instead of skipping them. */
+  strict?: boolean
+  /** A Pi session's leaf to read (an entry id); default the last entry. */
+  leaf?: string
+}
+
+/** A history read by `readHistory`. */
+export interface HistoryRead {
+  format: FormatName
+  messages: Array<ChatMessage>
+  skipped: SkippedLines
+}
 
 /** The least a message needs for `applySystemEvent`; callers' own message types extend it. */
 export interface IdentifiedMessage {
@@ -232,7 +299,7 @@ export type LifecycleEventType = 'status' | 'turn-start' | 'turn-sealed' | 'done
  * read; throws a `TypeError` for bad arguments. A Buffer must not be changed until the
  * promise settles.
  */
-export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName): Promise<ChatMessage[]>
+export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): Promise<ChatMessage[]>
 
 /**
  * Reads a whole history, synchronously: a file path or the file's bytes, in `format`.
@@ -240,7 +307,7 @@ export declare function loadHistory(source: string | Uint8Array, format: History
  * with `code` (`ENOENT`, …) for a file that cannot be read; a `TypeError` for bad
  * arguments.
  */
-export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName): ChatMessage[]
+export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): ChatMessage[]
 
 /** A text part of a Qwen message. */
 export interface MessagePart {
@@ -259,7 +326,35 @@ export interface PiAssistantMessage {
   provider?: string
   model?: string
   usage?: unknown
+  /** `error` and `aborted` end the message with an `error` chunk. */
   stopReason?: string
+  errorMessage?: string
+  timestamp?: number
+}
+
+/** The user's own shell command (`!cmd`): read as a `user` message with one `bash` call. */
+export interface PiBashExecutionMessage {
+  role: 'bashExecution'
+  command: string
+  output: string
+  exitCode?: number
+  cancelled: boolean
+  truncated: boolean
+  fullOutputPath?: string
+  excludeFromContext?: boolean
+  timestamp?: number
+}
+
+/**
+ * A message an extension added (`hookMessage` before version 3): shown as a `custom`
+ * system chunk when `display` is true.
+ */
+export interface PiCustomMessage {
+  role: 'custom' | 'hookMessage'
+  customType: string
+  content: string | Array<PiTextContent | PiImageContent>
+  display: boolean
+  details?: unknown
   timestamp?: number
 }
 
@@ -272,15 +367,27 @@ export type PiGatewayEvent =
   | { type: 'tool-end'; toolCallId: string; name: string; result: string | Array<PiTextContent | PiImageContent>; isError?: boolean }
   | { type: 'final' }
 
-/** An image block of a Pi message (not a chat chunk: skipped when read). */
+/** An image block of a Pi message: read as a `file` chunk. */
 export interface PiImageContent {
   type: 'image'
   data: string
   mimeType: string
 }
 
+/** A leaf of a session's tree, as `pi.leaves` lists it. */
+export interface PiLeaf {
+  /** The entry id; `pi.toMessages(history, { leaf: id })` reads its conversation. */
+  id: string
+  /** Entries on its path, itself included. */
+  depth: number
+  /** The 1-based line of the entry. */
+  line: number
+  /** The last entry of the file: the conversation pi shows. */
+  current: boolean
+}
+
 /** A Pi message, discriminated by `role`. */
-export type PiMessage = PiUserMessage | PiAssistantMessage | PiToolResultMessage
+export type PiMessage = PiUserMessage | PiAssistantMessage | PiToolResultMessage | PiBashExecutionMessage | PiCustomMessage | PiSummaryMessage
 
 /** A message entry of a versioned session file. */
 export interface PiMessageEntry {
@@ -289,6 +396,33 @@ export interface PiMessageEntry {
   parentId: string | null
   timestamp?: string
   message: PiMessage
+}
+
+/**
+ * An entry of a session file that is not a message (`model_change`,
+ * `thinking_level_change`, `compaction`, `branch_summary`, `custom`, `custom_message`,
+ * `label`, `session_info`); what each is read as is listed in the README.
+ */
+export interface PiOtherEntry {
+  type: 'model_change' | 'thinking_level_change' | 'compaction' | 'branch_summary' | 'custom' | 'custom_message' | 'label' | 'session_info'
+  id?: string
+  parentId?: string | null
+  timestamp?: string
+  provider?: string
+  modelId?: string
+  thinkingLevel?: string
+  summary?: string
+  customType?: string
+  content?: string | Array<PiTextContent | PiImageContent>
+  display?: boolean
+}
+
+/** Options of `pi.toMessages`. */
+export interface PiReadOptions {
+  /** The leaf to read (an entry id); default the last entry. */
+  leaf?: string
+  /** Refuse unknown entry types, roles and content blocks instead of skipping them. */
+  strict?: boolean
 }
 
 /** The first line of a versioned session file. */
@@ -301,10 +435,19 @@ export interface PiSessionHeader {
 }
 
 /**
- * One line of a session file: a bare message, the header, or a message entry. Lines
- * of other `type`s (model changes, labels …) are accepted and skipped.
+ * One line of a session file: a bare message, the header, a message entry or another
+ * entry.
  */
-export type PiSessionLine = PiMessage | PiSessionHeader | PiMessageEntry
+export type PiSessionLine = PiMessage | PiSessionHeader | PiMessageEntry | PiOtherEntry
+
+/** A summary message (`branchSummary` / `compactionSummary`): a system chunk. */
+export interface PiSummaryMessage {
+  role: 'branchSummary' | 'compactionSummary'
+  summary: string
+  fromId?: string
+  tokensBefore?: number
+  timestamp?: number
+}
 
 /** A text block of a Pi message. */
 export interface PiTextContent {
@@ -358,6 +501,27 @@ export interface PlanEntry {
  */
 export type ProviderMetadata = Record<string, Record<string, unknown>>
 
+/**
+ * Reads a whole history synchronously: bytes or text in `options.format`, or in the
+ * format its first lines show. Lines the reader does not know are skipped and counted
+ * in `skipped`; `strict` refuses them. Throws an `Error` with `line` for an invalid
+ * history or one whose format cannot be told, a `TypeError` for bad arguments.
+ */
+export declare function readHistory(source: string | Uint8Array, options?: ReadHistoryOptions): HistoryRead
+
+/** Options of `readHistory` and `foldStream`. */
+export interface ReadHistoryOptions {
+  /** Detected from the first lines when absent. */
+  format?: FormatName
+  /** Refuse lines the reader does not know instead of skipping and counting them. */
+  strict?: boolean
+  /**
+   * A Pi session's leaf to read (an entry id; `pi.leaves` lists them); default the
+   * current one, the last entry.
+   */
+  leaf?: string
+}
+
 /** A thinking chunk on the timeline. */
 export interface ReasoningItem {
   kind: 'reasoning'
@@ -401,6 +565,13 @@ export interface ShellOutput {
 
 /** The output stream a `shell-output` event belongs to. */
 export type ShellStreamName = 'stdout' | 'stderr'
+
+/** Lines a reader did not know: skipped and counted (with `strict` they are refused). */
+export interface SkippedLines {
+  count: number
+  /** The first few, as `line 4: unknown entry type "x"`. */
+  examples: Array<string>
+}
 
 /** Where the streamed chunks and the persisted thought first differ. */
 export interface SnDifference {
@@ -523,6 +694,12 @@ export type StreamFraming = 'auto' | 'ndjson' | 'sse'
 export interface StreamOptions {
   /** Default `auto`. */
   framing?: StreamFraming
+}
+
+/** Which stream lines built a message: its first and last line, and each chunk's. */
+export interface StreamOrigin {
+  lines: [number, number]
+  chunks: Array<[number, number] | null>
 }
 
 /** A notice from the system (model switch, configuration reload, cancellation …). */
@@ -744,6 +921,11 @@ export declare namespace pi {
    */
   export function fromMessages(messages: ChatMessage[]): string
   /**
+   * The leaves of a Pi session's tree (entries no other entry continues), in file order;
+   * the last entry of the file is the `current` one. Takes what `pi.toMessages` takes.
+   */
+  export function leaves(history: string | Uint8Array): PiLeaf[]
+  /**
    * Maps one gateway event to agent events for `appendEventToChunks`: `delta` →
    * `text-delta`, `thinking-delta` → `reasoning-delta`, `thinking-end` → `reasoning-end`,
    * `tool-start` → `tool-call`, `tool-end` → `tool-result`; `final` and unknown types →
@@ -751,13 +933,15 @@ export declare namespace pi {
    */
   export function toAgentEvents(event: PiGatewayEvent): AgentContentEvent[]
   /**
-   * Reads a Pi session: JSONL text (a string or a Buffer: bare message lines, or a
-   * versioned session file with its header and `message` entries) or its lines already
-   * parsed. Returns one `user` message per user message and one `assistant` message per
-   * run of assistant messages and tool results. Throws a `TypeError` naming the line and
-   * path of a malformed line, or the line number of a truncated last line.
+   * Reads a Pi / OpenClaw session (v1–v3): JSONL text (a string or a Buffer: a session
+   * file with its header and entries, or bare message lines) or its lines already parsed.
+   * The conversation is the path from the root to the last entry, or to `options.leaf`
+   * (`pi.leaves` lists them); each stored message is its own message (tool results land on
+   * their calls). Unknown entry types, roles and blocks are skipped, or refused with
+   * `options.strict`. Throws a `TypeError` naming the line and path of a malformed line,
+   * or the line number of a truncated last line.
    */
-  export function toMessages(history: string | Uint8Array | PiSessionLine[]): ChatMessage[]
+  export function toMessages(history: string | Uint8Array | PiSessionLine[], options?: PiReadOptions): ChatMessage[]
 }
 
 export declare namespace sn {

@@ -48,7 +48,7 @@ describe('help and usage', { concurrency: 2 }, () => {
     [['replay', example('demo-stream.ndjson'), '--bogus'], /unknown option --bogus/, 'replay --help'],
     [['replay', example('demo-stream.ndjson'), '--json', '--unified'], /--json and --unified cannot be used together/, 'replay --help'],
     [['replay', example('demo-stream.ndjson'), '--unified', '--now', 'soon'], /--now must be milliseconds/, 'replay --help'],
-    [['replay', example('demo-stream.ndjson'), '--format', 'yaml'], /--format must be one of events, acp, chatviewer, pi, pi-stream, sn, sn-stream, ai-sdk, got "yaml"/, 'replay --help'],
+    [['replay', example('demo-stream.ndjson'), '--format', 'yaml'], /--format must be one of acp, chatviewer, pi-events, pi, sn, pi-stream, sn-stream, ai-sdk, events, got "yaml"/, 'replay --help'],
     [['convert', example('demo-stream.ndjson')], /convert needs --to TARGET/, 'convert --help'],
     [['convert', example('demo-stream.ndjson'), '--to'], /option --to needs a value/, 'convert --help'],
     [['convert', example('demo-stream.ndjson'), '--to', 'xml'], /--to must be one of events, pi, sn, unified/, 'convert --help'],
@@ -221,7 +221,7 @@ describe('convert', { concurrency: 2 }, () => {
     const converted = await run(['convert', example('pi-session.jsonl'), '--to', 'events', '-o', out])
     assert.equal(converted.code, 0)
     assert.equal(converted.stdout, '')
-    assert.equal(converted.stderr, 'note: 3 messages left out: events holds only assistant messages\n')
+    assert.equal(converted.stderr, 'note: 4 messages left out: events holds only assistant messages\n')
     const events = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
     assert.deepEqual(events[0], { type: 'turn-start', turnId: '1a2b3c03' })
     assert.ok(events.some((e) => e.type === 'reasoning-end' && e.metadata.anthropic.signature))
@@ -254,9 +254,9 @@ describe('convert', { concurrency: 2 }, () => {
     const { code, stdout, stderr } = await run(['convert', example('pi-session.jsonl'), '--to', 'sn'])
     assert.equal(code, 0)
     const thoughts = JSON.parse(stdout)
-    assert.equal(thoughts.length, 6)
-    assert.deepEqual(thoughts[0], sn.fromMessage(pi.toMessages(readExample('pi-session.jsonl'))[0]))
-    assert.equal(stderr, 'note: sn does not keep everything: the first change is at messages[1].chunks[0].type (counting only user and assistant messages)\n')
+    assert.equal(thoughts.length, 9)
+    assert.deepEqual(thoughts[0], sn.fromMessage(pi.toMessages(readExample('pi-session.jsonl'))[1]))
+    assert.equal(stderr, 'note: 1 message left out: sn holds only user and assistant messages\nnote: sn does not keep everything: the first change is at messages[1].chunks[0].type (counting only user and assistant messages)\n')
   })
 
   test('--to unified writes toUnifiedMessages, at the --now clock', async () => {
@@ -277,7 +277,9 @@ describe('convert', { concurrency: 2 }, () => {
 
 describe('check', { concurrency: 2 }, () => {
   const pairs = [
-    ['pi-session.stream.ndjson', 'pi-session.jsonl', 'agree: 3 turns and 12 chunks, as the history has them'],
+    ['pi-session.stream.ndjson', 'pi-session.jsonl', 'agree: 6 turns and 12 chunks, as the history has them'],
+    ['pi-events.ndjson', 'pi-events.session.jsonl', 'agree: 3 turns and 7 chunks, as the history has them'],
+    ['openclaw-gateway.ndjson', 'openclaw-session.jsonl', 'agree: 4 turns and 7 chunks, as the history has them'],
     ['sn-thinking.sse', 'sn-history.json', 'agree: 2 turns and 5 chunks, as the history has them'],
     ['acp-session.ndjson', 'acp-session.ndjson', 'agree: 2 turns and 9 chunks, as the history has them'],
     ['agent-session.sse', 'agent-session.sse', 'agree: 3 turns and 13 chunks, as the history has them'],
@@ -296,14 +298,14 @@ describe('check', { concurrency: 2 }, () => {
     const { code, stdout } = await run(['check', stream, example('pi-session.jsonl')])
     assert.equal(code, 1)
     const lines = stdout.split('\n')
-    assert.equal(lines[0], `stream:  ${stream} (pi-stream), 3 turns`)
-    assert.equal(lines[1], 'history: examples/pi-session.jsonl (pi), 6 messages, 3 from the assistant')
-    assert.equal(lines[2], 'first difference at messages[1].chunks[2].calls[0].result')
+    assert.equal(lines[0], `stream:  ${stream} (pi-stream), 6 turns`)
+    assert.equal(lines[1], 'history: examples/pi-session.jsonl (pi), 10 messages, 6 from the assistant')
+    assert.equal(lines[2], 'first difference at messages[2].chunks[2].calls[0].result')
     assert.equal(lines[3], `  stream:  ${JSON.stringify('FAIL src/parser.test.ts\n  ✕ parses ünïcödé identifiers (4 ms)\n\nExpected: "ünïcödé"\nReceived: "u\u0308ni\u0308co\u0308de\u0301"')}`)
     assert.equal(lines[4], `  history: ${JSON.stringify('FAIL src/parser.test.ts\n  ✕ parses ünïcödé identifiers (4 ms)\n\nExpected: "ünïcödé"\nReceived: "ünïcödé"')}`)
     assert.equal(lines[5], '  the strings part at character 94: U+0075 U+0308 U+006E in the stream, U+00FC U+006E U+00EF in the history')
     assert.equal(lines[6], '  this chunk was built by lines 20–21 (turn 1)')
-    assert.equal(lines[7], '  the history has it in message 1 (id 1a2b3c03)')
+    assert.equal(lines[7], '  the history has it in message 2 (id 1a2b3c03)')
   })
 
   test('a stream cut short: the missing turn is the difference', async () => {
@@ -311,7 +313,7 @@ describe('check', { concurrency: 2 }, () => {
     const stream = tmp.file('two-turns.ndjson', `${turns[0]}{"type":"final"}\n${turns[1]}{"type":"final"}\n`)
     const { code, stdout } = await run(['check', stream, example('pi-session.jsonl')])
     assert.equal(code, 1)
-    assert.match(stdout, /first difference at messages\[5\]\n  the stream has 2 turns, the history 3 assistant messages\n  stream:  \(nothing\)\n  history: \{"id":"1a2b3c0f"/)
+    assert.match(stdout, /first difference at messages\[9\]\n  the stream has 5 turns, the history 6 assistant messages\n  stream:  \(nothing\)\n  history: \{"id":"1a2b3c0f"/)
   })
 
   test('the same entries in another key order are a difference', async () => {
@@ -324,10 +326,10 @@ describe('check', { concurrency: 2 }, () => {
   test('a history given as the stream, or a stream as the history, is an error', async () => {
     const swapped = await run(['check', example('pi-session.jsonl'), example('pi-session.stream.ndjson')])
     assert.equal(swapped.code, 2)
-    assert.equal(swapped.stderr, 'examples/pi-session.jsonl: a pi file is a history, not a stream (streams: events, acp, pi-stream, sn-stream)\n')
+    assert.equal(swapped.stderr, 'examples/pi-session.jsonl: a pi file is a history, not a stream (streams: acp, pi-events, pi-stream, sn-stream, ai-sdk, events)\n')
     const stream = await run(['check', example('pi-session.stream.ndjson'), example('sn-thinking.sse')])
     assert.equal(stream.code, 2)
-    assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: events, acp, chatviewer, pi, sn, ai-sdk)\n')
+    assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: acp, chatviewer, pi, sn, ai-sdk, events)\n')
   })
 
   test('ACP updates sent as JSON-RPC session/update requests are read as ACP', async () => {
@@ -392,6 +394,6 @@ describe('bad input: one line with the position, exit 2', { concurrency: 2 }, ()
     const file = tmp.file('bad-stream.ndjson', '{"type":"delta","text":"a"}\nnot json\n')
     const { code, stderr } = await run(['check', file, example('pi-session.jsonl')])
     assert.equal(code, 2)
-    assert.match(stderr, new RegExp(`^${file}:2: not JSON: `))
+    assert.match(stderr, new RegExp(`^${file}:2: invalid JSON: `))
   })
 })

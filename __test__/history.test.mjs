@@ -144,7 +144,7 @@ test('a file that cannot be read rejects with its code; bad arguments throw a Ty
   assert.throws(() => loadHistorySync(dir, 'pi'), (e) => e.code === 'EISDIR')
   assert.throws(() => loadHistory(path('pi-session.jsonl'), 'claude'), {
     name: 'TypeError',
-    message: "loadHistory: format must be one of 'events', 'acp', 'chatviewer', 'pi', 'sn', got 'claude'",
+    message: "loadHistory: format must be one of 'acp', 'chatviewer', 'pi', 'sn', 'ai-sdk', 'events', got 'claude'",
   })
   assert.throws(() => loadHistorySync(path('pi-session.jsonl')), { name: 'TypeError', message: /got undefined/ })
   assert.throws(() => loadHistorySync(42, 'pi'), {

@@ -46,9 +46,10 @@ test('a result longer than V8 can hold in a string is a RangeError saying so', (
   stream.end()
   assert.throws(() => stream.toJsonString(), { name: 'RangeError', message: tooLong('ChunkStream.toJsonString') })
   assert.equal(stream.eventCount, 1, 'the stream is as it was')
-  // A Pi session repeats each message's id in every entry (and as the next one's parent).
-  const chunks = Array.from({ length: 30 }, (_, i) => ({ type: 'tool-batch', calls: [{ id: `c${i}`, name: 'n', arguments: {} }] }))
-  assert.throws(() => pi.fromMessages([{ id: 'x'.repeat(10_000_000), role: 'assistant', chunks }]), {
+  // A Pi session writes each message's id in its entry (and as the next one's parent).
+  const id = 'x'.repeat(10_000_000)
+  const messages = Array.from({ length: 30 }, (_, i) => ({ id, role: 'assistant', chunks: [{ type: 'tool-batch', calls: [{ id: `c${i}`, name: 'n', arguments: {} }] }] }))
+  assert.throws(() => pi.fromMessages(messages), {
     name: 'RangeError',
     message: /^pi\.fromMessages: the result would be a string of \d+ bytes of UTF-8, longer than V8 can hold$/,
   })

@@ -3,52 +3,74 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 
-import { appendEventToChunks, pi } from '../index.js'
-import { frozen, readExample, readNdjson, splitAfter } from './fixtures.mjs'
+import { foldStream, pi, readHistory } from '../index.js'
+import { frozen, readExample } from './fixtures.mjs'
 
 const sessionBytes = readExample('pi-session.jsonl')
 const history = pi.toMessages(sessionBytes)
-const turns = splitAfter(readNdjson('pi-session.stream.ndjson'), (event) => event.type === 'final')
+const tree = readExample('../__test__/fixtures/pi-tree.jsonl')
 
-const fold = (events) => {
-  const chunks = []
-  for (const event of events) for (const agentEvent of pi.toAgentEvents(event)) appendEventToChunks(chunks, agentEvent)
-  return chunks
-}
+const only = (role) => (messages) => messages.filter((m) => m.role === role).map((m) => m.chunks)
 
-test('stream == history: each streamed turn builds exactly the persisted assistant message', () => {
-  const assistants = history.filter((m) => m.role === 'assistant')
-  assert.equal(turns.length, 3)
-  assert.equal(assistants.length, turns.length)
-  turns.forEach((events, i) => {
-    const chunks = fold(events)
-    assert.deepEqual(chunks, assistants[i].chunks, `turn ${i + 1}`)
-    assert.equal(JSON.stringify(chunks), JSON.stringify(assistants[i].chunks), `turn ${i + 1}: key order`)
-  })
+test('stream == history: each live stream folds into exactly the messages its run stored', () => {
+  const pairs = [
+    ['pi-session.stream.ndjson', 'pi-session.jsonl', 'pi-stream', 6],
+    ['pi-events.ndjson', 'pi-events.session.jsonl', 'pi-events', 3],
+    ['openclaw-gateway.ndjson', 'openclaw-session.jsonl', 'pi-stream', 4],
+  ]
+  for (const [stream, session, format, replies] of pairs) {
+    const folded = foldStream(readExample(stream))
+    assert.equal(folded.format, format)
+    assert.deepEqual(folded.skipped, { count: 0, examples: [] })
+    const stored = pi.toMessages(readExample(session))
+    assert.equal(only('assistant')(stored).length, replies, session)
+    assert.deepEqual(only('assistant')(folded.messages), only('assistant')(stored), stream)
+    assert.equal(JSON.stringify(only('assistant')(folded.messages)), JSON.stringify(only('assistant')(stored)), `${stream}: key order`)
+  }
+  const events = foldStream(readExample('pi-events.ndjson'))
+  assert.deepEqual(only('user')(events.messages), only('user')(pi.toMessages(readExample('pi-events.session.jsonl'))), 'pi\'s events carry the user\'s messages too')
 })
 
-test('the session reads into alternating user and assistant messages with ids from the entries', () => {
-  assert.deepEqual(history.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'])
-  assert.equal(history[0].id, '1a2b3c02')
-  const first = history[1].chunks
-  assert.deepEqual(first.map((c) => c.type), ['thinking', 'text', 'tool-batch', 'thinking', 'text', 'tool-batch', 'text'])
+test('each stored message is its own message, with the id of its entry', () => {
+  assert.deepEqual(history.map((m) => m.role), ['system', 'user', 'assistant', 'assistant', 'assistant', 'user', 'assistant', 'assistant', 'user', 'assistant'])
+  assert.equal(history[1].id, '1a2b3c02')
+  assert.deepEqual(history[0].chunks, [{ type: 'system', kind: 'model-changed', text: 'anthropic/claude-sonnet-4-5' }])
+  const [first, second, third] = history.slice(2, 5).map((m) => m.chunks)
+  assert.deepEqual(first.map((c) => c.type), ['thinking', 'text', 'tool-batch'])
+  assert.deepEqual(second.map((c) => c.type), ['thinking', 'text', 'tool-batch'])
+  assert.deepEqual(third.map((c) => c.type), ['text'])
   assert.ok(first[0].metadata.anthropic.signature.startsWith('EqQ'), 'the signature seals the thinking, keyed by provider')
   const [failing] = first[2].calls
   assert.equal(failing.isError, true, 'a failing tool keeps isError')
   assert.match(failing.result, /✕ parses ünïcödé/)
-  assert.equal(first[5].calls.length, 2, 'parallel calls share one batch')
-  assert.equal(first[5].calls[0].result, 'export function parse(src: string) {\n  return tokenize(src)\n}\n', 'text blocks join')
-  assert.ok(Array.isArray(history[3].chunks[1].calls[1].result), 'content with an image stays as given')
-  assert.equal(history[3].chunks[1].calls[0].isError, false)
-  const all = JSON.stringify(history)
-  assert.ok(!all.includes('\ufffd'), 'nothing became U+FFFD')
-  assert.ok(history[1].chunks[6].text.includes('😀'))
+  assert.equal(second[2].calls.length, 2, 'parallel calls share one batch')
+  assert.equal(second[2].calls[0].result, 'export function parse(src: string) {\n  return tokenize(src)\n}\n', 'text blocks join')
+  assert.ok(Array.isArray(history[6].chunks[1].calls[1].result), 'content with an image stays as given')
+  assert.ok(!JSON.stringify(history).includes('\ufffd'), 'nothing became U+FFFD')
+  assert.ok(third[0].text.includes('😀'))
+})
+
+test('a session is a tree: the current leaf\'s branch by default, any leaf on request', () => {
+  assert.deepEqual(pi.leaves(tree), [
+    { id: 'a000000c', depth: 12, line: 13, current: false },
+    { id: 'a0000018', depth: 22, line: 25, current: true },
+  ])
+  const current = pi.toMessages(tree)
+  assert.ok(!current.some((m) => m.id === 'a000000c'), 'the abandoned branch is not shown')
+  assert.deepEqual(current.find((m) => m.id === 'a000000d').chunks, [
+    { type: 'system', kind: 'branch-summary', text: 'The user asked for a French rewrite of setup.md; the answer was aborted.' },
+  ])
+  const abandoned = pi.toMessages(tree, { leaf: 'a000000c' })
+  assert.deepEqual(abandoned.at(-1).chunks, [{ type: 'text', text: 'Voici la version' }, { type: 'error', message: 'Operation aborted' }])
+  assert.deepEqual(readHistory(tree, { leaf: 'a000000c' }).messages, abandoned)
+  rejects(() => pi.toMessages(tree, { leaf: 'zzz' }), 'pi.toMessages: the session has no entry with id "zzz" (leaf)')
+  rejects(() => pi.toMessages(tree, { leaf: 5 }), 'pi.toMessages: "options.leaf" must be a string, got number')
 })
 
 test('bare message lines (the seed\'s format), a string, a Buffer and parsed lines read alike', () => {
   const entries = sessionBytes.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
   const bare = entries.filter((e) => e.type === 'message').map((e) => JSON.stringify(e.message)).join('\n')
-  const chunksOf = (messages) => messages.map((m) => [m.role, m.chunks])
+  const chunksOf = (messages) => messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.chunks])
   assert.deepEqual(chunksOf(pi.toMessages(bare)), chunksOf(history))
   assert.equal(pi.toMessages(bare)[0].id, 'line-1', 'bare lines have no ids: the line number stands in')
   assert.deepEqual(pi.toMessages(sessionBytes.toString('utf8')), history)
@@ -57,12 +79,16 @@ test('bare message lines (the seed\'s format), a string, a Buffer and parsed lin
 })
 
 test('fromMessages writes a session that reads back to the same messages', () => {
-  const written = pi.fromMessages(history)
-  assert.equal(typeof written, 'string')
-  const lines = written.trim().split('\n').map((line) => JSON.parse(line))
-  assert.deepEqual(lines[0], { type: 'session', version: 3 })
-  assert.ok(lines.slice(1).every((line, i) => line.type === 'message' && line.parentId === (i ? lines[i].id : null)))
-  assert.deepEqual(pi.toMessages(written), history)
+  for (const session of [sessionBytes, tree]) {
+    const stored = pi.toMessages(session)
+    const written = pi.fromMessages(stored)
+    assert.equal(typeof written, 'string')
+    const lines = written.trim().split('\n').map((line) => JSON.parse(line))
+    assert.deepEqual(lines[0], { type: 'session', version: 3 })
+    assert.ok(lines.slice(1).every((line, i) => line.parentId === (i ? lines[i].id : null)), 'one chain')
+    assert.deepEqual(pi.toMessages(written), stored)
+  }
+  const lines = pi.fromMessages(history).trim().split('\n').map((line) => JSON.parse(line))
   const toolResult = lines.find((line) => line.message?.role === 'toolResult').message
   assert.deepEqual(Object.keys(toolResult), ['role', 'toolCallId', 'toolName', 'content', 'isError'])
 })
@@ -108,7 +134,7 @@ test('toAgentEvents maps each gateway event', () => {
   assert.deepEqual(pi.toAgentEvents({ type: 'delta', text: '\ud83d' })[0].delta, '\ud83d')
 })
 
-test('unknown blocks, roles and entry types are skipped', () => {
+test('unknown blocks, roles and entry types are skipped and counted; strict refuses them', () => {
   const text = [
     '{"type":"session","version":3}',
     '{"type":"compaction","id":"c","summary":"…"}',
@@ -118,10 +144,20 @@ test('unknown blocks, roles and entry types are skipped', () => {
     '{"note":"no role, no type"}',
     '',
   ].join('\r\n')
-  assert.deepEqual(pi.toMessages(text), [
+  const expected = [
+    { id: 'c', role: 'system', chunks: [{ type: 'system', kind: 'compaction', text: '…' }] },
     { id: 'line-3', role: 'user', chunks: [{ type: 'text', text: 'plain string content' }] },
-    { id: 'line-4', role: 'assistant', chunks: [{ type: 'text', text: 'ok' }] },
-  ])
+    { id: 'line-4', role: 'assistant', chunks: [{ type: 'text', text: 'ok' }, { type: 'file', mediaType: 'image/png', data: '' }] },
+    { id: 'line-5', role: 'user', chunks: [{ type: 'tool-batch', calls: [{ id: 'line-5', name: 'bash', arguments: { command: 'ls' }, result: {}, isError: false }] }] },
+  ]
+  assert.deepEqual(pi.toMessages(text), expected)
+  assert.deepEqual(readHistory(text, { format: 'pi' }), {
+    format: 'pi',
+    messages: expected,
+    skipped: { count: 2, examples: ['line 4: content[0]: unknown content block "redacted"', 'line 6: a line that is neither an entry nor a message'] },
+  })
+  rejects(() => pi.toMessages(text, { strict: true }), 'pi.toMessages: line 4: content[0]: unknown content block "redacted" (strict: unknown lines are refused)')
+  assert.throws(() => readHistory(text, { format: 'pi', strict: true }), (e) => e.line === 4 && /strict/.test(e.message))
 })
 
 function rejects(fn, message) {
@@ -155,4 +191,13 @@ test('a truncated last line is reported with its line number; an earlier one is 
   const lineCount = cut.split('\n').length
   rejects(() => pi.toMessages(cut), `pi.toMessages: line ${lineCount}: truncated JSON: the file ends inside this line (at column ${cut.split('\n').at(-1).length + 1})`)
   rejects(() => pi.toMessages(Buffer.from('{"role":"user","content":"a"}\n{"role":"us\n{"role":"user","content":"b"}\n')), 'pi.toMessages: line 2: the JSON text ends early (at column 12)')
+})
+
+test('the plain-JS baseline of the benchmarks reads every Pi session alike', async () => {
+  const { createRequire } = await import('node:module')
+  const { piToMessages } = createRequire(import.meta.url)('../baseline/formats.js')
+  const { piSession } = await import('../bench/pi-session.mjs')
+  for (const bytes of [sessionBytes, tree, readExample('openclaw-session.jsonl'), readExample('pi-events.session.jsonl'), readExample('../__test__/fixtures/pi-v1.jsonl'), readExample('../__test__/fixtures/pi-v2.jsonl'), piSession(256 * 1024)]) {
+    assert.equal(JSON.stringify(piToMessages(bytes)), JSON.stringify(pi.toMessages(bytes)))
+  }
 })

@@ -35,7 +35,11 @@ function streamLines(origin, path, turn) {
   return `${chunk && origin.chunks[Number(chunk[1])] ? 'this chunk was built by' : 'this turn is'} ${range} (turn ${turn + 1})`
 }
 
-function describeCheck(stream, history) {
+function describeCheck(folded, history) {
+  // The stream's assistant messages against the history's (a stream of pi's events also
+  // carries the user's messages; the history has them anyway).
+  const kept = folded.messages.flatMap((message, index) => (message.role === 'assistant' ? [index] : []))
+  const stream = { ...folded, messages: kept.map((i) => folded.messages[i]), origins: kept.map((i) => folded.origins[i]) }
   const assistants = history.messages.flatMap((message, index) => (message.role === 'assistant' ? [index] : []))
   const turns = stream.messages.length
   const out = [

@@ -4,7 +4,7 @@
 
 const native = require('../index.js')
 const { firstDifference } = require('./diff')
-const { loadMessages } = require('./history')
+const { loadMessages } = require('./formats')
 
 const readBack = (format) => (text) => loadMessages(Buffer.from(text), format)
 

@@ -1,69 +1,89 @@
 'use strict'
-// The formats the command reads, what each is, and how a file in it becomes messages:
-// a history is loaded, a stream is folded (one assistant message per turn).
+// The formats the command reads come from the library's table (`native.formats()`), and
+// a file becomes messages through it: its format detected by `detectFormat`, a history
+// read by `readHistory`, a stream folded by `foldStream`. No format rule lives here.
 
-const { detectFormat } = require('./detect')
+const native = require('../index.js')
 const { InputError } = require('./errors')
-const { historyFormats, loadMessages } = require('./history')
-const { foldStream, streamFormats } = require('./streams')
-const { decode } = require('./text')
+const { arrayElementOffsets, decode, lineAt, skipWhitespace } = require('./text')
 
-const FORMATS = {
-  events: 'agent events, NDJSON or an SSE capture (one assistant message per turn)',
-  acp: 'ACP session/update notifications, NDJSON',
-  chatviewer: 'a ChatViewer transcript, JSONL or a JSON array of ChatMessageData',
-  pi: 'a Pi / OpenClaw session, JSONL',
-  'pi-stream': 'Pi / OpenClaw gateway events, NDJSON',
-  sn: 'Solar Network thoughts, a JSON array or one per line',
-  'sn-stream': 'Solar Network stream events, an SSE capture or NDJSON',
-  'ai-sdk': 'an AI SDK UI message stream, an SSE capture or NDJSON (one assistant message per start chunk)',
-}
+const TABLE = native.formats()
 
-const formatNames = Object.keys(FORMATS)
+/** Each format's name and what it is, in the table's order. */
+const FORMATS = Object.fromEntries(TABLE.map((format) => [format.name, format.summary]))
+const formatNames = TABLE.map((format) => format.name)
+const historyFormats = TABLE.filter((format) => format.history).map((format) => format.name)
+const streamFormats = TABLE.filter((format) => format.stream).map((format) => format.name)
 
-function checkFormatName(name) {
-  if (!formatNames.includes(name)) throw new InputError(`unknown format ${JSON.stringify(name)} (formats: ${formatNames.join(', ')})`)
-  return name
-}
-
-/** The format of a file's bytes: `given` (checked) or detected from its content. */
+/** The format of a file's bytes: `given`, or detected from its first lines. */
 function formatOf(bytes, given) {
-  return given === undefined ? detectFormat(decode(bytes)) : checkFormatName(given)
+  if (given !== undefined) return given
+  const detected = native.detectFormat(bytes)
+  if (detected.format === undefined) throw new InputError(detected.problem, { line: detected.line })
+  return detected.format
 }
 
-/** A file's conversation: `{ format, messages }`; the stream's `origins` for a stream. */
-function readConversation(bytes, given, { progress } = {}) {
-  const format = formatOf(bytes, given)
-  if (historyFormats.includes(format)) {
-    progress?.stage('loading')
-    return { format, messages: loadMessages(bytes, format) }
-  }
-  return fold(bytes, format, progress)
+/** The library's error as an InputError at its line, its message without the position. */
+function placed(error, bytes) {
+  if (!(error instanceof Error) || error instanceof TypeError) throw error
+  let line = typeof error.line === 'number' ? error.line : undefined
+  let message = error.message
+    .replace(/^(readHistory|foldStream|loadHistorySync): [\w-]+ (history|stream), /, '')
+    .replace(/^line \d+(, byte \d+)?: /, '')
+  if (/^\[\d+\]: /.test(message)) message = `element ${message.slice(1).replace(']', '')}`
+  const element = /^(?:element |\w+\[)(\d+)/.exec(message)
+  if (element && line === undefined) line = lineOfElement(decode(bytes), Number(element[1]))
+  return new InputError(message, { line, cause: error })
 }
 
-function fold(bytes, format, progress) {
-  const text = decode(bytes)
-  progress?.stage('folding', text.length)
-  return { format, ...foldStream(text, format, { progress }) }
+/** The line element `index` of the top-level array in `text` starts on. */
+function lineOfElement(text, index) {
+  const start = skipWhitespace(text, 0)
+  if (text[start] !== '[') return undefined
+  const offset = arrayElementOffsets(text, start, index + 1)[index]
+  return offset === undefined ? undefined : lineAt(text, offset)
 }
 
-/** A stream file folded: `{ format, messages, origins }`. */
-function readStream(bytes, given, { progress } = {}) {
-  const format = formatOf(bytes, given)
-  if (!streamFormats.includes(format)) {
-    throw new InputError(`a ${format} file is a history, not a stream (streams: ${streamFormats.join(', ')})`)
-  }
-  return fold(bytes, format, progress)
-}
-
-/** A history file loaded: `{ format, messages }`. */
-function readHistory(bytes, given, { progress } = {}) {
+/** A history file loaded: `{ format, messages, skipped }`. */
+function readHistory(bytes, given, { progress, strict, leaf } = {}) {
   const format = formatOf(bytes, given)
   if (!historyFormats.includes(format)) {
     throw new InputError(`a ${format} file is a stream, not a history (histories: ${historyFormats.join(', ')})`)
   }
   progress?.stage('loading')
-  return { format, messages: loadMessages(bytes, format) }
+  try {
+    return native.readHistory(bytes, { format, strict, leaf })
+  } catch (error) {
+    throw placed(error, bytes)
+  }
 }
 
-module.exports = { FORMATS, formatNames, readConversation, readStream, readHistory }
+/** A stream file folded: `{ format, messages, origins, skipped }`. */
+function readStream(bytes, given, { progress, strict } = {}) {
+  const format = formatOf(bytes, given)
+  if (!streamFormats.includes(format)) {
+    throw new InputError(`a ${format} file is a history, not a stream (streams: ${streamFormats.join(', ')})`)
+  }
+  progress?.stage('folding', bytes.length)
+  let folded
+  try {
+    folded = native.foldStream(bytes, { format, strict })
+  } catch (error) {
+    throw placed(error, bytes)
+  }
+  progress?.update(bytes.length)
+  return folded
+}
+
+/** A file's conversation, history or stream: `{ format, messages, skipped, origins? }`. */
+function readConversation(bytes, given, options = {}) {
+  const format = formatOf(bytes, given)
+  return historyFormats.includes(format) ? readHistory(bytes, format, options) : readStream(bytes, format, options)
+}
+
+/** The messages of a history file's bytes in `format` (for reading back what was written). */
+function loadMessages(bytes, format) {
+  return readHistory(bytes, format).messages
+}
+
+module.exports = { FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }

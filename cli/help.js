@@ -1,7 +1,7 @@
 'use strict'
 // What agent-chunks --help and COMMAND --help print.
 
-const { FORMATS, formatNames } = require('./formats')
+const { FORMATS, formatNames, historyFormats, streamFormats } = require('./formats')
 const { targetNames } = require('./convert')
 
 const formatList = Object.entries(FORMATS)
@@ -38,7 +38,7 @@ Exit status: 0 done, 1 check found a difference, 2 bad input or usage.
 
 Prints the conversation in FILE: who speaks, thinking (dimmed), tool calls with their
 status, arguments and results, errors and notices. A stream is folded as a chat UI folds
-it live, one assistant message per turn. Colour only on a terminal, and not with NO_COLOR.
+it live, one message per stored message. Colour only on a terminal, and not with NO_COLOR.
 FILE - reads standard input.
 
 Options:
@@ -48,6 +48,9 @@ Options:
   --timeline     print the timeline groups of each assistant message (buildTimeline)
   --now MS       the clock for --unified rows (milliseconds since the epoch)
   --full         show long arguments and results whole (default: 12 lines each)
+  --strict       refuse lines the format does not know (default: skip them, counted on
+                 standard error)
+  --leaf ID      a Pi session: the leaf (entry id) whose branch to read (default: the last entry)
   --color        colour even when not on a terminal
   --no-color     no colour
   --debug        show stack traces of errors
@@ -68,6 +71,9 @@ Options:
   -o, --output OUT  the file to write (default: standard output)
   --format F     the format of FILE (${formatNames.join(', ')})
   --now MS       the clock for unified rows (milliseconds since the epoch)
+  --strict       refuse lines the format does not know (default: skip them, counted on
+                 standard error)
+  --leaf ID      a Pi session: the leaf (entry id) whose branch to read (default: the last entry)
   --debug        show stack traces of errors
 `,
   check: `Usage: agent-chunks check STREAM HISTORY [options]
@@ -78,13 +84,13 @@ by chunk (key order included). Exits 0 when they agree; otherwise prints the fir
 difference as a path into the history's messages, with both values and the stream lines
 that built it, and exits 1.
 
-STREAM: agent events (NDJSON or SSE), ACP updates, Pi gateway events (pi-stream) or
-Solar Network stream events (sn-stream). HISTORY: agent events, ACP updates, a
-ChatViewer transcript, a Pi session or Solar Network thoughts.
+STREAM: any stream format (${streamFormats.join(', ')}); HISTORY: any history format
+(${historyFormats.join(', ')}). Without a format option each is detected.
 
 Options:
   --stream-format F    the format of STREAM
   --history-format F   the format of HISTORY
+  --strict             refuse lines the formats do not know
   --debug              show stack traces of errors
 `,
   view: `Usage: agent-chunks view FILE -o PAGE [options]
@@ -98,6 +104,9 @@ Options:
   -o, --output PAGE  the page to write
   --format F     the format of FILE (${formatNames.join(', ')})
   --title T      the page title (default: the file name)
+  --strict       refuse lines the format does not know (default: skip them, counted on
+                 standard error)
+  --leaf ID      a Pi session: the leaf (entry id) whose branch to read (default: the last entry)
   --debug        show stack traces of errors
 `,
 }

@@ -25,12 +25,14 @@ const OPTIONS = {
     timeline: { type: 'boolean' },
     now: { type: 'string' },
     full: { type: 'boolean' },
+    strict: { type: 'boolean' },
+    leaf: { type: 'string' },
     color: { type: 'boolean' },
     'no-color': { type: 'boolean' },
   },
-  convert: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string' }, now: { type: 'string' } },
-  check: { 'stream-format': { type: 'string' }, 'history-format': { type: 'string' } },
-  view: { output: { type: 'string', short: 'o' }, format: { type: 'string' }, title: { type: 'string' } },
+  convert: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string' }, now: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' } },
+  check: { 'stream-format': { type: 'string' }, 'history-format': { type: 'string' }, strict: { type: 'boolean' } },
+  view: { output: { type: 'string', short: 'o' }, format: { type: 'string' }, title: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' } },
 }
 
 const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'] }
@@ -77,6 +79,21 @@ function formatOption(values, name, command) {
 
 const pretty = (value) => `${JSON.stringify(value, null, 2)}\n`
 
+/** What a reader skipped, said on stderr (nothing when it skipped nothing). */
+function noteSkipped(file, skipped, stderr) {
+  if (!skipped?.count) return
+  const lines = skipped.count === 1 ? '1 line' : `${skipped.count} lines`
+  stderr.write(`note: ${file}: ${lines} skipped (unknown to this version; --strict refuses them): ${skipped.examples.join('; ')}${skipped.count > skipped.examples.length ? '; …' : ''}\n`)
+}
+
+/** Reads FILE's conversation with the command's options, noting what was skipped. */
+function conversation(file, values, io) {
+  const options = { strict: values.strict, leaf: values.leaf }
+  const read = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress, ...options }))
+  noteSkipped(file, read.skipped, io.stderr)
+  return read
+}
+
 function replayText(file, format, messages, values, io) {
   const colour = values['no-color'] ? false : values.color ? true : Boolean(io.stdout.isTTY) && !io.env.NO_COLOR
   const title = `${file} · ${format} · ${messages.length} message${messages.length === 1 ? '' : 's'}`
@@ -89,7 +106,7 @@ const COMMANDS = {
     const modes = ['json', 'unified', 'timeline'].filter((mode) => values[mode])
     if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} cannot be used together`, 'replay')
     const now = clock(values, 'replay')
-    const { format, messages } = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress }))
+    const { format, messages } = conversation(file, values, io)
     if (values.json) {
       io.stdout.write(pretty(messages))
     } else if (values.unified) {
@@ -108,22 +125,25 @@ const COMMANDS = {
     if (values.to === undefined) throw new UsageError('convert needs --to TARGET', 'convert')
     if (!targetNames.includes(values.to)) throw new UsageError(`--to must be one of ${targetNames.join(', ')}, got ${JSON.stringify(values.to)}`, 'convert')
     const now = clock(values, 'convert')
-    const { messages } = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress }))
+    const { messages } = conversation(file, values, io)
     const { text, notes } = convert(messages, values.to, { now })
     writeOutput(values.output, text, io.stdout)
     for (const note of notes) io.stderr.write(`note: ${note}\n`)
   },
 
   check({ values, positionals: [streamFile, historyFile] }, io) {
-    const stream = withInput(streamFile, io.stderr, (bytes, progress) => readStream(bytes, values['stream-format'], { progress }))
-    const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress }))
+    const strict = values.strict
+    const stream = withInput(streamFile, io.stderr, (bytes, progress) => readStream(bytes, values['stream-format'], { progress, strict }))
+    const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress, strict }))
+    noteSkipped(streamFile, stream.skipped, io.stderr)
+    noteSkipped(historyFile, history.skipped, io.stderr)
     const { agree, report } = describeCheck({ file: streamFile, ...stream }, { file: historyFile, ...history })
     io.stdout.write(report)
     return agree ? 0 : 1
   },
 
   view({ values, positionals: [file] }, io) {
-    const { format, messages } = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress }))
+    const { format, messages } = conversation(file, values, io)
     const title = values.title ?? (file === '-' ? 'conversation' : path.basename(file))
     writeOutput(values.output, renderPage(messages, { title, format }), io.stdout)
   },

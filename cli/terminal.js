@@ -77,6 +77,11 @@ function renderText(messages, { colour = false, full = false, title } = {}) {
       case 'system':
         out.push(`  ${paint.yellow(`ⓘ ${chunk.kind} · ${safe(chunk.text)}`)}`)
         break
+      case 'file': {
+        const where = typeof chunk.url === 'string' ? chunk.url : `${typeof chunk.data === 'string' ? chunk.data.length : 0} characters of base64`
+        out.push(`  ${paint.dim(`▣ ${safe(String(chunk.mediaType))}${typeof chunk.filename === 'string' ? ` ${safe(chunk.filename)}` : ''} · ${safe(where)}`)}`)
+        break
+      }
       default:
         out.push(`  ${paint.dim(`(a chunk of another type: ${safe(json(chunk))})`)}`)
     }

@@ -1,62 +1,337 @@
-//! Pi: the recorded stream folds to the persisted session, round trips, errors.
+//! Pi / OpenClaw: session trees, every entry and role, the live streams against the
+//! session files the same runs wrote, round trips, errors.
 
-use agent_chunks::append_event;
-use agent_chunks::formats::model_json::{message_json, FormatChunk};
-use agent_chunks::formats::pi::{gateway_events, read_lines, read_session, tool_result_value, write_session};
+use agent_chunks::formats::check::Skips;
+use agent_chunks::formats::live::{fold_stream, FoldedStream, LiveFold};
+use agent_chunks::formats::model_json::{message_json, FormatMessage};
+use agent_chunks::formats::pi::{
+    leaves, read_lines, read_session, read_session_with, tool_result_value, write_session, SessionOptions,
+};
+use agent_chunks::formats::pi_stream::{Gateway, PiEvents};
 use agent_chunks::formats::value::{parse, Json};
-use agent_chunks::{Chunk, MessageRole};
+use agent_chunks::{Chunk, MessageRole, SystemChunkKind};
 
 const SESSION: &[u8] = include_bytes!("../examples/pi-session.jsonl");
-const STREAM: &str = include_str!("../examples/pi-session.stream.ndjson");
+const SHORTHAND: &[u8] = include_bytes!("../examples/pi-session.stream.ndjson");
+const TREE: &[u8] = include_bytes!("../__test__/fixtures/pi-tree.jsonl");
+const V1: &[u8] = include_bytes!("../__test__/fixtures/pi-v1.jsonl");
+const V2: &[u8] = include_bytes!("../__test__/fixtures/pi-v2.jsonl");
+const PI_EVENTS: &[u8] = include_bytes!("../examples/pi-events.ndjson");
+const PI_EVENTS_SESSION: &[u8] = include_bytes!("../examples/pi-events.session.jsonl");
+const GATEWAY: &[u8] = include_bytes!("../examples/openclaw-gateway.ndjson");
+const OPENCLAW_SESSION: &[u8] = include_bytes!("../examples/openclaw-session.jsonl");
+
+fn json(message: &FormatMessage) -> String {
+    String::from_utf8(message_json(message).to_json()).unwrap()
+}
+
+fn fold(fold: &mut dyn LiveFold, bytes: &[u8]) -> FoldedStream {
+    fold_stream(fold, "turn", bytes, false).unwrap()
+}
+
+/// Role and chunks of the messages of `roles`, in order (ids differ: a stream has none).
+fn shown(messages: &[FormatMessage], roles: &[MessageRole]) -> Vec<(MessageRole, String)> {
+    messages
+        .iter()
+        .filter(|m| roles.contains(&m.role))
+        .map(|m| {
+            let text = json(m);
+            (m.role, text[text.find("\"chunks\"").unwrap()..].to_string())
+        })
+        .collect()
+}
 
 #[test]
-fn the_stream_builds_the_persisted_session() {
+fn the_shorthand_stream_builds_the_persisted_assistant_messages() {
     let history = read_session(SESSION).unwrap();
-    let assistants: Vec<_> = history
+    let streamed = fold(&mut Gateway::default(), SHORTHAND);
+    assert_eq!(streamed.skips.count, 0);
+    let assistant = [MessageRole::Assistant];
+    assert_eq!(shown(&streamed.messages, &assistant), shown(&history, &assistant));
+    assert_eq!(
+        streamed.messages.len(),
+        6,
+        "one message per stored assistant message"
+    );
+}
+
+#[test]
+fn pi_agent_events_build_the_session_the_same_run_wrote() {
+    let history = read_session(PI_EVENTS_SESSION).unwrap();
+    let streamed = fold(&mut PiEvents::default(), PI_EVENTS);
+    assert_eq!(streamed.skips.count, 0, "{:?}", streamed.skips.examples);
+    let roles = [MessageRole::User, MessageRole::Assistant];
+    assert_eq!(shown(&streamed.messages, &roles), shown(&history, &roles));
+    let last = history.last().unwrap();
+    assert!(
+        matches!(last.chunks.last(), Some(Chunk::Error { message, .. }) if message.to_string().starts_with("400 ")),
+        "the failed request ends in its error: {}",
+        json(last)
+    );
+    assert!(
+        matches!(history[2].chunks[1], Chunk::File { .. }),
+        "the user's image is kept"
+    );
+}
+
+#[test]
+fn openclaw_gateway_frames_build_the_session_the_same_runs_wrote() {
+    let history = read_session(OPENCLAW_SESSION).unwrap();
+    let streamed = fold(&mut Gateway::default(), GATEWAY);
+    assert_eq!(streamed.skips.count, 0, "{:?}", streamed.skips.examples);
+    let assistant = [MessageRole::Assistant];
+    assert_eq!(shown(&streamed.messages, &assistant), shown(&history, &assistant));
+    let texts: Vec<String> = streamed.messages.iter().map(json).collect();
+    assert!(
+        texts[1].contains(r#"{"type":"text","text":"It is 18 °C"#),
+        "the reply after the tool is a message of its own"
+    );
+    assert!(texts[2].ends_with(r#"{"type":"error","message":"Operation aborted"}]}"#));
+    assert!(texts[3].contains("429 rate_limit_error"));
+}
+
+#[test]
+fn a_cumulative_text_that_does_not_extend_the_last_one_loses_nothing() {
+    let frames = concat!(
+        r#"{"type":"event","event":"chat","payload":{"state":"delta","message":{"role":"assistant","content":[{"type":"text","text":"Hello wor"}]}}}"#,
+        "\n",
+        r#"{"type":"event","event":"chat","payload":{"state":"delta","message":{"role":"assistant","content":[{"type":"text","text":"Hello world"}]}}}"#,
+        "\n",
+        r#"{"type":"event","event":"chat","payload":{"state":"delta","message":{"role":"assistant","content":[{"type":"text","text":"Hello there, world"}]}}}"#,
+        "\n",
+        r#"{"type":"event","event":"chat","payload":{"state":"final","message":{"role":"assistant","content":[{"type":"text","text":"Hello there, world"}]}}}"#,
+        "\n"
+    );
+    let folded = fold(&mut Gateway::default(), frames.as_bytes());
+    assert_eq!(
+        folded.messages[0].chunks,
+        vec![Chunk::Text {
+            text: "Hello worldthere, world".into()
+        }],
+        "what was shown stays, what is new is added"
+    );
+}
+
+#[test]
+fn two_stored_assistant_messages_are_two_messages() {
+    let text = concat!(
+        r#"{"role":"assistant","content":[{"type":"text","text":"(terminal default)"}]}"#,
+        "\n",
+        r#"{"role":"assistant","content":[{"type":"text","text":"I don't have a way"}]}"#
+    );
+    let messages = read_session(text.as_bytes()).unwrap();
+    assert_eq!(messages.len(), 2);
+    assert_eq!(
+        json(&messages[1]),
+        r#"{"id":"line-2","role":"assistant","chunks":[{"type":"text","text":"I don't have a way"}]}"#
+    );
+}
+
+#[test]
+fn the_conversation_is_the_path_to_the_last_entry() {
+    let messages = read_session(TREE).unwrap();
+    let ids: Vec<&str> = messages.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "a0000001", "a0000002", "a0000003", "a0000004", "a0000005", "a0000006", "a0000007", "a0000008", "a000000a",
+            "a000000d", "a000000e", "a000000f", "a0000010", "a0000012", "a0000013", "a0000014", "a0000015"
+        ],
+        "the abandoned branch (a000000b, a000000c) is left out; tool results, hidden messages and state entries make no message"
+    );
+    let kinds: Vec<_> = messages
         .iter()
-        .filter(|m| m.role == MessageRole::Assistant)
+        .filter_map(|m| match m.chunks.as_slice() {
+            [Chunk::System { kind, .. }] => Some(*kind),
+            _ => None,
+        })
         .collect();
-    let mut turns: Vec<Vec<FormatChunk>> = vec![Vec::new()];
-    for line in STREAM.lines() {
-        let event = parse(line.as_bytes()).unwrap();
-        if event.get("type") == Some(&Json::string("final")) {
-            turns.push(Vec::new());
-            continue;
+    assert_eq!(
+        kinds,
+        [
+            SystemChunkKind::ModelChanged,
+            SystemChunkKind::ThinkingLevelChanged,
+            SystemChunkKind::BranchSummary,
+            SystemChunkKind::Custom,
+            SystemChunkKind::Compaction,
+            SystemChunkKind::ModelChanged
+        ]
+    );
+    assert_eq!(
+        json(&messages[0]),
+        r#"{"id":"a0000001","role":"system","chunks":[{"type":"system","kind":"model-changed","text":"anthropic/claude-opus-4-5"}]}"#
+    );
+    assert_eq!(
+        json(&messages[11]),
+        r#"{"id":"a000000f","role":"assistant","chunks":[{"type":"error","message":"fetch failed"}]}"#
+    );
+}
+
+#[test]
+fn every_leaf_is_listed_and_can_be_read() {
+    let all = leaves(TREE).unwrap();
+    let listed: Vec<(&str, usize, bool)> = all.iter().map(|l| (l.id.as_str(), l.depth, l.current)).collect();
+    assert_eq!(listed, [("a000000c", 12, false), ("a0000018", 22, true)]);
+    let mut abandoned = Vec::new();
+    read_session_with(
+        TREE,
+        SessionOptions {
+            leaf: Some("a000000c".into()),
+            strict: false,
+        },
+        |m| {
+            abandoned.push(m);
+            true
+        },
+    )
+    .unwrap();
+    let last = abandoned.last().unwrap();
+    assert_eq!(
+        json(last),
+        r#"{"id":"a000000c","role":"assistant","chunks":[{"type":"text","text":"Voici la version"},{"type":"error","message":"Operation aborted"}]}"#,
+        "an abort without a message of its own reads as pi's UI words it"
+    );
+    let missing = read_session_with(
+        TREE,
+        SessionOptions {
+            leaf: Some("nope".into()),
+            strict: false,
+        },
+        |_| true,
+    );
+    assert!(missing
+        .unwrap_err()
+        .to_string()
+        .contains("no entry with id \"nope\""));
+}
+
+#[test]
+fn bash_executions_are_the_users_own_calls() {
+    let messages = read_session(TREE).unwrap();
+    let by_id = |id: &str| json(messages.iter().find(|m| m.id == id).unwrap());
+    assert_eq!(
+        by_id("a0000005"),
+        r#"{"id":"a0000005","role":"user","chunks":[{"type":"tool-batch","calls":[{"id":"a0000005","name":"bash","arguments":{"command":"ls docs"},"result":{"output":"intro.md\nsetup.md\n","exitCode":0,"cancelled":false,"truncated":false},"isError":false}]}]}"#
+    );
+    assert!(by_id("a0000006")
+        .ends_with(r#""exitCode":1,"cancelled":false,"truncated":false},"isError":true}]}]}"#));
+    assert!(by_id("a0000015").ends_with(
+        r#""cancelled":true,"truncated":true,"fullOutputPath":"/tmp/pi-bash-7f3a.log"},"isError":true}]}]}"#
+    ));
+}
+
+#[test]
+fn images_are_file_chunks_with_their_type_and_data_as_stored() {
+    let messages = read_session(TREE).unwrap();
+    let Chunk::File {
+        media_type,
+        data,
+        url,
+        filename,
+    } = &messages[2].chunks[1]
+    else {
+        panic!("{}", json(&messages[2]));
+    };
+    assert_eq!(media_type.to_string(), "image/png");
+    assert!(data.as_ref().unwrap().to_string().starts_with("iVBORw0KGgo"));
+    assert_eq!((url, filename), (&None, &None));
+}
+
+#[test]
+fn version_1_entries_chain_in_file_order() {
+    let messages = read_session(V1).unwrap();
+    let roles: Vec<_> = messages.iter().map(|m| (m.id.as_str(), m.role)).collect();
+    assert_eq!(
+        roles,
+        [
+            ("line-2", MessageRole::User),
+            ("line-3", MessageRole::Assistant),
+            ("line-4", MessageRole::System),
+            ("line-5", MessageRole::System),
+            ("line-6", MessageRole::User)
+        ]
+    );
+}
+
+#[test]
+fn version_2_hook_messages_are_custom_messages() {
+    let messages = read_session(V2).unwrap();
+    assert_eq!(
+        json(&messages[1]),
+        r#"{"id":"b10c0002","role":"system","chunks":[{"type":"system","kind":"custom","text":"On branch main, nothing to commit"}]}"#
+    );
+}
+
+#[test]
+fn unknown_lines_are_skipped_and_counted_or_refused_when_strict() {
+    let text = concat!(
+        r#"{"type":"session","version":3,"id":"s"}"#,
+        "\n",
+        r#"{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":[{"type":"text","text":"hi"},{"type":"audio","data":"x"}]}}"#,
+        "\n",
+        r#"{"type":"telemetry","id":"b","parentId":"a"}"#,
+        "\n",
+        r#"{"type":"message","id":"c","parentId":"b","message":{"role":"assistant","content":[{"type":"text","text":"hello"}]}}"#,
+        "\n"
+    );
+    let mut count = 0;
+    let skips = read_session_with(text.as_bytes(), SessionOptions::default(), |_| {
+        count += 1;
+        true
+    })
+    .unwrap();
+    assert_eq!(count, 2);
+    assert_eq!(
+        skips,
+        Skips {
+            strict: false,
+            count: 2,
+            examples: vec![
+                "line 2: message.content[1]: unknown content block \"audio\"".into(),
+                "line 3: unknown entry type \"telemetry\"".into()
+            ]
         }
-        for agent_event in gateway_events(&event).unwrap() {
-            let Ok(()) = append_event(turns.last_mut().unwrap(), agent_event);
-        }
-    }
-    turns.pop();
-    assert_eq!(turns.len(), 3);
-    for (built, persisted) in turns.iter().zip(&assistants) {
-        assert_eq!(built, &persisted.chunks);
-    }
+    );
+    let strict = read_session_with(
+        text.as_bytes(),
+        SessionOptions {
+            leaf: None,
+            strict: true,
+        },
+        |_| true,
+    )
+    .unwrap_err();
+    assert_eq!(strict.line, Some(2));
+    assert!(strict.to_string().contains("strict"), "{strict}");
 }
 
 #[test]
 fn write_then_read_gives_the_same_messages() {
-    let history = read_session(SESSION).unwrap();
-    assert_eq!(read_session(&write_session(&history)).unwrap(), history);
+    for session in [SESSION, TREE, PI_EVENTS_SESSION, OPENCLAW_SESSION] {
+        let history = read_session(session).unwrap();
+        assert_eq!(read_session(&write_session(&history)).unwrap(), history);
+    }
 }
 
 #[test]
 fn parsed_lines_read_like_the_text() {
-    let lines: Vec<Json> = SESSION
+    let lines: Vec<Json> = TREE
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
         .map(|l| parse(l).unwrap())
         .collect();
-    assert_eq!(read_lines(lines).unwrap(), read_session(SESSION).unwrap());
+    assert_eq!(
+        read_lines(lines, SessionOptions::default()).unwrap(),
+        read_session(TREE).unwrap()
+    );
 }
 
 #[test]
 fn thinking_signature_becomes_metadata_keyed_by_provider() {
     let text = br#"{"role":"assistant","content":[{"type":"thinking","thinking":"a","thinkingSignature":"s"},{"type":"thinking","thinking":"b"}]}"#;
     let messages = read_session(text).unwrap();
-    let json = String::from_utf8(message_json(&messages[0]).to_json()).unwrap();
     assert_eq!(
-        json,
+        json(&messages[0]),
         r#"{"id":"line-1","role":"assistant","chunks":[{"type":"thinking","text":"a","metadata":{"unknown":{"signature":"s"}}},{"type":"thinking","text":"b"}]}"#
     );
 }
@@ -72,10 +347,13 @@ fn tool_results_are_joined_text_or_content_as_given() {
 }
 
 #[test]
-fn a_result_without_its_call_changes_nothing() {
-    let text = br#"{"role":"toolResult","toolCallId":"nope","content":"x"}"#;
+fn a_result_without_its_call_keeps_its_place() {
+    let text = br#"{"role":"toolResult","toolCallId":"nope","toolName":"read","content":"x"}"#;
     let messages = read_session(text).unwrap();
-    assert_eq!(messages[0].chunks, Vec::<Chunk<_, _>>::new());
+    assert_eq!(
+        json(&messages[0]),
+        r#"{"id":"line-1","role":"assistant","chunks":[{"type":"tool-batch","calls":[{"id":"nope","name":"read","result":"x","isError":false}]}]}"#
+    );
 }
 
 #[test]

@@ -306,7 +306,7 @@ fn bad_bytes_are_placed() {
     .unwrap_err();
     assert_eq!(error.line, Some(2));
     assert!(read(b"", HistoryFormat::ChatViewer, |_| panic!()).is_ok());
-    for format in HistoryFormat::ALL {
+    for format in HistoryFormat::all() {
         assert_eq!(HistoryFormat::from_name(format.name()), Some(format));
         assert!(read(b"\n\n", format, |_: Message| panic!("no messages")).is_ok());
     }

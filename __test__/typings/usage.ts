@@ -19,6 +19,16 @@ import {
   type SystemEventLike,
   type ToolBatchChunk,
   type ToolCallEntry,
+  detectFormat,
+  foldStream,
+  formats,
+  readHistory,
+  type Detection,
+  type FoldedStream,
+  type FormatInfo,
+  type FormatName,
+  type HistoryRead,
+  type PiLeaf,
 } from '../../index.js'
 
 // A backend folding a stream into the in-flight message.
@@ -360,3 +370,17 @@ void aiSdk.fromMessages(uiHistory)
 aiSdk.fromUIMessageChunks([{ id: 't' }])
 // @ts-expect-error the events are an array
 appendEventsToChunks([], { type: 'done' })
+
+// The table of formats.
+const detection: Detection = detectFormat(Buffer.from('{"type":"session","version":3}'))
+const detectedName: FormatName | undefined = detection.format
+const read: HistoryRead = readHistory('{"role":"user","content":"hi"}', { format: 'pi', strict: true, leaf: 'a1' })
+const readMessages: ChatMessage[] = read.messages
+const skippedCount: number = read.skipped.count
+const folded: FoldedStream = foldStream('{"type":"delta","text":"a"}', { format: 'pi-stream' })
+const firstLines: [number, number] = folded.origins[0].lines
+const table: FormatInfo[] = formats()
+const leafList: PiLeaf[] = pi.leaves('{"type":"session","version":3}')
+const branch: ChatMessage[] = pi.toMessages('', { leaf: leafList[0]?.id, strict: false })
+// @ts-expect-error not a format name
+readHistory('', { format: 'yaml' })

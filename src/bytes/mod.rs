@@ -11,7 +11,7 @@ pub mod text;
 mod ui;
 pub(crate) mod write;
 
-pub use frame::Framing;
+pub use frame::{Frame, Framer, Framing};
 pub use scan::SyntaxError;
 pub use stream::{read_turns, reduce_to_json, ByteChunk, EventStream, FrameProblem, StreamError, Turn};
 pub use write::chunks_json;

@@ -523,3 +523,70 @@ pub fn read_messages(messages: &[Json]) -> FormatResult<Vec<FormatMessage>> {
         .map(|(i, message)| read_message(message).map_err(|e| within(e, &index("", i))))
         .collect()
 }
+
+// ─── The row of the table of formats ─────────────────────────────────────────────
+
+use super::check::Skips;
+use super::live::{Folded as Messages, LiveFold};
+use super::registry::{Format, Sniff};
+
+/// Whether a stream's first value opens a UI message stream (see
+/// [`crate::bytes`]'s detection, which decides the same by the same rule).
+fn opens_ui_stream(sniff: &Sniff) -> bool {
+    !sniff.is_array()
+        && sniff.first().is_some_and(|value| {
+            let tag = value.get("type").and_then(Json::as_str).map(Wtf8::as_bytes);
+            let has_id = value.get("id").is_some();
+            tag.is_some_and(|tag| {
+                is_ui_only_type(tag)
+                    || (has_id && matches!(tag, b"text-delta" | b"reasoning-delta" | b"reasoning-end"))
+            })
+        })
+}
+
+/// A UI message stream folded live: each `start` chunk begins a message named by its
+/// `messageId`.
+#[derive(Debug, Default)]
+pub struct UiStream {
+    state: StreamState,
+}
+
+impl LiveFold for UiStream {
+    fn push(
+        &mut self,
+        value: Json,
+        _line: usize,
+        out: &mut Messages,
+        _skips: &mut Skips,
+    ) -> FormatResult<()> {
+        if value
+            .get("type")
+            .and_then(Json::as_str)
+            .is_some_and(|t| *t == "start")
+        {
+            let id = match value.get("messageId") {
+                Some(Json::String(id)) => Some(id.to_string_lossy().into_owned()),
+                _ => None,
+            };
+            out.begin(MessageRole::Assistant, id);
+            return Ok(());
+        }
+        for step in self.state.ui_chunk(&value)? {
+            match step {
+                Folded::Event(event) => out.apply(event),
+                Folded::File(file) => out.push_chunk(file),
+            }
+        }
+        Ok(())
+    }
+}
+
+pub const AI_SDK: Format = Format {
+    name: "ai-sdk",
+    summary: "an AI SDK UI message stream, SSE or NDJSON (one assistant message per start chunk)",
+    detect: opens_ui_stream,
+    // The bytes path reads it, telling it from agent events by its first frame.
+    history: Some(crate::history::read_events),
+    stream: Some((|| Box::new(UiStream::default()), "turn")),
+    write: None,
+};

@@ -145,3 +145,39 @@ pub fn split_lines(text: &[u8]) -> Vec<&[u8]> {
     lines.push(&text[start..]);
     lines
 }
+
+/// Lines (or items) a reader did not know and skipped, counted; with `strict`, the first
+/// one is an error instead.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Skips {
+    pub strict: bool,
+    pub count: u64,
+    /// The first few, as `line 4: unknown entry type "x"`, to show where they are.
+    pub examples: Vec<String>,
+}
+
+/// How many skipped lines [`Skips`] describes by example.
+const EXAMPLES: usize = 3;
+
+impl Skips {
+    pub fn new(strict: bool) -> Self {
+        Skips {
+            strict,
+            ..Skips::default()
+        }
+    }
+
+    /// Records that line `line` was skipped because of `what`; an error when strict.
+    pub fn skip(&mut self, line: usize, what: impl fmt::Display) -> FormatResult<()> {
+        if self.strict {
+            return Err(
+                FormatError::new("", format!("{what} (strict: unknown lines are refused)")).at_line(line),
+            );
+        }
+        self.count += 1;
+        if self.examples.len() < EXAMPLES {
+            self.examples.push(format!("line {line}: {what}"));
+        }
+        Ok(())
+    }
+}

@@ -7,9 +7,16 @@
 //! - [`unified`]: the `UnifiedMessage` row, its timeline flags, and `toUnifiedMessages`
 //!   (the chunk model as rows);
 //! - [`timsort`]: `Array.prototype.sort`'s exact order, for the transcript sort;
-//! - [`pi`]: Pi / OpenClaw session JSONL and its gateway stream;
+//! - [`pi`], [`pi_tree`], [`pi_stream`]: Pi / OpenClaw session files, pi's agent events and
+//!   OpenClaw's gateway frames;
 //! - [`sn`]: Solar Network thoughts and their SSE stream;
-//! - [`timeline`]: the timeline view of a message's chunks.
+//! - [`timeline`]: the timeline view of a message's chunks;
+//! - [`streams`]: the live folds (and detection) of the agent-event, ACP and Solar Network
+//!   streams; [`live`]: what every live fold folds into.
+//!
+//! [`FORMATS`] is the one table of formats: `loadHistory`, detection and the command all
+//! read it. A new format is a module here and a row there ([`registry::Format`] says
+//! what a row holds).
 //!
 //! History readers fold the events each stored block stands for through
 //! [`crate::append_event`], so a history and the stream it was recorded from give the same
@@ -23,10 +30,15 @@ pub mod chatviewer;
 pub mod check;
 pub mod date;
 pub mod json;
+pub mod live;
 pub mod model_json;
 pub mod pi;
+pub mod pi_stream;
+pub mod pi_tree;
+pub mod registry;
 pub mod sn;
 pub mod source;
+pub mod streams;
 pub mod timeline;
 pub mod timsort;
 pub mod tree;
@@ -34,3 +46,19 @@ pub mod unified;
 pub mod value;
 pub mod webui;
 pub mod wtf8;
+
+use registry::Format;
+
+/// Every format, in the order detection tries them (a more particular shape before a
+/// more general one).
+pub static FORMATS: &[Format] = &[
+    streams::ACP,
+    streams::CHATVIEWER,
+    pi_stream::PI_EVENTS,
+    pi::PI,
+    streams::SN,
+    pi_stream::PI_STREAM,
+    streams::SN_STREAM,
+    ai_sdk::AI_SDK,
+    streams::EVENTS,
+];

@@ -138,6 +138,32 @@ impl<R: Read> Lines<R> {
         }
     }
 
+    /// [`Lines::next_parsed`] of the lines `wanted` keeps (by number); the others are
+    /// not parsed.
+    pub fn next_parsed_of<T>(
+        &mut self,
+        wanted: impl Fn(usize) -> bool,
+        parse: impl Fn(&str) -> Result<T, ParseError>,
+        error: impl FnOnce(ParseError, usize, bool) -> HistoryError,
+    ) -> Result<Option<(T, usize)>, HistoryError> {
+        loop {
+            let Some(line) = self.next_line()? else {
+                return Ok(None);
+            };
+            if !wanted(line.number) || line.text.bytes().all(|b| b.is_ascii_whitespace()) {
+                continue;
+            }
+            let number = line.number;
+            return match parse(line.text) {
+                Ok(parsed) => Ok(Some((parsed, number))),
+                Err(e) => {
+                    let last = e.kind == ParseErrorKind::Truncated && self.rest_is_blank();
+                    Err(error(e, number, last))
+                }
+            };
+        }
+    }
+
     /// Whether nothing but whitespace is left to read.
     fn rest_is_blank(&mut self) -> bool {
         loop {

@@ -17,56 +17,54 @@ pub mod batch;
 pub mod lines;
 
 use std::fmt;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 
 use crate::bytes::{read_turns, Framing, StreamError, Turn};
-use crate::formats::acp::{self, Payload, Role, SessionUpdate};
+use crate::formats::acp::{self, Role, SessionUpdate};
 use crate::formats::chatviewer::adapt_jsonl_messages;
 use crate::formats::check::FormatError;
+use crate::formats::check::Skips;
 use crate::formats::model_json::{FormatEvent, FormatMessage};
+use crate::formats::registry::{Format, Input, ReadOptions};
 use crate::formats::source::{Invalid, Reader, Source};
+use crate::formats::streams::owned_event;
 use crate::formats::tree::{Node, TreeSource};
 use crate::formats::unified::{Content, ToolCallSlot, UnifiedId, UnifiedType};
 use crate::formats::value::{self, Json, ParseError, ParseErrorKind};
 use crate::formats::wtf8::Wtf8;
-use crate::formats::{pi, sn};
+use crate::formats::{pi, sn, FORMATS};
 use crate::model::{AgentEvent, ChatMessage, MessageRole};
 use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
 
 use lines::Lines;
 
-/// The formats [`read`] takes.
+/// A format [`read`] takes: a row of the table of formats that reads histories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HistoryFormat {
-    Events,
-    Acp,
-    ChatViewer,
-    Pi,
-    Sn,
+pub struct HistoryFormat(pub &'static Format);
+
+/// The history formats by name, as callers in Rust write them.
+#[allow(non_upper_case_globals)]
+impl HistoryFormat {
+    pub const Events: HistoryFormat = HistoryFormat(&crate::formats::streams::EVENTS);
+    pub const Acp: HistoryFormat = HistoryFormat(&crate::formats::streams::ACP);
+    pub const ChatViewer: HistoryFormat = HistoryFormat(&crate::formats::streams::CHATVIEWER);
+    pub const Pi: HistoryFormat = HistoryFormat(&crate::formats::pi::PI);
+    pub const Sn: HistoryFormat = HistoryFormat(&crate::formats::streams::SN);
 }
 
 impl HistoryFormat {
-    pub const ALL: [HistoryFormat; 5] = [
-        HistoryFormat::Events,
-        HistoryFormat::Acp,
-        HistoryFormat::ChatViewer,
-        HistoryFormat::Pi,
-        HistoryFormat::Sn,
-    ];
+    /// The formats that read histories, in the table's order.
+    pub fn all() -> impl Iterator<Item = HistoryFormat> {
+        FORMATS.iter().filter(|f| f.history.is_some()).map(HistoryFormat)
+    }
 
     pub fn name(self) -> &'static str {
-        match self {
-            HistoryFormat::Events => "events",
-            HistoryFormat::Acp => "acp",
-            HistoryFormat::ChatViewer => "chatviewer",
-            HistoryFormat::Pi => "pi",
-            HistoryFormat::Sn => "sn",
-        }
+        self.0.name
     }
 
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|f| f.name() == name)
+        Self::all().find(|f| f.name() == name)
     }
 }
 
@@ -124,69 +122,168 @@ pub fn read(
     format: HistoryFormat,
     mut emit: impl FnMut(Message) -> bool,
 ) -> Result<(), HistoryError> {
-    let mut emit_format = |message| emit(Message::Format(message));
-    match format {
-        HistoryFormat::Events => Ok(read_turns(bytes, Framing::Auto, |turn| {
-            emit(Message::Turn(turn))
-        })?),
-        HistoryFormat::Pi => read_pi(Lines::new(bytes), emit_format),
-        HistoryFormat::Acp => read_acp(Lines::new(bytes), emit_format),
-        HistoryFormat::Sn => {
-            for (item, at) in items(bytes)? {
-                let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
-                if !emit_format(message) {
-                    break;
-                }
-            }
-            Ok(())
-        }
-        HistoryFormat::ChatViewer => read_chatviewer(bytes, emit_format),
-    }
+    read_with(Input::Bytes(bytes), format, &ReadOptions::default(), &mut emit).map(drop)
 }
 
 /// [`read`] from a reader (a file): line formats (`pi`, `acp`) a block at a time, so the
 /// whole input is never in memory at once; the others read whole first.
 pub fn read_from(
-    mut reader: impl Read,
+    mut reader: impl Read + Seek,
     format: HistoryFormat,
     mut emit: impl FnMut(Message) -> bool,
 ) -> Result<(), HistoryError> {
-    let emit_format = |message| emit(Message::Format(message));
-    match format {
-        HistoryFormat::Pi => read_pi(Lines::new(reader), emit_format),
-        HistoryFormat::Acp => read_acp(Lines::new(reader), emit_format),
-        _ => {
-            let mut bytes = Vec::new();
-            reader.read_to_end(&mut bytes).map_err(|e| HistoryError {
+    read_with(
+        Input::Reader(&mut reader),
+        format,
+        &ReadOptions::default(),
+        &mut emit,
+    )
+    .map(drop)
+}
+
+/// Reads `input` as a history in `format` with `options`; returns the lines skipped.
+pub fn read_with(
+    input: Input<'_>,
+    format: HistoryFormat,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    match format.0.history {
+        Some(read) => read(input, options, emit),
+        None => Err(HistoryError {
+            line: None,
+            offset: None,
+            message: format!("{} is a stream, not a history", format.name()),
+        }),
+    }
+}
+
+/// Lines of a reader or of bytes.
+fn lines_of<'a>(input: Input<'a>) -> Lines<Box<dyn Read + 'a>> {
+    match input {
+        Input::Bytes(bytes) => Lines::new(Box::new(bytes)),
+        Input::Reader(reader) => Lines::new(Box::new(reader)),
+    }
+}
+
+/// The `events` history: a recorded stream, one message per turn.
+pub fn read_events(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let bytes = input.bytes()?;
+    read_turns(&bytes, Framing::Auto, |turn| emit(Message::Turn(turn)))?;
+    Ok(Skips::default())
+}
+
+/// The `sn` history: one message per thought.
+pub fn read_sn(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let bytes = input.bytes()?;
+    for (item, at) in items(&bytes)? {
+        let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
+        if !emit(Message::Format(message)) {
+            break;
+        }
+    }
+    Ok(Skips::default())
+}
+
+/// The `acp` history.
+pub fn read_acp_history(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    read_acp(lines_of(input), |message| emit(Message::Format(message)))?;
+    Ok(Skips::default())
+}
+
+/// The `chatviewer` history.
+pub fn read_chatviewer_history(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let bytes = input.bytes()?;
+    read_chatviewer(&bytes, |message| emit(Message::Format(message)))?;
+    Ok(Skips::default())
+}
+
+/// The `pi` history: the path to the current leaf (or `options.leaf`). The path is found
+/// first from the entries' leading ids (see [`pi::Planner`]), so that only its lines are
+/// parsed and each message is handed on as soon as it is complete.
+pub fn read_pi_history(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let session = pi::SessionOptions {
+        leaf: options.leaf.clone(),
+        strict: options.strict,
+    };
+    let emit = |message| emit(Message::Format(message));
+    match input {
+        Input::Bytes(bytes) => {
+            let plan = pi::plan(bytes, session.leaf.as_deref());
+            read_pi(Lines::new(bytes), session, plan, emit)
+        }
+        Input::Reader(reader) => {
+            let mut planner = pi::Planner::default();
+            let mut lines = Lines::new(&mut *reader);
+            while let Some(line) = lines.next_line()? {
+                if !planner.line(line.number, line.text.as_bytes()) {
+                    break;
+                }
+            }
+            drop(lines);
+            let plan = planner.finish(session.leaf.as_deref());
+            reader.seek(SeekFrom::Start(0)).map_err(|e| HistoryError {
                 line: None,
                 offset: None,
                 message: format!("reading failed: {e}"),
             })?;
-            read(&bytes, format, emit)
+            read_pi(Lines::new(reader), session, plan, emit)
         }
     }
 }
 
 fn read_pi(
     mut lines: Lines<impl Read>,
+    options: pi::SessionOptions,
+    plan: Option<Vec<bool>>,
     mut emit: impl FnMut(FormatMessage) -> bool,
-) -> Result<(), HistoryError> {
-    let mut reader = pi::SessionReader::default();
+) -> Result<Skips, HistoryError> {
+    let mut reader = pi::SessionReader::new(options);
+    if plan.is_some() {
+        reader.follow_plan();
+    }
+    let wanted = |number: usize| {
+        plan.as_ref()
+            .is_none_or(|plan| plan.get(number).copied().unwrap_or(false))
+    };
     let error = |e: FormatError| HistoryError {
         line: e.line.map(|l| l as u64),
         offset: None,
         message: e.to_string(),
     };
-    while let Some((parsed, number)) = lines.next_parsed(pi::parse_str_line, |e, number, last| {
-        error(pi::line_error(e, number, last))
-    })? {
+    while let Some((parsed, number)) =
+        lines.next_parsed_of(wanted, pi::parse_str_line, |e, number, last| {
+            error(pi::line_error(e, number, last))
+        })?
+    {
         reader.read_parsed(parsed, number).map_err(error)?;
         if !reader.hand_on(&mut emit) {
-            return Ok(());
+            return Ok(reader.skips);
         }
     }
-    reader.finish_with(emit);
-    Ok(())
+    let skips = reader.skips.clone();
+    reader.finish_with(emit).map_err(error)?;
+    Ok(skips)
 }
 
 /// Invalid UTF-8 is refused with its place (JavaScript would have read it as U+FFFD), as
@@ -313,35 +410,6 @@ impl<F: FnMut(FormatMessage) -> bool> Runs<F> {
 
 fn text(node: Node<'_>) -> Wtf8 {
     node.and_then(Json::as_str).cloned().unwrap_or_default()
-}
-
-/// ACP's events over tree values as owned events.
-fn owned_event(event: AgentEvent<Node<'_>, Payload<Node<'_>>>) -> FormatEvent {
-    let payload = |p: Payload<Node<'_>>| match p {
-        Payload::Given(node) => node.cloned().unwrap_or(Json::Undefined),
-        Payload::Undefined => Json::Undefined,
-        Payload::Bool(b) => Json::Bool(b),
-    };
-    match event {
-        AgentEvent::TextDelta { delta } => AgentEvent::TextDelta { delta: text(delta) },
-        AgentEvent::ReasoningDelta { delta } => AgentEvent::ReasoningDelta { delta: text(delta) },
-        AgentEvent::ToolCall { id, name, arguments } => AgentEvent::ToolCall {
-            id: text(id),
-            name: text(name),
-            arguments: payload(arguments),
-        },
-        AgentEvent::ToolResult {
-            tool_call_id,
-            result,
-            is_error,
-        } => AgentEvent::ToolResult {
-            tool_call_id: text(tool_call_id),
-            result: payload(result),
-            is_error: payload(is_error),
-        },
-        // `acp::to_agent_events` makes no other event.
-        _ => AgentEvent::Unknown,
-    }
 }
 
 fn read_acp(

@@ -3,7 +3,7 @@
 //! `json_bridge.rs`), so Rust never constructs these types.
 #![allow(dead_code)]
 
-use napi::bindgen_prelude::Either3;
+use napi::bindgen_prelude::{Either4, Either6};
 use napi_derive::napi;
 use serde_json::Value;
 
@@ -17,7 +17,7 @@ pub struct PiTextContent {
     pub text: String,
 }
 
-/// An image block of a Pi message (not a chat chunk: skipped when read).
+/// An image block of a Pi message: read as a `file` chunk.
 #[napi(object)]
 pub struct PiImageContent {
     #[napi(ts_type = "'image'")]
@@ -69,7 +69,9 @@ pub struct PiAssistantMessage {
     pub model: Option<String>,
     #[napi(ts_type = "unknown")]
     pub usage: Option<Value>,
+    /// `error` and `aborted` end the message with an `error` chunk.
     pub stop_reason: Option<String>,
+    pub error_message: Option<String>,
     pub timestamp: Option<f64>,
 }
 
@@ -88,9 +90,102 @@ pub struct PiToolResultMessage {
     pub timestamp: Option<f64>,
 }
 
+/// The user's own shell command (`!cmd`): read as a `user` message with one `bash` call.
+#[napi(object)]
+pub struct PiBashExecutionMessage {
+    #[napi(ts_type = "'bashExecution'")]
+    pub role: String,
+    pub command: String,
+    pub output: String,
+    pub exit_code: Option<f64>,
+    pub cancelled: bool,
+    pub truncated: bool,
+    pub full_output_path: Option<String>,
+    pub exclude_from_context: Option<bool>,
+    pub timestamp: Option<f64>,
+}
+
+/// A message an extension added (`hookMessage` before version 3): shown as a `custom`
+/// system chunk when `display` is true.
+#[napi(object)]
+pub struct PiCustomMessage {
+    #[napi(ts_type = "'custom' | 'hookMessage'")]
+    pub role: String,
+    pub custom_type: String,
+    #[napi(ts_type = "string | Array<PiTextContent | PiImageContent>")]
+    pub content: Value,
+    pub display: bool,
+    #[napi(ts_type = "unknown")]
+    pub details: Option<Value>,
+    pub timestamp: Option<f64>,
+}
+
+/// A summary message (`branchSummary` / `compactionSummary`): a system chunk.
+#[napi(object)]
+pub struct PiSummaryMessage {
+    #[napi(ts_type = "'branchSummary' | 'compactionSummary'")]
+    pub role: String,
+    pub summary: String,
+    pub from_id: Option<String>,
+    pub tokens_before: Option<f64>,
+    pub timestamp: Option<f64>,
+}
+
 /// A Pi message, discriminated by `role`.
 #[napi]
-pub type PiMessage = Either3<PiUserMessage, PiAssistantMessage, PiToolResultMessage>;
+pub type PiMessage = Either6<
+    PiUserMessage,
+    PiAssistantMessage,
+    PiToolResultMessage,
+    PiBashExecutionMessage,
+    PiCustomMessage,
+    PiSummaryMessage,
+>;
+
+/// An entry of a session file that is not a message (`model_change`,
+/// `thinking_level_change`, `compaction`, `branch_summary`, `custom`, `custom_message`,
+/// `label`, `session_info`); what each is read as is listed in the README.
+#[napi(object)]
+pub struct PiOtherEntry {
+    #[napi(
+        ts_type = "'model_change' | 'thinking_level_change' | 'compaction' | 'branch_summary' | 'custom' | 'custom_message' | 'label' | 'session_info'"
+    )]
+    pub r#type: String,
+    pub id: Option<String>,
+    #[napi(ts_type = "string | null")]
+    pub parent_id: Option<Value>,
+    pub timestamp: Option<String>,
+    pub provider: Option<String>,
+    pub model_id: Option<String>,
+    pub thinking_level: Option<String>,
+    pub summary: Option<String>,
+    pub custom_type: Option<String>,
+    #[napi(ts_type = "string | Array<PiTextContent | PiImageContent>")]
+    pub content: Option<Value>,
+    pub display: Option<bool>,
+}
+
+/// A leaf of a session's tree, as `pi.leaves` lists it.
+#[napi(object)]
+pub struct PiLeaf {
+    /// The entry id; `pi.toMessages(history, { leaf: id })` reads its conversation.
+    pub id: String,
+    /// Entries on its path, itself included.
+    pub depth: u32,
+    /// The 1-based line of the entry.
+    pub line: u32,
+    /// The last entry of the file: the conversation pi shows.
+    pub current: bool,
+}
+
+/// Options of `pi.toMessages`.
+#[napi(object)]
+pub struct PiReadOptions {
+    /// The leaf to read (an entry id); default the last entry.
+    pub leaf: Option<String>,
+    /// Refuse unknown entry types, roles and content blocks instead of skipping them.
+    pub strict: Option<bool>,
+}
 
 /// The first line of a versioned session file.
 #[napi(object)]
@@ -115,10 +210,10 @@ pub struct PiMessageEntry {
     pub message: PiMessage,
 }
 
-/// One line of a session file: a bare message, the header, or a message entry. Lines
-/// of other `type`s (model changes, labels …) are accepted and skipped.
+/// One line of a session file: a bare message, the header, a message entry or another
+/// entry.
 #[napi]
-pub type PiSessionLine = Either3<PiMessage, PiSessionHeader, PiMessageEntry>;
+pub type PiSessionLine = Either4<PiMessage, PiSessionHeader, PiMessageEntry, PiOtherEntry>;
 
 /// One event of the OpenClaw gateway's chat stream.
 #[napi(discriminant = "type", discriminant_case = "kebab-case")]

@@ -111,26 +111,95 @@ pub(super) fn within(b: &Bridge, what: &str, mut error: FormatError) -> napi::Er
     b.type_error(error)
 }
 
-/// Reads a Pi session: JSONL text (a string or a Buffer: bare message lines, or a
-/// versioned session file with its header and `message` entries) or its lines already
-/// parsed. Returns one `user` message per user message and one `assistant` message per
-/// run of assistant messages and tool results. Throws a `TypeError` naming the line and
-/// path of a malformed line, or the line number of a truncated last line.
+/// `options` of `pi.toMessages`: the leaf to read and whether to refuse unknown lines.
+fn pi_options(b: &Bridge, value: Value) -> Result<pi::SessionOptions> {
+    match b.value_type(value)? {
+        ValueType::Undefined => return Ok(pi::SessionOptions::default()),
+        ValueType::Object => {}
+        got => return Err(b.type_error(format!("\"options\" must be an object, got {}", got.name()))),
+    }
+    let leaf = b.get(value, c"leaf")?;
+    let leaf = match b.value_type(leaf)? {
+        ValueType::Undefined => None,
+        ValueType::String => Some(b.text(leaf)?.to_string_lossy().into_owned()),
+        got => return Err(b.type_error(format!("\"options.leaf\" must be a string, got {}", got.name()))),
+    };
+    let strict = b.get(value, c"strict")?;
+    let strict = match b.value_type(strict)? {
+        ValueType::Undefined => false,
+        ValueType::Boolean => b.truthy(strict)?,
+        got => {
+            return Err(b.type_error(format!(
+                "\"options.strict\" must be a boolean, got {}",
+                got.name()
+            )))
+        }
+    };
+    Ok(pi::SessionOptions { leaf, strict })
+}
+
+/// Reads a Pi / OpenClaw session (v1–v3): JSONL text (a string or a Buffer: a session
+/// file with its header and entries, or bare message lines) or its lines already parsed.
+/// The conversation is the path from the root to the last entry, or to `options.leaf`
+/// (`pi.leaves` lists them); each stored message is its own message (tool results land on
+/// their calls). Unknown entry types, roles and blocks are skipped, or refused with
+/// `options.strict`. Throws a `TypeError` naming the line and path of a malformed line,
+/// or the line number of a truncated last line.
 #[napi(
     namespace = "pi",
     js_name = "toMessages",
     catch_unwind,
-    ts_args_type = "history: string | Uint8Array | PiSessionLine[]",
+    ts_args_type = "history: string | Uint8Array | PiSessionLine[], options?: PiReadOptions",
     ts_return_type = "ChatMessage[]"
 )]
-pub fn pi_to_messages(env: &Env, history_value: Unknown) -> Result<Unknown<'static>> {
+pub fn pi_to_messages(env: &Env, history_value: Unknown, options: Unknown) -> Result<Unknown<'static>> {
     let b = Bridge::new(env, "pi.toMessages")?;
+    let options = pi_options(&b, options.raw())?;
     let messages = match history(&b, history_value.raw(), "history", true)? {
-        History::Text(text) => pi::read_session(text.bytes()),
-        History::Items(lines) => pi::read_lines(lines),
+        History::Text(text) => {
+            let mut messages = Vec::new();
+            pi::read_session_with(text.bytes(), options, |m| {
+                messages.push(m);
+                true
+            })
+            .map(|_| messages)
+        }
+        History::Items(lines) => pi::read_lines(lines, options),
     }
     .map_err(|e| b.type_error(e))?;
     give_messages(&b, env, &messages)
+}
+
+/// The leaves of a Pi session's tree (entries no other entry continues), in file order;
+/// the last entry of the file is the `current` one. Takes what `pi.toMessages` takes.
+#[napi(
+    namespace = "pi",
+    js_name = "leaves",
+    catch_unwind,
+    ts_args_type = "history: string | Uint8Array",
+    ts_return_type = "PiLeaf[]"
+)]
+pub fn pi_leaves(env: &Env, history_value: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "pi.leaves")?;
+    let leaves = match history(&b, history_value.raw(), "history", true)? {
+        History::Text(text) => pi::leaves(text.bytes()),
+        History::Items(_) => return Err(b.type_error("\"history\" must be a string or a Buffer, got array")),
+    }
+    .map_err(|e| b.type_error(e))?;
+    let json = Json::Array(
+        leaves
+            .into_iter()
+            .map(|leaf| {
+                Json::object([
+                    ("id", Json::string(leaf.id)),
+                    ("depth", Json::Number(leaf.depth.to_string().into())),
+                    ("line", Json::Number(leaf.line.to_string().into())),
+                    ("current", Json::Bool(leaf.current)),
+                ])
+            })
+            .collect(),
+    );
+    give(&b, env, &json)
 }
 
 /// Maps one gateway event to agent events for `appendEventToChunks`: `delta` →

@@ -23,11 +23,13 @@ use napi::{sys, JsValue};
 use napi_derive::napi;
 
 use crate::decode::ValueType;
+use crate::formats::registry::{Input as SourceInput, ReadOptions};
 use crate::history::batch::{Slice, Slicer};
 use crate::history::{self, HistoryError, HistoryFormat};
 
 use super::entry::{panic_message, state};
 use super::js::{check, Interned, Js, JsError, JsResult, State, Value};
+use super::registry::history_options;
 use super::stream::glue;
 
 /// A history format `loadHistory` reads.
@@ -43,6 +45,9 @@ pub enum HistoryFormatName {
     Pi,
     /// Solar Network thoughts, a JSON array or one per line.
     Sn,
+    /// An AI SDK UI message stream: one assistant message per `start` chunk.
+    #[napi(value = "ai-sdk")]
+    AiSdk,
 }
 
 /// Bytes of one slice: about half a millisecond of `JSON.parse` here.
@@ -61,10 +66,7 @@ fn format(js: &Js, value: Value) -> JsResult<HistoryFormat> {
     {
         return Ok(format);
     }
-    let names: Vec<String> = HistoryFormat::ALL
-        .iter()
-        .map(|f| format!("'{}'", f.name()))
-        .collect();
+    let names: Vec<String> = HistoryFormat::all().map(|f| format!("'{}'", f.name())).collect();
     let got = match tag {
         Some(tag) if !tag.is_empty() => format!("'{}'", String::from_utf8_lossy(tag)),
         Some(_) => "another string".to_string(),
@@ -140,29 +142,31 @@ fn produce(
     what: &str,
     input: &Input,
     format: HistoryFormat,
+    options: &ReadOptions,
     limit: usize,
     send: impl FnMut(Slice) -> bool,
 ) -> std::result::Result<(), JsError> {
     let mut slicer = Slicer::new(limit, send);
-    let each = |message: history::Message| {
+    let mut each = |message: history::Message| {
         slicer.message(&message);
         !slicer.stopped()
     };
     match input {
         Input::Path(path) => {
             // Line formats are read a block at a time; the file is never whole in memory.
-            let file = std::fs::File::open(path).map_err(|e| io_error(what, path, &e))?;
+            let mut file = std::fs::File::open(path).map_err(|e| io_error(what, path, &e))?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 let e = std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory");
                 return Err(io_error(what, path, &e));
             }
-            history::read_from(file, format, each)
+            history::read_with(SourceInput::Reader(&mut file), format, options, &mut each)
         }
         // SAFETY: see `Input`.
         Input::Bytes { data, len } if *len > 0 => {
-            history::read(unsafe { std::slice::from_raw_parts(*data, *len) }, format, each)
+            let bytes = unsafe { std::slice::from_raw_parts(*data, *len) };
+            history::read_with(SourceInput::Bytes(bytes), format, options, &mut each)
         }
-        Input::Bytes { .. } => history::read(&[], format, each),
+        Input::Bytes { .. } => history::read_with(SourceInput::Bytes(&[]), format, options, &mut each),
     }
     .map_err(|e| history_error(what, format, e))?;
     slicer.finish();
@@ -174,20 +178,22 @@ fn produce(
 /// with `code` (`ENOENT`, …) for a file that cannot be read; a `TypeError` for bad
 /// arguments.
 #[napi(
-    ts_args_type = "source: string | Uint8Array, format: HistoryFormatName",
+    ts_args_type = "source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions",
     ts_return_type = "ChatMessage[]"
 )]
 pub fn load_history_sync<'env>(
     env: &'env Env,
     source: Unknown,
     format_name: Unknown,
+    options: Unknown,
 ) -> Result<Unknown<'env>> {
     const WHAT: &str = "loadHistorySync";
     glue(env, WHAT, |js| {
         let format = format(js, format_name.raw())?;
+        let options = history_options(js, options.raw())?;
         let input = input(js, source.raw())?;
         let mut json = None;
-        produce(WHAT, &input, format, usize::MAX, |slice| {
+        produce(WHAT, &input, format, &options, usize::MAX, |slice| {
             json = Some(slice.json);
             true
         })?;
@@ -207,12 +213,17 @@ pub fn load_history_sync<'env>(
 /// read; throws a `TypeError` for bad arguments. A Buffer must not be changed until the
 /// promise settles.
 #[napi(
-    ts_args_type = "source: string | Uint8Array, format: HistoryFormatName",
+    ts_args_type = "source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions",
     ts_return_type = "Promise<ChatMessage[]>"
 )]
-pub fn load_history<'env>(env: &'env Env, source: Unknown, format_name: Unknown) -> Result<Unknown<'env>> {
+pub fn load_history<'env>(
+    env: &'env Env,
+    source: Unknown,
+    format_name: Unknown,
+    options: Unknown,
+) -> Result<Unknown<'env>> {
     glue(env, "loadHistory", |js| unsafe {
-        start(js, source.raw(), format_name.raw())
+        start(js, source.raw(), format_name.raw(), options.raw())
     })
 }
 
@@ -278,10 +289,11 @@ unsafe fn referenced(env: sys::napi_env, reference: sys::napi_ref) -> JsResult<V
     Ok(value)
 }
 
-unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
+unsafe fn start(js: &Js, source: Value, format_name: Value, options: Value) -> JsResult<Value> {
     const WHAT: &str = "loadHistory";
     let env = js.env;
     let format = format(js, format_name)?;
+    let options = history_options(js, options)?;
     let input = input(js, source)?;
     let root = js.array(&[])?;
     let mut promise = ptr::null_mut();
@@ -368,7 +380,7 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
     let tsfn = Tsfn(tsfn);
     std::thread::Builder::new()
         .name("agent-chunks history".into())
-        .spawn(move || read_on_thread(input, format, sender, signal, tsfn))
+        .spawn(move || read_on_thread(input, format, options, sender, signal, tsfn))
         .map_err(|e| JsError::Internal(format!("starting a thread: {e}")))?;
     Ok(promise)
 }
@@ -377,6 +389,7 @@ unsafe fn start(js: &Js, source: Value, format_name: Value) -> JsResult<Value> {
 fn read_on_thread(
     input: Input,
     format: HistoryFormat,
+    options: ReadOptions,
     sender: SyncSender<Note>,
     signal: Arc<Signal>,
     tsfn: Tsfn,
@@ -394,7 +407,7 @@ fn read_on_thread(
         }
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        produce("loadHistory", &input, format, SLICE_BYTES, |slice| {
+        produce("loadHistory", &input, format, &options, SLICE_BYTES, |slice| {
             let sent = !signal.closed.load(Ordering::SeqCst) && sender.send(Note::Slice(slice)).is_ok();
             wake();
             sent

@@ -11,6 +11,8 @@
 //!   (`format_types.rs` declares their shapes, `json_bridge.rs` moves data as JSON text);
 //! - `stream.rs` is the bytes path: `ChunkStream`, `reduceEvents`;
 //! - `history.rs` loads whole histories: `loadHistory` (off the main thread), `loadHistorySync`;
+//! - `registry.rs` binds the table of formats: `formats`, `detectFormat`, `readHistory`,
+//!   `foldStream`;
 //! - `testing.rs` holds `__panicForTest`, a test-only export (see its documentation).
 
 mod adapters;
@@ -24,6 +26,7 @@ mod history;
 mod js;
 mod json_bridge;
 mod messages;
+mod registry;
 mod render;
 mod source;
 mod stream;

@@ -1,0 +1,130 @@
+// The one table of formats: detection from the first lines, readHistory / foldStream
+// through it, unknown lines counted or refused, and the command using nothing else.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync, readdirSync } from 'node:fs'
+
+import { detectFormat, foldStream, formats, loadHistorySync, readHistory } from '../index.js'
+import { run, scratch } from './cli-helpers.mjs'
+
+const tmp = scratch()
+
+const file = (path) => readFileSync(new URL(`../${path}`, import.meta.url))
+
+test('every format is one row, and the typings name every row', () => {
+  const table = formats()
+  const names = table.map((f) => f.name)
+  assert.equal(new Set(names).size, names.length)
+  for (const format of table) assert.ok(format.history || format.stream, `${format.name} reads something`)
+  const typings = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
+  const union = /export type FormatName = (.*)/.exec(typings)[1]
+  assert.deepEqual(new Set(union.match(/'[^']+'/g).map((n) => n.slice(1, -1))), new Set(names))
+})
+
+const detected = {
+  'examples/acp-session.ndjson': 'acp',
+  'examples/agent-session.sse': 'events',
+  'examples/chatviewer-session.jsonl': 'chatviewer',
+  'examples/chatviewer.json': 'chatviewer',
+  'examples/demo-stream.ndjson': 'events',
+  'examples/openclaw-gateway.ndjson': 'pi-stream',
+  'examples/openclaw-session.jsonl': 'pi',
+  'examples/pi-events.ndjson': 'pi-events',
+  'examples/pi-events.session.jsonl': 'pi',
+  'examples/pi-session.jsonl': 'pi',
+  'examples/pi-session.stream.ndjson': 'pi-stream',
+  'examples/sn-history.json': 'sn',
+  'examples/sn-thinking.sse': 'sn-stream',
+  'examples/ai-sdk-stream.sse': 'ai-sdk',
+  '__test__/fixtures/pi-tree.jsonl': 'pi',
+  '__test__/fixtures/pi-v1.jsonl': 'pi',
+  '__test__/fixtures/pi-v2.jsonl': 'pi',
+  '__test__/fixtures/pi-drift.stream.ndjson': 'pi-stream',
+}
+
+test('detectFormat tells every example and fixture from its first lines', () => {
+  for (const [path, format] of Object.entries(detected)) {
+    assert.deepEqual(detectFormat(file(path)), { format }, path)
+    assert.deepEqual(detectFormat(file(path).toString('utf8')), { format }, `${path} as text`)
+  }
+  const listed = [...readdirSync(new URL('../examples', import.meta.url))].map((name) => `examples/${name}`)
+  for (const path of listed) assert.ok(path in detected, `${path} has an expected format`)
+})
+
+test('detection looks past a leading header, responses and a byte order mark', () => {
+  const events = file('examples/pi-events.ndjson').toString('utf8').split('\n')
+  assert.deepEqual(detectFormat(events.slice(0, 3).join('\n')), { format: 'pi-events' }, 'a session header, then agent events')
+  assert.deepEqual(detectFormat(events.slice(0, 1).join('\n')), { format: 'pi' }, 'a header alone is a session file')
+  assert.deepEqual(detectFormat(`\ufeff${file('examples/pi-session.jsonl')}`), { format: 'pi' })
+  assert.deepEqual(detectFormat('{"type":"res","id":"1","ok":true}\n{"type":"event","event":"chat","payload":{"state":"delta"}}\n'), { format: 'pi-stream' })
+})
+
+test('what cannot be told is said, with the line', () => {
+  assert.deepEqual(detectFormat('\n\n'), { problem: 'the file is empty' })
+  assert.deepEqual(detectFormat('\n# notes\n'), { problem: 'cannot tell the format: the first line is not JSON (# notes); pass --format', line: 2 })
+  assert.deepEqual(detectFormat('{"type":"heartbeat"}\n'), { problem: 'cannot tell the format from this line ({"type":"heartbeat"}); pass --format', line: 1 })
+  assert.deepEqual(detectFormat('[]'), { problem: 'an empty JSON array could be Sn thoughts or a ChatViewer transcript; pass --format', line: 1 })
+  assert.throws(() => detectFormat(42), { name: 'TypeError', message: 'detectFormat: source must be a string, a Buffer or a Uint8Array, got number' })
+})
+
+test('readHistory detects, reads and agrees with loadHistorySync', () => {
+  for (const [path, format] of Object.entries(detected)) {
+    if (!formats().find((f) => f.name === format).history) continue
+    const read = readHistory(file(path))
+    assert.equal(read.format, format)
+    assert.deepEqual(read.messages, loadHistorySync(file(path), format), path)
+  }
+  assert.throws(() => readHistory(file('examples/pi-events.ndjson')), (e) => /a pi-events file is a stream, not a history/.test(e.message))
+  assert.throws(() => readHistory('x', { format: 'yaml' }), { name: 'TypeError', message: /options\.format must be one of 'acp', /})
+  assert.throws(() => readHistory('x', { strict: 'yes' }), { name: 'TypeError', message: 'readHistory: options.strict must be a boolean, got string' })
+})
+
+test('foldStream names the lines that built each message and chunk', () => {
+  const folded = foldStream(file('examples/pi-session.stream.ndjson'))
+  assert.equal(folded.messages.length, folded.origins.length)
+  assert.deepEqual(folded.origins[0], { lines: [1, 21], chunks: [[1, 15], [16, 19], [20, 21]] })
+  assert.throws(() => foldStream(file('examples/pi-session.jsonl')), (e) => /a pi file is a history, not a stream/.test(e.message))
+  assert.throws(() => foldStream('{"type":"delta","text":"a"}\nnope\n'), (e) => e.line === 2 && /invalid JSON/.test(e.message))
+})
+
+test('unknown stream values are skipped and counted, or refused when strict', () => {
+  const stream = '{"type":"delta","text":"a"}\n{"type":"presence","who":"x"}\n{"type":"delta","text":"b"}\n'
+  const folded = foldStream(stream)
+  assert.deepEqual(folded.messages[0].chunks, [{ type: 'text', text: 'ab' }])
+  assert.deepEqual(folded.skipped, { count: 1, examples: ['line 2: unknown frame type "presence"'] })
+  assert.throws(() => foldStream(stream, { strict: true }), (e) => e.line === 2 && /strict/.test(e.message))
+})
+
+test('the command reads any format without --format, and reports or refuses unknown lines', async () => {
+  for (const [path, format] of Object.entries(detected)) {
+    const { code, stdout, stderr } = await run(['replay', path, '--json'])
+    assert.equal(code, 0, `${path}: ${stderr}`)
+    assert.equal(stderr, '', path)
+    const table = formats().find((f) => f.name === format)
+    const expected = table.history ? readHistory(file(path)).messages : foldStream(file(path)).messages
+    assert.deepEqual(JSON.parse(stdout), expected, path)
+  }
+  const stream = '{"type":"delta","text":"a"}\n{"type":"presence","who":"x"}\n'
+  const path = tmp.file('presence.ndjson', stream)
+  const lenient = await run(['replay', path, '--json'])
+  assert.equal(lenient.code, 0)
+  assert.equal(lenient.stderr, `note: ${path}: 1 line skipped (unknown to this version; --strict refuses them): line 2: unknown frame type "presence"\n`)
+  const strict = await run(['replay', path, '--strict'])
+  assert.equal(strict.code, 2)
+  assert.equal(strict.stderr, `${path}:2: unknown frame type "presence" (strict: unknown lines are refused)\n`)
+  const leaf = await run(['replay', '__test__/fixtures/pi-tree.jsonl', '--json', '--leaf', 'a000000c'])
+  assert.equal(JSON.parse(leaf.stdout).at(-1).id, 'a000000c')
+})
+
+test('loadHistory takes the same options: a leaf to read, strict', async () => {
+  const path = new URL('../__test__/fixtures/pi-tree.jsonl', import.meta.url).pathname
+  const { loadHistory, pi } = await import('../index.js')
+  const bytes = file('__test__/fixtures/pi-tree.jsonl')
+  assert.deepEqual(await loadHistory(path, 'pi'), pi.toMessages(bytes), 'a file read twice (the path first) gives what the bytes give')
+  assert.deepEqual(loadHistorySync(path, 'pi', { leaf: 'a000000c' }), pi.toMessages(bytes, { leaf: 'a000000c' }))
+  assert.deepEqual(await loadHistory(bytes, 'pi', { leaf: 'a000000c' }), pi.toMessages(bytes, { leaf: 'a000000c' }))
+  const unknown = '{"role":"user","content":"a"}\n{"role":"robot","content":"b"}\n'
+  assert.equal(loadHistorySync(Buffer.from(unknown), 'pi').length, 1)
+  assert.throws(() => loadHistorySync(Buffer.from(unknown), 'pi', { strict: true }), (e) => e.line === 2 && /unknown message role "robot"/.test(e.message))
+  assert.throws(() => loadHistorySync(path, 'pi', { leaf: 7 }), { name: 'TypeError', message: 'loadHistorySync: options.leaf must be a string, got number' })
+})

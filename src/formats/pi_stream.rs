@@ -1,0 +1,520 @@
+//! Pi's and OpenClaw's live streams, folded into the messages their session files hold.
+//!
+//! **Pi's agent events** (`pi --mode json`, and the events of `--mode rpc`; a session
+//! header may lead): `message_start` of an assistant message begins a message, whose
+//! `message_update`s carry the content as `assistantMessageEvent`s (`text_delta` →
+//! `text-delta`, `thinking_delta` → `reasoning-delta`, `thinking_end` → `reasoning-end`
+//! with the block's signature, `toolcall_end` → `tool-call`); its `message_end` adds the
+//! error its `stopReason` calls for. Other messages (user, tool results, bash executions,
+//! custom messages) are read whole from their `message_end`, as the session file reads
+//! them; `auto_compaction_end` gives the compaction summary. Lifecycle events (`agent_*`,
+//! `turn_*`, `tool_execution_*`, RPC `response`s, …) carry nothing a message keeps.
+//!
+//! **OpenClaw gateway frames** (`{"type":"event","event":…,"payload":…}`): a `chat`
+//! frame's `message.content` is the whole reply so far (thinking and text), so only what
+//! is new since the last frame is folded; a change that does not extend it adds the part
+//! after where they part, so no text is lost. `final` ends the reply, `error` adds its
+//! `errorMessage`, `aborted` adds "Operation aborted", as pi's UI words them. `agent`
+//! frames on the `tool` stream give the calls (`start`) and results (`result`), and a
+//! reply that goes on after a tool's result is the next stored message, as pi writes it.
+//! The seed's shorthand (`delta`, `thinking-delta`, `thinking-end`, `tool-start`,
+//! `tool-end`, `final`) is the same stream simplified: its deltas are increments.
+
+use crate::model::{AgentEvent, MessageRole, SystemChunkKind};
+
+use super::check::{object, optional_string, string, FormatResult, Skips};
+use super::live::{Folded, LiveFold};
+use super::model_json::FormatEvent;
+use super::pi::{
+    error_event, provider, read_message, signature_metadata, tool_call_event, tool_result_value, Stored,
+    ABORTED, UNKNOWN_PROVIDER,
+};
+use super::value::Json;
+use super::wtf8::Wtf8;
+
+/// One shorthand gateway event as agent events: `delta` → `text-delta`,
+/// `thinking-delta` → `reasoning-delta`, `thinking-end` → `reasoning-end`, `tool-start`
+/// → `tool-call`, `tool-end` → `tool-result`; `final` and unknown types → nothing.
+pub fn gateway_events(event: &Json) -> FormatResult<Vec<FormatEvent>> {
+    object(event, "")?;
+    Ok(match string(event, "type", "")?.as_bytes() {
+        b"delta" => vec![AgentEvent::TextDelta {
+            delta: string(event, "text", "")?.clone(),
+        }],
+        b"thinking-delta" => vec![AgentEvent::ReasoningDelta {
+            delta: string(event, "text", "")?.clone(),
+        }],
+        b"thinking-end" => {
+            let provider = optional_string(event, "provider", "")?
+                .cloned()
+                .unwrap_or_else(|| Wtf8::from(UNKNOWN_PROVIDER));
+            match optional_string(event, "signature", "")? {
+                Some(signature) => vec![AgentEvent::ReasoningEnd {
+                    metadata: Some(signature_metadata(&provider, signature)),
+                }],
+                None => Vec::new(),
+            }
+        }
+        b"tool-start" => vec![AgentEvent::ToolCall {
+            id: string(event, "toolCallId", "")?.clone(),
+            name: string(event, "name", "")?.clone(),
+            arguments: event.get("args").cloned().unwrap_or(Json::Null),
+        }],
+        b"tool-end" => vec![AgentEvent::ToolResult {
+            tool_call_id: string(event, "toolCallId", "")?.clone(),
+            result: tool_result_value(event.get("result").cloned().unwrap_or(Json::Null)),
+            is_error: event.get("isError").cloned().unwrap_or(Json::Bool(false)),
+        }],
+        _ => Vec::new(),
+    })
+}
+
+fn tag(value: &Json, key: &str) -> Option<Vec<u8>> {
+    value
+        .get(key)
+        .and_then(Json::as_str)
+        .map(|t| t.as_bytes().to_vec())
+}
+
+/// Pi's own agent events.
+#[derive(Debug, Default)]
+pub struct PiEvents {
+    /// The provider of the assistant message being streamed, for its signatures.
+    provider: Option<Wtf8>,
+}
+
+impl LiveFold for PiEvents {
+    fn push(
+        &mut self,
+        mut value: Json,
+        line: usize,
+        out: &mut Folded,
+        skips: &mut Skips,
+    ) -> FormatResult<()> {
+        object(&value, "")?;
+        let Some(kind) = tag(&value, "type") else {
+            return skips.skip(line, "a value without a \"type\"");
+        };
+        match kind.as_slice() {
+            b"message_start" => {
+                let message = value.get("message").unwrap_or(&Json::Undefined);
+                object(message, "message")?;
+                if tag(message, "role").as_deref() == Some(b"assistant") {
+                    self.provider = Some(provider(message, "message")?);
+                    out.begin(MessageRole::Assistant, None);
+                }
+            }
+            b"message_update" => self.update(&mut value, out)?,
+            b"message_end" => {
+                let mut message = value.take("message").unwrap_or(Json::Undefined);
+                object(&message, "message")?;
+                if tag(&message, "role").as_deref() == Some(b"assistant") {
+                    if out.open_role() != Some(MessageRole::Assistant) {
+                        out.begin(MessageRole::Assistant, None);
+                    }
+                    if let Some(error) = error_event(&message, "message")? {
+                        out.apply(error);
+                    }
+                    out.end(None);
+                    self.provider = None;
+                    return Ok(());
+                }
+                match read_message(&mut message, "message", String::new(), line, skips)? {
+                    Stored::Message(mut message) => {
+                        message.id = String::new();
+                        out.end(None);
+                        let role = message.role;
+                        out.begin(role, None);
+                        for chunk in message.chunks {
+                            out.push_chunk(chunk);
+                        }
+                        out.end(None);
+                    }
+                    Stored::ToolResult {
+                        call_id,
+                        result,
+                        is_error,
+                        ..
+                    } => out.apply_result(AgentEvent::ToolResult {
+                        tool_call_id: call_id,
+                        result,
+                        is_error,
+                    }),
+                    Stored::Hidden => {}
+                }
+            }
+            b"auto_compaction_end" => {
+                let summary = value
+                    .get("result")
+                    .and_then(|r| r.get("summary"))
+                    .and_then(Json::as_str);
+                if let Some(summary) = summary {
+                    let text = summary.clone();
+                    out.end(None);
+                    out.begin(MessageRole::System, None);
+                    out.push_chunk(crate::model::Chunk::System {
+                        kind: SystemChunkKind::Compaction,
+                        text,
+                    });
+                    out.end(None);
+                }
+            }
+            b"session"
+            | b"agent_start"
+            | b"agent_end"
+            | b"turn_start"
+            | b"turn_end"
+            | b"tool_execution_start"
+            | b"tool_execution_update"
+            | b"tool_execution_end"
+            | b"auto_compaction_start"
+            | b"auto_retry_start"
+            | b"auto_retry_end"
+            | b"response"
+            | b"extension_ui_request"
+            | b"extension_error" => {}
+            other => {
+                let other = Wtf8::from_wtf8_unchecked(other.to_vec());
+                skips.skip(line, format_args!("unknown event type \"{other}\""))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl PiEvents {
+    fn update(&mut self, value: &mut Json, out: &mut Folded) -> FormatResult<()> {
+        let event = value.get_mut("assistantMessageEvent");
+        let Some(event) = event else {
+            return Ok(());
+        };
+        object(event, "assistantMessageEvent")?;
+        let base = "assistantMessageEvent";
+        let folded = match tag(event, "type").as_deref() {
+            Some(b"text_delta") => Some(AgentEvent::TextDelta {
+                delta: string(event, "delta", base)?.clone(),
+            }),
+            Some(b"thinking_delta") => Some(AgentEvent::ReasoningDelta {
+                delta: string(event, "delta", base)?.clone(),
+            }),
+            Some(b"thinking_end") => {
+                let index = event.get("contentIndex").and_then(Json::as_f64).unwrap_or(-1.0);
+                let block = match event.get("partial").and_then(|p| p.get("content")) {
+                    Some(Json::Array(blocks)) if index >= 0.0 => blocks.get(index as usize),
+                    _ => None,
+                };
+                let signature = block
+                    .and_then(|b| b.get("thinkingSignature"))
+                    .and_then(Json::as_str);
+                let provider = self
+                    .provider
+                    .clone()
+                    .unwrap_or_else(|| Wtf8::from(UNKNOWN_PROVIDER));
+                signature.map(|signature| AgentEvent::ReasoningEnd {
+                    metadata: Some(signature_metadata(&provider, signature)),
+                })
+            }
+            Some(b"toolcall_end") => {
+                let mut call = event.take("toolCall").unwrap_or(Json::Undefined);
+                object(&call, "assistantMessageEvent.toolCall")?;
+                Some(tool_call_event(&mut call).map_err(|e| e.under("assistantMessageEvent.toolCall"))?)
+            }
+            _ => None,
+        };
+        if let Some(event) = folded {
+            if out.open_role() != Some(MessageRole::Assistant) {
+                out.begin(MessageRole::Assistant, None);
+            }
+            out.apply(event);
+        }
+        Ok(())
+    }
+}
+
+/// What a cumulative text adds to what was seen: the new suffix, or, when it does not
+/// extend it, everything after where the two part. A text that only lost surrounding
+/// white space (the final reply is trimmed) adds nothing.
+fn fresh(seen: &mut Wtf8, now: &Wtf8) -> Option<Wtf8> {
+    let (old, new) = (seen.as_bytes(), now.as_bytes());
+    let trimmed = |b: &[u8]| {
+        let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
+        let end = b
+            .iter()
+            .rposition(|c| !c.is_ascii_whitespace())
+            .map_or(start, |e| e + 1);
+        b[start..end].to_vec()
+    };
+    if new.len() <= old.len() && trimmed(old).starts_with(&trimmed(new)) {
+        return None;
+    }
+    let mut at = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    // Part at a code point's first byte.
+    while at > 0 && at < new.len() && new[at] & 0xC0 == 0x80 {
+        at -= 1;
+    }
+    let added = Wtf8::from_wtf8_unchecked(new[at..].to_vec());
+    *seen = now.clone();
+    (!added.is_empty()).then_some(added)
+}
+
+/// OpenClaw's gateway frames, and the seed's shorthand of them.
+#[derive(Debug, Default)]
+pub struct Gateway {
+    text: Wtf8,
+    thinking: Wtf8,
+    /// A tool's result arrived: the reply's next words are the next stored message.
+    after_result: bool,
+}
+
+impl Gateway {
+    fn reply(&mut self, out: &mut Folded) {
+        if self.after_result || out.open_role() != Some(MessageRole::Assistant) {
+            out.begin(MessageRole::Assistant, None);
+            self.after_result = false;
+        }
+    }
+
+    fn run_ends(&mut self, out: &mut Folded) {
+        out.end(None);
+        self.text = Wtf8::new();
+        self.thinking = Wtf8::new();
+        self.after_result = false;
+    }
+
+    /// The new thinking and text of a chat frame's cumulative `message`.
+    fn content(&mut self, message: Option<&Json>, out: &mut Folded) -> FormatResult<()> {
+        let Some(message) = message.filter(|m| !matches!(m, Json::Null)) else {
+            return Ok(());
+        };
+        object(message, "payload.message")?;
+        let mut thinking = None;
+        let mut text = None;
+        match message.get("content") {
+            Some(Json::String(t)) => text = Some(t),
+            Some(Json::Array(blocks)) => {
+                for block in blocks {
+                    match tag(block, "type").as_deref() {
+                        Some(b"thinking") => thinking = block.get("thinking").and_then(Json::as_str),
+                        Some(b"text") => text = block.get("text").and_then(Json::as_str),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(delta) = thinking.and_then(|t| fresh(&mut self.thinking, t)) {
+            self.reply(out);
+            out.apply(AgentEvent::ReasoningDelta { delta });
+        }
+        if let Some(delta) = text.and_then(|t| fresh(&mut self.text, t)) {
+            self.reply(out);
+            out.apply(AgentEvent::TextDelta { delta });
+        }
+        Ok(())
+    }
+
+    fn chat(&mut self, payload: &Json, out: &mut Folded) -> FormatResult<()> {
+        match tag(payload, "state").as_deref() {
+            Some(b"delta") => self.content(payload.get("message"), out)?,
+            Some(b"final") => {
+                self.content(payload.get("message"), out)?;
+                self.run_ends(out);
+            }
+            Some(b"error") => {
+                self.reply_unless_open(out);
+                let error = optional_string(payload, "errorMessage", "payload")?.cloned();
+                out.apply(AgentEvent::Error {
+                    error: error.unwrap_or_else(|| Wtf8::from(super::pi::UNKNOWN_ERROR)),
+                    status_code: None,
+                });
+                self.run_ends(out);
+            }
+            Some(b"aborted") => {
+                self.content(payload.get("message"), out)?;
+                self.reply_unless_open(out);
+                out.apply(AgentEvent::Error {
+                    error: Wtf8::from(ABORTED),
+                    status_code: None,
+                });
+                self.run_ends(out);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// An error ends the reply it interrupts, or one of its own.
+    fn reply_unless_open(&mut self, out: &mut Folded) {
+        if out.open_role() != Some(MessageRole::Assistant) {
+            out.begin(MessageRole::Assistant, None);
+        }
+    }
+
+    fn agent(&mut self, payload: &Json, out: &mut Folded) -> FormatResult<()> {
+        let data = payload.get("data").unwrap_or(&Json::Undefined);
+        match (tag(payload, "stream").as_deref(), tag(data, "phase").as_deref()) {
+            (Some(b"tool"), Some(b"start")) => {
+                self.reply_unless_open(out);
+                out.apply(AgentEvent::ToolCall {
+                    id: string(data, "toolCallId", "payload.data")?.clone(),
+                    name: string(data, "name", "payload.data")?.clone(),
+                    arguments: data.get("args").cloned().unwrap_or(Json::Null),
+                });
+            }
+            (Some(b"tool"), Some(b"result")) => {
+                let result = match data.get("result") {
+                    Some(result @ Json::Object(_)) => match result.get("content") {
+                        Some(content) => content.clone(),
+                        None => result.clone(),
+                    },
+                    Some(other) => other.clone(),
+                    None => Json::Undefined,
+                };
+                out.apply_result(AgentEvent::ToolResult {
+                    tool_call_id: string(data, "toolCallId", "payload.data")?.clone(),
+                    result: tool_result_value(result),
+                    is_error: data.get("isError").cloned().unwrap_or(Json::Bool(false)),
+                });
+                self.after_result = true;
+            }
+            (Some(b"lifecycle"), Some(b"start")) => self.run_ends(out),
+            // The chat frames carry the text, the final reply and the error.
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl LiveFold for Gateway {
+    fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
+        object(&value, "")?;
+        match tag(&value, "type").as_deref() {
+            Some(b"event") => {
+                let payload = value.get("payload").unwrap_or(&Json::Undefined);
+                match tag(&value, "event").as_deref() {
+                    Some(b"chat") => {
+                        object(payload, "payload")?;
+                        self.chat(payload, out)
+                    }
+                    Some(b"agent") => {
+                        object(payload, "payload")?;
+                        self.agent(payload, out)
+                    }
+                    // Presence, ticks, session lists …: nothing a message keeps.
+                    _ => Ok(()),
+                }
+            }
+            // Responses to requests, and the handshake.
+            Some(b"res") | Some(b"req") | Some(b"hello-ok") => Ok(()),
+            Some(b"final") => {
+                self.run_ends(out);
+                Ok(())
+            }
+            Some(b"delta" | b"thinking-delta" | b"thinking-end" | b"tool-start" | b"tool-end") => {
+                let events = gateway_events(&value)?;
+                let is_result = tag(&value, "type").as_deref() == Some(b"tool-end");
+                for event in events {
+                    match event {
+                        AgentEvent::ToolResult { .. } => out.apply_result(event),
+                        AgentEvent::TextDelta { .. } | AgentEvent::ReasoningDelta { .. } => {
+                            self.reply(out);
+                            out.apply(event);
+                        }
+                        other => {
+                            self.reply_unless_open(out);
+                            out.apply(other);
+                        }
+                    }
+                }
+                if is_result {
+                    self.after_result = true;
+                }
+                Ok(())
+            }
+            _ => {
+                let shown = tag(&value, "type").map(Wtf8::from_wtf8_unchecked);
+                match shown {
+                    Some(kind) => skips.skip(line, format_args!("unknown frame type \"{kind}\"")),
+                    None => skips.skip(line, "a frame without a \"type\""),
+                }
+            }
+        }
+    }
+}
+
+// ─── Rows of the table ───────────────────────────────────────────────────────────
+
+use super::registry::{tag as tag_of, Format, Sniff};
+
+/// The event types of pi's `--mode json` and `--mode rpc` output.
+const PI_EVENT_TYPES: &[&[u8]] = &[
+    b"agent_start",
+    b"agent_end",
+    b"turn_start",
+    b"turn_end",
+    b"message_start",
+    b"message_update",
+    b"message_end",
+    b"tool_execution_start",
+    b"tool_execution_update",
+    b"tool_execution_end",
+    b"auto_compaction_start",
+    b"auto_compaction_end",
+    b"auto_retry_start",
+    b"auto_retry_end",
+];
+
+const SHORTHAND_TYPES: &[&[u8]] = &[
+    b"delta",
+    b"thinking-delta",
+    b"thinking-end",
+    b"tool-start",
+    b"tool-end",
+    b"final",
+];
+
+fn is_pi_event(value: &Json) -> bool {
+    tag_of(value, "type").is_some_and(|t| PI_EVENT_TYPES.contains(&t))
+}
+
+/// A session header followed by agent events (`--mode json`), or agent events alone.
+fn detect_pi_events(sniff: &Sniff) -> bool {
+    let lines = sniff.lines();
+    match lines.first() {
+        Some(first) if tag_of(first, "type") == Some(b"session") => lines[1..].iter().any(is_pi_event),
+        Some(first) => is_pi_event(first),
+        None => false,
+    }
+}
+
+/// Gateway frames (after the responses to requests that may lead a capture), or the
+/// shorthand events.
+fn detect_gateway(sniff: &Sniff) -> bool {
+    let mut lines = sniff
+        .lines()
+        .iter()
+        .skip_while(|line| matches!(tag_of(line, "type"), Some(b"res" | b"req")) && line.get("id").is_some());
+    lines.next().is_some_and(|line| match tag_of(line, "type") {
+        Some(b"event") => tag_of(line, "event").is_some() && line.get("payload").is_some(),
+        Some(kind) => SHORTHAND_TYPES.contains(&kind),
+        None => false,
+    })
+}
+
+pub const PI_EVENTS: Format = Format {
+    name: "pi-events",
+    summary: "pi's agent events (pi --mode json or rpc output), NDJSON",
+    detect: detect_pi_events,
+    history: None,
+    stream: Some((|| Box::new(PiEvents::default()), "message")),
+    write: None,
+};
+
+pub const PI_STREAM: Format = Format {
+    name: "pi-stream",
+    summary: "OpenClaw gateway frames (or the shorthand webchat events), NDJSON",
+    detect: detect_gateway,
+    history: None,
+    stream: Some((|| Box::new(Gateway::default()), "turn")),
+    write: None,
+};

@@ -1,0 +1,375 @@
+//! The faces every format shows, and detection. The table of formats itself is
+//! [`FORMATS`](super::FORMATS), next to the list of format modules.
+//!
+//! A format is one module and one row: its name, what it is, how its first lines are
+//! recognised, and what can be done with it — read as a history (into
+//! [`Message`](crate::history::Message)s, handed on as they are complete), folded as a
+//! live stream ([`LiveFold`]), written from messages. `loadHistory`, `detectFormat` and
+//! the `agent-chunks` command all go through the table.
+
+use std::io::{Read, Seek};
+
+use crate::history::{HistoryError, Message};
+
+use super::check::Skips;
+use super::live::LiveFold;
+use super::model_json::FormatMessage;
+use super::value::{self, Json};
+
+/// A source that can be read again from the start (a file).
+pub trait ReadSeek: Read + Seek {}
+
+impl<T: Read + Seek> ReadSeek for T {}
+
+/// Where a history is read from.
+pub enum Input<'a> {
+    Bytes(&'a [u8]),
+    /// A file, read a block at a time by the formats that can.
+    Reader(&'a mut dyn ReadSeek),
+}
+
+impl<'a> Input<'a> {
+    /// The whole input, for the formats that read it whole.
+    pub fn bytes(self) -> Result<std::borrow::Cow<'a, [u8]>, HistoryError> {
+        match self {
+            Input::Bytes(bytes) => Ok(std::borrow::Cow::Borrowed(bytes)),
+            Input::Reader(reader) => {
+                let mut bytes = Vec::new();
+                reader.read_to_end(&mut bytes).map_err(|e| HistoryError {
+                    line: None,
+                    offset: None,
+                    message: format!("reading failed: {e}"),
+                })?;
+                Ok(std::borrow::Cow::Owned(bytes))
+            }
+        }
+    }
+}
+
+/// How a history is read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Refuse lines the reader does not know instead of skipping them.
+    pub strict: bool,
+    /// For tree-shaped sessions (Pi): the leaf whose conversation is read.
+    pub leaf: Option<String>,
+}
+
+/// Reads a history, handing each message to `emit` (which returns `false` to stop);
+/// returns what it skipped.
+pub type ReadHistory =
+    fn(Input<'_>, &ReadOptions, &mut dyn FnMut(Message) -> bool) -> Result<Skips, HistoryError>;
+
+/// A live fold's initial state.
+pub type NewFold = fn() -> Box<dyn LiveFold>;
+
+/// Writes messages in the format.
+pub type Write = fn(&[FormatMessage]) -> Result<Vec<u8>, String>;
+
+/// One format: a row of [`FORMATS`](super::FORMATS).
+pub struct Format {
+    /// The name the API and the command use (`pi`, `pi-stream`, …).
+    pub name: &'static str,
+    /// What a file in it is, in a line.
+    pub summary: &'static str,
+    /// Whether a file's first values ([`Sniff`]) are in this format.
+    pub detect: fn(&Sniff) -> bool,
+    pub history: Option<ReadHistory>,
+    /// The live fold, and what it calls the messages it names itself (`turn-<n>`).
+    pub stream: Option<(NewFold, &'static str)>,
+    pub write: Option<Write>,
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl PartialEq for Format {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Format {}
+
+/// The format named `name`.
+pub fn find(name: &str) -> Option<&'static Format> {
+    super::FORMATS.iter().find(|f| f.name == name)
+}
+
+/// The first values of a file, as detection sees them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sniff {
+    /// A JSON array and its first element (`None` when empty).
+    Array(Option<Json>),
+    /// JSON lines, or the data of SSE frames (`sse`), up to the first few.
+    Values { values: Vec<Json>, sse: bool },
+}
+
+impl Sniff {
+    /// The first value (line, frame or element).
+    pub fn first(&self) -> Option<&Json> {
+        match self {
+            Sniff::Array(first) => first.as_ref(),
+            Sniff::Values { values, .. } => values.first(),
+        }
+    }
+
+    /// The values of a line format (none for an array).
+    pub fn lines(&self) -> &[Json] {
+        match self {
+            Sniff::Values { values, sse: false } => values,
+            _ => &[],
+        }
+    }
+
+    /// The first line of a line format.
+    pub fn first_line(&self) -> Option<&Json> {
+        self.lines().first()
+    }
+
+    pub fn is_sse(&self) -> bool {
+        matches!(self, Sniff::Values { sse: true, .. })
+    }
+
+    pub fn is_array(&self) -> bool {
+        matches!(self, Sniff::Array(_))
+    }
+}
+
+/// Why a file's format cannot be told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undetected {
+    pub message: String,
+    /// 1-based line the message is about.
+    pub line: Option<usize>,
+}
+
+/// Bytes detection looks at: headers and snapshots that lead a file fit in them.
+const SNIFF_BYTES: usize = 1 << 20;
+/// Values detection looks at.
+const SNIFF_VALUES: usize = 16;
+
+fn shorten(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text);
+    let text = text.trim();
+    if text.chars().count() > 60 {
+        format!("{}…", text.chars().take(59).collect::<String>())
+    } else {
+        text.to_string()
+    }
+}
+
+/// The first values of `bytes`.
+pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let window = &bytes[..bytes.len().min(SNIFF_BYTES)];
+    let Some(start) = window.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return Err(Undetected {
+            message: "the file is empty".into(),
+            line: None,
+        });
+    };
+    if window[start] == b'[' {
+        // The whole array is parsed only when it fits; else its first element alone.
+        return match value::parse(bytes) {
+            Ok(Json::Array(items)) => Ok(Sniff::Array(items.into_iter().next())),
+            _ => first_element(&window[start + 1..])
+                .map(|first| Sniff::Array(Some(first)))
+                .ok_or(Undetected {
+                    message: "a JSON array whose first element cannot be read".into(),
+                    line: Some(1),
+                }),
+        };
+    }
+    let first_line = start_line(window, start);
+    let sse = [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
+        .iter()
+        .any(|field| window[first_line..].starts_with(field));
+    let mut values = Vec::new();
+    let mut number = 1 + window[..first_line].iter().filter(|&&b| b == b'\n').count();
+    if sse {
+        let mut data: Option<(Vec<u8>, usize)> = None;
+        for line in stream_lines(&window[first_line..]) {
+            if line.is_empty() {
+                if let Some((json, at)) = data.take().filter(|(json, _)| json != b"[DONE]") {
+                    values.push(parse_sniffed(&json, at, values.is_empty())?);
+                    if values.len() == SNIFF_VALUES {
+                        break;
+                    }
+                }
+            } else if let Some(rest) = line.strip_prefix(b"data:") {
+                let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+                match &mut data {
+                    Some((json, _)) => {
+                        json.push(b'\n');
+                        json.extend_from_slice(rest);
+                    }
+                    None => data = Some((rest.to_vec(), number)),
+                }
+            }
+            number += 1;
+        }
+        if let Some((json, at)) = data {
+            if let Ok(value) = value::parse(&json) {
+                values.push(value);
+            } else if values.is_empty() {
+                parse_sniffed(&json, at, true)?;
+            }
+        }
+        if values.is_empty() {
+            return Err(Undetected {
+                message: "an SSE capture without a data frame".into(),
+                line: Some(number),
+            });
+        }
+    } else {
+        let lines: Vec<&[u8]> = stream_lines(&window[first_line..]);
+        let complete = if window.len() < bytes.len() {
+            lines.len() - 1
+        } else {
+            lines.len()
+        };
+        for line in &lines[..complete] {
+            if !line.iter().all(u8::is_ascii_whitespace) {
+                match parse_sniffed(line, number, values.is_empty()) {
+                    Ok(value) => values.push(value),
+                    Err(e) if values.is_empty() => return Err(e),
+                    // A later line that is not JSON: detection goes by the ones before.
+                    Err(_) => break,
+                }
+                if values.len() == SNIFF_VALUES {
+                    break;
+                }
+            }
+            number += 1;
+        }
+        if values.is_empty() {
+            return Err(Undetected {
+                message: format!(
+                    "cannot tell the format: the first line is too long to look at ({})",
+                    shorten(lines[0])
+                ),
+                line: Some(number),
+            });
+        }
+    }
+    Ok(Sniff::Values { values, sse })
+}
+
+/// The lines of `bytes` as the event-stream rules cut them: CRLF, LF and CR each end one
+/// (the last piece, possibly empty, is the unfinished line).
+fn stream_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(at) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
+        let end = i + at;
+        lines.push(&bytes[start..end]);
+        i = end + 1;
+        if bytes[end] == b'\r' && bytes.get(i) == Some(&b'\n') {
+            i += 1;
+        }
+        start = i;
+    }
+    lines.push(&bytes[start..]);
+    lines
+}
+
+fn start_line(window: &[u8], start: usize) -> usize {
+    window[..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1)
+}
+
+fn parse_sniffed(text: &[u8], line: usize, first: bool) -> Result<Json, Undetected> {
+    value::parse(text).map_err(|_| Undetected {
+        message: if first {
+            format!(
+                "cannot tell the format: the first line is not JSON ({}); pass --format",
+                shorten(text)
+            )
+        } else {
+            format!("line {line} is not JSON ({})", shorten(text))
+        },
+        line: Some(line),
+    })
+}
+
+/// The first element of an array whose text is cut short: the shortest prefix that parses.
+fn first_element(after_bracket: &[u8]) -> Option<Json> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in after_bracket.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth > 0 => depth -= 1,
+            b',' | b']' if depth == 0 => return value::parse(&after_bracket[..i]).ok(),
+            _ => {}
+        }
+        if depth == 0 && matches!(b, b'}' | b']') {
+            return value::parse(&after_bracket[..=i]).ok();
+        }
+    }
+    None
+}
+
+/// The format of `bytes`, from its first values: the first row of the table that
+/// recognises them.
+pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
+    let sniffed = sniff(bytes)?;
+    if let Some(format) = super::FORMATS.iter().find(|f| (f.detect)(&sniffed)) {
+        return Ok(format);
+    }
+    Err(match &sniffed {
+        Sniff::Array(None) => Undetected {
+            message: "an empty JSON array could be Sn thoughts or a ChatViewer transcript; pass --format"
+                .into(),
+            line: Some(1),
+        },
+        Sniff::Array(Some(_)) => Undetected {
+            message: "a JSON array, but its first element is in no format this version reads; pass --format"
+                .into(),
+            line: Some(1),
+        },
+        Sniff::Values { values, sse } => {
+            let text = values.first().map(|v| shorten(&v.to_json())).unwrap_or_default();
+            let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+            let line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count();
+            Undetected {
+                message: if *sse {
+                    format!("an SSE capture of no stream this version reads ({text}); pass --format")
+                } else {
+                    format!("cannot tell the format from this line ({text}); pass --format")
+                },
+                line: Some(line),
+            }
+        }
+    })
+}
+
+// ─── Helpers for the formats' `detect` ───────────────────────────────────────────
+
+/// The string at `value.key`.
+pub fn tag<'a>(value: &'a Json, key: &str) -> Option<&'a [u8]> {
+    value.get(key).and_then(Json::as_str).map(|t| t.as_bytes())
+}
+
+pub fn is_object(value: &Json) -> bool {
+    matches!(value, Json::Object(_))
+}

@@ -1,0 +1,340 @@
+//! The live folds of the agent-event, ACP and Solar Network streams: where each one's
+//! turns begin and end. (Pi's and OpenClaw's are in [`super::pi_stream`].)
+//!
+//! - `events`: a `turn-start` begins an assistant message (its `turnId` the id); a
+//!   content event (`text-delta` … `config-reload`) begins one when none is open;
+//!   lifecycle events do nothing.
+//! - `acp`: a `user_message_chunk` ends the agent's turn (the user spoke); the agent's
+//!   words, thoughts and tool calls make one; plans and mode changes do not begin one.
+//! - `sn-stream`: a `thought` event (the persisted message) ends the turn and names it.
+
+use crate::decode::{decode_event, EventSource, Field, InvalidEvent, ValueType};
+use crate::formats::acp::{self, Payload, SessionUpdate};
+use crate::formats::source::Reader;
+use crate::formats::tree::{Node, TreeSource};
+use crate::model::{AgentEvent, EventType, MessageRole, ShellStream};
+
+use super::check::{FormatError, FormatResult, Skips};
+use super::live::{Folded, LiveFold};
+use super::model_json::FormatEvent;
+use super::sn;
+use super::value::Json;
+use super::wtf8::Wtf8;
+
+/// Agent events as parsed JSON values, checked as the drop-in checks JavaScript ones.
+struct JsonEvents;
+
+impl EventSource for JsonEvents {
+    type Text = Wtf8;
+    type Value = Json;
+    type Error = InvalidEvent;
+
+    fn field(&self, object: &Json, field: Field) -> Result<Json, InvalidEvent> {
+        Ok(match object {
+            Json::Object(_) => object.get(field.key()).cloned().unwrap_or(Json::Undefined),
+            _ => Json::Undefined,
+        })
+    }
+
+    fn value_type(&self, value: &Json) -> Result<ValueType, InvalidEvent> {
+        Ok(value.kind())
+    }
+
+    fn text(&self, value: Json) -> Result<Wtf8, InvalidEvent> {
+        Ok(match value {
+            Json::String(text) => text,
+            _ => Wtf8::new(),
+        })
+    }
+
+    fn event_type(&self, value: &Json) -> Result<Option<EventType>, InvalidEvent> {
+        Ok(value.as_str().map(|tag| EventType::from_tag(tag.as_bytes())))
+    }
+
+    fn shell_stream(&self, value: &Json) -> Result<Option<ShellStream>, InvalidEvent> {
+        Ok(value.as_str().map(|name| match name.as_bytes() {
+            b"stdout" => ShellStream::Stdout,
+            b"stderr" => ShellStream::Stderr,
+            _ => ShellStream::Other,
+        }))
+    }
+
+    fn number(&self, value: &Json) -> Result<f64, InvalidEvent> {
+        Ok(value.as_f64().unwrap_or(f64::NAN))
+    }
+}
+
+/// One agent event from its JSON value.
+pub fn agent_event(value: &Json) -> FormatResult<FormatEvent> {
+    decode_event(&JsonEvents, value).map_err(|e| FormatError::new("", e.to_string()))
+}
+
+/// The `events` stream.
+#[derive(Debug, Default)]
+pub struct Events;
+
+impl LiveFold for Events {
+    fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
+        if value
+            .get("type")
+            .and_then(Json::as_str)
+            .is_some_and(|t| *t == "turn-start")
+        {
+            let id = value
+                .get("turnId")
+                .and_then(Json::as_str)
+                .map(|t| t.to_string_lossy().into_owned());
+            out.begin(MessageRole::Assistant, id);
+            return Ok(());
+        }
+        let event = agent_event(&value)?;
+        match event {
+            AgentEvent::Lifecycle(_) => Ok(()),
+            AgentEvent::Unknown => {
+                let kind = value
+                    .get("type")
+                    .and_then(Json::as_str)
+                    .cloned()
+                    .unwrap_or_default();
+                skips.skip(line, format_args!("unknown event type \"{kind}\""))
+            }
+            event => {
+                out.apply(event);
+                Ok(())
+            }
+        }
+    }
+}
+
+fn text(node: Node<'_>) -> Wtf8 {
+    node.and_then(Json::as_str).cloned().unwrap_or_default()
+}
+
+/// ACP's events over tree values as owned events.
+pub fn owned_event(event: AgentEvent<Node<'_>, Payload<Node<'_>>>) -> FormatEvent {
+    let payload = |p: Payload<Node<'_>>| match p {
+        Payload::Given(node) => node.cloned().unwrap_or(Json::Undefined),
+        Payload::Undefined => Json::Undefined,
+        Payload::Bool(b) => Json::Bool(b),
+    };
+    match event {
+        AgentEvent::TextDelta { delta } => AgentEvent::TextDelta { delta: text(delta) },
+        AgentEvent::ReasoningDelta { delta } => AgentEvent::ReasoningDelta { delta: text(delta) },
+        AgentEvent::ToolCall { id, name, arguments } => AgentEvent::ToolCall {
+            id: text(id),
+            name: text(name),
+            arguments: payload(arguments),
+        },
+        AgentEvent::ToolResult {
+            tool_call_id,
+            result,
+            is_error,
+        } => AgentEvent::ToolResult {
+            tool_call_id: text(tool_call_id),
+            result: payload(result),
+            is_error: payload(is_error),
+        },
+        // `acp::to_agent_events` makes no other event.
+        _ => AgentEvent::Unknown,
+    }
+}
+
+/// The `acp` stream.
+#[derive(Debug, Default)]
+pub struct Acp;
+
+impl LiveFold for Acp {
+    fn push(&mut self, item: Json, _line: usize, out: &mut Folded, _skips: &mut Skips) -> FormatResult<()> {
+        let notification = match item.get("method") {
+            Some(Json::String(method)) if method.as_bytes() == b"session/update" => {
+                item.get("params").unwrap_or(&Json::Undefined)
+            }
+            _ => &item,
+        };
+        let source = TreeSource::default();
+        let reader = Reader {
+            source: &source,
+            root: "notification",
+        };
+        let update = acp::read_update(&reader, Some(notification), &[])
+            .map_err(|e| FormatError::new("", e.to_string()))?;
+        let events: Vec<FormatEvent> = match &update {
+            SessionUpdate::Chunk {
+                role: acp::Role::User,
+                ..
+            } => {
+                out.end(None);
+                return Ok(());
+            }
+            other => acp::to_agent_events(other).into_iter().map(owned_event).collect(),
+        };
+        let update = notification.get("update").unwrap_or(notification);
+        let kind = update
+            .get("sessionUpdate")
+            .and_then(Json::as_str)
+            .map(Wtf8::as_bytes);
+        let opens = !events.is_empty()
+            || kind.is_some_and(|k| k.starts_with(b"agent_") || k.starts_with(b"tool_call"));
+        if out.open_role().is_none() {
+            if !opens {
+                return Ok(());
+            }
+            out.begin(MessageRole::Assistant, None);
+        }
+        for event in events {
+            out.apply(event);
+        }
+        Ok(())
+    }
+}
+
+/// The `sn-stream` stream.
+#[derive(Debug, Default)]
+pub struct SnStream;
+
+impl LiveFold for SnStream {
+    fn push(&mut self, value: Json, _line: usize, out: &mut Folded, _skips: &mut Skips) -> FormatResult<()> {
+        let events = sn::stream_events(&value)?;
+        let is_thought = value
+            .get("type")
+            .and_then(Json::as_str)
+            .is_some_and(|t| *t == "thought");
+        for event in events {
+            out.apply(event);
+        }
+        if is_thought {
+            let id = value
+                .get("data")
+                .and_then(|d| d.get("id"))
+                .and_then(Json::as_str)
+                .map(|id| id.to_string_lossy().into_owned());
+            out.end(id);
+        }
+        Ok(())
+    }
+}
+
+// ─── Rows of the table ───────────────────────────────────────────────────────────
+
+use super::registry::{is_object, tag, Format, Sniff};
+use crate::history;
+
+/// The update of an ACP line: a notification (`{ sessionId, update }`), a bare update,
+/// or a JSON-RPC `session/update` request.
+fn acp_update(value: &Json) -> Option<&Json> {
+    let notification = match (tag(value, "method"), value.get("params")) {
+        (Some(b"session/update"), Some(params @ Json::Object(_))) => params,
+        _ => value,
+    };
+    match notification.get("update") {
+        Some(update @ Json::Object(_)) => Some(update),
+        _ => is_object(notification).then_some(notification),
+    }
+}
+
+const AGENT_EVENT_TYPES: &[&[u8]] = &[
+    b"text-delta",
+    b"reasoning-delta",
+    b"reasoning-end",
+    b"tool-call",
+    b"tool-result",
+    b"shell-output",
+    b"error",
+    b"notice",
+    b"model-changed",
+    b"config-reload",
+    b"status",
+    b"turn-start",
+    b"turn-sealed",
+    b"done",
+    b"usage",
+    b"task-list-update",
+    b"tab-created",
+    b"message-queued",
+    b"message-consumed",
+    b"message-cancelled",
+    b"compaction-started",
+    b"compaction-complete",
+    b"compaction-error",
+];
+
+const SN_STREAM_TYPES: &[&[u8]] = &[
+    b"text",
+    b"function_call_update",
+    b"function_call",
+    b"function_result",
+    b"topic",
+    b"thought",
+];
+
+fn has_type_in(value: &Json, types: &[&[u8]]) -> bool {
+    tag(value, "type").is_some_and(|t| types.contains(&t))
+}
+
+pub const ACP: Format = Format {
+    name: "acp",
+    summary: "ACP session/update notifications, NDJSON",
+    detect: |sniff| {
+        sniff
+            .first_line()
+            .and_then(acp_update)
+            .is_some_and(|update| tag(update, "sessionUpdate").is_some())
+    },
+    history: Some(history::read_acp_history),
+    stream: Some((|| Box::new(Acp), "turn")),
+    write: None,
+};
+
+pub const CHATVIEWER: Format = Format {
+    name: "chatviewer",
+    summary: "a ChatViewer transcript, JSONL or a JSON array of ChatMessageData",
+    detect: |sniff| match sniff {
+        Sniff::Array(Some(first)) => is_object(first) && first.get("uuid").is_some(),
+        _ => sniff.first_line().is_some_and(|line| {
+            line.get("uuid").and_then(Json::as_str).is_some()
+                && matches!(tag(line, "type"), Some(b"user" | b"assistant" | b"tool_call"))
+        }),
+    },
+    history: Some(history::read_chatviewer_history),
+    stream: None,
+    write: None,
+};
+
+pub const SN: Format = Format {
+    name: "sn",
+    summary: "Solar Network thoughts, a JSON array or one per line",
+    detect: |sniff| match sniff {
+        Sniff::Array(Some(first)) => is_object(first) && first.get("parts").is_some(),
+        _ => sniff.first_line().is_some_and(|line| {
+            line.get("id").and_then(Json::as_str).is_some()
+                && matches!(line.get("parts"), Some(Json::Array(_)))
+                && line.get("role").is_some()
+        }),
+    },
+    history: Some(history::read_sn),
+    stream: None,
+    write: None,
+};
+
+pub const SN_STREAM: Format = Format {
+    name: "sn-stream",
+    summary: "Solar Network stream events, an SSE capture or NDJSON",
+    detect: |sniff| {
+        !sniff.is_array()
+            && sniff
+                .first()
+                .is_some_and(|v| has_type_in(v, SN_STREAM_TYPES) && v.get("data").is_some())
+    },
+    history: None,
+    stream: Some((|| Box::new(SnStream), "turn")),
+    write: None,
+};
+
+pub const EVENTS: Format = Format {
+    name: "events",
+    summary: "agent events, NDJSON or an SSE capture (one assistant message per turn)",
+    detect: |sniff| !sniff.is_array() && sniff.first().is_some_and(|v| has_type_in(v, AGENT_EVENT_TYPES)),
+    history: Some(history::read_events),
+    stream: Some((|| Box::new(Events), "turn")),
+    write: None,
+};

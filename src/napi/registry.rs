@@ -1,0 +1,454 @@
+//! The table of formats for JavaScript: `formats`, `detectFormat`, `readHistory` and
+//! `foldStream`, all over `crate::formats::FORMATS`.
+
+use std::ffi::CStr;
+use std::ptr;
+
+use napi::bindgen_prelude::{Env, Result, Unknown};
+use napi::{sys, JsValue};
+use napi_derive::napi;
+
+use crate::decode::ValueType;
+use crate::formats::check::Skips;
+use crate::formats::live::fold_stream;
+use crate::formats::model_json::{write_chunk, write_message_head, FormatMessage};
+use crate::formats::registry::{detect, find, Format, Input, ReadOptions};
+use crate::formats::value::{self, Json};
+use crate::formats::wtf8::Wtf8;
+use crate::formats::FORMATS;
+use crate::history::batch::Slicer;
+use crate::history::{self, HistoryFormat};
+
+use super::js::{Js, JsError, JsResult, Value};
+use super::stream::glue;
+
+/// A format of the table: every name `detectFormat` gives and the functions here take.
+#[napi(string_enum = "kebab-case")]
+pub enum FormatName {
+    /// ACP `session/update` notifications, one per line.
+    Acp,
+    /// A ChatViewer transcript, JSONL or a JSON array.
+    Chatviewer,
+    /// pi's agent events (`pi --mode json` / `--mode rpc` output).
+    PiEvents,
+    /// A Pi / OpenClaw session file (v1–v3).
+    Pi,
+    /// Solar Network thoughts.
+    Sn,
+    /// OpenClaw gateway frames, or the shorthand webchat events.
+    PiStream,
+    /// Solar Network stream events.
+    SnStream,
+    /// An AI SDK UI message stream, SSE or NDJSON.
+    AiSdk,
+    /// Agent events, NDJSON or SSE.
+    Events,
+}
+
+/// What the table says of one format.
+#[napi(object)]
+pub struct FormatInfo {
+    #[napi(ts_type = "FormatName")]
+    pub name: String,
+    /// What a file in it is, in a line.
+    pub summary: String,
+    /// `readHistory` / `loadHistory` read it.
+    pub history: bool,
+    /// `foldStream` folds it.
+    pub stream: bool,
+    /// It can be written from messages.
+    pub write: bool,
+}
+
+/// Every format, in the order detection tries them.
+#[napi(js_name = "formats")]
+pub fn format_infos() -> Vec<FormatInfo> {
+    FORMATS
+        .iter()
+        .map(|f| FormatInfo {
+            name: f.name.to_string(),
+            summary: f.summary.to_string(),
+            history: f.history.is_some(),
+            stream: f.stream.is_some(),
+            write: f.write.is_some(),
+        })
+        .collect()
+}
+
+/// What `detectFormat` found: the format, or why it cannot tell.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct Detection {
+    #[napi(ts_type = "FormatName")]
+    pub format: Option<String>,
+    /// Why no format was recognised.
+    pub problem: Option<String>,
+    /// The 1-based line the problem is about.
+    pub line: Option<u32>,
+}
+
+/// Lines a reader did not know: skipped and counted (with `strict` they are refused).
+#[allow(dead_code)]
+#[napi(object)]
+pub struct SkippedLines {
+    pub count: u32,
+    /// The first few, as `line 4: unknown entry type "x"`.
+    pub examples: Vec<String>,
+}
+
+/// Options of `readHistory` and `foldStream`.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct ReadHistoryOptions {
+    /// Detected from the first lines when absent.
+    #[napi(ts_type = "FormatName")]
+    pub format: Option<String>,
+    /// Refuse lines the reader does not know instead of skipping and counting them.
+    pub strict: Option<bool>,
+    /// A Pi session's leaf to read (an entry id; `pi.leaves` lists them); default the
+    /// current one, the last entry.
+    pub leaf: Option<String>,
+}
+
+/// Options of `loadHistory` / `loadHistorySync`.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct HistoryOptions {
+    /// Refuse lines the reader does not know instead of skipping them.
+    pub strict: Option<bool>,
+    /// A Pi session's leaf to read (an entry id); default the last entry.
+    pub leaf: Option<String>,
+}
+
+/// `loadHistory`'s `options` (a `format` there is the argument before).
+pub(super) fn history_options(js: &Js, value: Value) -> JsResult<ReadOptions> {
+    Ok(options(js, value)?.1)
+}
+
+/// A history read by `readHistory`.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct HistoryRead {
+    #[napi(ts_type = "FormatName")]
+    pub format: String,
+    pub messages: Vec<super::types::ChatMessage>,
+    pub skipped: SkippedLines,
+}
+
+/// Which stream lines built a message: its first and last line, and each chunk's.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct StreamOrigin {
+    #[napi(ts_type = "[number, number]")]
+    pub lines: Vec<u32>,
+    #[napi(ts_type = "Array<[number, number] | null>")]
+    pub chunks: Vec<Option<Vec<u32>>>,
+}
+
+/// A stream folded by `foldStream`.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct FoldedStream {
+    #[napi(ts_type = "FormatName")]
+    pub format: String,
+    pub messages: Vec<super::types::ChatMessage>,
+    /// Per message, the lines that built it.
+    pub origins: Vec<StreamOrigin>,
+    pub skipped: SkippedLines,
+}
+
+/// The bytes of a string (UTF-8) or of a Buffer / Uint8Array (borrowed for the call).
+fn with_source<T>(
+    js: &Js,
+    source: Value,
+    what: &str,
+    use_bytes: impl FnOnce(&[u8]) -> JsResult<T>,
+) -> JsResult<T> {
+    if let Some(bytes) = js.uint8_array(source)? {
+        return use_bytes(bytes);
+    }
+    match js.value_type(source)? {
+        ValueType::String => use_bytes(js.utf8(source)?.as_bytes()),
+        got => Err(JsError::Type(format!(
+            "{what} must be a string, a Buffer or a Uint8Array, got {}",
+            got.name()
+        ))),
+    }
+}
+
+fn named(js: &Js, object: Value, key: &CStr) -> JsResult<Value> {
+    let mut value = ptr::null_mut();
+    // SAFETY: both handles belong to the current scope.
+    let status = unsafe { sys::napi_get_named_property(js.env, object, key.as_ptr(), &mut value) };
+    if status != sys::Status::napi_ok {
+        return Err(JsError::Internal(format!(
+            "reading options.{}",
+            key.to_string_lossy()
+        )));
+    }
+    Ok(value)
+}
+
+/// `options` read: the format (when given), strict, leaf.
+fn options(js: &Js, value: Value) -> JsResult<(Option<&'static Format>, ReadOptions)> {
+    match js.value_type(value)? {
+        ValueType::Undefined => return Ok((None, ReadOptions::default())),
+        ValueType::Object => {}
+        got => {
+            return Err(JsError::Type(format!(
+                "options must be an object, got {}",
+                got.name()
+            )))
+        }
+    }
+    let format = named(js, value, c"format")?;
+    let format = match js.value_type(format)? {
+        ValueType::Undefined => None,
+        ValueType::String => {
+            let name = js.utf8(format)?;
+            Some(find(&name).ok_or_else(|| {
+                let names: Vec<String> = FORMATS.iter().map(|f| format!("'{}'", f.name)).collect();
+                JsError::Type(format!(
+                    "options.format must be one of {}, got '{name}'",
+                    names.join(", ")
+                ))
+            })?)
+        }
+        got => {
+            return Err(JsError::Type(format!(
+                "options.format must be a string, got {}",
+                got.name()
+            )))
+        }
+    };
+    let strict = named(js, value, c"strict")?;
+    let strict = match js.value_type(strict)? {
+        ValueType::Undefined => false,
+        ValueType::Boolean => js.truthy(strict)?,
+        got => {
+            return Err(JsError::Type(format!(
+                "options.strict must be a boolean, got {}",
+                got.name()
+            )))
+        }
+    };
+    let leaf = named(js, value, c"leaf")?;
+    let leaf = match js.value_type(leaf)? {
+        ValueType::Undefined => None,
+        ValueType::String => Some(js.utf8(leaf)?),
+        got => {
+            return Err(JsError::Type(format!(
+                "options.leaf must be a string, got {}",
+                got.name()
+            )))
+        }
+    };
+    Ok((format, ReadOptions { strict, leaf }))
+}
+
+fn located(message: String, line: Option<u64>, offset: Option<u64>) -> JsError {
+    JsError::Located {
+        message,
+        offset,
+        line,
+        code: None,
+    }
+}
+
+/// The given format, else the detected one.
+fn format_of(bytes: &[u8], given: Option<&'static Format>) -> JsResult<&'static Format> {
+    match given {
+        Some(format) => Ok(format),
+        None => detect(bytes).map_err(|e| located(e.message, e.line.map(|l| l as u64), None)),
+    }
+}
+
+fn skipped_json(skips: &Skips) -> Json {
+    Json::object([
+        ("count", Json::Number(skips.count.to_string().into())),
+        (
+            "examples",
+            Json::Array(skips.examples.iter().map(|e| Json::string(e.as_str())).collect()),
+        ),
+    ])
+}
+
+/// The format of a file's bytes (or text), from its first lines: leading headers and
+/// snapshots are looked past. Never throws for content it cannot tell: `format` is then
+/// absent and `problem` says why.
+#[napi(
+    js_name = "detectFormat",
+    ts_args_type = "source: string | Uint8Array",
+    ts_return_type = "Detection"
+)]
+pub fn detect_format<'env>(env: &'env Env, source: Unknown) -> Result<Unknown<'env>> {
+    glue(env, "detectFormat", |js| {
+        let detection = with_source(js, source.raw(), "source", |bytes| {
+            Ok(match detect(bytes) {
+                Ok(format) => Json::object([("format", Json::string(format.name))]),
+                Err(e) => {
+                    let mut fields = vec![(Wtf8::from("problem"), Json::string(e.message))];
+                    fields.extend(
+                        e.line
+                            .map(|l| (Wtf8::from("line"), Json::Number(l.to_string().into()))),
+                    );
+                    Json::Object(fields)
+                }
+            })
+        })?;
+        js.parse_json_owned(ascii(&detection))
+    })
+}
+
+/// Reads a whole history synchronously: bytes or text in `options.format`, or in the
+/// format its first lines show. Lines the reader does not know are skipped and counted
+/// in `skipped`; `strict` refuses them. Throws an `Error` with `line` for an invalid
+/// history or one whose format cannot be told, a `TypeError` for bad arguments.
+#[napi(
+    js_name = "readHistory",
+    ts_args_type = "source: string | Uint8Array, options?: ReadHistoryOptions",
+    ts_return_type = "HistoryRead"
+)]
+pub fn read_history<'env>(env: &'env Env, source: Unknown, options_value: Unknown) -> Result<Unknown<'env>> {
+    const WHAT: &str = "readHistory";
+    glue(env, WHAT, |js| {
+        let (given, options) = options(js, options_value.raw())?;
+        let json = with_source(js, source.raw(), "source", |bytes| {
+            let format = format_of(bytes, given)?;
+            if format.history.is_none() {
+                return Err(located(
+                    format!(
+                        "{WHAT}: a {} file is a stream, not a history (foldStream folds it)",
+                        format.name
+                    ),
+                    None,
+                    None,
+                ));
+            }
+            let mut messages = None;
+            let mut slicer = Slicer::new(usize::MAX, |slice| {
+                messages = Some(slice.json);
+                true
+            });
+            let skips = history::read_with(Input::Bytes(bytes), HistoryFormat(format), &options, &mut |m| {
+                slicer.message(&m);
+                true
+            })
+            .map_err(|e| {
+                located(
+                    format!("{WHAT}: {} history, {}", format.name, e.message),
+                    e.line,
+                    e.offset,
+                )
+            })?;
+            slicer.finish();
+            let mut out = Vec::new();
+            out.extend_from_slice(b"{\"format\":\"");
+            out.extend_from_slice(format.name.as_bytes());
+            out.extend_from_slice(b"\",\"messages\":");
+            out.extend_from_slice(messages.as_deref().unwrap_or(b"[]"));
+            out.extend_from_slice(b",\"skipped\":");
+            out.extend_from_slice(&ascii(&skipped_json(&skips)));
+            out.push(b'}');
+            Ok(out)
+        })?;
+        js.parse_json_owned(json)
+    })
+}
+
+/// Folds a recorded stream (NDJSON, or SSE) as a chat UI folds it live, by the stream
+/// format's rules: `{ format, messages, origins, skipped }`, where `origins` names the
+/// lines that built each message and chunk. Throws an `Error` with `line` for a value
+/// that is not JSON or not valid, a `TypeError` for bad arguments.
+#[napi(
+    js_name = "foldStream",
+    ts_args_type = "source: string | Uint8Array, options?: ReadHistoryOptions",
+    ts_return_type = "FoldedStream"
+)]
+pub fn fold_stream_js<'env>(
+    env: &'env Env,
+    source: Unknown,
+    options_value: Unknown,
+) -> Result<Unknown<'env>> {
+    const WHAT: &str = "foldStream";
+    glue(env, WHAT, |js| {
+        let (given, options) = options(js, options_value.raw())?;
+        let json = with_source(js, source.raw(), "source", |bytes| {
+            let format = format_of(bytes, given)?;
+            let Some((new_fold, prefix)) = format.stream else {
+                return Err(located(
+                    format!(
+                        "{WHAT}: a {} file is a history, not a stream (readHistory reads it)",
+                        format.name
+                    ),
+                    None,
+                    None,
+                ));
+            };
+            let mut fold = new_fold();
+            let folded = fold_stream(fold.as_mut(), prefix, bytes, options.strict).map_err(|e| {
+                located(
+                    format!("{WHAT}: {} stream, {e}", format.name),
+                    e.line.map(|l| l as u64),
+                    None,
+                )
+            })?;
+            let span = |(a, b): (usize, usize)| {
+                Json::Array(vec![
+                    Json::Number(a.to_string().into()),
+                    Json::Number(b.to_string().into()),
+                ])
+            };
+            let origins = folded
+                .origins
+                .iter()
+                .map(|o| {
+                    Json::object([
+                        ("lines", span(o.lines)),
+                        (
+                            "chunks",
+                            Json::Array(o.chunks.iter().map(|c| c.map_or(Json::Null, span)).collect()),
+                        ),
+                    ])
+                })
+                .collect();
+            let mut out = Vec::new();
+            out.extend_from_slice(b"{\"format\":\"");
+            out.extend_from_slice(format.name.as_bytes());
+            out.extend_from_slice(b"\",\"messages\":");
+            write_messages_ascii(&mut out, &folded.messages);
+            out.extend_from_slice(b",\"origins\":");
+            out.extend_from_slice(&ascii(&Json::Array(origins)));
+            out.extend_from_slice(b",\"skipped\":");
+            out.extend_from_slice(&ascii(&skipped_json(&folded.skips)));
+            out.push(b'}');
+            Ok(out)
+        })?;
+        js.parse_json_owned(json)
+    })
+}
+
+/// JSON text with every non-ASCII character escaped, as `JSON.parse` here takes it.
+fn ascii(json: &Json) -> Vec<u8> {
+    let mut out = Vec::new();
+    value::write_ascii(&mut out, json);
+    out
+}
+
+fn write_messages_ascii(out: &mut Vec<u8>, messages: &[FormatMessage]) {
+    out.push(b'[');
+    for (i, message) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_message_head::<true>(out, &message.id, message.role);
+        for (j, chunk) in message.chunks.iter().enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            write_chunk::<true>(out, chunk);
+        }
+        out.extend_from_slice(b"]}");
+    }
+    out.push(b']');
+}
