@@ -61,7 +61,7 @@ pub struct FormatInfo {
 }
 
 /// Every format, in the order detection tries them.
-#[napi(js_name = "formats")]
+#[napi(js_name = "formats", catch_unwind)]
 pub fn format_infos() -> Vec<FormatInfo> {
     FORMATS
         .iter()
