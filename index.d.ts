@@ -106,6 +106,15 @@ export type AgentContentEvent =
   | { type: 'config-reload' }
 
 /**
+ * Appends each event of `events` to `chunks` in order, as `appendEventToChunks` would
+ * one call at a time, in a single call: for events that arrive together (a network read,
+ * a replayed log). Runs of text or reasoning deltas are joined before they are folded.
+ * A bad event throws the `TypeError` `appendEventToChunks` throws, prefixed with its
+ * index; the events before it stay applied.
+ */
+export declare function appendEventsToChunks(chunks: Chunk[], events: AgentEvent[]): void
+
+/**
  * Folds one agent event into `chunks`, in place: extends the last chunk or pushes a new
  * one, as the open/close rules say. Existing chunk objects are kept; payloads are stored
  * by reference. Throws a `TypeError` naming the field, leaving `chunks` untouched, when
@@ -281,13 +290,13 @@ export interface FormatInfo {
 }
 
 /** A format of the table: every name `detectFormat` gives and the functions here take. */
-export type FormatName = 'acp' | 'claude' | 'qwen' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'events'
+export type FormatName = 'acp' | 'claude' | 'qwen' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ai-sdk' | 'events'
 
 /** Every format, in the order detection tries them. */
 export declare function formats(): Array<FormatInfo>
 
 /** A history format `loadHistory` reads. */
-export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'qwen'
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'qwen' | 'ai-sdk'
 
 /** Options of `loadHistory` / `loadHistorySync`. */
 export interface HistoryOptions {
@@ -952,6 +961,38 @@ export declare namespace acp {
    * whole); an update before its call creates the entry.
    */
   export function toWebviewMessages(updates: Array<SessionNotification | SessionUpdate>): ACPMessage[]
+}
+
+export declare namespace aiSdk {
+  /**
+   * Maps `streamText`'s `fullStream` parts (in order) to agent events: `text-delta`,
+   * `reasoning-delta`, `reasoning-end` (with the part's latest `providerMetadata`),
+   * `tool-call`, `tool-result`, `tool-error` (a `tool-result` with `isError: true` and the
+   * error's message) and `error`. Every other part gives none.
+   */
+  export function fromFullStreamParts(parts: Array<{ type: string; [key: string]: unknown }>): AgentContentEvent[]
+  /**
+   * Writes a message as a `UIMessage` (`step-start`, `text`, `reasoning` and
+   * `tool-<name>` parts); `aiSdk.toMessages` reads it back to the same chunks, error
+   * chunks and shell output excepted (a `UIMessage` has no part for them).
+   */
+  export function fromMessage(message: ChatMessage): { id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }
+  /** `aiSdk.fromMessage` for each message. */
+  export function fromMessages(messages: ChatMessage[]): Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>
+  /**
+   * Maps UI message stream chunks (what `useChat` reads, in order) to agent events for
+   * `appendEventToChunks`: `text-delta` → `text-delta`, `reasoning-delta` →
+   * `reasoning-delta`, `reasoning-end` → `reasoning-end` with the part's latest
+   * `providerMetadata`, `tool-input-available` → `tool-call`, `tool-output-available` /
+   * `tool-output-error` → `tool-result`, `tool-input-error` → both, `error` → `error`.
+   * Every other chunk gives none (the README's AI SDK section names each).
+   */
+  export function fromUIMessageChunks(chunks: Array<{ type: string; [key: string]: unknown }>): AgentContentEvent[]
+  /**
+   * Reads persisted `UIMessage`s (what `useChat` keeps) as messages: each part folded as
+   * the events it stands for.
+   */
+  export function toMessages(messages: Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>): ChatMessage[]
 }
 
 export declare namespace claude {

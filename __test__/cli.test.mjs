@@ -48,7 +48,7 @@ describe('help and usage', { concurrency: 2 }, () => {
     [['replay', example('demo-stream.ndjson'), '--bogus'], /unknown option --bogus/, 'replay --help'],
     [['replay', example('demo-stream.ndjson'), '--json', '--unified'], /--json and --unified cannot be used together/, 'replay --help'],
     [['replay', example('demo-stream.ndjson'), '--unified', '--now', 'soon'], /--now must be milliseconds/, 'replay --help'],
-    [['replay', example('demo-stream.ndjson'), '--format', 'yaml'], /--format must be one of acp, claude, qwen, chatviewer, pi-events, pi, sn, pi-stream, sn-stream, events, got "yaml"/, 'replay --help'],
+    [['replay', example('demo-stream.ndjson'), '--format', 'yaml'], /--format must be one of acp, claude, qwen, chatviewer, pi-events, pi, sn, pi-stream, sn-stream, ai-sdk, events, got "yaml"/, 'replay --help'],
     [['convert', example('demo-stream.ndjson')], /convert needs --to TARGET/, 'convert --help'],
     [['convert', example('demo-stream.ndjson'), '--to'], /option --to needs a value/, 'convert --help'],
     [['convert', example('demo-stream.ndjson'), '--to', 'xml'], /--to must be one of events, pi, sn, unified/, 'convert --help'],
@@ -76,6 +76,7 @@ describe('replay', { concurrency: 2 }, () => {
     ['pi-session.jsonl', 'pi', ['user · 1a2b3c02', 'Why does `npm test` fail on the parser? 🧪', '⚙ exec · toolu_01A · failed', '✻ thinking · signed (anthropic)']],
     ['pi-session.stream.ndjson', 'pi-stream', ['assistant · turn-3', '⚙ read · toolu_01B · completed']],
     ['sn-history.json', 'sn', ['user · thought-u0', '⚙ get_weather · call_w2 · failed', 'upstream timeout']],
+    ['ai-sdk-stream.sse', 'ai-sdk', ['assistant · msg_7Qx2', '✻ thinking · signed (anthropic)', '⚙ bash · toolu_01Run · completed', '⚙ read_file · toolu_02Read · failed', 'ENOENT: no such file']],
     ['sn-thinking.sse', 'sn-stream', ['assistant · thought-a0', 'assistant · thought-a1', 'Tōkyō (東京): 12 °C and clear 🌙.']],
     ['acp-session.ndjson', 'acp', ['The build fails on `npm test`. Can you fix it?', '⚙ npm test -- parser · call_shell_2 · failed', '- const ch = String.fromCharCode(code)', '+ const ch = String.fromCodePoint(code)']],
     ['chatviewer.json', 'chatviewer', ['user · b2c1-0001', '⚙ grep · call_grep_1 · completed', '⚙ bash · toolu_02Bash · failed']],
@@ -107,6 +108,19 @@ describe('replay', { concurrency: 2 }, () => {
     assert.ok(bash.length > 0)
     assert.doesNotMatch(stdout, /args\s+undefined/)
     assert.ok(!bash.split('\n').slice(0, 2).some((line) => line.trim().startsWith('args')), bash.slice(0, 200))
+  })
+
+  test('captures with a BOM and CR or CRLF line ends read as with LF, in every format', async () => {
+    for (const name of ['agent-session.sse', 'sn-thinking.sse', 'ai-sdk-stream.sse', 'demo-stream.ndjson', 'pi-session.stream.ndjson']) {
+      const original = readFileSync(example(name), 'utf8')
+      const wanted = await run(['replay', example(name)])
+      for (const eol of ['\r', '\r\n']) {
+        const file = tmp.file(`${eol === '\r' ? 'cr' : 'crlf'}-${name}`, '\ufeff' + original.replaceAll('\n', eol))
+        const got = await run(['replay', file])
+        assert.equal(got.stderr, '', `${name} ${JSON.stringify(eol)}`)
+        assert.equal(got.stdout.replace(file, 'FILE'), wanted.stdout.replace(example(name), 'FILE'), `${name} ${JSON.stringify(eol)}`)
+      }
+    }
   })
 
   test('--color paints roles, thinking (dim) and statuses; --no-color wins', async () => {
@@ -331,10 +345,10 @@ describe('check', { concurrency: 2 }, () => {
   test('a history given as the stream, or a stream as the history, is an error', async () => {
     const swapped = await run(['check', example('pi-session.jsonl'), example('pi-session.stream.ndjson')])
     assert.equal(swapped.code, 2)
-    assert.equal(swapped.stderr, 'examples/pi-session.jsonl: a pi file is a history, not a stream (streams: acp, pi-events, pi-stream, sn-stream, events)\n')
+    assert.equal(swapped.stderr, 'examples/pi-session.jsonl: a pi file is a history, not a stream (streams: acp, pi-events, pi-stream, sn-stream, ai-sdk, events)\n')
     const stream = await run(['check', example('pi-session.stream.ndjson'), example('sn-thinking.sse')])
     assert.equal(stream.code, 2)
-    assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: acp, claude, qwen, chatviewer, pi, sn, events)\n')
+    assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: acp, claude, qwen, chatviewer, pi, sn, ai-sdk, events)\n')
   })
 
   test('ACP updates sent as JSON-RPC session/update requests are read as ACP', async () => {

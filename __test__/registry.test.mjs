@@ -38,6 +38,7 @@ const detected = {
   'examples/pi-session.stream.ndjson': 'pi-stream',
   'examples/sn-history.json': 'sn',
   'examples/sn-thinking.sse': 'sn-stream',
+  'examples/ai-sdk-stream.sse': 'ai-sdk',
   '__test__/fixtures/pi-tree.jsonl': 'pi',
   '__test__/fixtures/pi-v1.jsonl': 'pi',
   '__test__/fixtures/pi-v2.jsonl': 'pi',

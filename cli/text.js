@@ -43,13 +43,15 @@ function lineAt(text, offset) {
 function firstNonBlankLine(text) {
   let offset = 0
   let line = 1
+  const lineEnd = /\r\n|\r|\n/g
   while (offset <= text.length) {
-    const end = text.indexOf('\n', offset)
-    const stop = end === -1 ? text.length : end
+    lineEnd.lastIndex = offset
+    const found = lineEnd.exec(text)
+    const stop = found ? found.index : text.length
     const content = text.slice(offset, stop)
-    if (content.trim()) return { text: content.replace(/\r$/, ''), line, offset }
-    if (end === -1) return undefined
-    offset = end + 1
+    if (content.trim()) return { text: content, line, offset }
+    if (!found) return undefined
+    offset = stop + found[0].length
     line++
   }
   return undefined

@@ -1,7 +1,9 @@
 // Compiled by `tsc --noEmit` in `npm test`: the typings as the original helper's callers
 // use them, and misuse that must not compile (`@ts-expect-error`).
 import {
+  aiSdk,
   appendEventToChunks,
+  appendEventsToChunks,
   applySystemEvent,
   loadHistory,
   loadHistorySync,
@@ -368,6 +370,19 @@ async function loadAll(): Promise<ChatMessage[]> {
   return [...fromBytes, ...(await fromPath)]
 }
 void loadAll
+
+// The AI SDK: its chunks and messages in, agent events and messages out; a batch of events.
+const fromUi: AgentEvent[] = aiSdk.fromUIMessageChunks([{ type: 'text-delta', id: 't', delta: 'a' }])
+const fromParts: AgentEvent[] = aiSdk.fromFullStreamParts([{ type: 'text-delta', id: 't', text: 'a' }])
+appendEventsToChunks([], [...fromUi, ...fromParts])
+const uiHistory: ChatMessage[] = aiSdk.toMessages([{ id: 'm', role: 'assistant', parts: [{ type: 'text', text: 'a' }] }])
+const uiMessage: { id: string; parts: Array<{ type: string }> } = aiSdk.fromMessage(uiHistory[0])
+void uiMessage
+void aiSdk.fromMessages(uiHistory)
+// @ts-expect-error a chunk has a type
+aiSdk.fromUIMessageChunks([{ id: 't' }])
+// @ts-expect-error the events are an array
+appendEventsToChunks([], { type: 'done' })
 
 // The table of formats.
 const detection: Detection = detectFormat(Buffer.from('{"type":"session","version":3}'))

@@ -1,5 +1,6 @@
 //! NDJSON lines through the bytes path against serde_json and the owned reducer: the same
 //! lines must be accepted and rejected, and the accepted ones must give the same chunks.
+//! Lines are cut by the event-stream rules (a leading BOM skipped; CRLF, LF, CR).
 
 #![no_main]
 
@@ -11,6 +12,34 @@ use agent_chunks::bytes::{reduce_to_json, Framing};
 use agent_chunks::json::event_from_json;
 use libfuzzer_sys::fuzz_target;
 
+/// The lines as the event-stream rules cut them: a leading BOM skipped, CRLF, LF and CR
+/// each ending one line.
+fn lines(data: &[u8]) -> Vec<&[u8]> {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < data.len() {
+        match data[i] {
+            b'\n' => {
+                out.push(&data[start..i]);
+                start = i + 1;
+            }
+            b'\r' => {
+                out.push(&data[start..i]);
+                if data.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(&data[start..]);
+    out
+}
+
 fuzz_target!(|data: &[u8]| {
     let bytes = reduce_to_json(data, Framing::Ndjson);
 
@@ -18,8 +47,7 @@ fuzz_target!(|data: &[u8]| {
     let mut chunks: Vec<common::OwnedChunk> = Vec::new();
     let mut serde_refused_a_js_value = false;
     let mut owned_ok = true;
-    for line in data.split(|&b| b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+    for line in lines(data) {
         if line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
             continue;
         }

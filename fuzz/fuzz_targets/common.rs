@@ -66,6 +66,22 @@ fn chunk_value(chunk: &OwnedChunk) -> Value {
             Value::Object(map)
         }
         Chunk::System { kind, text } => json!({ "type": "system", "kind": kind.as_str(), "text": text }),
+        Chunk::File {
+            media_type,
+            data,
+            url,
+            filename,
+        } => {
+            let mut map = Map::new();
+            map.insert("type".into(), json!("file"));
+            map.insert("mediaType".into(), json!(media_type));
+            for (key, value) in [("data", data), ("url", url), ("filename", filename)] {
+                if let Some(value) = value {
+                    map.insert(key.into(), json!(value));
+                }
+            }
+            Value::Object(map)
+        }
     }
 }
 

@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
         .split(|&b| b == b'\n')
         .filter_map(|line| value::parse(line).ok())
         .collect();
-    let _ = pi::read_lines(&lines);
+    let _ = pi::read_lines(lines.clone());
     for line in &lines {
         let _ = pi::gateway_events(line);
     }

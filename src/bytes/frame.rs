@@ -1,9 +1,11 @@
 //! Cutting a byte stream into event frames: NDJSON lines or Server-Sent Events.
 //!
-//! Bytes may arrive split anywhere (inside a line, inside a UTF-8 sequence); only the
-//! incomplete tail is buffered. SSE frames are `data:` lines ended by a blank line, with
-//! `event:`, `id:`, `retry:` and `:` comment lines allowed and ignored; several `data:`
-//! lines of one frame are joined with `\n`, as the SSE specification says.
+//! Bytes may arrive split anywhere (inside a line, inside a UTF-8 sequence, between the
+//! CR and the LF of a CRLF); only the incomplete tail is buffered. Lines are cut as the
+//! WHATWG event-stream rules say, in every framing: a byte order mark at the very start
+//! is skipped, and CRLF, LF and CR each end one line. SSE frames are `data:` lines ended
+//! by a blank line, with `event:`, `id:`, `retry:` and `:` comment lines allowed and
+//! ignored; several `data:` lines of one frame are joined with `\n`.
 
 use std::borrow::Cow;
 
@@ -22,7 +24,8 @@ pub struct Frame<'a> {
     pub bytes: Cow<'a, [u8]>,
     /// Already known to be UTF-8 (checked for a whole run of lines at once).
     pub utf8: bool,
-    /// Byte offset of the frame's first line from the start of the stream.
+    /// Byte offset of the frame's text from the start of the stream (for SSE, of the
+    /// first `data:` line's value).
     pub offset: u64,
     /// 1-based line number of the frame's first line.
     pub line: u64,
@@ -51,6 +54,18 @@ pub struct Framer {
     offset: u64,
     line: u64,
     sse: SseFrame,
+    /// The last line ended with a CR that was the last byte received: an LF first in the
+    /// next bytes completes that CRLF and ends no line of its own.
+    after_cr: bool,
+    /// The first bytes were checked for a byte order mark.
+    bom_checked: bool,
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Where the next line end (CR or LF) in `bytes` is.
+fn line_end(bytes: &[u8]) -> Option<usize> {
+    memchr::memchr2(b'\n', b'\r', bytes)
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -72,6 +87,8 @@ impl Framer {
             offset: 0,
             line: 1,
             sse: SseFrame::default(),
+            after_cr: false,
+            bom_checked: false,
         }
     }
 
@@ -90,7 +107,7 @@ impl Framer {
             self.pending_break = result.is_err();
             return result;
         }
-        let no_line_ends = !self.pending_break && memchr::memchr(b'\n', bytes).is_none();
+        let no_line_ends = !self.pending_break && self.bom_checked && line_end(bytes).is_none();
         self.pending.extend_from_slice(bytes);
         if no_line_ends {
             return Ok(());
@@ -131,26 +148,51 @@ impl Framer {
         at_end: bool,
         each: &mut impl FnMut(Frame<'_>) -> Result<(), E>,
     ) -> (usize, Result<(), E>) {
+        let mut start = 0;
+        if !self.bom_checked {
+            if !at_end && buffer.len() < BOM.len() && BOM.starts_with(buffer) {
+                // Perhaps the start of a byte order mark: wait for the rest.
+                return (0, Ok(()));
+            }
+            self.bom_checked = true;
+            if buffer.starts_with(BOM) {
+                start = BOM.len();
+            }
+        }
+        if self.after_cr && start < buffer.len() {
+            self.after_cr = false;
+            if buffer[start] == b'\n' {
+                start += 1;
+            }
+        }
         // Lines end at a line break, never inside a UTF-8 sequence, so one check of all the
         // complete lines (usually valid) spares a check per line.
         let complete = if at_end {
             buffer.len()
         } else {
-            memchr::memrchr(b'\n', buffer).map_or(0, |i| i + 1)
+            memchr::memrchr2(b'\n', b'\r', buffer).map_or(0, |i| i + 1)
         };
-        let utf8 = simdutf8::basic::from_utf8(&buffer[..complete]).is_ok();
-        let mut start = 0;
+        let utf8 = simdutf8::basic::from_utf8(&buffer[start.min(complete)..complete]).is_ok();
         let mut result = Ok(());
         while start < buffer.len() {
-            let (line_end, next) = match memchr::memchr(b'\n', &buffer[start..]) {
+            let (line_end, next) = match line_end(&buffer[start..]) {
+                Some(i) if buffer[start + i] == b'\r' => {
+                    let cr = start + i;
+                    match buffer.get(cr + 1) {
+                        Some(b'\n') => (cr, cr + 2),
+                        Some(_) => (cr, cr + 1),
+                        None => {
+                            // The LF of a CRLF may come with the next bytes.
+                            self.after_cr = !at_end;
+                            (cr, cr + 1)
+                        }
+                    }
+                }
                 Some(i) => (start + i, start + i + 1),
                 None if at_end => (buffer.len(), buffer.len()),
                 None => break,
             };
-            let mut line = &buffer[start..line_end];
-            if line.last() == Some(&b'\r') {
-                line = &line[..line.len() - 1];
-            }
+            let line = &buffer[start..line_end];
             let offset = self.offset + start as u64;
             let line_number = self.line;
             self.line += 1;
@@ -203,11 +245,12 @@ impl Framer {
         if line.is_empty() {
             return self.end_sse_frame(each);
         }
-        let Some(value) = line.strip_prefix(b"data:") else {
-            // `event:`, `id:`, `retry:`, comments and unknown fields carry no event data.
-            return Ok(());
+        let value = match line.strip_prefix(b"data") {
+            Some(b"") => b"",
+            Some([b':', b' ', value @ ..]) | Some([b':', value @ ..]) => value,
+            // `event:`, `id:`, `retry:`, comments and other fields carry no event data.
+            _ => return Ok(()),
         };
-        let value = value.strip_prefix(b" ").unwrap_or(value);
         let frame = &mut self.sse;
         if frame.has_data {
             frame.data.push(b'\n');
@@ -215,7 +258,8 @@ impl Framer {
         } else {
             frame.has_data = true;
             frame.utf8 = utf8;
-            frame.offset = offset;
+            // Where the value starts, so that an offset within the data is one in the stream.
+            frame.offset = offset + (line.len() - value.len()) as u64;
             frame.line = line_number;
         }
         frame.data.extend_from_slice(value);

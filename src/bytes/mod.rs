@@ -8,6 +8,7 @@ mod frame;
 pub(crate) mod scan;
 mod stream;
 pub mod text;
+mod ui;
 pub(crate) mod write;
 
 pub use frame::{Frame, Framer, Framing};

@@ -13,6 +13,7 @@ use super::event::event_from_fields;
 use super::frame::{Frame, Framer, Framing};
 use super::scan::{scan, string_at, Fields, Node, SyntaxError};
 use super::text::{JsonText, Payload};
+use super::ui::{starts_ui_stream, Step, UiFrame, UiStream};
 use super::write::chunks_json;
 
 /// What was wrong with a frame.
@@ -27,6 +28,8 @@ pub enum FrameProblem {
     Invalid(InvalidEvent),
     /// The stream ended inside a frame.
     Truncated(SyntaxError),
+    /// A chunk of an AI SDK UI message stream that is not one (the reason, with its path).
+    UiChunk(String),
 }
 
 /// A frame that could not be folded, and where it starts.
@@ -48,6 +51,7 @@ impl fmt::Display for StreamError {
             FrameProblem::NotAnObject => write!(f, "an event must be a JSON object"),
             FrameProblem::Invalid(e) => write!(f, "{e}"),
             FrameProblem::Truncated(e) => write!(f, "the stream ends inside this frame ({})", e.reason),
+            FrameProblem::UiChunk(reason) => write!(f, "UI message stream chunk: {reason}"),
         }
     }
 }
@@ -63,6 +67,84 @@ pub struct EventStream {
     framer: Framer,
     chunks: IndexedChunks<JsonText, Payload>,
     events: u64,
+    flavor: Flavor,
+}
+
+/// Which protocol the stream speaks, decided by its first frame.
+#[derive(Debug, Default)]
+enum Flavor {
+    #[default]
+    Undecided,
+    AgentEvents,
+    UiMessages(UiStream),
+}
+
+/// What a frame means in the stream's protocol.
+enum Meaning {
+    Steps(Vec<Step>),
+    /// A new turn or message begins, with its id (a JSON string body) when it has one.
+    Start(Option<JsonText>),
+    /// Nothing to fold (the UI stream's `[DONE]`).
+    Nothing,
+}
+
+fn frame_text<'f>(frame: &'f Frame<'_>) -> Result<&'f str, StreamError> {
+    if frame.utf8 {
+        // SAFETY: the framer checked these bytes as part of a run of whole lines.
+        return Ok(unsafe { std::str::from_utf8_unchecked(&frame.bytes) });
+    }
+    std::str::from_utf8(&frame.bytes).map_err(|e| StreamError {
+        offset: frame.offset + e.valid_up_to() as u64,
+        line: frame.line,
+        problem: FrameProblem::InvalidUtf8 { at: e.valid_up_to() },
+    })
+}
+
+/// Whether the first frame opens an AI SDK UI message stream.
+fn opens_ui_stream(text: &str) -> bool {
+    let mut fields = Fields::default();
+    if !matches!(scan(text, &mut fields), Ok(true)) {
+        return starts_ui_stream(text, None, false);
+    }
+    let tag = match fields.get(Field::Type) {
+        Some(Node::String(body)) => Some(body.as_bytes()),
+        _ => None,
+    };
+    starts_ui_stream(text, tag, fields.get(Field::Id).is_some())
+}
+
+impl Flavor {
+    /// The frame's meaning; the first frame decides the protocol.
+    fn meaning(&mut self, frame: &Frame<'_>, at_end: bool) -> Result<Meaning, StreamError> {
+        if let Flavor::Undecided = self {
+            *self = match opens_ui_stream(frame_text(frame)?) {
+                true => Flavor::UiMessages(UiStream::default()),
+                false => Flavor::AgentEvents,
+            };
+        }
+        match self {
+            Flavor::UiMessages(stream) => {
+                let text = frame_text(frame)?;
+                match stream.frame(text) {
+                    Ok(UiFrame::Steps(steps)) => Ok(Meaning::Steps(steps)),
+                    Ok(UiFrame::Start(id)) => Ok(Meaning::Start(id)),
+                    Ok(UiFrame::Done) => Ok(Meaning::Nothing),
+                    Err(reason) => Err(StreamError {
+                        offset: frame.offset,
+                        line: frame.line,
+                        problem: FrameProblem::UiChunk(reason),
+                    }),
+                }
+            }
+            _ => {
+                let (event, turn_id) = frame_event(frame, at_end)?;
+                Ok(match event {
+                    AgentEvent::Lifecycle(LifecycleKind::TurnStart) => Meaning::Start(turn_id),
+                    event => Meaning::Steps(vec![Step::Event(event)]),
+                })
+            }
+        }
+    }
 }
 
 /// A delta event written exactly as `JSON.stringify` writes it (most of a real stream):
@@ -138,16 +220,30 @@ fn frame_event(
     Ok((event, turn_id))
 }
 
-/// Scans, checks and folds one frame; nothing changes unless all of it is valid.
+/// Scans, checks and folds one frame; nothing changes unless all of it is valid. Returns
+/// whether it was an event (the UI stream's `[DONE]` is not).
 fn fold_frame(
     chunks: &mut IndexedChunks<JsonText, Payload>,
+    flavor: &mut Flavor,
     frame: &Frame<'_>,
     at_end: bool,
-) -> Result<(), StreamError> {
-    let (event, _) = frame_event(frame, at_end)?;
-    match append_event(chunks, event) {
-        Ok(()) => Ok(()),
-        Err(never) => match never {},
+) -> Result<bool, StreamError> {
+    if let Flavor::AgentEvents = flavor {
+        // The common case, without the detour through `Meaning`.
+        let (event, _) = frame_event(frame, at_end)?;
+        let Ok(()) = append_event(chunks, event);
+        return Ok(true);
+    }
+    match flavor.meaning(frame, at_end)? {
+        Meaning::Steps(steps) => {
+            for step in steps {
+                step.fold(chunks);
+            }
+            Ok(true)
+        }
+        // One stream folds into one message: a turn start is a lifecycle event.
+        Meaning::Start(_) => Ok(true),
+        Meaning::Nothing => Ok(false),
     }
 }
 
@@ -157,6 +253,7 @@ impl EventStream {
             framer: Framer::new(framing),
             chunks: IndexedChunks::new(),
             events: 0,
+            flavor: Flavor::Undecided,
         }
     }
 
@@ -164,10 +261,9 @@ impl EventStream {
     /// bad frame, the frames before it are folded, it is dropped, the bytes after it wait
     /// for the next push, and the error says where it was.
     pub fn push(&mut self, bytes: &[u8]) -> Result<(), StreamError> {
-        let (chunks, events) = (&mut self.chunks, &mut self.events);
+        let (chunks, events, flavor) = (&mut self.chunks, &mut self.events, &mut self.flavor);
         self.framer.push(bytes, |frame| {
-            fold_frame(chunks, &frame, false)?;
-            *events += 1;
+            *events += fold_frame(chunks, flavor, &frame, false)? as u64;
             Ok(())
         })
     }
@@ -175,10 +271,9 @@ impl EventStream {
     /// Folds what is left: a last line without a line break, a last SSE frame without a
     /// blank line. A frame cut short is reported as truncated, with its offset.
     pub fn end(&mut self) -> Result<(), StreamError> {
-        let (chunks, events) = (&mut self.chunks, &mut self.events);
+        let (chunks, events, flavor) = (&mut self.chunks, &mut self.events, &mut self.flavor);
         self.framer.finish(|frame| {
-            fold_frame(chunks, &frame, true)?;
-            *events += 1;
+            *events += fold_frame(chunks, flavor, &frame, true)? as u64;
             Ok(())
         })
     }
@@ -229,6 +324,8 @@ struct Turns<F> {
     open: Option<Open>,
     emitted: usize,
     stopped: bool,
+    /// Agent events or an AI SDK UI message stream, told by the first frame.
+    flavor: Flavor,
     emit: F,
 }
 
@@ -253,25 +350,28 @@ impl<F: FnMut(Turn) -> bool> Turns<F> {
         if self.stopped {
             return Ok(());
         }
-        let (event, turn_id) = frame_event(&frame, at_end)?;
-        if matches!(event, AgentEvent::Lifecycle(LifecycleKind::TurnStart)) {
-            self.close();
-            self.open = Some(Open {
-                id: turn_id,
-                chunks: IndexedChunks::new(),
-                explicit: true,
-            });
-            return Ok(());
-        }
+        let steps = match self.flavor.meaning(&frame, at_end)? {
+            Meaning::Start(id) => {
+                self.close();
+                self.open = Some(Open {
+                    id,
+                    chunks: IndexedChunks::new(),
+                    explicit: true,
+                });
+                return Ok(());
+            }
+            Meaning::Nothing => return Ok(()),
+            Meaning::Steps(steps) => steps,
+        };
         let turn = self.open.get_or_insert_with(|| Open {
             id: None,
             chunks: IndexedChunks::new(),
             explicit: false,
         });
-        match append_event(&mut turn.chunks, event) {
-            Ok(()) => Ok(()),
-            Err(never) => match never {},
+        for step in steps {
+            step.fold(&mut turn.chunks);
         }
+        Ok(())
     }
 }
 
@@ -292,6 +392,7 @@ impl<F: FnMut(Turn) -> bool> TurnReader<F> {
                 open: None,
                 emitted: 0,
                 stopped: false,
+                flavor: Flavor::Undecided,
                 emit,
             },
         }

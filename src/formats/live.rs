@@ -226,6 +226,10 @@ pub fn fold_stream(
     let mut framer = Framer::new(Framing::Auto);
     let mut each = |frame: crate::bytes::Frame<'_>| -> FormatResult<()> {
         let line = frame.line as usize;
+        if &*frame.bytes == b"[DONE]" {
+            // The AI SDK's end marker: no value.
+            return Ok(());
+        }
         let value =
             value::parse(&frame.bytes).map_err(|e| FormatError::new("", e.to_string()).at_line(line))?;
         out.line = line;

@@ -26,6 +26,7 @@
 
 pub mod acp;
 pub mod acp_fold;
+pub mod ai_sdk;
 pub mod chatviewer;
 pub mod check;
 pub mod claude;
@@ -64,5 +65,6 @@ pub static FORMATS: &[Format] = &[
     streams::SN,
     pi_stream::PI_STREAM,
     streams::SN_STREAM,
+    ai_sdk::AI_SDK,
     streams::EVENTS,
 ];

@@ -192,10 +192,9 @@ pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
     let mut number = 1 + window[..first_line].iter().filter(|&&b| b == b'\n').count();
     if sse {
         let mut data: Option<(Vec<u8>, usize)> = None;
-        for line in window[first_line..].split(|&b| b == b'\n') {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
+        for line in stream_lines(&window[first_line..]) {
             if line.is_empty() {
-                if let Some((json, at)) = data.take() {
+                if let Some((json, at)) = data.take().filter(|(json, _)| json != b"[DONE]") {
                     values.push(parse_sniffed(&json, at, values.is_empty())?);
                     if values.len() == SNIFF_VALUES {
                         break;
@@ -227,7 +226,7 @@ pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
             });
         }
     } else {
-        let lines: Vec<&[u8]> = window[first_line..].split(|&b| b == b'\n').collect();
+        let lines: Vec<&[u8]> = stream_lines(&window[first_line..]);
         let complete = if window.len() < bytes.len() {
             lines.len() - 1
         } else {
@@ -258,6 +257,25 @@ pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
         }
     }
     Ok(Sniff::Values { values, sse })
+}
+
+/// The lines of `bytes` as the event-stream rules cut them: CRLF, LF and CR each end one
+/// (the last piece, possibly empty, is the unfinished line).
+fn stream_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(at) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
+        let end = i + at;
+        lines.push(&bytes[start..end]);
+        i = end + 1;
+        if bytes[end] == b'\r' && bytes.get(i) == Some(&b'\n') {
+            i += 1;
+        }
+        start = i;
+    }
+    lines.push(&bytes[start..]);
+    lines
 }
 
 fn start_line(window: &[u8], start: usize) -> usize {

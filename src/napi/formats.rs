@@ -82,21 +82,21 @@ fn json_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
 }
 
 /// The value as JSON, which must be an object.
-fn object_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
+pub(super) fn object_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
     match b.value_type(value)? {
         ValueType::Object => json_of(b, value, what),
         got => Err(b.type_error(format!("\"{what}\" must be an object, got {}", got.name()))),
     }
 }
 
-fn array_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
+pub(super) fn array_of(b: &Bridge, value: Value, what: &str) -> Result<Json> {
     match kind_of(b, value)? {
         ValueType::Array => json_of(b, value, what),
         got => Err(b.type_error(format!("\"{what}\" must be an array, got {}", got.name()))),
     }
 }
 
-fn give(b: &Bridge, env: &Env, json: &Json) -> Result<Unknown<'static>> {
+pub(super) fn give(b: &Bridge, env: &Env, json: &Json) -> Result<Unknown<'static>> {
     let value = b.parse(&json.to_json())?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
 }
@@ -119,7 +119,7 @@ fn give_events(b: &Bridge, env: &Env, events: &[FormatEvent]) -> Result<Unknown<
 /// Prefixes a format error's path with the argument it is in (`event.toolCallId`), and
 /// says what the caller really gave where `JSON.stringify` changed it: `NaN` and
 /// `Infinity` become `null`, `undefined`, functions and symbols vanish.
-fn within(b: &Bridge, what: &str, given: Value, mut error: FormatError) -> napi::Error {
+pub(super) fn within(b: &Bridge, what: &str, given: Value, mut error: FormatError) -> napi::Error {
     if let Some(at) = error.problem.rfind(", got ") {
         let said = &error.problem[at + ", got ".len()..];
         if said == "null" || said == "undefined" {

@@ -52,6 +52,9 @@ pub enum HistoryFormatName {
     Claude,
     /// A Qwen Code chat recording (`ChatRecord` JSONL): the conversation to its last record.
     Qwen,
+    /// An AI SDK UI message stream: one assistant message per `start` chunk.
+    #[napi(value = "ai-sdk")]
+    AiSdk,
 }
 
 /// Bytes of one slice: about half a millisecond of `JSON.parse` here.

@@ -17,6 +17,8 @@
 //! - `testing.rs` holds `__panicForTest`, a test-only export (see its documentation).
 
 mod adapters;
+mod ai_sdk;
+mod batch;
 mod bytes;
 mod chunks;
 mod entry;

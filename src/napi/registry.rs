@@ -43,6 +43,8 @@ pub enum FormatName {
     PiStream,
     /// Solar Network stream events.
     SnStream,
+    /// An AI SDK UI message stream, SSE or NDJSON.
+    AiSdk,
     /// Agent events, NDJSON or SSE.
     Events,
 }

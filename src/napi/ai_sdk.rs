@@ -1,0 +1,138 @@
+//! The `aiSdk` namespace: the Vercel AI SDK's UI message stream chunks and `fullStream`
+//! parts as agent events, and its `UIMessage` as a message and back. Each function reads
+//! the caller's values as JSON text and runs the rules of `crate::formats::ai_sdk`.
+
+use napi::bindgen_prelude::{Env, Result, Unknown};
+use napi::JsValue;
+use napi_derive::napi;
+
+use crate::formats::ai_sdk::{self, StreamState};
+use crate::formats::check::FormatError;
+use crate::formats::model_json::{event_json, messages_from_json, FormatEvent};
+use crate::formats::value::Json;
+
+use super::formats::{array_of, give, give_messages, object_of, within};
+use super::json_bridge::Bridge;
+
+fn events_of(
+    b: &Bridge,
+    items: Unknown,
+    what: &str,
+    map: fn(&mut StreamState, &Json) -> crate::formats::check::FormatResult<Vec<FormatEvent>>,
+) -> Result<Json> {
+    let items_value = items.raw();
+    let Json::Array(items) = array_of(b, items_value, what)? else {
+        return Err(b.type_error(format!("\"{what}\" changed while it was read")));
+    };
+    let mut state = StreamState::default();
+    let mut events = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let mapped = map(&mut state, item).map_err(|e| within(b, what, items_value, at_element(i, e)))?;
+        events.extend(mapped.iter().filter_map(event_json));
+    }
+    Ok(Json::Array(events))
+}
+
+/// Maps UI message stream chunks (what `useChat` reads, in order) to agent events for
+/// `appendEventToChunks`: `text-delta` → `text-delta`, `reasoning-delta` →
+/// `reasoning-delta`, `reasoning-end` → `reasoning-end` with the part's latest
+/// `providerMetadata`, `tool-input-available` → `tool-call`, `tool-output-available` /
+/// `tool-output-error` → `tool-result`, `tool-input-error` → both, `error` → `error`.
+/// Every other chunk gives none (the README's AI SDK section names each).
+#[napi(
+    namespace = "aiSdk",
+    js_name = "fromUIMessageChunks",
+    catch_unwind,
+    ts_args_type = "chunks: Array<{ type: string; [key: string]: unknown }>",
+    ts_return_type = "AgentContentEvent[]"
+)]
+pub fn ai_sdk_from_ui_message_chunks(env: &Env, chunks: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "aiSdk.fromUIMessageChunks")?;
+    let events = events_of(&b, chunks, "chunks", StreamState::ui_chunk_events)?;
+    give(&b, env, &events)
+}
+
+/// Maps `streamText`'s `fullStream` parts (in order) to agent events: `text-delta`,
+/// `reasoning-delta`, `reasoning-end` (with the part's latest `providerMetadata`),
+/// `tool-call`, `tool-result`, `tool-error` (a `tool-result` with `isError: true` and the
+/// error's message) and `error`. Every other part gives none.
+#[napi(
+    namespace = "aiSdk",
+    js_name = "fromFullStreamParts",
+    catch_unwind,
+    ts_args_type = "parts: Array<{ type: string; [key: string]: unknown }>",
+    ts_return_type = "AgentContentEvent[]"
+)]
+pub fn ai_sdk_from_full_stream_parts(env: &Env, parts: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "aiSdk.fromFullStreamParts")?;
+    let events = events_of(&b, parts, "parts", StreamState::full_stream_events)?;
+    give(&b, env, &events)
+}
+
+/// Reads persisted `UIMessage`s (what `useChat` keeps) as messages: each part folded as
+/// the events it stands for.
+#[napi(
+    namespace = "aiSdk",
+    js_name = "toMessages",
+    catch_unwind,
+    ts_args_type = "messages: Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>",
+    ts_return_type = "ChatMessage[]"
+)]
+pub fn ai_sdk_to_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "aiSdk.toMessages")?;
+    let messages_value = messages.raw();
+    let Json::Array(items) = array_of(&b, messages_value, "messages")? else {
+        return Err(b.type_error("\"messages\" changed while it was read"));
+    };
+    let messages = items
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            ai_sdk::read_message(m).map_err(|e| within(&b, "messages", messages_value, at_element(i, e)))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    give_messages(&b, env, &messages)
+}
+
+/// Writes a message as a `UIMessage` (`step-start`, `text`, `reasoning` and
+/// `tool-<name>` parts); `aiSdk.toMessages` reads it back to the same chunks, error
+/// chunks and shell output excepted (a `UIMessage` has no part for them).
+#[napi(
+    namespace = "aiSdk",
+    js_name = "fromMessage",
+    catch_unwind,
+    ts_args_type = "message: ChatMessage",
+    ts_return_type = "{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }"
+)]
+pub fn ai_sdk_from_message(env: &Env, message: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "aiSdk.fromMessage")?;
+    let json = object_of(&b, message.raw(), "message")?;
+    let message =
+        crate::formats::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
+    give(&b, env, &ai_sdk::write_message(&message))
+}
+
+/// `aiSdk.fromMessage` for each message.
+#[napi(
+    namespace = "aiSdk",
+    js_name = "fromMessages",
+    catch_unwind,
+    ts_args_type = "messages: ChatMessage[]",
+    ts_return_type = "Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>"
+)]
+pub fn ai_sdk_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
+    let b = Bridge::new(env, "aiSdk.fromMessages")?;
+    let json = array_of(&b, messages.raw(), "messages")?;
+    let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
+    let written = messages.iter().map(ai_sdk::write_message).collect();
+    give(&b, env, &Json::Array(written))
+}
+
+/// An error in element `i` of an array, its path made relative to the array.
+fn at_element(i: usize, mut error: FormatError) -> FormatError {
+    error.path = match error.path.starts_with('[') || error.path.is_empty() {
+        true => format!("[{i}]{}", error.path),
+        false => format!("[{i}].{}", error.path),
+    };
+    error
+}

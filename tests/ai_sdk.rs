@@ -1,0 +1,140 @@
+//! The AI SDK rules: UI message stream chunks, fullStream parts and UIMessages.
+
+use agent_chunks::bytes::{read_turns, reduce_to_json, Framing};
+use agent_chunks::formats::ai_sdk::{fold_ui_chunks, read_message, write_message, StreamState};
+use agent_chunks::formats::model_json::{chunk_json, FormatChunk};
+use agent_chunks::formats::value::{parse, Json};
+
+fn json(text: &str) -> Json {
+    parse(text.as_bytes()).unwrap()
+}
+
+fn chunks_text(chunks: &[FormatChunk]) -> String {
+    String::from_utf8(Json::Array(chunks.iter().map(chunk_json).collect()).to_json()).unwrap()
+}
+
+fn sse(chunks: &[&str]) -> String {
+    chunks
+        .iter()
+        .map(|c| format!("data: {c}\n\n"))
+        .collect::<String>()
+        + "data: [DONE]\n\n"
+}
+
+#[test]
+fn interleaved_text_parts_join_in_arrival_order() {
+    let chunks = [
+        r#"{"type":"text-start","id":"a"}"#,
+        r#"{"type":"text-start","id":"b"}"#,
+        r#"{"type":"text-delta","id":"a","delta":"1"}"#,
+        r#"{"type":"text-delta","id":"b","delta":"2"}"#,
+        r#"{"type":"text-delta","id":"a","delta":"3"}"#,
+    ];
+    let folded = fold_ui_chunks(&chunks.map(json)).unwrap();
+    assert_eq!(chunks_text(&folded), r#"[{"type":"text","text":"123"}]"#);
+    assert_eq!(
+        reduce_to_json(sse(&chunks).as_bytes(), Framing::Auto).unwrap(),
+        r#"[{"type":"text","text":"123"}]"#
+    );
+}
+
+#[test]
+fn reasoning_keeps_the_latest_provider_metadata_of_its_part() {
+    let chunks = [
+        r#"{"type":"reasoning-start","id":"r","providerMetadata":{"a":1}}"#,
+        r#"{"type":"reasoning-delta","id":"r","delta":"x"}"#,
+        r#"{"type":"reasoning-delta","id":"r","delta":"","providerMetadata":{"a":2}}"#,
+        r#"{"type":"reasoning-end","id":"r"}"#,
+        // A part without any metadata leaves its thinking chunk open: the next joins it.
+        r#"{"type":"reasoning-start","id":"s"}"#,
+        r#"{"type":"reasoning-delta","id":"s","delta":"y"}"#,
+        r#"{"type":"reasoning-end","id":"s"}"#,
+        r#"{"type":"reasoning-start","id":"t"}"#,
+        r#"{"type":"reasoning-delta","id":"t","delta":"z"}"#,
+        r#"{"type":"reasoning-end","id":"t","providerMetadata":{"b":1.0}}"#,
+    ];
+    let wanted = concat!(
+        r#"[{"type":"thinking","text":"x","metadata":{"a":2}},"#,
+        r#"{"type":"thinking","text":"yz","metadata":{"b":1.0}}]"#
+    );
+    assert_eq!(chunks_text(&fold_ui_chunks(&chunks.map(json)).unwrap()), wanted);
+    assert_eq!(
+        reduce_to_json(sse(&chunks).as_bytes(), Framing::Sse).unwrap(),
+        wanted
+    );
+}
+
+#[test]
+fn an_agent_event_in_a_ui_stream_is_an_error_not_a_loss() {
+    let text = sse(&[
+        r#"{"type":"start"}"#,
+        r#"{"type":"tool-call","toolCall":{"id":"1","name":"n","arguments":{}}}"#,
+    ]);
+    let error = reduce_to_json(text.as_bytes(), Framing::Auto).unwrap_err();
+    assert_eq!(error.line, 3);
+    assert!(
+        error.to_string().contains("'tool-call' is an agent event"),
+        "{error}"
+    );
+}
+
+#[test]
+fn full_stream_errors_become_text() {
+    let mut state = StreamState::default();
+    let events = state
+        .full_stream_events(&json(
+            r#"{"type":"tool-error","toolCallId":"c","error":{"name":"E"}}"#,
+        ))
+        .unwrap();
+    assert_eq!(
+        format!("{events:?}").matches(r#"{\"name\":\"E\"}"#).count(),
+        1,
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_capture_of_several_responses_is_one_turn_per_start() {
+    let mut text = sse(&[
+        r#"{"type":"start","messageId":"m\u0031"}"#,
+        r#"{"type":"text-delta","id":"t","delta":"a"}"#,
+    ]);
+    text += &sse(&[
+        r#"{"type":"start"}"#,
+        r#"{"type":"text-delta","id":"t","delta":"b"}"#,
+    ]);
+    let mut turns = Vec::new();
+    read_turns(text.as_bytes(), Framing::Auto, |turn| {
+        turns.push((turn.id.0.clone(), turn.chunks.len()));
+        true
+    })
+    .unwrap();
+    // The id as a JSON string body: the escape is decoded and written again.
+    assert_eq!(turns, [("m1".to_string(), 1), ("turn-2".to_string(), 1)]);
+}
+
+#[test]
+fn a_message_round_trips_through_a_ui_message() {
+    let message = json(
+        r#"{"id":"m","role":"assistant","parts":[{"type":"step-start"},{"type":"reasoning","text":"r","providerMetadata":{"x":1}},{"type":"text","text":"t"},{"type":"tool-bash","toolCallId":"1","state":"output-available","input":{"c":1},"output":"ok"},{"type":"dynamic-tool","toolName":"d","toolCallId":"2","state":"input-available","input":null},{"type":"step-start"},{"type":"file","mediaType":"image/png","url":"https://x/y.png"}]}"#,
+    );
+    let read = read_message(&message).unwrap();
+    assert_eq!(
+        chunks_text(&read.chunks),
+        concat!(
+            r#"[{"type":"thinking","text":"r","metadata":{"x":1}},{"type":"text","text":"t"},"#,
+            r#"{"type":"tool-batch","calls":[{"id":"1","name":"bash","arguments":{"c":1},"result":"ok","isError":false},"#,
+            r#"{"id":"2","name":"d","arguments":null}]},"#,
+            r#"{"type":"file","mediaType":"image/png","url":"https://x/y.png"}]"#
+        )
+    );
+    let written = write_message(&read);
+    assert_eq!(read_message(&written).unwrap(), read);
+    let bad =
+        json(r#"{"id":"m","role":"assistant","parts":[{"type":"tool-x","toolCallId":"1","state":"done"}]}"#);
+    assert_eq!(
+        read_message(&bad).unwrap_err().to_string(),
+        "parts[0].state must be a tool part state (input-streaming, input-available, \
+         approval-requested, approval-responded, output-available, output-error, output-denied), got 'done'"
+    );
+}
