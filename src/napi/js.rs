@@ -80,6 +80,7 @@ pub enum Interned {
     Chunks,
     MessageId,
     Length,
+    Push,
     Framing,
     Content,
     Locations,
@@ -154,6 +155,7 @@ impl Interned {
         Interned::Chunks,
         Interned::MessageId,
         Interned::Length,
+        Interned::Push,
         Interned::Framing,
         Interned::Content,
         Interned::Locations,
@@ -193,7 +195,7 @@ impl Interned {
         Interned::Empty,
     ];
 
-    fn text(self) -> &'static str {
+    pub(super) fn text(self) -> &'static str {
         match self {
             Interned::Type => "type",
             Interned::Text => "text",
@@ -227,6 +229,7 @@ impl Interned {
             Interned::Chunks => "chunks",
             Interned::MessageId => "messageId",
             Interned::Length => "length",
+            Interned::Push => "push",
             Interned::Framing => "framing",
             Interned::Content => "content",
             Interned::Locations => "locations",
@@ -275,20 +278,26 @@ pub struct State {
     env: sys::napi_env,
     holder: sys::napi_ref,
     /// Whether `mechanics.js` compiled. Where code from text may not run (a page whose
-    /// Content Security Policy forbids it, for a WebAssembly build), plain N-API calls do
-    /// the same work, except that a refused write then goes unnoticed, as N-API ignores it.
-    pub(super) mechanics: bool,
+    /// Content Security Policy forbids `eval`, which the WebAssembly build's
+    /// `napi_run_script` uses), the same work is done through built-ins taken at load
+    /// (`Reflect.set`, `Array.prototype.push`), with the same refusals (see `mechanics.rs`).
+    pub(super) compiled: bool,
+    /// Whether the compiled mechanics are used: `compiled`, unless a test asked for the
+    /// built-ins (`__mechanicsForTest`).
+    pub(super) mechanics: Cell<bool>,
 }
 
 /// The built-in functions the binding calls, kept in the holder array after the names
 /// (as found at load time, so later changes to the globals do not reach them).
-const BUILTINS: [(u32, &[&std::ffi::CStr]); 6] = [
+const BUILTINS: [(u32, &[&std::ffi::CStr]); 8] = [
     (CONCAT, &[c"String", c"prototype", c"concat"]),
     (IS_ARRAY, &[c"Array", c"isArray"]),
     (JSON_PARSE, &[c"JSON", c"parse"]),
     (DATE, &[c"Date"]),
     (DATE_NOW, &[c"Date", c"now"]),
     (SET_IMMEDIATE, &[c"setImmediate"]),
+    (REFLECT_SET, &[c"Reflect", c"set"]),
+    (ARRAY_PUSH, &[c"Array", c"prototype", c"push"]),
 ];
 const CONCAT: u32 = Interned::COUNT as u32;
 const IS_ARRAY: u32 = CONCAT + 1;
@@ -296,8 +305,10 @@ const JSON_PARSE: u32 = CONCAT + 2;
 const DATE: u32 = CONCAT + 3;
 const DATE_NOW: u32 = CONCAT + 4;
 const SET_IMMEDIATE: u32 = CONCAT + 5;
+pub(super) const REFLECT_SET: u32 = CONCAT + 6;
+pub(super) const ARRAY_PUSH: u32 = CONCAT + 7;
 /// Where the compiled functions of `mechanics.js` start in the holder array.
-pub(super) const MECHANICS_SLOT: u32 = CONCAT + 6;
+pub(super) const MECHANICS_SLOT: u32 = CONCAT + 8;
 
 /// The largest length a JavaScript array-like may have (2^53 - 1), as `ToLength` clamps.
 pub const MAX_LENGTH: f64 = 9_007_199_254_740_991.0;
@@ -394,7 +405,8 @@ impl State {
         Ok(Box::new(State {
             env,
             holder: reference,
-            mechanics: compiled,
+            compiled,
+            mechanics: Cell::new(compiled),
         }))
     }
 
@@ -499,6 +511,17 @@ impl<'s> Js<'s> {
         }
         self.check(status, "reading a property")?;
         Ok(value)
+    }
+
+    /// The pending exception, cleared.
+    pub fn take_exception(&self) -> JsResult<Value> {
+        let mut exception = ptr::null_mut();
+        // SAFETY: `env` is live.
+        self.check(
+            unsafe { sys::napi_get_and_clear_last_exception(self.env, &mut exception) },
+            "taking an exception",
+        )?;
+        Ok(exception)
     }
 
     fn clear_exception(&self) -> JsResult<()> {

@@ -3,12 +3,20 @@
 //! `napi_set_property` ignores a refused write), `push` as the helper calls it, and the
 //! walk over holes. Each replaces several N-API calls, or one per hole, with one call.
 //! They decide nothing; the rules stay in Rust.
+//!
+//! Where code from text may not run (the WebAssembly build's `napi_run_script` is `eval`,
+//! which a page's Content Security Policy such as `script-src 'self' 'wasm-unsafe-eval'`
+//! forbids), the same steps are taken through built-ins read from the global object at
+//! load: `Reflect.set`, which reports a refused write as `false` (thrown here as a
+//! `TypeError`, as a strict-mode assignment throws), and `Array.prototype.push`, to tell
+//! the caller's own `push` from the built-in one. No write is ever made with
+//! `napi_set_property`, which would ignore a refusal and lose the event.
 
 use std::ptr;
 
 use napi::sys;
 
-use super::js::{check, Interned, Js, JsError, JsResult, Value, MECHANICS_SLOT};
+use super::js::{check, Interned, Js, JsError, JsResult, Value, ARRAY_PUSH, MECHANICS_SLOT, REFLECT_SET};
 
 /// The functions of `mechanics.js`, compiled at load, in the order it lists them.
 const SKIP_FALSY: u32 = MECHANICS_SLOT;
@@ -19,8 +27,8 @@ const MECHANICS: [u32; 4] = [SKIP_FALSY, EXTEND_TEXT, ASSIGN, PUSH];
 const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
 
 /// Compiles `mechanics.js` into the holder array. `false` where code from text may not run
-/// (a page whose Content Security Policy forbids it, for a WebAssembly build): plain
-/// N-API calls then do the same work, except that a refused write goes unnoticed.
+/// (a page whose Content Security Policy forbids it, for a WebAssembly build): the
+/// built-ins then do the same work, with the same refusals.
 ///
 /// # Safety
 /// `env` must be a live environment on the current thread, `holder` an array of it.
@@ -66,9 +74,11 @@ impl Js<'_> {
     /// `chunk.text = text + delta`, as the helper's `+=` with `text` read before. One call:
     /// V8 joins (as a rope) and writes; a refused write throws the helper's `TypeError`.
     pub fn extend_text(&self, chunk: Value, text: Value, delta: Value) -> JsResult<()> {
-        if !self.state.mechanics {
+        if !self.state.mechanics.get() {
             let joined = self.plus(text, delta)?;
-            return self.set(chunk, Interned::Text, joined);
+            return self.reflect_set(chunk, self.name(Interned::Text)?, joined, || {
+                "cannot write \"text\" of the last chunk".into()
+            });
         }
         self.call_mechanic(EXTEND_TEXT, &[chunk, text, delta]).map(|_| ())
     }
@@ -77,8 +87,10 @@ impl Js<'_> {
     /// write (frozen, sealed, read-only, a trap returning false) throws the `TypeError`
     /// the helper's own assignment throws, where `napi_set_property` would ignore it.
     pub fn assign(&self, object: Value, key: Interned, value: Value) -> JsResult<()> {
-        if !self.state.mechanics {
-            return self.set(object, key, value);
+        if !self.state.mechanics.get() {
+            return self.reflect_set(object, self.name(key)?, value, || {
+                format!("cannot write \"{}\"", key.text())
+            });
         }
         self.call_mechanic(ASSIGN, &[object, self.name(key)?, value])
             .map(|_| ())
@@ -104,18 +116,8 @@ impl Js<'_> {
     /// non-extensible array, a Proxy refusing the write), nothing is changed and `what`
     /// (e.g. `chunks`) is named in the `TypeError`.
     pub fn push(&self, array: Value, value: Value, what: impl FnOnce() -> String) -> JsResult<()> {
-        if !self.state.mechanics {
-            let Some(len) = self.array_len_of(array, &format!("\"{}\"", what()))? else {
-                return Err(JsError::Type("not an array".into()));
-            };
-            let key = self.index_key(len)?;
-            // SAFETY: all handles belong to the current scope.
-            self.check(
-                unsafe { sys::napi_set_property(self.env, array, key, value) },
-                "writing an element",
-            )?;
-            let length = self.create_number((len + 1) as f64)?;
-            return self.set(array, Interned::Length, length);
+        if !self.state.mechanics.get() {
+            return self.push_by_builtins(array, value, what);
         }
         let push = self.table(PUSH)?;
         let this = self.undefined()?;
@@ -130,17 +132,96 @@ impl Js<'_> {
             return Ok(());
         }
         let length = self.element(done, 0)?;
-        Err(JsError::Type(format!(
-            "\"{}\" is an array whose \"length\" is {}, not a whole number below 2^53 - 1",
-            what(),
-            self.describe(length)?
-        )))
+        Err(self.bad_length(length, what))
+    }
+
+    fn bad_length(&self, length: Value, what: impl FnOnce() -> String) -> JsError {
+        match self.describe(length) {
+            Ok(length) => JsError::Type(format!(
+                "\"{}\" is an array whose \"length\" is {length}, not a whole number below 2^53 - 1",
+                what(),
+            )),
+            Err(error) => error,
+        }
+    }
+
+    /// `Reflect.set(object, key, value)`: the write a strict-mode assignment makes
+    /// (setters and Proxy traps run), with a refusal thrown as a `TypeError` that says
+    /// `what` was refused.
+    fn reflect_set(
+        &self,
+        object: Value,
+        key: Value,
+        value: Value,
+        what: impl FnOnce() -> String,
+    ) -> JsResult<()> {
+        if self.reflect_set_done(object, key, value)? {
+            return Ok(());
+        }
+        Err(refused(what()))
+    }
+
+    /// `Reflect.set(object, key, value)`: whether the target took the write.
+    fn reflect_set_done(&self, object: Value, key: Value, value: Value) -> JsResult<bool> {
+        let set = self.table(REFLECT_SET)?;
+        let this = self.undefined()?;
+        let args = [object, key, value];
+        let mut done = ptr::null_mut();
+        // SAFETY: `set` is `Reflect.set`, called with three arguments of this scope.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, this, set, 3, args.as_ptr(), &mut done) },
+            "writing a property",
+        )?;
+        self.truthy(done)
+    }
+
+    /// `push` of `mechanics.js`, step by step through the built-ins.
+    fn push_by_builtins(&self, array: Value, value: Value, what: impl FnOnce() -> String) -> JsResult<()> {
+        let method = self.get(array, Interned::Push)?;
+        if !self.strict_equals(method, self.table(ARRAY_PUSH)?)? {
+            let mut done = ptr::null_mut();
+            // SAFETY: calls the caller's own `push` on its array, as the helper does (a
+            // value that is not a function throws the TypeError the helper's call throws).
+            self.check(
+                unsafe { sys::napi_call_function(self.env, array, method, 1, &value, &mut done) },
+                "pushing",
+            )?;
+            return Ok(());
+        }
+        let length = self.get(array, Interned::Length)?;
+        let len = match self.value_type(length)? {
+            crate::decode::ValueType::Number => self.number(length)?,
+            _ => f64::NAN,
+        };
+        if !(0.0..super::js::MAX_LENGTH).contains(&len) || len.fract() != 0.0 {
+            return Err(self.bad_length(length, what));
+        }
+        let key = self.index_key(len as usize)?;
+        if !self.reflect_set_done(array, key, value)? {
+            return Err(refused(format!("cannot add an element to \"{}\"", what())));
+        }
+        let next = self.create_number(len + 1.0)?;
+        match self.reflect_set_done(array, self.name(Interned::Length)?, next) {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                self.delete(array, key)?;
+                Err(refused(format!("cannot write the \"length\" of \"{}\"", what())))
+            }
+            Err(JsError::Pending) => {
+                // The length refused with an exception of its own (a RangeError past
+                // 2^32 - 1, a throwing trap): the element is taken back, the exception kept.
+                let exception = self.take_exception()?;
+                self.delete(array, key)?;
+                Err(JsError::Throw(exception))
+            }
+            Err(error) => Err(error),
+        }
     }
 
     /// The nearest element at or before `from` that is truthy, with its index, read by a
     /// loop in JavaScript (see `mechanics.js`): holes cost what they cost the helper.
     pub fn truthy_at_or_before(&self, array: Value, from: usize) -> JsResult<Option<(usize, Value)>> {
-        if !self.state.mechanics {
+        if !self.state.mechanics.get() {
             for index in (0..=from).rev() {
                 let element = self.element(array, index)?;
                 if self.truthy(element)? {
@@ -156,4 +237,11 @@ impl Js<'_> {
         let index = self.number(self.element(found, 0)?)?;
         Ok(Some((index as usize, self.element(found, 1)?)))
     }
+}
+
+fn refused(what: String) -> JsError {
+    JsError::Type(format!(
+        "{what}: the target refused the write (it is frozen, sealed, non-extensible or read-only, \
+         or a Proxy refused it)"
+    ))
 }
