@@ -616,12 +616,17 @@ impl<'s> Js<'s> {
     /// [`Js::array_len`], naming the array `what` (when not empty) when a Proxy reports a
     /// length that no array can have (a string, a Symbol, a fraction, more than 2^53 - 1).
     pub fn array_len_of(&self, value: Value, what: &str) -> JsResult<Option<usize>> {
-        let mut len = 0u32;
-        // SAFETY: `value` belongs to the current scope.
-        let status = unsafe { sys::napi_get_array_length(self.env, value, &mut len) };
-        if status != sys::Status::napi_array_expected {
-            self.check(status, "reading an array length")?;
-            return Ok(Some(len as usize));
+        // emnapi's `napi_get_array_length` (the WebAssembly build) takes a Proxy of an
+        // array too and cuts its `length` to 32 bits (`>>> 0`), so that a Proxy reporting
+        // 2^32 would be written at index 0: there the length is read as below.
+        if cfg!(not(target_arch = "wasm32")) {
+            let mut len = 0u32;
+            // SAFETY: `value` belongs to the current scope.
+            let status = unsafe { sys::napi_get_array_length(self.env, value, &mut len) };
+            if status != sys::Status::napi_array_expected {
+                self.check(status, "reading an array length")?;
+                return Ok(Some(len as usize));
+            }
         }
         if !self.is_array(value)? {
             return Ok(None);
@@ -631,14 +636,23 @@ impl<'s> Js<'s> {
             ValueType::Number => self.number(length)?,
             _ => f64::NAN,
         };
-        if number.fract() != 0.0 || !(0.0..=MAX_LENGTH).contains(&number) || number > usize::MAX as f64 {
-            let whose = match what {
-                "" => "an array's \"length\" is".to_string(),
-                what => format!("{what} is an array whose \"length\" is"),
-            };
+        let whose = || match what {
+            "" => "an array's \"length\" is".to_string(),
+            what => format!("{what} is an array whose \"length\" is"),
+        };
+        if number.fract() != 0.0 || !(0.0..=MAX_LENGTH).contains(&number) {
             return Err(JsError::Type(format!(
-                "{whose} {}, not a whole number from 0 to 2^53 - 1",
+                "{} {}, not a whole number from 0 to 2^53 - 1",
+                whose(),
                 self.describe(length)?
+            )));
+        }
+        if number > usize::MAX as f64 {
+            // Only where indexes are 32 bits wide (WebAssembly), and only for an array-like
+            // (a Proxy): a real array is never longer than 2^32 - 1.
+            return Err(JsError::Range(format!(
+                "{} {number}, more than the WebAssembly build can index (2^32 - 1)",
+                whose()
             )));
         }
         Ok(Some(number as usize))
