@@ -196,7 +196,8 @@ impl Js<'_> {
         if !(0.0..super::js::MAX_LENGTH).contains(&len) || len.fract() != 0.0 {
             return Err(self.bad_length(length, what));
         }
-        let key = self.index_key(len as usize)?;
+        // The length as a number key, not cut to the width of `usize`.
+        let key = self.create_number(len)?;
         if !self.reflect_set_done(array, key, value)? {
             return Err(refused(format!("cannot add an element to \"{}\"", what())));
         }
