@@ -13,27 +13,40 @@ import binding from 'agent-chunks'
 assert.equal(binding.__mechanicsForTest(), true, 'Node compiles the mechanics')
 assert.equal(binding.__mechanicsForTest(false), false)
 
-test('the refusal names what was refused', () => {
+test('a refused write throws V8\'s own TypeError, as the helper\'s assignment does', () => {
   const chunks = [Object.freeze({ type: 'text', text: 'a' })]
   assert.throws(() => addon.appendEventToChunks(chunks, { type: 'text-delta', delta: 'b' }), {
     name: 'TypeError',
-    message: 'appendEventToChunks: cannot write "text" of the last chunk: the target refused the write (it is frozen, sealed, non-extensible or read-only, or a Proxy refused it)',
+    message: "Cannot assign to read only property 'text' of object '#<Object>'",
   })
-  assert.equal(chunks[0].text, 'a')
+  assert.deepEqual(chunks, [{ type: 'text', text: 'a' }])
   const frozen = Object.freeze([])
   assert.throws(() => addon.appendEventToChunks(frozen, { type: 'notice', message: 'n' }), {
     name: 'TypeError',
-    message: /^appendEventToChunks: cannot add an element to "chunks": the target refused the write/,
+    message: 'Cannot add property 0, object is not extensible',
   })
   assert.throws(() => addon.applySystemEvent(Object.freeze([]), { kind: 'notice', text: 't' }, () => 'id'), {
     name: 'TypeError',
-    message: /^applySystemEvent: cannot add an element to "messages": the target refused the write/,
+    message: 'Cannot add property 0, object is not extensible',
   })
   const entry = Object.freeze({ id: 't1', name: 'bash', arguments: {} })
   assert.throws(
     () => addon.appendEventToChunks([{ type: 'tool-batch', calls: [entry] }], { type: 'tool-result', toolResult: { toolCallId: 't1', result: 1, isError: false } }),
-    { name: 'TypeError', message: /^appendEventToChunks: cannot write "result": the target refused the write/ },
+    { name: 'TypeError', message: 'Cannot add property result, object is not extensible' },
   )
+  assert.equal('result' in entry, false)
+  // A setter on Object.prototype never sees the write (the property is defined on the
+  // object the write is copied from, not set).
+  let seen = 0
+  Object.defineProperty(Object.prototype, 'text', { set() { seen++ }, configurable: true })
+  try {
+    const open = [{ type: 'text', text: 'a' }]
+    addon.appendEventToChunks(open, { type: 'text-delta', delta: 'b' })
+    assert.equal(open[0].text, 'ab')
+  } finally {
+    delete Object.prototype.text
+  }
+  assert.equal(seen, 0)
 })
 
 test('__mechanicsForTest is not part of the typed API', async () => {

@@ -195,7 +195,7 @@ impl Interned {
         Interned::Empty,
     ];
 
-    pub(super) fn text(self) -> &'static str {
+    fn text(self) -> &'static str {
         match self {
             Interned::Type => "type",
             Interned::Text => "text",
@@ -280,7 +280,7 @@ pub struct State {
     /// Whether `mechanics.js` compiled. Where code from text may not run (a page whose
     /// Content Security Policy forbids `eval`, which the WebAssembly build's
     /// `napi_run_script` uses), the same work is done through built-ins taken at load
-    /// (`Reflect.set`, `Array.prototype.push`), with the same refusals (see `mechanics.rs`).
+    /// (`Object.assign`, `Array.prototype.push`), with the same refusals (see `mechanics.rs`).
     pub(super) compiled: bool,
     /// Whether the compiled mechanics are used: `compiled`, unless a test asked for the
     /// built-ins (`__mechanicsForTest`).
@@ -296,7 +296,7 @@ const BUILTINS: [(u32, &[&std::ffi::CStr]); 8] = [
     (DATE, &[c"Date"]),
     (DATE_NOW, &[c"Date", c"now"]),
     (SET_IMMEDIATE, &[c"setImmediate"]),
-    (REFLECT_SET, &[c"Reflect", c"set"]),
+    (OBJECT_ASSIGN, &[c"Object", c"assign"]),
     (ARRAY_PUSH, &[c"Array", c"prototype", c"push"]),
 ];
 const CONCAT: u32 = Interned::COUNT as u32;
@@ -305,7 +305,7 @@ const JSON_PARSE: u32 = CONCAT + 2;
 const DATE: u32 = CONCAT + 3;
 const DATE_NOW: u32 = CONCAT + 4;
 const SET_IMMEDIATE: u32 = CONCAT + 5;
-pub(super) const REFLECT_SET: u32 = CONCAT + 6;
+pub(super) const OBJECT_ASSIGN: u32 = CONCAT + 6;
 pub(super) const ARRAY_PUSH: u32 = CONCAT + 7;
 /// Where the compiled functions of `mechanics.js` start in the holder array.
 pub(super) const MECHANICS_SLOT: u32 = CONCAT + 8;
@@ -848,6 +848,12 @@ impl<'s> Js<'s> {
             .map(|&(key, value)| data_property(key.as_ptr(), ptr::null_mut(), value))
             .collect();
         self.define(&descriptors)
+    }
+
+    /// `{ [key]: value }`, a fresh object with one own data property (defined, so no
+    /// setter on `Object.prototype` runs); `key` a string or a symbol.
+    pub(super) fn object_with(&self, key: Value, value: Value) -> JsResult<Value> {
+        self.define(&[data_property(ptr::null(), key, value)])
     }
 
     /// A new object with `descriptors` defined in one call.

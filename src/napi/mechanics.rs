@@ -7,16 +7,16 @@
 //! Where code from text may not run (the WebAssembly build's `napi_run_script` is `eval`,
 //! which a page's Content Security Policy such as `script-src 'self' 'wasm-unsafe-eval'`
 //! forbids), the same steps are taken through built-ins read from the global object at
-//! load: `Reflect.set`, which reports a refused write as `false` (thrown here as a
-//! `TypeError`, as a strict-mode assignment throws), and `Array.prototype.push`, to tell
-//! the caller's own `push` from the built-in one. No write is ever made with
-//! `napi_set_property`, which would ignore a refusal and lose the event.
+//! load: `Object.assign(target, { [key]: value })`, whose write is a strict-mode
+//! assignment's (setters and Proxy traps run, a refusal throws V8's own `TypeError`), and
+//! `Array.prototype.push`, to tell the caller's own `push` from the built-in one. No write
+//! to the caller's objects is made with `napi_set_property`, which ignores a refusal.
 
 use std::ptr;
 
 use napi::sys;
 
-use super::js::{check, Interned, Js, JsError, JsResult, Value, ARRAY_PUSH, MECHANICS_SLOT, REFLECT_SET};
+use super::js::{check, Interned, Js, JsError, JsResult, Value, ARRAY_PUSH, MECHANICS_SLOT, OBJECT_ASSIGN};
 
 /// The functions of `mechanics.js`, compiled at load, in the order it lists them.
 const SKIP_FALSY: u32 = MECHANICS_SLOT;
@@ -76,9 +76,7 @@ impl Js<'_> {
     pub fn extend_text(&self, chunk: Value, text: Value, delta: Value) -> JsResult<()> {
         if !self.state.mechanics.get() {
             let joined = self.plus(text, delta)?;
-            return self.reflect_set(chunk, self.name(Interned::Text)?, joined, || {
-                "cannot write \"text\" of the last chunk".into()
-            });
+            return self.strict_set(chunk, self.name(Interned::Text)?, joined);
         }
         self.call_mechanic(EXTEND_TEXT, &[chunk, text, delta]).map(|_| ())
     }
@@ -88,9 +86,7 @@ impl Js<'_> {
     /// the helper's own assignment throws, where `napi_set_property` would ignore it.
     pub fn assign(&self, object: Value, key: Interned, value: Value) -> JsResult<()> {
         if !self.state.mechanics.get() {
-            return self.reflect_set(object, self.name(key)?, value, || {
-                format!("cannot write \"{}\"", key.text())
-            });
+            return self.strict_set(object, self.name(key)?, value);
         }
         self.call_mechanic(ASSIGN, &[object, self.name(key)?, value])
             .map(|_| ())
@@ -145,34 +141,18 @@ impl Js<'_> {
         }
     }
 
-    /// `Reflect.set(object, key, value)`: the write a strict-mode assignment makes
-    /// (setters and Proxy traps run), with a refusal thrown as a `TypeError` that says
-    /// `what` was refused.
-    fn reflect_set(
-        &self,
-        object: Value,
-        key: Value,
-        value: Value,
-        what: impl FnOnce() -> String,
-    ) -> JsResult<()> {
-        if self.reflect_set_done(object, key, value)? {
-            return Ok(());
-        }
-        Err(refused(what()))
-    }
-
-    /// `Reflect.set(object, key, value)`: whether the target took the write.
-    fn reflect_set_done(&self, object: Value, key: Value, value: Value) -> JsResult<bool> {
-        let set = self.table(REFLECT_SET)?;
+    /// `object[key] = value` in strict mode, as `Object.assign(object, { [key]: value })`
+    /// makes it: setters and Proxy traps run, and a refused write throws V8's `TypeError`.
+    fn strict_set(&self, object: Value, key: Value, value: Value) -> JsResult<()> {
+        let assign = self.table(OBJECT_ASSIGN)?;
         let this = self.undefined()?;
-        let args = [object, key, value];
+        let args = [object, self.object_with(key, value)?];
         let mut done = ptr::null_mut();
-        // SAFETY: `set` is `Reflect.set`, called with three arguments of this scope.
+        // SAFETY: `assign` is `Object.assign`, called with two arguments of this scope.
         self.check(
-            unsafe { sys::napi_call_function(self.env, this, set, 3, args.as_ptr(), &mut done) },
+            unsafe { sys::napi_call_function(self.env, this, assign, 2, args.as_ptr(), &mut done) },
             "writing a property",
-        )?;
-        self.truthy(done)
+        )
     }
 
     /// `push` of `mechanics.js`, step by step through the built-ins.
@@ -196,26 +176,24 @@ impl Js<'_> {
         if !(0.0..super::js::MAX_LENGTH).contains(&len) || len.fract() != 0.0 {
             return Err(self.bad_length(length, what));
         }
-        // The length as a number key, not cut to the width of `usize`.
-        let key = self.create_number(len)?;
-        if !self.reflect_set_done(array, key, value)? {
-            return Err(refused(format!("cannot add an element to \"{}\"", what())));
-        }
+        // The length as a key, made from the number read (not cut to the width of `usize`).
+        let mut key = ptr::null_mut();
+        // SAFETY: converts a number of this scope.
+        self.check(
+            unsafe { sys::napi_coerce_to_string(self.env, self.create_number(len)?, &mut key) },
+            "making an index key",
+        )?;
+        self.strict_set(array, key, value)?;
         let next = self.create_number(len + 1.0)?;
-        match self.reflect_set_done(array, self.name(Interned::Length)?, next) {
-            Ok(true) => Ok(()),
-            Ok(false) => {
-                self.delete(array, key)?;
-                Err(refused(format!("cannot write the \"length\" of \"{}\"", what())))
-            }
+        match self.strict_set(array, self.name(Interned::Length)?, next) {
             Err(JsError::Pending) => {
-                // The length refused with an exception of its own (a RangeError past
-                // 2^32 - 1, a throwing trap): the element is taken back, the exception kept.
+                // The length was refused (V8's TypeError, a RangeError past 2^32 - 1, a
+                // trap's own error): the element is taken back, the exception kept.
                 let exception = self.take_exception()?;
                 self.delete(array, key)?;
                 Err(JsError::Throw(exception))
             }
-            Err(error) => Err(error),
+            done => done,
         }
     }
 
@@ -238,11 +216,4 @@ impl Js<'_> {
         let index = self.number(self.element(found, 0)?)?;
         Ok(Some((index as usize, self.element(found, 1)?)))
     }
-}
-
-fn refused(what: String) -> JsError {
-    JsError::Type(format!(
-        "{what}: the target refused the write (it is frozen, sealed, non-extensible or read-only, \
-         or a Proxy refused it)"
-    ))
 }
