@@ -5,6 +5,9 @@
 // - the differential and bytes-path test files, unchanged, with `node:test`,
 //   `node:assert` and the few Node helpers they use made of the page's own parts.
 // Both run in one page served over HTTP; the page has no `process` and no `require`.
+// A second page is served with the Content Security Policy of a hardened Electron
+// renderer, `script-src 'self' 'wasm-unsafe-eval'`, which forbids code from text: an app
+// (`browser/csp.mjs`) and the hostile-caller suite run there.
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs'
@@ -14,6 +17,7 @@ import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 
 const CHROMIUM = '/usr/bin/chromium'
+const CSP = "script-src 'self' 'wasm-unsafe-eval'"
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const here = join(root, '__test__', 'browser')
 const out = join(root, 'target', 'browser-test')
@@ -26,6 +30,7 @@ const app = join(out, 'app')
 mkdirSync(join(app, 'node_modules'), { recursive: true })
 symlinkSync(root, join(app, 'node_modules', 'agent-chunks'), 'dir')
 writeFileSync(join(app, 'main.mjs'), readFileSync(join(here, 'app.mjs')))
+writeFileSync(join(app, 'csp.mjs'), readFileSync(join(here, 'csp.mjs')))
 
 const shim = (name) => join(here, name)
 const appBuild = await esbuild.build({
@@ -38,8 +43,16 @@ const appBuild = await esbuild.build({
   metafile: true,
 })
 await esbuild.build({
-  entryPoints: [join(here, 'suite.mjs')],
-  outfile: join(out, 'suite.js'),
+  entryPoints: [join(app, 'csp.mjs')],
+  outfile: join(out, 'csp.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  logLevel: 'error',
+})
+const suite = (name) => esbuild.build({
+  entryPoints: [join(here, `${name}.mjs`)],
+  outfile: join(out, `${name}.js`),
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -60,6 +73,13 @@ await esbuild.build({
     'process.env.DIFF_SEED': 'undefined',
   },
 })
+await suite('suite')
+await suite('csp-suite')
+writeFileSync(
+  join(out, 'csp.html'),
+  '<!doctype html><meta charset="utf-8"><title>agent-chunks under a CSP</title>' +
+    '<script type="module" src="csp.js"></script><script type="module" src="csp-suite.js"></script>',
+)
 writeFileSync(
   join(out, 'index.html'),
   '<!doctype html><meta charset="utf-8"><title>agent-chunks</title>' +
@@ -70,7 +90,9 @@ const server = createServer((request, response) => {
   const file = join(out, new URL(request.url, 'http://page').pathname)
   if (!file.startsWith(out) || !existsSync(file)) return response.writeHead(404).end()
   const type = file.endsWith('.html') ? 'text/html' : 'text/javascript'
-  response.writeHead(200, { 'content-type': `${type}; charset=utf-8` }).end(readFileSync(file))
+  const headers = { 'content-type': `${type}; charset=utf-8` }
+  if (file.endsWith('csp.html')) headers['content-security-policy'] = CSP
+  response.writeHead(200, headers).end(readFileSync(file))
 })
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
 
@@ -97,6 +119,16 @@ const globals = await page.evaluate(() => ({
 const report = await page.evaluate(() => globalThis.appReport)
 await page.evaluate(() => globalThis.suiteDone)
 const results = await page.evaluate(() => globalThis.suiteResults)
+
+const cspPage = await browser.newPage()
+const cspPageErrors = []
+cspPage.on('pageerror', (error) => cspPageErrors.push(String(error?.stack ?? error)))
+const cspResponse = await cspPage.goto(`http://127.0.0.1:${server.address().port}/csp.html`, { waitUntil: 'commit', timeout: 0 })
+const cspHeader = (await cspResponse.allHeaders())['content-security-policy']
+await cspPage.waitForFunction(() => globalThis.cspReport && globalThis.cspSuiteDone, null, { timeout: 0 })
+const cspReport = await cspPage.evaluate(() => globalThis.cspReport)
+await cspPage.evaluate(() => globalThis.cspSuiteDone)
+const cspResults = await cspPage.evaluate(() => globalThis.cspSuiteResults)
 await browser.close()
 server.close()
 
@@ -121,6 +153,7 @@ test('a renderer bundle of agent-chunks: the drop-in mutates in place, bytes and
     { type: 'tool-batch', calls: [{ id: 't1', name: 'bash', arguments: { cmd: 'ls' } }] },
   ])
   assert.equal(report.sameFirstChunk, true, 'the open chunk is extended where it is')
+  assert.equal(report.mechanics, true, 'without a policy against eval, the compiled mechanics write')
   assert.equal(report.argumentsByReference, true, 'arguments are stored by reference')
   assert.deepEqual(report.typeError, {
     name: 'TypeError',
@@ -135,6 +168,52 @@ test('a renderer bundle of agent-chunks: the drop-in mutates in place, bytes and
   assert.equal(report.pathError.name, 'TypeError')
   assert.match(report.pathError.message, /^loadHistorySync: source is a file path, and a file path cannot be read in the browser; pass the file's bytes/)
 })
+
+test('under a Content Security Policy that forbids eval: the drop-in works, refused writes throw, data unchanged', () => {
+  assert.equal(cspHeader, CSP)
+  assert.deepEqual(cspPageErrors, [])
+  assert.equal(cspReport.failed, undefined, cspReport.failed)
+  assert.equal(cspReport.evalRefused, 'EvalError', 'the policy is in force')
+  assert.equal(cspReport.mechanics, false, 'the drop-in writes through the built-ins')
+  assert.deepEqual(cspReport.chunks, [
+    { type: 'text', text: 'Hello' },
+    { type: 'tool-batch', calls: [{ id: 't1', name: 'bash', arguments: { cmd: 'ls' }, result: 'ok', isError: false }] },
+  ])
+  assert.deepEqual(cspReport.system, { messageId: 'sys-1' })
+  assert.deepEqual(cspReport.messages[1], { id: 'sys-1', role: 'system', chunks: [{ type: 'system', kind: 'notice', text: 'hi' }] })
+  // V8's own TypeErrors, as the helper's strict-mode writes throw them.
+  const refusal = (message) => ({ name: 'TypeError', message })
+  assert.deepEqual(cspReport.refused, {
+    frozenArray: refusal('Cannot add property 0, object is not extensible'),
+    frozenChunk: refusal("Cannot assign to read only property 'text' of object '#<Object>'"),
+    readOnlyText: refusal("Cannot assign to read only property 'text' of object '#<Object>'"),
+    refusingProxy: refusal("'set' on proxy: trap returned falsish for property '1'"),
+    lengthRefused: refusal("'set' on proxy: trap returned falsish for property 'length'"),
+    sealedEntry: refusal('Cannot add property isError, object is not extensible'),
+    frozenMessages: refusal('Cannot add property 1, object is not extensible'),
+  })
+  assert.deepEqual(cspReport.after, {
+    frozenArray: [],
+    frozenChunk: [{ type: 'text', text: 'a' }],
+    readOnlyText: [{ type: 'text', text: 'a' }],
+    refusing: [{ type: 'text', text: 'a' }],
+    lengthRefused: { first: { type: 'text', text: 'a' }, second: false },
+    observed: { pushes: 1, length: 2 },
+    entry: { id: 't1', name: 'bash', arguments: {}, result: 'before' },
+    frozenMessages: [{ id: 'u', role: 'user', chunks: [] }],
+  })
+  assert.equal(cspReport.observedOutcome, 'returned')
+})
+
+test('the hostile-caller suite ran in the page with the policy', () => {
+  assert.ok(cspResults.length >= 14, `${cspResults.length} results`)
+})
+
+for (const result of cspResults) {
+  test(`in Chromium, under the policy: ${result.name}`, { skip: result.skipped }, () => {
+    assert.ok(result.ok, result.error)
+  })
+}
 
 test('a Rust panic traps: a RuntimeError, and the page goes on', () => {
   assert.deepEqual(report.panic, { name: 'RuntimeError', message: 'unreachable' })

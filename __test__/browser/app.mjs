@@ -45,6 +45,7 @@ async function report() {
   const afterPanic = []
   appendEventToChunks(afterPanic, { type: 'text-delta', delta: 'still here' })
   return {
+    mechanics: addon.__mechanicsForTest(),
     panic,
     afterPanic,
     chunks,

@@ -80,6 +80,7 @@ pub enum Interned {
     Chunks,
     MessageId,
     Length,
+    Push,
     Framing,
     Content,
     Locations,
@@ -154,6 +155,7 @@ impl Interned {
         Interned::Chunks,
         Interned::MessageId,
         Interned::Length,
+        Interned::Push,
         Interned::Framing,
         Interned::Content,
         Interned::Locations,
@@ -227,6 +229,7 @@ impl Interned {
             Interned::Chunks => "chunks",
             Interned::MessageId => "messageId",
             Interned::Length => "length",
+            Interned::Push => "push",
             Interned::Framing => "framing",
             Interned::Content => "content",
             Interned::Locations => "locations",
@@ -275,20 +278,26 @@ pub struct State {
     env: sys::napi_env,
     holder: sys::napi_ref,
     /// Whether `mechanics.js` compiled. Where code from text may not run (a page whose
-    /// Content Security Policy forbids it, for a WebAssembly build), plain N-API calls do
-    /// the same work, except that a refused write then goes unnoticed, as N-API ignores it.
-    pub(super) mechanics: bool,
+    /// Content Security Policy forbids `eval`, which the WebAssembly build's
+    /// `napi_run_script` uses), the same work is done through built-ins taken at load
+    /// (`Object.assign`, `Array.prototype.push`), with the same refusals (see `mechanics.rs`).
+    pub(super) compiled: bool,
+    /// Whether the compiled mechanics are used: `compiled`, unless a test asked for the
+    /// built-ins (`__mechanicsForTest`).
+    pub(super) mechanics: Cell<bool>,
 }
 
 /// The built-in functions the binding calls, kept in the holder array after the names
 /// (as found at load time, so later changes to the globals do not reach them).
-const BUILTINS: [(u32, &[&std::ffi::CStr]); 6] = [
+const BUILTINS: [(u32, &[&std::ffi::CStr]); 8] = [
     (CONCAT, &[c"String", c"prototype", c"concat"]),
     (IS_ARRAY, &[c"Array", c"isArray"]),
     (JSON_PARSE, &[c"JSON", c"parse"]),
     (DATE, &[c"Date"]),
     (DATE_NOW, &[c"Date", c"now"]),
     (SET_IMMEDIATE, &[c"setImmediate"]),
+    (OBJECT_ASSIGN, &[c"Object", c"assign"]),
+    (ARRAY_PUSH, &[c"Array", c"prototype", c"push"]),
 ];
 const CONCAT: u32 = Interned::COUNT as u32;
 const IS_ARRAY: u32 = CONCAT + 1;
@@ -296,8 +305,10 @@ const JSON_PARSE: u32 = CONCAT + 2;
 const DATE: u32 = CONCAT + 3;
 const DATE_NOW: u32 = CONCAT + 4;
 const SET_IMMEDIATE: u32 = CONCAT + 5;
+pub(super) const OBJECT_ASSIGN: u32 = CONCAT + 6;
+pub(super) const ARRAY_PUSH: u32 = CONCAT + 7;
 /// Where the compiled functions of `mechanics.js` start in the holder array.
-pub(super) const MECHANICS_SLOT: u32 = CONCAT + 6;
+pub(super) const MECHANICS_SLOT: u32 = CONCAT + 8;
 
 /// The largest length a JavaScript array-like may have (2^53 - 1), as `ToLength` clamps.
 pub const MAX_LENGTH: f64 = 9_007_199_254_740_991.0;
@@ -394,7 +405,8 @@ impl State {
         Ok(Box::new(State {
             env,
             holder: reference,
-            mechanics: compiled,
+            compiled,
+            mechanics: Cell::new(compiled),
         }))
     }
 
@@ -501,6 +513,17 @@ impl<'s> Js<'s> {
         Ok(value)
     }
 
+    /// The pending exception, cleared.
+    pub fn take_exception(&self) -> JsResult<Value> {
+        let mut exception = ptr::null_mut();
+        // SAFETY: `env` is live.
+        self.check(
+            unsafe { sys::napi_get_and_clear_last_exception(self.env, &mut exception) },
+            "taking an exception",
+        )?;
+        Ok(exception)
+    }
+
     fn clear_exception(&self) -> JsResult<()> {
         let mut exception = ptr::null_mut();
         // SAFETY: `env` is live; clearing with nothing pending is harmless.
@@ -593,12 +616,17 @@ impl<'s> Js<'s> {
     /// [`Js::array_len`], naming the array `what` (when not empty) when a Proxy reports a
     /// length that no array can have (a string, a Symbol, a fraction, more than 2^53 - 1).
     pub fn array_len_of(&self, value: Value, what: &str) -> JsResult<Option<usize>> {
-        let mut len = 0u32;
-        // SAFETY: `value` belongs to the current scope.
-        let status = unsafe { sys::napi_get_array_length(self.env, value, &mut len) };
-        if status != sys::Status::napi_array_expected {
-            self.check(status, "reading an array length")?;
-            return Ok(Some(len as usize));
+        // emnapi's `napi_get_array_length` (the WebAssembly build) takes a Proxy of an
+        // array too and cuts its `length` to 32 bits (`>>> 0`), so that a Proxy reporting
+        // 2^32 would be written at index 0: there the length is read as below.
+        if cfg!(not(target_arch = "wasm32")) {
+            let mut len = 0u32;
+            // SAFETY: `value` belongs to the current scope.
+            let status = unsafe { sys::napi_get_array_length(self.env, value, &mut len) };
+            if status != sys::Status::napi_array_expected {
+                self.check(status, "reading an array length")?;
+                return Ok(Some(len as usize));
+            }
         }
         if !self.is_array(value)? {
             return Ok(None);
@@ -608,14 +636,23 @@ impl<'s> Js<'s> {
             ValueType::Number => self.number(length)?,
             _ => f64::NAN,
         };
-        if number.fract() != 0.0 || !(0.0..=MAX_LENGTH).contains(&number) || number > usize::MAX as f64 {
-            let whose = match what {
-                "" => "an array's \"length\" is".to_string(),
-                what => format!("{what} is an array whose \"length\" is"),
-            };
+        let whose = || match what {
+            "" => "an array's \"length\" is".to_string(),
+            what => format!("{what} is an array whose \"length\" is"),
+        };
+        if number.fract() != 0.0 || !(0.0..=MAX_LENGTH).contains(&number) {
             return Err(JsError::Type(format!(
-                "{whose} {}, not a whole number from 0 to 2^53 - 1",
+                "{} {}, not a whole number from 0 to 2^53 - 1",
+                whose(),
                 self.describe(length)?
+            )));
+        }
+        if number > usize::MAX as f64 {
+            // Only where indexes are 32 bits wide (WebAssembly), and only for an array-like
+            // (a Proxy): a real array is never longer than 2^32 - 1.
+            return Err(JsError::Range(format!(
+                "{} {number}, more than the WebAssembly build can index (2^32 - 1)",
+                whose()
             )));
         }
         Ok(Some(number as usize))
@@ -811,6 +848,12 @@ impl<'s> Js<'s> {
             .map(|&(key, value)| data_property(key.as_ptr(), ptr::null_mut(), value))
             .collect();
         self.define(&descriptors)
+    }
+
+    /// `{ [key]: value }`, a fresh object with one own data property (defined, so no
+    /// setter on `Object.prototype` runs); `key` a string or a symbol.
+    pub(super) fn object_with(&self, key: Value, value: Value) -> JsResult<Value> {
+        self.define(&[data_property(ptr::null(), key, value)])
     }
 
     /// A new object with `descriptors` defined in one call.

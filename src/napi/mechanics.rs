@@ -3,12 +3,20 @@
 //! `napi_set_property` ignores a refused write), `push` as the helper calls it, and the
 //! walk over holes. Each replaces several N-API calls, or one per hole, with one call.
 //! They decide nothing; the rules stay in Rust.
+//!
+//! Where code from text may not run (the WebAssembly build's `napi_run_script` is `eval`,
+//! which a page's Content Security Policy such as `script-src 'self' 'wasm-unsafe-eval'`
+//! forbids), the same steps are taken through built-ins read from the global object at
+//! load: `Object.assign(target, { [key]: value })`, whose write is a strict-mode
+//! assignment's (setters and Proxy traps run, a refusal throws V8's own `TypeError`), and
+//! `Array.prototype.push`, to tell the caller's own `push` from the built-in one. No write
+//! to the caller's objects is made with `napi_set_property`, which ignores a refusal.
 
 use std::ptr;
 
 use napi::sys;
 
-use super::js::{check, Interned, Js, JsError, JsResult, Value, MECHANICS_SLOT};
+use super::js::{check, Interned, Js, JsError, JsResult, Value, ARRAY_PUSH, MECHANICS_SLOT, OBJECT_ASSIGN};
 
 /// The functions of `mechanics.js`, compiled at load, in the order it lists them.
 const SKIP_FALSY: u32 = MECHANICS_SLOT;
@@ -19,8 +27,8 @@ const MECHANICS: [u32; 4] = [SKIP_FALSY, EXTEND_TEXT, ASSIGN, PUSH];
 const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
 
 /// Compiles `mechanics.js` into the holder array. `false` where code from text may not run
-/// (a page whose Content Security Policy forbids it, for a WebAssembly build): plain
-/// N-API calls then do the same work, except that a refused write goes unnoticed.
+/// (a page whose Content Security Policy forbids it, for a WebAssembly build): the
+/// built-ins then do the same work, with the same refusals.
 ///
 /// # Safety
 /// `env` must be a live environment on the current thread, `holder` an array of it.
@@ -66,9 +74,9 @@ impl Js<'_> {
     /// `chunk.text = text + delta`, as the helper's `+=` with `text` read before. One call:
     /// V8 joins (as a rope) and writes; a refused write throws the helper's `TypeError`.
     pub fn extend_text(&self, chunk: Value, text: Value, delta: Value) -> JsResult<()> {
-        if !self.state.mechanics {
+        if !self.state.mechanics.get() {
             let joined = self.plus(text, delta)?;
-            return self.set(chunk, Interned::Text, joined);
+            return self.strict_set(chunk, self.name(Interned::Text)?, joined);
         }
         self.call_mechanic(EXTEND_TEXT, &[chunk, text, delta]).map(|_| ())
     }
@@ -77,8 +85,8 @@ impl Js<'_> {
     /// write (frozen, sealed, read-only, a trap returning false) throws the `TypeError`
     /// the helper's own assignment throws, where `napi_set_property` would ignore it.
     pub fn assign(&self, object: Value, key: Interned, value: Value) -> JsResult<()> {
-        if !self.state.mechanics {
-            return self.set(object, key, value);
+        if !self.state.mechanics.get() {
+            return self.strict_set(object, self.name(key)?, value);
         }
         self.call_mechanic(ASSIGN, &[object, self.name(key)?, value])
             .map(|_| ())
@@ -104,18 +112,8 @@ impl Js<'_> {
     /// non-extensible array, a Proxy refusing the write), nothing is changed and `what`
     /// (e.g. `chunks`) is named in the `TypeError`.
     pub fn push(&self, array: Value, value: Value, what: impl FnOnce() -> String) -> JsResult<()> {
-        if !self.state.mechanics {
-            let Some(len) = self.array_len_of(array, &format!("\"{}\"", what()))? else {
-                return Err(JsError::Type("not an array".into()));
-            };
-            let key = self.index_key(len)?;
-            // SAFETY: all handles belong to the current scope.
-            self.check(
-                unsafe { sys::napi_set_property(self.env, array, key, value) },
-                "writing an element",
-            )?;
-            let length = self.create_number((len + 1) as f64)?;
-            return self.set(array, Interned::Length, length);
+        if !self.state.mechanics.get() {
+            return self.push_by_builtins(array, value, what);
         }
         let push = self.table(PUSH)?;
         let this = self.undefined()?;
@@ -130,17 +128,79 @@ impl Js<'_> {
             return Ok(());
         }
         let length = self.element(done, 0)?;
-        Err(JsError::Type(format!(
-            "\"{}\" is an array whose \"length\" is {}, not a whole number below 2^53 - 1",
-            what(),
-            self.describe(length)?
-        )))
+        Err(self.bad_length(length, what))
+    }
+
+    fn bad_length(&self, length: Value, what: impl FnOnce() -> String) -> JsError {
+        match self.describe(length) {
+            Ok(length) => JsError::Type(format!(
+                "\"{}\" is an array whose \"length\" is {length}, not a whole number below 2^53 - 1",
+                what(),
+            )),
+            Err(error) => error,
+        }
+    }
+
+    /// `object[key] = value` in strict mode, as `Object.assign(object, { [key]: value })`
+    /// makes it: setters and Proxy traps run, and a refused write throws V8's `TypeError`.
+    fn strict_set(&self, object: Value, key: Value, value: Value) -> JsResult<()> {
+        let assign = self.table(OBJECT_ASSIGN)?;
+        let this = self.undefined()?;
+        let args = [object, self.object_with(key, value)?];
+        let mut done = ptr::null_mut();
+        // SAFETY: `assign` is `Object.assign`, called with two arguments of this scope.
+        self.check(
+            unsafe { sys::napi_call_function(self.env, this, assign, 2, args.as_ptr(), &mut done) },
+            "writing a property",
+        )
+    }
+
+    /// `push` of `mechanics.js`, step by step through the built-ins.
+    fn push_by_builtins(&self, array: Value, value: Value, what: impl FnOnce() -> String) -> JsResult<()> {
+        let method = self.get(array, Interned::Push)?;
+        if !self.strict_equals(method, self.table(ARRAY_PUSH)?)? {
+            let mut done = ptr::null_mut();
+            // SAFETY: calls the caller's own `push` on its array, as the helper does (a
+            // value that is not a function throws the TypeError the helper's call throws).
+            self.check(
+                unsafe { sys::napi_call_function(self.env, array, method, 1, &value, &mut done) },
+                "pushing",
+            )?;
+            return Ok(());
+        }
+        let length = self.get(array, Interned::Length)?;
+        let len = match self.value_type(length)? {
+            crate::decode::ValueType::Number => self.number(length)?,
+            _ => f64::NAN,
+        };
+        if !(0.0..super::js::MAX_LENGTH).contains(&len) || len.fract() != 0.0 {
+            return Err(self.bad_length(length, what));
+        }
+        // The length as a key, made from the number read (not cut to the width of `usize`).
+        let mut key = ptr::null_mut();
+        // SAFETY: converts a number of this scope.
+        self.check(
+            unsafe { sys::napi_coerce_to_string(self.env, self.create_number(len)?, &mut key) },
+            "making an index key",
+        )?;
+        self.strict_set(array, key, value)?;
+        let next = self.create_number(len + 1.0)?;
+        match self.strict_set(array, self.name(Interned::Length)?, next) {
+            Err(JsError::Pending) => {
+                // The length was refused (V8's TypeError, a RangeError past 2^32 - 1, a
+                // trap's own error): the element is taken back, the exception kept.
+                let exception = self.take_exception()?;
+                self.delete(array, key)?;
+                Err(JsError::Throw(exception))
+            }
+            done => done,
+        }
     }
 
     /// The nearest element at or before `from` that is truthy, with its index, read by a
     /// loop in JavaScript (see `mechanics.js`): holes cost what they cost the helper.
     pub fn truthy_at_or_before(&self, array: Value, from: usize) -> JsResult<Option<(usize, Value)>> {
-        if !self.state.mechanics {
+        if !self.state.mechanics.get() {
             for index in (0..=from).rev() {
                 let element = self.element(array, index)?;
                 if self.truthy(element)? {

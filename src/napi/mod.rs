@@ -14,7 +14,7 @@
 //! - `history.rs` loads whole histories: `loadHistory` (off the main thread), `loadHistorySync`;
 //! - `registry.rs` binds the table of formats: `formats`, `detectFormat`, `readHistory`,
 //!   `foldStream`;
-//! - `testing.rs` holds `__panicForTest`, a test-only export (see its documentation).
+//! - `testing.rs` holds `__panicForTest` and the other test-only exports (see its documentation).
 
 mod adapters;
 mod ai_sdk;

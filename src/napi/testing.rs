@@ -12,6 +12,12 @@
 //! `__wrappedForTest()` returns an object wrapped (`napi_wrap`) around one byte that is
 //! not a `ChunkStream`, as another addon's object would be: the stream's methods must
 //! refuse it rather than read it as a stream.
+//!
+//! `__mechanicsForTest(use?)` tells whether this environment's drop-in writes through the
+//! functions compiled from `mechanics.js` (`true`) or through the built-ins it takes where
+//! code from text may not run, as in a page whose Content Security Policy forbids `eval`
+//! (`false`); `use = false` switches to the built-ins, so that Node's tests run that path
+//! too, and `use = true` back (when they compiled).
 
 use napi::bindgen_prelude::{Env, Result, Status};
 use napi_derive::napi;
@@ -81,4 +87,19 @@ pub fn wrapped_for_test(env: &Env) -> Result<napi::bindgen_prelude::Unknown<'_>>
             object,
         ))
     }
+}
+
+#[napi(js_name = "__mechanicsForTest", catch_unwind, skip_typescript)]
+pub fn mechanics_for_test(env: &Env, compiled: Option<bool>) -> Result<bool> {
+    // SAFETY: the live environment of this call.
+    let Some(state) = (unsafe { entry::state(env.raw()) }) else {
+        return Err(napi::Error::new(
+            Status::GenericFailure,
+            "the addon was not initialised",
+        ));
+    };
+    if let Some(compiled) = compiled {
+        state.mechanics.set(compiled && state.compiled);
+    }
+    Ok(state.mechanics.get())
 }
