@@ -1,8 +1,12 @@
 //! Every way into the addon from JavaScript catches panics: a panic unwinding across the
-//! N-API boundary aborts Node. This reads the binding's source (`src/napi`) and checks that
-//! each `#[napi]` function and method has `catch_unwind` or runs its body in a wrapper that
-//! catches, that those wrappers do catch, and that each raw `extern "C"` callback runs in
-//! them. (`__test__/panics.test.mjs` shows a panic at each boundary becoming an `Error`.)
+//! N-API boundary aborts Node. And the `Error` a panic becomes never carries the panic's
+//! formatted message, which may quote the caller's data. This reads the binding's source
+//! (`src/napi`) and checks that each `#[napi]` function and method runs its body in one of
+//! the project's wrappers, never relying on napi-rs's `catch_unwind` attribute (which
+//! builds the `Error` from the panic's message); that those wrappers catch and hide the
+//! message (`panic_message`); and that each raw `extern "C"` callback runs in them.
+//! (`__test__/panics.test.mjs` shows a panic at each boundary becoming an `Error` that
+//! quotes nothing.)
 
 use std::fs;
 use std::path::Path;
@@ -135,7 +139,7 @@ fn body_of<'a>(files: &'a [(String, String)], file: &str, name: &str) -> &'a str
 }
 
 /// The wrappers a `#[napi]` body may run in, by the call that names them.
-const WRAPPERS: [&str; 3] = ["with_state(", "glue(", "call(env,"];
+const WRAPPERS: [&str; 4] = ["caught(", "with_state(", "glue(", "call(env,"];
 
 #[test]
 fn every_napi_function_catches_panics() {
@@ -147,13 +151,23 @@ fn every_napi_function_catches_panics() {
         .collect();
     // As many as the binding has today (a check on this reader as much as on the binding).
     assert!(functions.len() >= 27, "found only {names:?}");
+    // napi-rs's attribute turns a panic into an `Error` carrying the panic's own message.
+    let leaking: Vec<_> = functions
+        .iter()
+        .filter(|f| f.attribute.contains("catch_unwind"))
+        .map(|f| format!("{}::{} ({})", f.file, f.name, f.attribute))
+        .collect();
+    assert!(
+        leaking.is_empty(),
+        "#[napi] functions catching with napi-rs's catch_unwind, whose Error quotes the panic: {leaking:#?}"
+    );
     let unguarded: Vec<_> = functions
         .iter()
         .filter(|f| {
             let catches = if f.attribute.contains("module_exports") {
                 f.body.contains("catch_unwind(")
             } else {
-                f.attribute.contains("catch_unwind") || WRAPPERS.iter().any(|w| f.body.contains(w))
+                WRAPPERS.iter().any(|w| f.body.contains(w))
             };
             !catches
         })
@@ -161,14 +175,27 @@ fn every_napi_function_catches_panics() {
         .collect();
     assert!(
         unguarded.is_empty(),
-        "#[napi] functions with neither catch_unwind nor a catching wrapper: {unguarded:#?}"
+        "#[napi] functions not running in a catching wrapper: {unguarded:#?}"
     );
 }
 
 #[test]
 fn the_wrappers_catch_panics() {
     let files = sources();
-    assert!(body_of(&files, "entry.rs", "run").contains("catch_unwind("));
+    // The wrappers that catch build the Error's text with `panic_message` alone.
+    for (file, wrapper) in [
+        ("entry.rs", "run"),
+        ("entry.rs", "caught"),
+        ("history.rs", "guarded"),
+        ("history.rs", "read_on_thread"),
+    ] {
+        let body = body_of(&files, file, wrapper);
+        assert!(body.contains("catch_unwind("), "{file}::{wrapper} must catch");
+        assert!(
+            body.contains("panic_message(&*panic)"),
+            "{file}::{wrapper} must show a panic only through panic_message"
+        );
+    }
     for (file, wrapper, calls) in [
         ("entry.rs", "with_state", "run("),
         ("entry.rs", "raw_call", "run("),

@@ -11,6 +11,7 @@ use crate::formats::check::FormatError;
 use crate::formats::model_json::{event_json, messages_from_json, FormatEvent};
 use crate::formats::value::Json;
 
+use super::entry::caught;
 use super::formats::{array_of, give, give_messages, object_of, within};
 use super::json_bridge::Bridge;
 
@@ -42,14 +43,15 @@ fn events_of(
 #[napi(
     namespace = "aiSdk",
     js_name = "fromUIMessageChunks",
-    catch_unwind,
     ts_args_type = "chunks: Array<{ type: string; [key: string]: unknown }>",
     ts_return_type = "AgentContentEvent[]"
 )]
 pub fn ai_sdk_from_ui_message_chunks(env: &Env, chunks: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "aiSdk.fromUIMessageChunks")?;
-    let events = events_of(&b, chunks, "chunks", StreamState::ui_chunk_events)?;
-    give(&b, env, &events)
+    caught("aiSdk.fromUIMessageChunks", || {
+        let b = Bridge::new(env, "aiSdk.fromUIMessageChunks")?;
+        let events = events_of(&b, chunks, "chunks", StreamState::ui_chunk_events)?;
+        give(&b, env, &events)
+    })
 }
 
 /// Maps `streamText`'s `fullStream` parts (in order) to agent events: `text-delta`,
@@ -59,14 +61,15 @@ pub fn ai_sdk_from_ui_message_chunks(env: &Env, chunks: Unknown) -> Result<Unkno
 #[napi(
     namespace = "aiSdk",
     js_name = "fromFullStreamParts",
-    catch_unwind,
     ts_args_type = "parts: Array<{ type: string; [key: string]: unknown }>",
     ts_return_type = "AgentContentEvent[]"
 )]
 pub fn ai_sdk_from_full_stream_parts(env: &Env, parts: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "aiSdk.fromFullStreamParts")?;
-    let events = events_of(&b, parts, "parts", StreamState::full_stream_events)?;
-    give(&b, env, &events)
+    caught("aiSdk.fromFullStreamParts", || {
+        let b = Bridge::new(env, "aiSdk.fromFullStreamParts")?;
+        let events = events_of(&b, parts, "parts", StreamState::full_stream_events)?;
+        give(&b, env, &events)
+    })
 }
 
 /// Reads persisted `UIMessage`s (what `useChat` keeps) as messages: each part folded as
@@ -74,24 +77,25 @@ pub fn ai_sdk_from_full_stream_parts(env: &Env, parts: Unknown) -> Result<Unknow
 #[napi(
     namespace = "aiSdk",
     js_name = "toMessages",
-    catch_unwind,
     ts_args_type = "messages: Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>",
     ts_return_type = "ChatMessage[]"
 )]
 pub fn ai_sdk_to_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "aiSdk.toMessages")?;
-    let messages_value = messages.raw();
-    let Json::Array(items) = array_of(&b, messages_value, "messages")? else {
-        return Err(b.type_error("\"messages\" changed while it was read"));
-    };
-    let messages = items
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            ai_sdk::read_message(m).map_err(|e| within(&b, "messages", messages_value, at_element(i, e)))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    give_messages(&b, env, &messages)
+    caught("aiSdk.toMessages", || {
+        let b = Bridge::new(env, "aiSdk.toMessages")?;
+        let messages_value = messages.raw();
+        let Json::Array(items) = array_of(&b, messages_value, "messages")? else {
+            return Err(b.type_error("\"messages\" changed while it was read"));
+        };
+        let messages = items
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                ai_sdk::read_message(m).map_err(|e| within(&b, "messages", messages_value, at_element(i, e)))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        give_messages(&b, env, &messages)
+    })
 }
 
 /// Writes a message as a `UIMessage` (`step-start`, `text`, `reasoning` and
@@ -100,32 +104,34 @@ pub fn ai_sdk_to_messages(env: &Env, messages: Unknown) -> Result<Unknown<'stati
 #[napi(
     namespace = "aiSdk",
     js_name = "fromMessage",
-    catch_unwind,
     ts_args_type = "message: ChatMessage",
     ts_return_type = "{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }"
 )]
 pub fn ai_sdk_from_message(env: &Env, message: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "aiSdk.fromMessage")?;
-    let json = object_of(&b, message.raw(), "message")?;
-    let message =
-        crate::formats::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
-    give(&b, env, &ai_sdk::write_message(&message))
+    caught("aiSdk.fromMessage", || {
+        let b = Bridge::new(env, "aiSdk.fromMessage")?;
+        let json = object_of(&b, message.raw(), "message")?;
+        let message =
+            crate::formats::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
+        give(&b, env, &ai_sdk::write_message(&message))
+    })
 }
 
 /// `aiSdk.fromMessage` for each message.
 #[napi(
     namespace = "aiSdk",
     js_name = "fromMessages",
-    catch_unwind,
     ts_args_type = "messages: ChatMessage[]",
     ts_return_type = "Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>"
 )]
 pub fn ai_sdk_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "aiSdk.fromMessages")?;
-    let json = array_of(&b, messages.raw(), "messages")?;
-    let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
-    let written = messages.iter().map(ai_sdk::write_message).collect();
-    give(&b, env, &Json::Array(written))
+    caught("aiSdk.fromMessages", || {
+        let b = Bridge::new(env, "aiSdk.fromMessages")?;
+        let json = array_of(&b, messages.raw(), "messages")?;
+        let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
+        let written = messages.iter().map(ai_sdk::write_message).collect();
+        give(&b, env, &Json::Array(written))
+    })
 }
 
 /// An error in element `i` of an array, its path made relative to the array.

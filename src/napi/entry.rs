@@ -70,6 +70,18 @@ pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// Runs the body of a `#[napi]` function, with a panic turned into an `Error` whose message
+/// is [`panic_message`]'s: never the panic's own formatted text. (napi-rs's `catch_unwind`
+/// attribute would build the `Error` from that text, which may quote the caller's data.)
+pub fn caught<T>(name: &str, body: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|panic| {
+        Err(napi::Error::new(
+            napi::Status::GenericFailure,
+            format!("{name}: internal error: {}", panic_message(&*panic)),
+        ))
+    })
+}
+
 /// Runs `body` with the environment's state (`data`, as `install` stored it). Errors
 /// become JavaScript exceptions and panics a plain `Error` (a panic must never unwind
 /// into Node); `None` then means an exception is pending.

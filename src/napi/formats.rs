@@ -16,6 +16,7 @@ use crate::formats::model_json::{
 use crate::formats::value::{self, Json};
 use crate::formats::{pi, sn};
 
+use super::entry::caught;
 use super::json_bridge::{Bridge, JsonText, Value};
 
 /// A history: JSON text (a string, or a Buffer borrowed as it is) or parsed items.
@@ -179,26 +180,27 @@ fn pi_options(b: &Bridge, value: Value) -> Result<pi::SessionOptions> {
 #[napi(
     namespace = "pi",
     js_name = "toMessages",
-    catch_unwind,
     ts_args_type = "history: string | Uint8Array | PiSessionLine[], options?: PiReadOptions",
     ts_return_type = "ChatMessage[]"
 )]
 pub fn pi_to_messages(env: &Env, history_value: Unknown, options: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "pi.toMessages")?;
-    let options = pi_options(&b, options.raw())?;
-    let messages = match history(&b, history_value.raw(), "history", true)? {
-        History::Text(text) => {
-            let mut messages = Vec::new();
-            pi::read_session_with(text.bytes(), options, |m| {
-                messages.push(m);
-                true
-            })
-            .map(|_| messages)
+    caught("pi.toMessages", || {
+        let b = Bridge::new(env, "pi.toMessages")?;
+        let options = pi_options(&b, options.raw())?;
+        let messages = match history(&b, history_value.raw(), "history", true)? {
+            History::Text(text) => {
+                let mut messages = Vec::new();
+                pi::read_session_with(text.bytes(), options, |m| {
+                    messages.push(m);
+                    true
+                })
+                .map(|_| messages)
+            }
+            History::Items(lines) => pi::read_lines(lines, options),
         }
-        History::Items(lines) => pi::read_lines(lines, options),
-    }
-    .map_err(|e| b.type_error(e))?;
-    give_messages(&b, env, &messages)
+        .map_err(|e| b.type_error(e))?;
+        give_messages(&b, env, &messages)
+    })
 }
 
 /// The leaves of a Pi session's tree (entries no other entry continues), in file order;
@@ -206,31 +208,34 @@ pub fn pi_to_messages(env: &Env, history_value: Unknown, options: Unknown) -> Re
 #[napi(
     namespace = "pi",
     js_name = "leaves",
-    catch_unwind,
     ts_args_type = "history: string | Uint8Array",
     ts_return_type = "PiLeaf[]"
 )]
 pub fn pi_leaves(env: &Env, history_value: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "pi.leaves")?;
-    let leaves = match history(&b, history_value.raw(), "history", true)? {
-        History::Text(text) => pi::leaves(text.bytes()),
-        History::Items(_) => return Err(b.type_error("\"history\" must be a string or a Buffer, got array")),
-    }
-    .map_err(|e| b.type_error(e))?;
-    let json = Json::Array(
-        leaves
-            .into_iter()
-            .map(|leaf| {
-                Json::object([
-                    ("id", Json::string(leaf.id)),
-                    ("depth", Json::Number(leaf.depth.to_string().into())),
-                    ("line", Json::Number(leaf.line.to_string().into())),
-                    ("current", Json::Bool(leaf.current)),
-                ])
-            })
-            .collect(),
-    );
-    give(&b, env, &json)
+    caught("pi.leaves", || {
+        let b = Bridge::new(env, "pi.leaves")?;
+        let leaves = match history(&b, history_value.raw(), "history", true)? {
+            History::Text(text) => pi::leaves(text.bytes()),
+            History::Items(_) => {
+                return Err(b.type_error("\"history\" must be a string or a Buffer, got array"))
+            }
+        }
+        .map_err(|e| b.type_error(e))?;
+        let json = Json::Array(
+            leaves
+                .into_iter()
+                .map(|leaf| {
+                    Json::object([
+                        ("id", Json::string(leaf.id)),
+                        ("depth", Json::Number(leaf.depth.to_string().into())),
+                        ("line", Json::Number(leaf.line.to_string().into())),
+                        ("current", Json::Bool(leaf.current)),
+                    ])
+                })
+                .collect(),
+        );
+        give(&b, env, &json)
+    })
 }
 
 /// Maps one gateway event to agent events for `appendEventToChunks`: `delta` →
@@ -240,16 +245,17 @@ pub fn pi_leaves(env: &Env, history_value: Unknown) -> Result<Unknown<'static>> 
 #[napi(
     namespace = "pi",
     js_name = "toAgentEvents",
-    catch_unwind,
     ts_args_type = "event: PiGatewayEvent",
     ts_return_type = "AgentContentEvent[]"
 )]
 pub fn pi_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "pi.toAgentEvents")?;
-    let given = event.raw();
-    let event = object_of(&b, given, "event")?;
-    let events = pi::gateway_events(&event).map_err(|e| within(&b, "event", given, e))?;
-    give_events(&b, env, &events)
+    caught("pi.toAgentEvents", || {
+        let b = Bridge::new(env, "pi.toAgentEvents")?;
+        let given = event.raw();
+        let event = object_of(&b, given, "event")?;
+        let events = pi::gateway_events(&event).map_err(|e| within(&b, "event", given, e))?;
+        give_events(&b, env, &events)
+    })
 }
 
 /// Writes messages as a Pi session file (JSONL): a version 3 header, then message
@@ -257,18 +263,19 @@ pub fn pi_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>>
 #[napi(
     namespace = "pi",
     js_name = "fromMessages",
-    catch_unwind,
     ts_args_type = "messages: ChatMessage[]",
     ts_return_type = "string"
 )]
 pub fn pi_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "pi.fromMessages")?;
-    let json = array_of(&b, messages.raw(), "messages")?;
-    let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
-    let text = pi::write_session(&messages);
-    // The writer escapes unpaired surrogates, so the text is UTF-8.
-    let string = b.string(&crate::formats::wtf8::Wtf8::from_wtf8_unchecked(text))?;
-    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), string) })
+    caught("pi.fromMessages", || {
+        let b = Bridge::new(env, "pi.fromMessages")?;
+        let json = array_of(&b, messages.raw(), "messages")?;
+        let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
+        let text = pi::write_session(&messages);
+        // The writer escapes unpaired surrogates, so the text is UTF-8.
+        let string = b.string(&crate::formats::wtf8::Wtf8::from_wtf8_unchecked(text))?;
+        Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), string) })
+    })
 }
 
 /// Reads one `SnThinkingThought` (camelCase or the gateway's snake_case; numeric or
@@ -276,49 +283,51 @@ pub fn pi_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>
 #[napi(
     namespace = "sn",
     js_name = "toMessage",
-    catch_unwind,
     ts_args_type = "thought: SnThinkingThought | SnGatewayThought",
     ts_return_type = "ChatMessage"
 )]
 pub fn sn_to_message(env: &Env, thought: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "sn.toMessage")?;
-    let given = thought.raw();
-    let thought = object_of(&b, given, "thought")?;
-    let message = sn::read_thought(&thought).map_err(|e| within(&b, "thought", given, e))?;
-    give(&b, env, &message_json(&message))
+    caught("sn.toMessage", || {
+        let b = Bridge::new(env, "sn.toMessage")?;
+        let given = thought.raw();
+        let thought = object_of(&b, given, "thought")?;
+        let message = sn::read_thought(&thought).map_err(|e| within(&b, "thought", given, e))?;
+        give(&b, env, &message_json(&message))
+    })
 }
 
 /// Reads many thoughts at once: a JSON array as a string or Buffer, or the array itself.
 #[napi(
     namespace = "sn",
     js_name = "toMessages",
-    catch_unwind,
     ts_args_type = "thoughts: string | Uint8Array | Array<SnThinkingThought | SnGatewayThought>",
     ts_return_type = "ChatMessage[]"
 )]
 pub fn sn_to_messages(env: &Env, thoughts: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "sn.toMessages")?;
-    let items = match history(&b, thoughts.raw(), "thoughts", false)? {
-        History::Items(items) => items,
-        History::Text(text) => match value::parse(text.bytes()) {
-            Ok(Json::Array(items)) => items,
-            Ok(other) => {
-                return Err(b.type_error(format!("must be a JSON array, got {}", other.kind().name())))
-            }
-            Err(e) => return Err(b.type_error(e)),
-        },
-    };
-    let messages = items
-        .iter()
-        .enumerate()
-        .map(|(i, thought)| {
-            sn::read_thought(thought).map_err(|e| match b.element(thoughts.raw(), i) {
-                Ok(given) => within(&b, &format!("thoughts[{i}]"), given, e),
-                Err(error) => error,
+    caught("sn.toMessages", || {
+        let b = Bridge::new(env, "sn.toMessages")?;
+        let items = match history(&b, thoughts.raw(), "thoughts", false)? {
+            History::Items(items) => items,
+            History::Text(text) => match value::parse(text.bytes()) {
+                Ok(Json::Array(items)) => items,
+                Ok(other) => {
+                    return Err(b.type_error(format!("must be a JSON array, got {}", other.kind().name())))
+                }
+                Err(e) => return Err(b.type_error(e)),
+            },
+        };
+        let messages = items
+            .iter()
+            .enumerate()
+            .map(|(i, thought)| {
+                sn::read_thought(thought).map_err(|e| match b.element(thoughts.raw(), i) {
+                    Ok(given) => within(&b, &format!("thoughts[{i}]"), given, e),
+                    Err(error) => error,
+                })
             })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    give_messages(&b, env, &messages)
+            .collect::<Result<Vec<_>>>()?;
+        give_messages(&b, env, &messages)
+    })
 }
 
 /// Writes a message as an `SnThinkingThought` (camelCase, numeric enums).
@@ -326,36 +335,37 @@ pub fn sn_to_messages(env: &Env, thoughts: Unknown) -> Result<Unknown<'static>> 
 #[napi(
     namespace = "sn",
     js_name = "fromMessage",
-    catch_unwind,
     ts_args_type = "message: ChatMessage, options?: SnFromMessageOptions",
     ts_return_type = "SnThinkingThought"
 )]
 pub fn sn_from_message(env: &Env, message: Unknown, options: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "sn.fromMessage")?;
-    let given = message.raw();
-    let json = object_of(&b, given, "message")?;
-    let message =
-        crate::formats::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
-    let created_at = match b.value_type(options.raw())? {
-        ValueType::Undefined => None,
-        ValueType::Object => {
-            let at = b.get(options.raw(), c"createdAt")?;
-            match b.value_type(at)? {
-                ValueType::Undefined => None,
-                ValueType::String => Some(b.text(at)?),
-                got => {
-                    return Err(b.type_error(format!(
-                        "\"options.createdAt\" must be a string, got {}",
-                        got.name()
-                    )))
+    caught("sn.fromMessage", || {
+        let b = Bridge::new(env, "sn.fromMessage")?;
+        let given = message.raw();
+        let json = object_of(&b, given, "message")?;
+        let message =
+            crate::formats::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
+        let created_at = match b.value_type(options.raw())? {
+            ValueType::Undefined => None,
+            ValueType::Object => {
+                let at = b.get(options.raw(), c"createdAt")?;
+                match b.value_type(at)? {
+                    ValueType::Undefined => None,
+                    ValueType::String => Some(b.text(at)?),
+                    got => {
+                        return Err(b.type_error(format!(
+                            "\"options.createdAt\" must be a string, got {}",
+                            got.name()
+                        )))
+                    }
                 }
             }
-        }
-        got => return Err(b.type_error(format!("\"options\" must be an object, got {}", got.name()))),
-    };
-    let thought =
-        sn::write_thought(&message, created_at.as_ref()).map_err(|e| within(&b, "message", given, e))?;
-    give(&b, env, &thought)
+            got => return Err(b.type_error(format!("\"options\" must be an object, got {}", got.name()))),
+        };
+        let thought =
+            sn::write_thought(&message, created_at.as_ref()).map_err(|e| within(&b, "message", given, e))?;
+        give(&b, env, &thought)
+    })
 }
 
 /// Maps one SSE event `{ type, data }` to agent events: `text` → `text-delta`,
@@ -364,16 +374,17 @@ pub fn sn_from_message(env: &Env, message: Unknown, options: Unknown) -> Result<
 #[napi(
     namespace = "sn",
     js_name = "toAgentEvents",
-    catch_unwind,
     ts_args_type = "event: SnStreamEvent",
     ts_return_type = "AgentContentEvent[]"
 )]
 pub fn sn_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "sn.toAgentEvents")?;
-    let given = event.raw();
-    let event = object_of(&b, given, "event")?;
-    let events = sn::stream_events(&event).map_err(|e| within(&b, "event", given, e))?;
-    give_events(&b, env, &events)
+    caught("sn.toAgentEvents", || {
+        let b = Bridge::new(env, "sn.toAgentEvents")?;
+        let given = event.raw();
+        let event = object_of(&b, given, "event")?;
+        let events = sn::stream_events(&event).map_err(|e| within(&b, "event", given, e))?;
+        give_events(&b, env, &events)
+    })
 }
 
 /// Checks the stream's final `thought` against the chunks the stream built. Returns the
@@ -382,25 +393,26 @@ pub fn sn_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>>
 #[napi(
     namespace = "sn",
     js_name = "reconcile",
-    catch_unwind,
     ts_args_type = "chunks: Chunk[], thought: SnThinkingThought | SnGatewayThought",
     ts_return_type = "SnReconciled"
 )]
 pub fn sn_reconcile(env: &Env, chunks: Unknown, thought: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "sn.reconcile")?;
-    let Json::Array(streamed) = array_of(&b, chunks.raw(), "chunks")? else {
-        return Err(b.type_error("\"chunks\" must be an array"));
-    };
-    let given = thought.raw();
-    let thought = object_of(&b, given, "thought")?;
-    let (message, difference) =
-        sn::reconcile(&streamed, &thought).map_err(|e| within(&b, "thought", given, e))?;
-    let mut fields = vec![("message".into(), message_json(&message))];
-    if let Some(difference) = difference {
-        let mut detail = vec![("path".into(), Json::string(difference.path))];
-        detail.extend(difference.streamed.map(|v| ("streamed".into(), v)));
-        detail.extend(difference.persisted.map(|v| ("persisted".into(), v)));
-        fields.push(("difference".into(), Json::Object(detail)));
-    }
-    give(&b, env, &Json::Object(fields))
+    caught("sn.reconcile", || {
+        let b = Bridge::new(env, "sn.reconcile")?;
+        let Json::Array(streamed) = array_of(&b, chunks.raw(), "chunks")? else {
+            return Err(b.type_error("\"chunks\" must be an array"));
+        };
+        let given = thought.raw();
+        let thought = object_of(&b, given, "thought")?;
+        let (message, difference) =
+            sn::reconcile(&streamed, &thought).map_err(|e| within(&b, "thought", given, e))?;
+        let mut fields = vec![("message".into(), message_json(&message))];
+        if let Some(difference) = difference {
+            let mut detail = vec![("path".into(), Json::string(difference.path))];
+            detail.extend(difference.streamed.map(|v| ("streamed".into(), v)));
+            detail.extend(difference.persisted.map(|v| ("persisted".into(), v)));
+            fields.push(("difference".into(), Json::Object(detail)));
+        }
+        give(&b, env, &Json::Object(fields))
+    })
 }

@@ -19,6 +19,7 @@ use crate::formats::FORMATS;
 use crate::history::batch::Slicer;
 use crate::history::{self, HistoryFormat};
 
+use super::entry::caught;
 use super::js::{Js, JsError, JsResult, Value};
 use super::stream::glue;
 
@@ -65,18 +66,20 @@ pub struct FormatInfo {
 }
 
 /// Every format, in the order detection tries them.
-#[napi(js_name = "formats", catch_unwind)]
-pub fn format_infos() -> Vec<FormatInfo> {
-    FORMATS
-        .iter()
-        .map(|f| FormatInfo {
-            name: f.name.to_string(),
-            summary: f.summary.to_string(),
-            history: f.history.is_some(),
-            stream: f.stream.is_some(),
-            write: f.write.is_some(),
-        })
-        .collect()
+#[napi(js_name = "formats")]
+pub fn format_infos() -> Result<Vec<FormatInfo>> {
+    caught("formats", || {
+        Ok(FORMATS
+            .iter()
+            .map(|f| FormatInfo {
+                name: f.name.to_string(),
+                summary: f.summary.to_string(),
+                history: f.history.is_some(),
+                stream: f.stream.is_some(),
+                write: f.write.is_some(),
+            })
+            .collect())
+    })
 }
 
 /// What `detectFormat` found: the format, or why it cannot tell.

@@ -22,7 +22,7 @@ use crate::bytes::{EventStream, Framing, StreamError};
 use crate::decode::ValueType;
 
 use super::bytes::uint8_bytes;
-use super::entry::{run, with_state};
+use super::entry::{caught, run, with_state};
 use super::js::{Interned, Js, JsError, JsResult, State, Value};
 
 /// How a byte stream is cut into events.
@@ -388,21 +388,21 @@ impl ChunkStream {
     }
 
     /// The chunks, for `JSON.stringify(stream)`.
-    #[napi(js_name = "toJSON", ts_return_type = "Chunk[]", catch_unwind)]
+    #[napi(js_name = "toJSON", ts_return_type = "Chunk[]")]
     pub fn to_json<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        self.chunks(env)
+        caught("ChunkStream.toJSON", || self.chunks(env))
     }
 
     /// The chunks as JSON text (ASCII: other characters as `\u` escapes).
-    #[napi(catch_unwind)]
-    pub fn to_json_string(&self) -> String {
-        self.inner.to_json()
+    #[napi]
+    pub fn to_json_string(&self) -> Result<String> {
+        caught("ChunkStream.toJsonString", || Ok(self.inner.to_json()))
     }
 
     /// Events folded so far (lifecycle and unknown ones included).
-    #[napi(getter, catch_unwind)]
-    pub fn event_count(&self) -> f64 {
-        self.inner.event_count() as f64
+    #[napi(getter)]
+    pub fn event_count(&self) -> Result<f64> {
+        caught("ChunkStream.eventCount", || Ok(self.inner.event_count() as f64))
     }
 }
 

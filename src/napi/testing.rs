@@ -1,13 +1,17 @@
-//! Test-only: `__panicForTest(via)` panics inside the addon, so that the tests can show a
-//! panic reaching JavaScript as an `Error`, with the process going on working. It is not
-//! part of the API: left out of the typings, documented as test-only in `README.md`, and
+//! Test-only: `__panicForTest(via, secret)` panics inside the addon, so that the tests can
+//! show a panic reaching JavaScript as an `Error`, with the process going on working and
+//! `secret` (the caller's data) shown neither in the `Error` nor on stderr. It is not part
+//! of the API: left out of the typings, documented as test-only in `README.md`, and
 //! harmless (it throws). `via` picks the boundary the panic crosses:
 //!
 //! - `"entry"`: the wrapper every raw entry point, the `ChunkStream` class and the
 //!   adapters run their body in (`entry::run`);
 //! - `"payload"`: the same, with a panic payload that is not a message;
-//! - `"data"`: the same, with a formatted message quoting data, which must not be shown;
-//! - `"napi"`: a `#[napi(catch_unwind)]` function, as the format readers are.
+//! - `"data"`: the same, with a formatted message quoting `secret`;
+//! - `"napi"`: `entry::caught`, the wrapper every `#[napi]` function (the format readers,
+//!   this one) runs its body in, with a formatted message quoting `secret`;
+//! - `"slice"`: the same wrapper, with the standard library's own panic for a string
+//!   sliced off a character boundary, whose message quotes the string (`"é" + secret`).
 //!
 //! `__wrappedForTest()` returns an object wrapped (`napi_wrap`) around one byte that is
 //! not a `ChunkStream`, as another addon's object would be: the stream's methods must
@@ -22,12 +26,19 @@
 use napi::bindgen_prelude::{Env, Result, Status};
 use napi_derive::napi;
 
-use super::entry;
+use super::entry::{self, caught};
 
-#[napi(js_name = "__panicForTest", catch_unwind, skip_typescript)]
-pub fn panic_for_test(env: &Env, via: String) -> Result<()> {
-    match via.as_str() {
-        "napi" => panic!("a test panic in a #[napi(catch_unwind)] function"),
+#[napi(js_name = "__panicForTest", skip_typescript)]
+pub fn panic_for_test(env: &Env, via: String, secret: Option<String>) -> Result<()> {
+    let secret = secret.unwrap_or_default();
+    caught("__panicForTest", || match via.as_str() {
+        "napi" => panic!("a test panic quoting {secret}"),
+        "slice" => {
+            let text = format!("é{secret}");
+            // Byte 1 is inside the `é`: the standard library's panic quotes `text`.
+            let cut = std::hint::black_box(1);
+            Err(napi::Error::from_reason(text[cut..].to_string()))
+        }
         "entry" | "payload" | "data" => {
             let outcome = unsafe {
                 entry::with_state(env.raw(), "__panicForTest", |_| {
@@ -35,8 +46,7 @@ pub fn panic_for_test(env: &Env, via: String) -> Result<()> {
                         std::panic::panic_any(7_u8);
                     }
                     if via == "data" {
-                        let data = format!("{}-{}", "caller", "secret");
-                        panic!("a test panic quoting {data}");
+                        panic!("a test panic quoting {secret}");
                     }
                     panic!("a test panic in the entry wrapper")
                 })
@@ -49,11 +59,15 @@ pub fn panic_for_test(env: &Env, via: String) -> Result<()> {
             Status::InvalidArg,
             format!("__panicForTest: unknown boundary {other:?}"),
         )),
-    }
+    })
 }
 
-#[napi(js_name = "__wrappedForTest", catch_unwind, skip_typescript)]
+#[napi(js_name = "__wrappedForTest", skip_typescript)]
 pub fn wrapped_for_test(env: &Env) -> Result<napi::bindgen_prelude::Unknown<'_>> {
+    caught("__wrappedForTest", || wrap_one(env))
+}
+
+fn wrap_one(env: &Env) -> Result<napi::bindgen_prelude::Unknown<'_>> {
     use napi::sys;
     unsafe extern "C" fn free_wrapped(
         _env: sys::napi_env,

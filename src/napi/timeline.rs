@@ -11,6 +11,7 @@ use crate::formats::timeline::{
 };
 use crate::formats::wtf8::Wtf8;
 
+use super::entry::caught;
 use super::json_bridge::{Bridge, Value};
 
 /// A string field, or `None` when it is `undefined` or `null`; anything else is an error.
@@ -149,33 +150,34 @@ fn item_object(b: &Bridge, item: TimelineItem<Value, Value>) -> Result<Value> {
 /// are the chunks' own values.
 #[napi(
     js_name = "buildTimeline",
-    catch_unwind,
     ts_args_type = "chunks: Array<Chunk | SpannedToolBatchChunk>, options?: TimelineOptions",
     ts_return_type = "TimelineGroup[]"
 )]
 pub fn build_timeline_js(env: &Env, chunks: Unknown, options: Unknown) -> Result<Unknown<'static>> {
-    let b = Bridge::new(env, "buildTimeline")?;
-    let Some(len) = b.array_len(chunks.raw(), "\"chunks\"")? else {
-        let got = b.value_type(chunks.raw())?;
-        return Err(b.type_error(format!("\"chunks\" must be an array, got {}", got.name())));
-    };
-    let finished = match b.value_type(options.raw())? {
-        ValueType::Undefined | ValueType::Null => false,
-        ValueType::Object => b.truthy(b.get(options.raw(), c"finished")?)?,
-        got => return Err(b.type_error(format!("\"options\" must be an object, got {}", got.name()))),
-    };
-    let sources = sources(&b, chunks.raw(), len)?;
-    let groups = build_timeline(sources, len, TimelineOptions { finished });
-    let mut objects = Vec::with_capacity(groups.len());
-    for group in groups {
-        let parent = item_object(&b, group.parent)?;
-        let children = group
-            .children
-            .into_iter()
-            .map(|child| item_object(&b, child))
-            .collect::<Result<Vec<_>>>()?;
-        objects.push(b.object_with(&[(c"parent", parent), (c"children", b.array(&children)?)])?);
-    }
-    let array = b.array(&objects)?;
-    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), array) })
+    caught("buildTimeline", || {
+        let b = Bridge::new(env, "buildTimeline")?;
+        let Some(len) = b.array_len(chunks.raw(), "\"chunks\"")? else {
+            let got = b.value_type(chunks.raw())?;
+            return Err(b.type_error(format!("\"chunks\" must be an array, got {}", got.name())));
+        };
+        let finished = match b.value_type(options.raw())? {
+            ValueType::Undefined | ValueType::Null => false,
+            ValueType::Object => b.truthy(b.get(options.raw(), c"finished")?)?,
+            got => return Err(b.type_error(format!("\"options\" must be an object, got {}", got.name()))),
+        };
+        let sources = sources(&b, chunks.raw(), len)?;
+        let groups = build_timeline(sources, len, TimelineOptions { finished });
+        let mut objects = Vec::with_capacity(groups.len());
+        for group in groups {
+            let parent = item_object(&b, group.parent)?;
+            let children = group
+                .children
+                .into_iter()
+                .map(|child| item_object(&b, child))
+                .collect::<Result<Vec<_>>>()?;
+            objects.push(b.object_with(&[(c"parent", parent), (c"children", b.array(&children)?)])?);
+        }
+        let array = b.array(&objects)?;
+        Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), array) })
+    })
 }

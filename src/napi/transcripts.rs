@@ -10,6 +10,7 @@ use crate::formats::model_json::FormatMessage;
 use crate::formats::{acp_fold, claude, qwen};
 use crate::history::{self, HistoryFormat, Message};
 
+use super::entry::caught;
 use super::formats::{give_messages, history, History};
 use super::json_bridge::Bridge;
 
@@ -49,12 +50,13 @@ fn read(env: &Env, name: &'static str, value: Unknown, format: HistoryFormat) ->
 #[napi(
     namespace = "acp",
     js_name = "toMessages",
-    catch_unwind,
     ts_args_type = "history: string | Uint8Array | Array<SessionNotification | SessionUpdate>",
     ts_return_type = "ChatMessage[]"
 )]
 pub fn acp_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
-    read(env, "acp.toMessages", history, HistoryFormat::Acp)
+    caught("acp.toMessages", || {
+        read(env, "acp.toMessages", history, HistoryFormat::Acp)
+    })
 }
 
 /// Reads a Claude Code transcript (JSONL text, a Buffer, or its parsed lines): the
@@ -63,12 +65,13 @@ pub fn acp_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> 
 #[napi(
     namespace = "claude",
     js_name = "toMessages",
-    catch_unwind,
     ts_args_type = "history: string | Uint8Array | ClaudeTranscriptLine[]",
     ts_return_type = "ChatMessage[]"
 )]
 pub fn claude_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
-    read(env, "claude.toMessages", history, HistoryFormat::Claude)
+    caught("claude.toMessages", || {
+        read(env, "claude.toMessages", history, HistoryFormat::Claude)
+    })
 }
 
 /// Reads a Qwen Code chat recording (`ChatRecord` JSONL text, a Buffer, or its parsed
@@ -77,10 +80,11 @@ pub fn claude_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static
 #[napi(
     namespace = "qwen",
     js_name = "toMessages",
-    catch_unwind,
     ts_args_type = "history: string | Uint8Array | QwenChatRecord[]",
     ts_return_type = "ChatMessage[]"
 )]
 pub fn qwen_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
-    read(env, "qwen.toMessages", history, HistoryFormat::Qwen)
+    caught("qwen.toMessages", || {
+        read(env, "qwen.toMessages", history, HistoryFormat::Qwen)
+    })
 }
