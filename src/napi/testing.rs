@@ -103,17 +103,19 @@ fn wrap_one(env: &Env) -> Result<napi::bindgen_prelude::Unknown<'_>> {
     }
 }
 
-#[napi(js_name = "__mechanicsForTest", catch_unwind, skip_typescript)]
+#[napi(js_name = "__mechanicsForTest", skip_typescript)]
 pub fn mechanics_for_test(env: &Env, compiled: Option<bool>) -> Result<bool> {
-    // SAFETY: the live environment of this call.
-    let Some(state) = (unsafe { entry::state(env.raw()) }) else {
-        return Err(napi::Error::new(
-            Status::GenericFailure,
-            "the addon was not initialised",
-        ));
-    };
-    if let Some(compiled) = compiled {
-        state.mechanics.set(compiled && state.compiled);
-    }
-    Ok(state.mechanics.get())
+    caught("__mechanicsForTest", || {
+        // SAFETY: the live environment of this call.
+        let Some(state) = (unsafe { entry::state(env.raw()) }) else {
+            return Err(napi::Error::new(
+                Status::GenericFailure,
+                "the addon was not initialised",
+            ));
+        };
+        if let Some(compiled) = compiled {
+            state.mechanics.set(compiled && state.compiled);
+        }
+        Ok(state.mechanics.get())
+    })
 }
