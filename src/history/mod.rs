@@ -543,17 +543,16 @@ pub fn read_claude_history(
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    let (lines, numbers) = json_lines(input)?;
-    let mut skips = Skips::new(options.strict);
-    for (line, &number) in lines.iter().zip(&numbers) {
-        if !claude::is_known_line(line) {
-            skips
-                .skip(number, "a line type this version does not know")
-                .map_err(format_error)?;
-        }
-    }
-    claude::read_lines(&lines, |message| emit(Message::Format(message)));
-    Ok(skips)
+    let unknown = "a line type this version does not know";
+    read_line_tree(
+        input,
+        options,
+        (claude::is_known_line, unknown),
+        emit,
+        |lines, emit| {
+            claude::read_lines(lines, emit);
+        },
+    )
 }
 
 /// The `qwen` history: a Qwen Code chat recording, the chain to its last record.
@@ -562,16 +561,36 @@ pub fn read_qwen_history(
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
+    let unknown = "a record this version does not know";
+    read_line_tree(
+        input,
+        options,
+        (qwen::is_known_record, unknown),
+        emit,
+        |lines, emit| {
+            qwen::read_lines(lines, emit);
+        },
+    )
+}
+
+/// A transcript whose lines form a tree (its conversation is known only once every line
+/// is read): lines the format does not know are skipped and counted (refused when
+/// strict), then `read` hands on the messages.
+fn read_line_tree(
+    input: Input<'_>,
+    options: &ReadOptions,
+    (known, unknown): (fn(&Json) -> bool, &str),
+    emit: &mut dyn FnMut(Message) -> bool,
+    read: impl FnOnce(&[Json], &mut dyn FnMut(FormatMessage) -> bool),
+) -> Result<Skips, HistoryError> {
     let (lines, numbers) = json_lines(input)?;
     let mut skips = Skips::new(options.strict);
     for (line, &number) in lines.iter().zip(&numbers) {
-        if !qwen::is_known_record(line) {
-            skips
-                .skip(number, "a record this version does not know")
-                .map_err(format_error)?;
+        if !known(line) {
+            skips.skip(number, unknown).map_err(format_error)?;
         }
     }
-    qwen::read_lines(&lines, |message| emit(Message::Format(message)));
+    read(&lines, &mut |message| emit(Message::Format(message)));
     Ok(skips)
 }
 
