@@ -43,14 +43,17 @@ function run(command, args) {
   return done.status === 0
 }
 
-/** Installs the Debian packages if a piece is missing; throws if that cannot be done. */
-export function ensureToolchain() {
+/**
+ * Installs Debian's `packages` (as root, with apt-get) when `missing()` names anything;
+ * throws, saying what to install, when that cannot be done.
+ */
+export function ensurePackages(packages, missing, what) {
   let lacks = missing()
   if (lacks.length === 0) return
-  const install = ['install', '-y', '--no-install-recommends', ...PACKAGES]
+  const install = ['install', '-y', '--no-install-recommends', ...packages]
   const asRoot = process.getuid?.() === 0
   if (asRoot && existsSync('/usr/bin/apt-get')) {
-    console.log(`The WebAssembly build needs Debian's ${PACKAGES.join(', ')}; installing them.`)
+    console.log(`${what} needs Debian's ${packages.join(', ')}; installing them.`)
     if (!run('apt-get', install)) {
       run('apt-get', ['update'])
       run('apt-get', install)
@@ -58,11 +61,13 @@ export function ensureToolchain() {
     lacks = missing()
   }
   if (lacks.length > 0) {
-    throw new Error(
-      `The WebAssembly build needs ${lacks.join(', ')}. On Debian 12, as root: ` +
-        `apt-get ${install.join(' ')}`,
-    )
+    throw new Error(`${what} needs ${lacks.join(', ')}. On Debian 12, as root: apt-get ${install.join(' ')}`)
   }
+}
+
+/** Installs the Debian packages if a piece is missing; throws if that cannot be done. */
+export function ensureToolchain() {
+  ensurePackages(PACKAGES, missing, 'The WebAssembly build')
 }
 
 // `node scripts/wasm/toolchain.mjs`: only the install step.
