@@ -122,13 +122,13 @@ test('a SharedArrayBuffer changed by another thread during every call that reads
 })
 
 /** Peak resident memory of a child that loads `source` as every format, each way. */
-const boundedScript = (source) => `
+const boundedScript = (source, formats = FORMATS) => `
   const addon = require(${JSON.stringify(addon)})
   const hwm = () => Number(/VmHWM:\\s+(\\d+)/.exec(require('node:fs').readFileSync('/proc/self/status', 'utf8'))[1]) * 1024
   ;(async () => {
     const before = process.memoryUsage().rss
     const out = {}
-    for (const format of ${JSON.stringify(FORMATS)}) {
+    for (const format of ${JSON.stringify(formats)}) {
       let sync, async
       try { addon.loadHistorySync(${JSON.stringify(source)}, format); sync = 'loaded' } catch (e) { sync = [e.message, e.line] }
       try { await addon.loadHistory(${JSON.stringify(source)}, format); async = 'loaded' } catch (e) { async = [e.message, e.line] }
@@ -138,15 +138,23 @@ const boundedScript = (source) => `
   })()
 `
 
-for (const source of ['/dev/zero', '/dev/urandom']) {
-  test(`${source} as every format is refused at line 1, with bounded memory`, { skip: !existsSync(source) }, () => {
-    const { out, growth } = node(boundedScript(source))
-    for (const format of FORMATS) {
+// Random bytes as `events` start with ':' (an SSE comment) once in 256 reads, and every
+// later random line is then an ignored field: the endless device would never settle, so
+// that format is tested with a seeded file below. A random first line is blank (a line
+// end among its first bytes, whitespace before it) about once in 200 reads; readers skip
+// blank lines, so there the first line that can be refused is line 2.
+for (const [source, formats, firstLines] of [
+  ['/dev/zero', FORMATS, [1]],
+  ['/dev/urandom', FORMATS.filter((f) => f !== 'events'), [1, 2]],
+]) {
+  test(`${source} as every format is refused at its first line, with bounded memory`, { skip: !existsSync(source) }, () => {
+    const { out, growth } = node(boundedScript(source, formats))
+    for (const format of formats) {
       for (const way of ['sync', 'async']) {
         const got = out[format][way]
         assert.ok(Array.isArray(got), `${format} ${way}: ${JSON.stringify(got)}`)
         assert.match(got[0], /^loadHistory(Sync)?: /)
-        assert.equal(got[1], 1, `${format} ${way}: ${got[0]}`)
+        assert.ok(firstLines.includes(got[1]), `${format} ${way}: ${got[0]}`)
       }
     }
     // A block or two at a time, never the input.
