@@ -10,7 +10,7 @@ use std::io::Read;
 
 use crate::formats::value::{self, Json, ParseError};
 
-use super::lines::{hopeless, read_error, too_long, BLOCK, MAX_LINE};
+use super::lines::{hopeless, is_too_long, read_after, read_error, too_long, BLOCK};
 use super::HistoryError;
 
 /// What comes next in the array.
@@ -92,27 +92,17 @@ impl<R: Read> Elements<R> {
             self.end -= keep;
             self.start -= keep;
         }
-        if self.buf.len() - self.end < BLOCK / 2 {
-            if self.end > MAX_LINE {
-                return Err(too_long(Some(self.line), self.base));
-            }
-            self.buf
-                .resize((self.buf.len() * 2).clamp(BLOCK, MAX_LINE + BLOCK), 0);
+        let read =
+            read_after(&mut self.reader, &mut self.buf, self.end).map_err(|e| match is_too_long(&e) {
+                true => too_long(Some(self.line), self.base),
+                false => read_error(e),
+            })?;
+        if read == 0 {
+            self.eof = true;
+            return Ok(false);
         }
-        loop {
-            match self.reader.read(&mut self.buf[self.end..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(false);
-                }
-                Ok(n) => {
-                    self.end += n;
-                    return Ok(true);
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(read_error(e)),
-            }
-        }
+        self.end += read;
+        Ok(true)
     }
 
     /// The next byte that is not whitespace (not consumed); `None` at the end of input.

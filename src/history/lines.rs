@@ -108,28 +108,13 @@ impl<R: Read> Lines<R> {
             self.end -= self.start;
             self.start = 0;
         }
-        if self.buf.len() - self.end < BLOCK / 2 {
-            // Room for the longest line and one block more, never beyond.
-            if self.end > MAX_LINE {
-                return Err(io::Error::other(TooLong));
-            }
-            self.buf
-                .resize((self.buf.len() * 2).clamp(BLOCK, MAX_LINE + BLOCK), 0);
+        let read = read_after(&mut self.reader, &mut self.buf, self.end)?;
+        if read == 0 {
+            self.eof = true;
+            return Ok(false);
         }
-        loop {
-            match self.reader.read(&mut self.buf[self.end..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(false);
-                }
-                Ok(n) => {
-                    self.end += n;
-                    return Ok(true);
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        }
+        self.end += read;
+        Ok(true)
     }
 
     /// The next line (the last one may lack its `\n`), checked as UTF-8; `None` at the end.
@@ -141,12 +126,10 @@ impl<R: Read> Lines<R> {
             }
             searched = self.end;
             let before = self.start;
-            let filled = self
-                .fill()
-                .map_err(|e| match e.get_ref().is_some_and(|e| e.is::<TooLong>()) {
-                    true => too_long(Some(self.number + 1), self.base + self.start as u64),
-                    false => read_error(e),
-                })?;
+            let filled = self.fill().map_err(|e| match is_too_long(&e) {
+                true => too_long(Some(self.number + 1), self.base + self.start as u64),
+                false => read_error(e),
+            })?;
             if !filled {
                 if self.start == self.end {
                     return Ok(None);
@@ -274,6 +257,29 @@ impl<R: Read> Lines<R> {
 /// The line being read would pass [`MAX_LINE`].
 #[derive(Debug)]
 struct TooLong;
+
+/// Whether a read failed because its line would pass [`MAX_LINE`].
+pub(crate) fn is_too_long(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|e| e.is::<TooLong>())
+}
+
+/// One read into `buf` after its first `end` bytes (0 at the end of the input). The
+/// buffer grows first when less than half a block is free, to room for the longest line
+/// and one block more, never beyond: a longer line fails with [`is_too_long`].
+pub(crate) fn read_after(reader: &mut impl Read, buf: &mut Vec<u8>, end: usize) -> io::Result<usize> {
+    if buf.len() - end < BLOCK / 2 {
+        if end > MAX_LINE {
+            return Err(io::Error::other(TooLong));
+        }
+        buf.resize((buf.len() * 2).clamp(BLOCK, MAX_LINE + BLOCK), 0);
+    }
+    loop {
+        match reader.read(&mut buf[end..]) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            read => return read,
+        }
+    }
+}
 
 impl std::fmt::Display for TooLong {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
