@@ -207,3 +207,15 @@ test('loadHistory works in worker threads, and a worker can end in the middle of
   }
   assert.equal((await loadHistory(file, 'pi')).length, expected)
 })
+
+test('loadHistory reads a signal and the format options from one options object', async () => {
+  const file = path('acp-v1-load.ndjson')
+  const { signal } = new AbortController()
+  assert.equal((await loadHistory(file, 'acp', { signal })).length, 6)
+  await assert.rejects(loadHistory(file, 'acp', { signal, strict: true }), (e) => e.line === 23 && /strict: unknown lines are refused/.test(e.message))
+  assert.deepEqual(await loadHistory(file, 'acp', { signal, strict: false }), loadHistorySync(file, 'acp'))
+  assert.throws(() => loadHistory(file, 'acp', { signal, strict: 'yes' }), {
+    name: 'TypeError',
+    message: 'loadHistory: options.strict must be a boolean, got string',
+  })
+})
