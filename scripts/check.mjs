@@ -1,5 +1,5 @@
 // npm test's check that nothing the README names can rot unseen: the fuzz targets (a
-// crate outside the workspace `cargo test` builds) are type-checked with `cargo check`,
+// crate outside the workspace `cargo test` builds) are type-checked with `cargo check` (and formatted as the rest),
 // and the JavaScript the README runs (scripts/, bench/, cli/, bin/) is read by tsc with
 // the package's typings. The scripts are plain JavaScript whose objects tsc can only
 // guess at, so of tsc's findings this keeps those that mean the script no longer fits
@@ -12,6 +12,14 @@ import { fileURLToPath } from 'node:url'
 const root = fileURLToPath(new URL('..', import.meta.url))
 let failed = false
 
+const fmt = spawnSync('cargo', ['fmt', '--check', '--manifest-path', join(root, 'fuzz', 'Cargo.toml')], {
+  cwd: root,
+  stdio: 'inherit',
+})
+if (fmt.status !== 0) {
+  console.error('fuzz/: cargo fmt --check failed')
+  failed = true
+}
 const cargo = spawnSync('cargo', ['check', '--bins', '--quiet', '--manifest-path', join(root, 'fuzz', 'Cargo.toml')], {
   cwd: root,
   stdio: 'inherit',
