@@ -112,7 +112,7 @@ export type AgentContentEvent =
  * A bad event throws the `TypeError` `appendEventToChunks` throws, prefixed with its
  * index; the events before it stay applied.
  */
-export declare function appendEventsToChunks(chunks: Chunk[], events: AgentEvent[]): void
+export declare function appendEventsToChunks(chunks: HistoryChunk[], events: AgentEvent[]): void
 
 /**
  * Folds one agent event into `chunks`, in place: extends the last chunk or pushes a new
@@ -120,14 +120,14 @@ export declare function appendEventsToChunks(chunks: Chunk[], events: AgentEvent
  * by reference. Throws a `TypeError` naming the field, leaving `chunks` untouched, when
  * the event is malformed.
  */
-export declare function appendEventToChunks(chunks: Chunk[], event: AgentEvent): void
+export declare function appendEventToChunks(chunks: HistoryChunk[], event: AgentEvent): void
 
 /**
  * Routes a system notice: into the newest message when it is a `system` message, else
  * into a new `system` message whose id comes from `idFactory` (called once, only then;
  * default: a random v4 UUID). Returns the id of the message used.
  */
-export declare function applySystemEvent<M extends IdentifiedMessage>(messages: M[], event: SystemEventLike, idFactory?: () => string): { messageId: string }
+export declare function applySystemEvent<M extends HistoryMessage>(messages: M[], event: SystemEventLike, idFactory?: () => string): { messageId: string }
 
 /** A slash command the agent offers. */
 export interface AvailableCommand {
@@ -141,7 +141,7 @@ export interface AvailableCommand {
  * derived from the chunks, grouped by the calls' `spanId`. `text`, `args` and `result`
  * are the chunks' own values.
  */
-export declare function buildTimeline(chunks: Array<Chunk | SpannedToolBatchChunk>, options?: TimelineOptions): TimelineGroup[]
+export declare function buildTimeline(chunks: Array<HistoryChunk | SpannedToolBatchChunk>, options?: TimelineOptions): TimelineGroup[]
 
 /** A chat message as the helper's callers store it. */
 export interface ChatMessage {
@@ -171,8 +171,13 @@ export interface ChatMessageData {
 /** The type of a ChatViewer transcript line. */
 export type ChatMessageDataType = 'user' | 'assistant' | 'tool_call'
 
-/** One ordered piece of a message, discriminated by `type`. */
-export type Chunk = TextChunk | ThinkingChunk | ToolBatchChunk | ErrorChunk | SystemChunk | FileChunk
+/**
+ * One ordered piece of a message, discriminated by `type`: the five chunks the drop-in
+ * (`appendEventToChunks`, `applySystemEvent`, `ChunkStream`, `reduceEvents`) makes,
+ * exactly the helper's union, so code written against the helper's types compiles
+ * unchanged, an exhaustive `switch` included.
+ */
+export type Chunk = TextChunk | ThinkingChunk | ToolBatchChunk | ErrorChunk | SystemChunk
 
 /**
  * One line of a Claude Code transcript: a conversation line (`user`, `assistant`,
@@ -262,7 +267,7 @@ export interface FileChunk {
 /** A stream folded by `foldStream`. */
 export interface FoldedStream {
   format: FormatName
-  messages: Array<ChatMessage>
+  messages: Array<HistoryMessage>
   /** Per message, the lines that built it. */
   origins: Array<StreamOrigin>
   skipped: SkippedLines
@@ -295,8 +300,24 @@ export type FormatName = 'acp' | 'claude' | 'qwen' | 'chatviewer' | 'pi-events' 
 /** Every format, in the order detection tries them. */
 export declare function formats(): Array<FormatInfo>
 
+/**
+ * One ordered piece of a message read from a history or folded from a recorded stream:
+ * a `Chunk`, a `system` chunk of any kind other tools store, or a `file`.
+ */
+export type HistoryChunk = TextChunk | ThinkingChunk | ToolBatchChunk | ErrorChunk | HistorySystemChunk | FileChunk
+
 /** A history format `loadHistory` reads. */
 export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'qwen' | 'ai-sdk'
+
+/**
+ * A message read from a history or folded from a recorded stream: a `ChatMessage` whose
+ * chunks may also be files and other tools' notices. A `ChatMessage` is one too.
+ */
+export interface HistoryMessage {
+  id: string
+  role: MessageRole
+  chunks: Array<HistoryChunk>
+}
 
 /** Options of `loadHistory` / `loadHistorySync`. */
 export interface HistoryOptions {
@@ -309,9 +330,25 @@ export interface HistoryOptions {
 /** A history read by `readHistory`. */
 export interface HistoryRead {
   format: FormatName
-  messages: Array<ChatMessage>
+  messages: Array<HistoryMessage>
   skipped: SkippedLines
 }
+
+/**
+ * A notice from the system in a message read from a history: a compaction summary, a
+ * plan, a change of reasoning effort … as well as the drop-in's kinds.
+ */
+export interface HistorySystemChunk {
+  type: 'system'
+  kind: HistorySystemChunkKind
+  text: string
+}
+
+/**
+ * The kind of a `system` chunk in a message read from a history or a recorded stream:
+ * the drop-in's four and the notices other tools store.
+ */
+export type HistorySystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'compaction' | 'branch-summary' | 'thinking-level-changed' | 'custom' | 'plan'
 
 /** The least a message needs for `applySystemEvent`; callers' own message types extend it. */
 export interface IdentifiedMessage {
@@ -333,7 +370,7 @@ export type LifecycleEventType = 'status' | 'turn-start' | 'turn-sealed' | 'done
  * With `options.signal`, aborting rejects with the signal's reason (as `fetch` does) and
  * stops the reading thread.
  */
-export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName, options?: LoadHistoryOptions): Promise<ChatMessage[]>
+export declare function loadHistory(source: string | Uint8Array, format: HistoryFormatName, options?: LoadHistoryOptions): Promise<HistoryMessage[]>
 
 /** Options of `loadHistory`. */
 export interface LoadHistoryOptions {
@@ -354,7 +391,7 @@ export interface LoadHistoryOptions {
  * with `code` (`ENOENT`, …) for a file that cannot be read; a `TypeError` for bad
  * arguments.
  */
-export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): ChatMessage[]
+export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): HistoryMessage[]
 
 /** A text part of a Qwen message. */
 export interface MessagePart {
@@ -703,7 +740,7 @@ export interface SnGatewayThought {
 /** The outcome of `sn.reconcile`. */
 export interface SnReconciled {
   /** The persisted thought's message: it replaces the streamed one. */
-  message: ChatMessage
+  message: HistoryMessage
   /** Absent when the stream built exactly the thought's chunks. */
   difference?: SnDifference
 }
@@ -775,15 +812,15 @@ export interface StreamOrigin {
   chunks: Array<[number, number] | null>
 }
 
-/** A notice from the system (model switch, configuration reload, cancellation …). */
+/** A notice from the system (model switch, configuration reload, cancellation). */
 export interface SystemChunk {
   type: 'system'
   kind: SystemChunkKind
   text: string
 }
 
-/** The kind of a `system` chunk. */
-export type SystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'compaction' | 'branch-summary' | 'thinking-level-changed' | 'custom' | 'plan'
+/** The kind of a `system` chunk the drop-in makes: exactly the helper's four. */
+export type SystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled'
 
 /** A system notice in the caller's terms: its kind and its (formatted, localised) text. */
 export interface SystemEventLike {
@@ -918,7 +955,7 @@ export interface ToolResultPayload {
  * errors → `system` / `error`. Rows are stamped with the clock (`options.now`, default
  * `Date.now()`).
  */
-export declare function toUnifiedMessages(messages: ChatMessage[], options?: AdaptOptions): UnifiedMessage[]
+export declare function toUnifiedMessages(messages: HistoryMessage[], options?: AdaptOptions): UnifiedMessage[]
 
 /** One row of the webui's chat timeline. */
 export interface UnifiedMessage {
@@ -953,7 +990,7 @@ export declare namespace acp {
    * say, a `plan` is a `plan` system chunk where it came. `loadHistory(…, 'acp')` reads
    * files by the same rules.
    */
-  export function toMessages(history: string | Uint8Array | Array<SessionNotification | SessionUpdate>): ChatMessage[]
+  export function toMessages(history: string | Uint8Array | Array<SessionNotification | SessionUpdate>): HistoryMessage[]
   /**
    * The webview state (`ACPMessage[]`) after a recorded stream of ACP `session/update`s:
    * consecutive text of one role as one message (thoughts as `thinking`), each tool call
@@ -976,9 +1013,9 @@ export declare namespace aiSdk {
    * `tool-<name>` parts); `aiSdk.toMessages` reads it back to the same chunks, error
    * chunks and shell output excepted (a `UIMessage` has no part for them).
    */
-  export function fromMessage(message: ChatMessage): { id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }
+  export function fromMessage(message: HistoryMessage): { id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }
   /** `aiSdk.fromMessage` for each message. */
-  export function fromMessages(messages: ChatMessage[]): Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>
+  export function fromMessages(messages: HistoryMessage[]): Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>
   /**
    * Maps UI message stream chunks (what `useChat` reads, in order) to agent events for
    * `appendEventToChunks`: `text-delta` → `text-delta`, `reasoning-delta` →
@@ -992,7 +1029,7 @@ export declare namespace aiSdk {
    * Reads persisted `UIMessage`s (what `useChat` keeps) as messages: each part folded as
    * the events it stands for.
    */
-  export function toMessages(messages: Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>): ChatMessage[]
+  export function toMessages(messages: Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>): HistoryMessage[]
 }
 
 export declare namespace claude {
@@ -1001,7 +1038,7 @@ export declare namespace claude {
    * conversation from the root to the last line, one message per stored message (the
    * lines of one API response are one message), tool results on their calls.
    */
-  export function toMessages(history: string | Uint8Array | ClaudeTranscriptLine[]): ChatMessage[]
+  export function toMessages(history: string | Uint8Array | ClaudeTranscriptLine[]): HistoryMessage[]
 }
 
 export declare namespace pi {
@@ -1009,7 +1046,7 @@ export declare namespace pi {
    * Writes messages as a Pi session file (JSONL): a version 3 header, then message
    * entries chained by `parentId`. `pi.toMessages` reads it back to the same messages.
    */
-  export function fromMessages(messages: ChatMessage[]): string
+  export function fromMessages(messages: HistoryMessage[]): string
   /**
    * The leaves of a Pi session's tree (entries no other entry continues), in file order;
    * the last entry of the file is the `current` one. Takes what `pi.toMessages` takes.
@@ -1031,7 +1068,7 @@ export declare namespace pi {
    * `options.strict`. Throws a `TypeError` naming the line and path of a malformed line,
    * or the line number of a truncated last line.
    */
-  export function toMessages(history: string | Uint8Array | PiSessionLine[], options?: PiReadOptions): ChatMessage[]
+  export function toMessages(history: string | Uint8Array | PiSessionLine[], options?: PiReadOptions): HistoryMessage[]
 }
 
 export declare namespace qwen {
@@ -1040,7 +1077,7 @@ export declare namespace qwen {
    * lines): the conversation to its last record, thoughts as thinking chunks, function
    * calls with their responses as results, telemetry skipped.
    */
-  export function toMessages(history: string | Uint8Array | QwenChatRecord[]): ChatMessage[]
+  export function toMessages(history: string | Uint8Array | QwenChatRecord[]): HistoryMessage[]
 }
 
 export declare namespace sn {
@@ -1048,13 +1085,13 @@ export declare namespace sn {
    * Writes a message as an `SnThinkingThought` (camelCase, numeric enums).
    * `sn.toMessage` reads it back to the same message.
    */
-  export function fromMessage(message: ChatMessage, options?: SnFromMessageOptions): SnThinkingThought
+  export function fromMessage(message: HistoryMessage, options?: SnFromMessageOptions): SnThinkingThought
   /**
    * Checks the stream's final `thought` against the chunks the stream built. Returns the
    * thought's message (which replaces the streamed one) and, when they disagree, the first
    * difference by path.
    */
-  export function reconcile(chunks: Chunk[], thought: SnThinkingThought | SnGatewayThought): SnReconciled
+  export function reconcile(chunks: HistoryChunk[], thought: SnThinkingThought | SnGatewayThought): SnReconciled
   /**
    * Maps one SSE event `{ type, data }` to agent events: `text` → `text-delta`,
    * `function_call` → `tool-call`, `function_result` → `tool-result`; `topic`,
@@ -1065,7 +1102,7 @@ export declare namespace sn {
    * Reads one `SnThinkingThought` (camelCase or the gateway's snake_case; numeric or
    * named part types and roles) as a message.
    */
-  export function toMessage(thought: SnThinkingThought | SnGatewayThought): ChatMessage
+  export function toMessage(thought: SnThinkingThought | SnGatewayThought): HistoryMessage
   /** Reads many thoughts at once: a JSON array as a string or Buffer, or the array itself. */
-  export function toMessages(thoughts: string | Uint8Array | Array<SnThinkingThought | SnGatewayThought>): ChatMessage[]
+  export function toMessages(thoughts: string | Uint8Array | Array<SnThinkingThought | SnGatewayThought>): HistoryMessage[]
 }

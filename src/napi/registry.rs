@@ -138,7 +138,7 @@ pub(super) fn history_options(js: &Js, value: Value) -> JsResult<ReadOptions> {
 pub struct HistoryRead {
     #[napi(ts_type = "FormatName")]
     pub format: String,
-    pub messages: Vec<super::types::ChatMessage>,
+    pub messages: Vec<super::types::HistoryMessage>,
     pub skipped: SkippedLines,
 }
 
@@ -158,7 +158,7 @@ pub struct StreamOrigin {
 pub struct FoldedStream {
     #[napi(ts_type = "FormatName")]
     pub format: String,
-    pub messages: Vec<super::types::ChatMessage>,
+    pub messages: Vec<super::types::HistoryMessage>,
     /// Per message, the lines that built it.
     pub origins: Vec<StreamOrigin>,
     pub skipped: SkippedLines,

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use napi::bindgen_prelude::{Either6, Env, Result, Status, Unknown};
+use napi::bindgen_prelude::{Either5, Either6, Env, Result, Status, Unknown};
 use napi::JsValue;
 use napi_derive::napi;
 use serde_json::Value;
@@ -18,9 +18,19 @@ use super::entry;
 #[napi]
 pub type ProviderMetadata = HashMap<String, HashMap<String, Unknown<'static>>>;
 
-/// The kind of a `system` chunk.
+/// The kind of a `system` chunk the drop-in makes: exactly the helper's four.
 #[napi(string_enum = "kebab-case")]
 pub enum SystemChunkKind {
+    Notice,
+    ModelChanged,
+    ConfigReload,
+    Cancelled,
+}
+
+/// The kind of a `system` chunk in a message read from a history or a recorded stream:
+/// the drop-in's four and the notices other tools store.
+#[napi(string_enum = "kebab-case")]
+pub enum HistorySystemChunkKind {
     Notice,
     ModelChanged,
     ConfigReload,
@@ -173,12 +183,22 @@ pub struct ErrorChunk {
     pub status_code: Option<f64>,
 }
 
-/// A notice from the system (model switch, configuration reload, cancellation …).
+/// A notice from the system (model switch, configuration reload, cancellation).
 #[napi(object)]
 pub struct SystemChunk {
     #[napi(ts_type = "'system'")]
     pub r#type: String,
     pub kind: SystemChunkKind,
+    pub text: String,
+}
+
+/// A notice from the system in a message read from a history: a compaction summary, a
+/// plan, a change of reasoning effort … as well as the drop-in's kinds.
+#[napi(object)]
+pub struct HistorySystemChunk {
+    #[napi(ts_type = "'system'")]
+    pub r#type: String,
+    pub kind: HistorySystemChunkKind,
     pub text: String,
 }
 
@@ -197,9 +217,18 @@ pub struct FileChunk {
     pub filename: Option<String>,
 }
 
-/// One ordered piece of a message, discriminated by `type`.
+/// One ordered piece of a message, discriminated by `type`: the five chunks the drop-in
+/// (`appendEventToChunks`, `applySystemEvent`, `ChunkStream`, `reduceEvents`) makes,
+/// exactly the helper's union, so code written against the helper's types compiles
+/// unchanged, an exhaustive `switch` included.
 #[napi]
-pub type Chunk = Either6<TextChunk, ThinkingChunk, ToolBatchChunk, ErrorChunk, SystemChunk, FileChunk>;
+pub type Chunk = Either5<TextChunk, ThinkingChunk, ToolBatchChunk, ErrorChunk, SystemChunk>;
+
+/// One ordered piece of a message read from a history or folded from a recorded stream:
+/// a `Chunk`, a `system` chunk of any kind other tools store, or a `file`.
+#[napi]
+pub type HistoryChunk =
+    Either6<TextChunk, ThinkingChunk, ToolBatchChunk, ErrorChunk, HistorySystemChunk, FileChunk>;
 
 /// A chat message as the helper's callers store it.
 #[napi(object)]
@@ -207,6 +236,15 @@ pub struct ChatMessage {
     pub id: String,
     pub role: MessageRole,
     pub chunks: Vec<Chunk>,
+}
+
+/// A message read from a history or folded from a recorded stream: a `ChatMessage` whose
+/// chunks may also be files and other tools' notices. A `ChatMessage` is one too.
+#[napi(object)]
+pub struct HistoryMessage {
+    pub id: String,
+    pub role: MessageRole,
+    pub chunks: Vec<HistoryChunk>,
 }
 
 /// The least a message needs for `applySystemEvent`; callers' own message types extend it.
@@ -237,7 +275,7 @@ fn pending() -> napi::Error {
 // `entry.rs`); this wrapper gives the typings and the loader their signature.
 #[napi(
     js_name = "appendEventToChunks",
-    ts_args_type = "chunks: Chunk[], event: AgentEvent"
+    ts_args_type = "chunks: HistoryChunk[], event: AgentEvent"
 )]
 pub fn append_event_to_chunks(env: &Env, chunks: Unknown, event: Unknown) -> Result<()> {
     let outcome = unsafe {
@@ -255,7 +293,7 @@ pub fn append_event_to_chunks(env: &Env, chunks: Unknown, event: Unknown) -> Res
 // Replaced by a raw callback at load, as `appendEventToChunks` is.
 #[napi(
     js_name = "applySystemEvent",
-    ts_generic_types = "M extends IdentifiedMessage",
+    ts_generic_types = "M extends HistoryMessage",
     ts_args_type = "messages: M[], event: SystemEventLike, idFactory?: () => string",
     ts_return_type = "{ messageId: string }"
 )]
