@@ -52,6 +52,14 @@ use napi_derive::napi;
 /// other wrapper, so a panic here is caught here: it must not unwind into Node.
 #[napi(module_exports)]
 pub fn install(exports: Object, env: Env) -> Result<()> {
+    // `AGENT_CHUNKS_BINDING=wasm` chooses the WebAssembly build: the native addon refuses
+    // to load, and the generated `index.js` goes on to its WebAssembly candidate.
+    #[cfg(not(target_family = "wasm"))]
+    if std::env::var_os("AGENT_CHUNKS_BINDING").is_some_and(|choice| choice == "wasm") {
+        return Err(napi::Error::from_reason(
+            "agent-chunks: AGENT_CHUNKS_BINDING=wasm, so the native addon is not loaded",
+        ));
+    }
     entry::install_panic_hook();
     let installed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
         entry::install(env.raw(), exports.raw())
