@@ -422,6 +422,10 @@ if (native && wanted('history')) await runHistoryCases({ native, settings, piSes
 if (native && wanted('browser')) {
   await runBrowserCases({ native, turns, ndjson: ndjsonBuffer.toString('utf8'), settings, measurePair, printTable, ratio });
 }
+if (native && wanted('fallback')) {
+  const { runFallbackCases } = await import('./fallback.mjs');
+  await runFallbackCases({ native, turns, ndjson: ndjsonBuffer.toString('utf8'), settings, measurePair, printTable, ratio });
+}
 if (native && wanted('peers')) {
   const { runPeerCases } = await import('./peers.mjs');
   await runPeerCases({ native, settings, printTable, ratio, quick });
