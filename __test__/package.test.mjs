@@ -5,9 +5,9 @@
 // `npm install --offline` (nothing from a registry) and no `cargo` or compiler on the
 // PATH, and used from CommonJS, from ES modules with named imports, from TypeScript
 // (`node16`, `nodenext` and `bundler` resolution, with and without @types/node), from an
-// esbuild browser bundle and through `npx agent-chunks`. Then the platform package is
-// removed, as on a platform with no package: the same programs load the WebAssembly
-// build, print one line of warning, and give the same results.
+// esbuild browser bundle and through `npx agent-chunks`. Then the native binary is broken,
+// and then its package removed, as on a platform with no package: the same programs load
+// the WebAssembly build, print one line of warning, and give the same results.
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -235,6 +235,14 @@ test('AGENT_CHUNKS_BINDING=wasm chooses the WebAssembly build where the native a
   assert.equal(chosen.target, 'wasm32-wasi')
   assert.equal(chosen.stderr, '')
   assert.deepEqual(chosen.results, native)
+})
+
+test('with a native binary that does not load: the WebAssembly fallback, one line of warning, the same results', () => {
+  writeFileSync(join(project, 'node_modules', `agent-chunks-${HOST}`, `agent-chunks.${HOST}.node`), 'not an ELF file')
+  const broken = use('use.cjs')
+  assert.equal(broken.target, 'wasm32-wasi')
+  assert.deepEqual(broken.results, native)
+  assert.equal(broken.stderr.split('\n').filter(Boolean).length, 1, broken.stderr)
 })
 
 test('with the platform package removed: the WebAssembly fallback, one line of warning, the same results', () => {
