@@ -10,7 +10,8 @@ import { join } from 'node:path'
 import { readHistory } from '../index.js'
 import { bin, ndjson, root, run, scratch } from './cli-helpers.mjs'
 
-const scan = createRequire(import.meta.url)('../cli/scan.js')
+const require = createRequire(import.meta.url)
+const scan = { ...require('../cli/scan.js'), ...require('../cli/scan-report.js') }
 const tmp = scratch()
 
 // A Claude Code session: a question, one tool call with its result, an answer, and a line

@@ -15,6 +15,7 @@ const { HELP } = require('./help')
 const { renderPage } = require('./page')
 const { createProgress } = require('./progress')
 const scan = require('./scan')
+const scanReport = require('./scan-report')
 const { renderText } = require('./terminal')
 
 const COMMON = { help: { type: 'boolean', short: 'h' }, debug: { type: 'boolean' } }
@@ -170,7 +171,7 @@ const COMMANDS = {
       let text = ''
       while (printed < results.length && results[printed] !== undefined) {
         const result = results[printed++]
-        if (!values.json && result.ignored === undefined && !(values.quiet && !result.error)) text += `${scan.describeResult(result)}\n`
+        if (!values.json && result.ignored === undefined && !(values.quiet && !result.error)) text += `${scanReport.describeResult(result)}\n`
       }
       if (text) {
         progress.end()
@@ -185,13 +186,13 @@ const COMMANDS = {
     })
     progress.end()
     const all = [...failures, ...results]
-    const summary = scan.summarize(all)
+    const summary = scanReport.summarize(all)
     if (values.json) {
       io.stdout.write(pretty({ files: all, summary }))
     } else {
       let text = ''
-      for (const failure of failures) text += `${scan.describeResult(failure)}\n`
-      for (const line of scan.describeSummary(summary)) text += `${line}\n`
+      for (const failure of failures) text += `${scanReport.describeResult(failure)}\n`
+      for (const line of scanReport.describeSummary(summary)) text += `${line}\n`
       io.stdout.write(text)
     }
     return summary.failed ? 1 : 0
