@@ -124,8 +124,8 @@ describe('scan', { concurrency: 2 }, () => {
     const { code, stdout } = await run(['scan', log, tmp.path('nowhere.jsonl')])
     assert.equal(code, 1)
     const [first, second] = stdout.split('\n')
-    assert.match(first, /capture\.log: claude, /)
-    assert.equal(second, `${tmp.path('nowhere.jsonl')}: failed: no such file`)
+    assert.equal(first, `${tmp.path('nowhere.jsonl')}: failed: no such file`, 'a path that cannot be walked is said first')
+    assert.match(second, /capture\.log: claude, /)
   })
 
   test('--format reads every file as that format; --strict refuses lines the reader does not know', async () => {
@@ -135,6 +135,9 @@ describe('scan', { concurrency: 2 }, () => {
     const [asPi] = JSON.parse(given.stdout).files
     assert.equal(asPi.format, 'pi')
     assert.deepEqual(asPi.report.skipped, readHistory(claude, { format: 'pi' }).skipped, 'read as pi reads it: no entry it knows')
+    const dir = tree()
+    const walked = JSON.parse((await run(['scan', dir, '--format', 'claude', '--json'])).stdout)
+    assert.match(walked.files.find((entry) => entry.file.endsWith('sessions-index.json')).ignored, /./, 'a .json file found by the walk is still read only when its content is a conversation')
     const strict = await run(['scan', file, '--strict', '--json'])
     assert.equal(strict.code, 1)
     assert.equal(JSON.parse(strict.stdout).files[0].error.line, 4, 'the unknown line')

@@ -161,6 +161,7 @@ const COMMANDS = {
   async scan({ values, positionals }, io) {
     const jobs = jobsOption(values)
     const { files, failures } = scan.collect(positionals)
+    if (!values.json && failures.length) io.stdout.write(failures.map((failure) => `${scanReport.describeResult(failure)}\n`).join(''))
     const results = new Array(files.length)
     const progress = files.length > 1 ? createProgress({ size: files.length, stream: io.stderr, threshold: 1 }) : createProgress({ size: 0, stream: io.stderr })
     progress.stage('scanning', files.length)
@@ -190,10 +191,7 @@ const COMMANDS = {
     if (values.json) {
       io.stdout.write(pretty({ files: all, summary }))
     } else {
-      let text = ''
-      for (const failure of failures) text += `${scanReport.describeResult(failure)}\n`
-      for (const line of scanReport.describeSummary(summary)) text += `${line}\n`
-      io.stdout.write(text)
+      io.stdout.write(scanReport.describeSummary(summary).map((line) => `${line}\n`).join(''))
     }
     return summary.failed ? 1 : 0
   },

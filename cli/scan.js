@@ -107,10 +107,11 @@ function scanFile({ file, walked }, { format, strict }) {
   }
   try {
     let given = format
-    if (walked && given === undefined) {
+    if (walked) {
+      // A .json file a walk found is a conversation only when its content says so.
       const detected = detectFormat(bytes)
       if (detected.format === undefined) return { file, ignored: detected.problem }
-      given = detected.format
+      given ??= detected.format
     }
     const read = readConversation(bytes, given, { strict })
     const report = {}
