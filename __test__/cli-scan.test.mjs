@@ -128,6 +128,12 @@ describe('scan', { concurrency: 2 }, () => {
     assert.match(second, /capture\.log: claude, /)
   })
 
+  test('a device or a pipe named on the command line is a failure, not a read that never ends', { skip: process.platform === 'win32' }, async () => {
+    const { code, stdout } = await run(['scan', '/dev/zero', '--json'])
+    assert.equal(code, 1)
+    assert.deepEqual(JSON.parse(stdout).files, [{ file: '/dev/zero', error: { reason: 'not a regular file' } }])
+  })
+
   test('--format reads every file as that format; --strict refuses lines the reader does not know', async () => {
     const file = tmp.file('as-claude.jsonl', claude)
     const given = await run(['scan', file, '--format', 'pi', '--json'])

@@ -70,6 +70,8 @@ function collect(paths) {
       continue
     }
     if (stat.isDirectory()) walk(given)
+    // A device or a pipe may never end; scan reads files.
+    else if (!stat.isFile()) failures.push({ file: given, error: { reason: 'not a regular file' } })
     else files.push({ file: given, walked: false })
   }
   return { files, failures }
