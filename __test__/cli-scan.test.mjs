@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 
 import { readHistory } from '../index.js'
@@ -259,12 +260,15 @@ describe('what the reader reports is shown whole', () => {
     ])
   })
 
-  test('little work is read on this thread; many files on several', () => {
+  test('little work is read on this thread; 64 MiB or more on several', () => {
     const few = [{ file: 'examples/pi-session.jsonl' }]
     assert.equal(scan.threadsFor(few), 1)
     assert.equal(scan.threadsFor(few, 4), 1, 'never more threads than files')
-    const many = Array.from({ length: 40 }, () => ({ file: 'examples/pi-session.jsonl' }))
-    assert.ok(scan.threadsFor(many) >= 1)
-    assert.equal(scan.threadsFor(many, 3), 3)
+    const many = Array.from({ length: 400 }, () => ({ file: 'examples/pi-session.jsonl' }))
+    assert.equal(scan.threadsFor(many), 1, 'many small files are still little work')
+    assert.equal(scan.threadsFor(many, 3), 3, '--jobs is taken as given')
+    const big = tmp.file('big.jsonl', ' '.repeat(1024 * 1024))
+    const much = Array.from({ length: 64 }, () => ({ file: big }))
+    assert.ok(scan.threadsFor(much) > 1 || availableParallelism() === 1, '64 MiB of files are read on threads')
   })
 })

@@ -2,7 +2,7 @@
  * The scan row of `npm run bench`: a folder of Pi session files read by `agent-chunks scan`'s
  * reading step (`scanAll`) on worker threads against the same files read on the calling
  * thread, samples taken in turn, medians. Says whether reading on threads pays on this
- * machine; the command's default uses threads from 32 files or 8 MiB on.
+ * machine; the command reads on threads from 64 MiB of files on.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -132,8 +132,8 @@ Options:
                  report whole, or its error { line, reason }
   -q, --quiet    print only the files that fail, and the summary
   --strict       refuse lines the format does not know (they then fail the file)
-  -j, --jobs N   read on N threads (default: one per processor, up to 8, when there are
-                 32 files or 8 MiB or more; else on one)
+  -j, --jobs N   read on N threads (default: one per processor, up to 8, from 64 MiB of
+                 files on; below that on one)
   --debug        show stack traces of errors
 
 Exit status: 0 every file was read, 1 some file failed, 2 bad usage.
