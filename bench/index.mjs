@@ -18,7 +18,6 @@ import { createRng } from '../__test__/random-streams.mjs';
 import { benchTranscript, benchWebview } from '../__test__/random-webui.mjs';
 import { piSession } from './pi-session.mjs';
 import { runHistoryCases } from './history.mjs';
-import { runScanCases } from './scan.mjs';
 import { runBrowserCases } from './browser.mjs';
 
 // Every sample starts from a collected heap, so one run's garbage is not the next run's GC.
@@ -420,11 +419,14 @@ if (native && JSON.stringify(JSON.parse(native.reduceEventsToJson(ndjsonBuffer))
 runPerEventCases();
 if (scalingCases.some((c) => wanted(c.name))) runScalingCases();
 if (native && wanted('history')) await runHistoryCases({ native, settings, piSessionBytes, printTable, ratio });
-if (native && wanted('scan')) await runScanCases({ settings, printTable, ratio });
 if (native && wanted('browser')) {
   await runBrowserCases({ native, turns, ndjson: ndjsonBuffer.toString('utf8'), settings, measurePair, printTable, ratio });
 }
 if (native && wanted('peers')) {
   const { runPeerCases } = await import('./peers.mjs');
   await runPeerCases({ native, settings, printTable, ratio, quick });
+}
+if (native && wanted('scan')) {
+  const { runScanCases } = await import('./scan.mjs');
+  await runScanCases({ settings, printTable, ratio });
 }
