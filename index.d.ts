@@ -783,7 +783,7 @@ export interface SystemChunk {
 }
 
 /** The kind of a `system` chunk. */
-export type SystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'compaction' | 'branch-summary' | 'thinking-level-changed' | 'custom' | 'plan'
+export type SystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'compaction' | 'branch-summary' | 'thinking-level-changed' | 'custom' | 'plan' | 'stopped'
 
 /** A system notice in the caller's terms: its kind and its (formatted, localised) text. */
 export interface SystemEventLike {

@@ -194,6 +194,9 @@ pub enum SystemChunkKind {
     Custom,
     /// The agent's plan of work, each entry a line (`[completed] Write the tests (high)`).
     Plan,
+    /// The agent stopped its turn before it was done: the text is the reason as the
+    /// protocol names it (ACP's `max_tokens`, `max_turn_requests`, `refusal`, …).
+    Stopped,
 }
 
 impl SystemChunkKind {
@@ -208,6 +211,7 @@ impl SystemChunkKind {
             SystemChunkKind::ThinkingLevelChanged => "thinking-level-changed",
             SystemChunkKind::Custom => "custom",
             SystemChunkKind::Plan => "plan",
+            SystemChunkKind::Stopped => "stopped",
         }
     }
 
@@ -222,6 +226,7 @@ impl SystemChunkKind {
             "thinking-level-changed" => SystemChunkKind::ThinkingLevelChanged,
             "custom" => SystemChunkKind::Custom,
             "plan" => SystemChunkKind::Plan,
+            "stopped" => SystemChunkKind::Stopped,
             _ => return None,
         })
     }

@@ -15,6 +15,7 @@ use super::scan::{scan, string_at, Fields, Node, SyntaxError};
 use super::text::{JsonText, Payload};
 use super::ui::{starts_ui_stream, Step, UiFrame, UiStream};
 use super::write::chunks_json;
+use crate::formats::ai_sdk::is_ui_error;
 
 /// What was wrong with a frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,6 +112,9 @@ fn opens_ui_stream(text: &str) -> bool {
         _ => None,
     };
     starts_ui_stream(text, tag, fields.get(Field::Id).is_some())
+        || tag == Some(b"error")
+            && fields.get(Field::Error).is_none()
+            && crate::formats::value::parse_str(text).is_ok_and(|chunk| is_ui_error(&chunk))
 }
 
 impl Flavor {
@@ -396,6 +400,13 @@ impl<F: FnMut(Turn) -> bool> TurnReader<F> {
                 emit,
             },
         }
+    }
+
+    /// Reads the stream as an AI SDK UI message stream whatever its first frame is (the
+    /// format was named: a stream that begins with an `error` chunk is still one).
+    pub fn ui_messages(mut self) -> Self {
+        self.turns.flavor = Flavor::UiMessages(UiStream::default());
+        self
     }
 
     /// Reads every complete frame of `bytes` (after what earlier pushes left over).

@@ -58,6 +58,17 @@ pub fn is_ui_only_type(tag: &[u8]) -> bool {
     ) || tag.starts_with(b"data-")
 }
 
+/// Whether a chunk is the UI stream's `error` (`errorText`, where an agent event has
+/// `error`): what `createUIMessageStream` writes first when its `execute` throws.
+pub fn is_ui_error(chunk: &Json) -> bool {
+    chunk
+        .get("type")
+        .and_then(Json::as_str)
+        .is_some_and(|t| *t == "error")
+        && chunk.get("errorText").is_some()
+        && chunk.get("error").is_none()
+}
+
 /// What one stream chunk stands for: an agent event, or a file chunk (which no agent event
 /// carries: only readers make one).
 #[derive(Debug, Clone, PartialEq)]
@@ -532,15 +543,15 @@ use super::registry::{Format, Sniff};
 
 /// Whether a stream's first value opens a UI message stream (see
 /// [`crate::bytes`]'s detection, which decides the same by the same rule).
-fn opens_ui_stream(sniff: &Sniff) -> bool {
+fn opens_ui_stream(sniff: &Sniff, at: usize) -> bool {
     !sniff.is_array()
-        && sniff.first().is_some_and(|value| {
+        && sniff.value(at).is_some_and(|value| {
             let tag = value.get("type").and_then(Json::as_str).map(Wtf8::as_bytes);
             let has_id = value.get("id").is_some();
             tag.is_some_and(|tag| {
                 is_ui_only_type(tag)
                     || (has_id && matches!(tag, b"text-delta" | b"reasoning-delta" | b"reasoning-end"))
-            })
+            }) || is_ui_error(value)
         })
 }
 
@@ -585,8 +596,9 @@ pub const AI_SDK: Format = Format {
     name: "ai-sdk",
     summary: "an AI SDK UI message stream, SSE or NDJSON (one assistant message per start chunk)",
     detect: opens_ui_stream,
-    // The bytes path reads it, telling it from agent events by its first frame.
-    history: Some(crate::history::read_events),
+    near: super::registry::near_nothing,
+    // The bytes path reads it, as a UI message stream whatever its first frame is.
+    history: Some(crate::history::read_ai_sdk),
     stream: Some((|| Box::new(UiStream::default()), "turn")),
     write: None,
 };

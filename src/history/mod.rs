@@ -24,7 +24,7 @@ use crate::bytes::{Framing, StreamError, Turn, TurnReader};
 use std::collections::HashMap;
 
 use crate::formats::acp::{self, SessionUpdate};
-use crate::formats::acp_fold::AcpFold;
+use crate::formats::acp_fold::{AcpFold, NO_ACP_MESSAGE, UNKNOWN_UPDATE};
 use crate::formats::chatviewer::adapt_jsonl_messages;
 use crate::formats::check::FormatError;
 use crate::formats::check::Skips;
@@ -233,8 +233,15 @@ impl LineHead {
 }
 
 /// A recorded event stream (NDJSON or SSE) a block at a time, as [`read_turns`].
-fn read_event_stream(mut reader: impl Read, emit: impl FnMut(Turn) -> bool) -> Result<(), HistoryError> {
+fn read_event_stream(
+    mut reader: impl Read,
+    ui_messages: bool,
+    emit: impl FnMut(Turn) -> bool,
+) -> Result<(), HistoryError> {
     let mut turns = TurnReader::new(Framing::Auto, emit);
+    if ui_messages {
+        turns = turns.ui_messages();
+    }
     let mut block = vec![0; lines::BLOCK];
     let mut head = LineHead::default();
     let mut offset = 0u64;
@@ -268,7 +275,17 @@ pub fn read_events(
     _options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    read_event_stream(reader_of(input), |turn| emit(Message::Turn(turn)))?;
+    read_event_stream(reader_of(input), false, |turn| emit(Message::Turn(turn)))?;
+    Ok(Skips::default())
+}
+
+/// The `ai-sdk` history: a UI message stream, one message per `start` chunk.
+pub fn read_ai_sdk(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    read_event_stream(reader_of(input), true, |turn| emit(Message::Turn(turn)))?;
     Ok(Skips::default())
 }
 
@@ -500,13 +517,14 @@ fn read_acp(
     let mut fold = AcpFold::new();
     let mut skips = Skips::new(strict);
     while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
-        let unknown = fold.unknown;
+        let (unknown, strangers) = (fold.unknown, fold.strangers);
         fold.push(&item, number)
             .map_err(|e| HistoryError::at_line(number, e))?;
         if fold.unknown > unknown {
-            skips
-                .skip(number, "a sessionUpdate this version does not know")
-                .map_err(format_error)?;
+            skips.skip(number, UNKNOWN_UPDATE).map_err(format_error)?;
+        }
+        if fold.strangers > strangers {
+            skips.skip(number, NO_ACP_MESSAGE).map_err(format_error)?;
         }
         if !fold.hand_on(&mut emit) {
             return Ok(skips);

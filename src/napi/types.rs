@@ -35,6 +35,9 @@ pub enum SystemChunkKind {
     Custom,
     /// The agent's plan of work, one entry a line.
     Plan,
+    /// The agent stopped its turn before it was done; the text is the reason
+    /// (`max_tokens`, `max_turn_requests`, `refusal`, …).
+    Stopped,
 }
 
 /// Who a message is from.
