@@ -118,8 +118,9 @@ fn opens_ui_stream(text: &str) -> bool {
 }
 
 impl Flavor {
-    /// The frame's meaning; the first frame decides the protocol.
-    fn meaning(&mut self, frame: &Frame<'_>, at_end: bool) -> Result<Meaning, StreamError> {
+    /// The frame's meaning in a message of `len` chunks; the first frame decides the
+    /// protocol.
+    fn meaning(&mut self, frame: &Frame<'_>, at_end: bool, len: usize) -> Result<Meaning, StreamError> {
         if let Flavor::Undecided = self {
             *self = match opens_ui_stream(frame_text(frame)?) {
                 true => Flavor::UiMessages(UiStream::default()),
@@ -129,7 +130,7 @@ impl Flavor {
         match self {
             Flavor::UiMessages(stream) => {
                 let text = frame_text(frame)?;
-                match stream.frame(text) {
+                match stream.frame(text, len) {
                     Ok(UiFrame::Steps(steps)) => Ok(Meaning::Steps(steps)),
                     Ok(UiFrame::Start(id)) => Ok(Meaning::Start(id)),
                     Ok(UiFrame::Done) => Ok(Meaning::Nothing),
@@ -238,7 +239,7 @@ fn fold_frame(
         let Ok(()) = append_event(chunks, event);
         return Ok(true);
     }
-    match flavor.meaning(frame, at_end)? {
+    match flavor.meaning(frame, at_end, chunks.chunks().len())? {
         Meaning::Steps(steps) => {
             for step in steps {
                 step.fold(chunks);
@@ -354,7 +355,8 @@ impl<F: FnMut(Turn) -> bool> Turns<F> {
         if self.stopped {
             return Ok(());
         }
-        let steps = match self.flavor.meaning(&frame, at_end)? {
+        let len = self.open.as_ref().map_or(0, |turn| turn.chunks.chunks().len());
+        let steps = match self.flavor.meaning(&frame, at_end, len)? {
             Meaning::Start(id) => {
                 self.close();
                 self.open = Some(Open {

@@ -5,8 +5,11 @@
 //! capture folded live and the `UIMessage` the SDK persists for it give the same chunks.
 //! Where the models differ, the mapping is stated here and in the README:
 //!
-//! - text and reasoning parts are not kept apart by `id`: consecutive parts of one kind
-//!   join into one chunk, and deltas of parts that interleave are joined in arrival order;
+//! - each text part and each reasoning part is a chunk of its own (opened by its
+//!   `text-start` / `reasoning-start`, so an empty or redacted part is kept too), and a
+//!   part's deltas and its end land on it by `id`, also when parts interleave;
+//! - a `start-step` begins a new tool batch at the step's first call, so a `toolCallId`
+//!   a provider reuses in a later step is a call of its own, with its own result;
 //! - tool input streamed as partial JSON (`tool-input-start` / `-delta`) shows nothing: the
 //!   call appears with its whole input at `tool-input-available` (or `tool-input-error`);
 //! - approvals (`tool-approval-*`, `tool-output-denied`) and steps (`start-step`,
@@ -21,7 +24,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
+use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole, ToolCallEntry};
 use crate::owned::IndexedChunks;
 use crate::reducer::{append_event, ChunkStore};
 
@@ -69,12 +72,17 @@ pub fn is_ui_error(chunk: &Json) -> bool {
         && chunk.get("error").is_none()
 }
 
-/// What one stream chunk stands for: an agent event, or a file chunk (which no agent event
-/// carries: only readers make one).
+/// What one stream chunk stands for, for a message whose chunks are a list: an agent
+/// event, a chunk pushed as it is (a file, a new text or reasoning part, the first call of
+/// a step), or a change to the chunk of a part (at its index in the list).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Folded {
     Event(FormatEvent),
-    File(FormatChunk),
+    Chunk(FormatChunk),
+    /// Text appended to the text or thinking chunk at this index.
+    Extend(usize, Wtf8),
+    /// Metadata that seals the thinking chunk at this index (unless it is sealed).
+    Seal(usize, Json),
 }
 
 /// A file chunk from a `file` stream chunk or `UIMessage` part (`url` as stored, often a
@@ -92,24 +100,49 @@ fn file_chunk(part: &Json, path: &str) -> FormatResult<FormatChunk> {
     })
 }
 
-/// Folds what `chunk` stands for into `chunks`.
-pub fn fold(chunks: &mut IndexedChunks<Wtf8, Json>, folded: Folded) {
+/// Folds what a stream chunk stands for into a message's chunks.
+pub fn fold<S: ChunkStore>(
+    chunks: &mut S,
+    folded: Folded,
+    text: impl Fn(Wtf8) -> S::Text,
+    value: impl Fn(Json) -> S::Value,
+    event: impl Fn(FormatEvent) -> AgentEvent<S::Text, S::Value>,
+    chunk: impl Fn(FormatChunk) -> Chunk<S::Text, S::Value>,
+) -> Result<(), S::Error> {
     match folded {
-        Folded::Event(event) => {
-            let Ok(()) = append_event(chunks, event);
-        }
-        Folded::File(file) => {
-            let Ok(()) = chunks.push_chunk(file);
-        }
+        Folded::Event(e) => append_event(chunks, event(e)),
+        Folded::Chunk(c) => chunks.push_chunk(chunk(c)),
+        Folded::Extend(index, delta) => chunks.extend_text(index, text(delta)),
+        Folded::Seal(index, metadata) => match chunks.is_sealed(index)? {
+            true => Ok(()),
+            false => chunks.seal_thinking(index, value(metadata)),
+        },
     }
 }
 
-/// What a stream remembers between chunks: the latest `providerMetadata` of each open
-/// reasoning part (Anthropic sends the signature on a `reasoning-delta` with an empty
-/// delta, and `reasoning-end` without it).
+/// [`fold`] into chunks of the formats' model.
+pub fn fold_owned(chunks: &mut IndexedChunks<Wtf8, Json>, folded: Folded) {
+    let Ok(()) = fold(chunks, folded, |t| t, |v| v, |e| e, |c| c);
+}
+
+/// Which kind of part an id names (a text part and a reasoning part may share an id).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum PartKind {
+    Text,
+    Reasoning,
+}
+
+/// What a stream remembers between chunks: where each text and reasoning part's chunk
+/// is, the latest `providerMetadata` of each open reasoning part (Anthropic sends the
+/// signature on a `reasoning-delta` with an empty delta, and `reasoning-end` without it),
+/// and whether a step began since the last tool call.
 #[derive(Debug, Default)]
 pub struct StreamState {
     reasoning_metadata: HashMap<Wtf8, Json>,
+    parts: HashMap<(PartKind, Wtf8), usize>,
+    /// The newest part, looked up first (most deltas are of it).
+    last_part: Option<(PartKind, Wtf8, usize)>,
+    new_step: bool,
 }
 
 fn present(value: Option<&Json>) -> Option<&Json> {
@@ -130,54 +163,175 @@ impl StreamState {
         }
     }
 
-    /// One UI message stream chunk as agent events; a `file` chunk has none (see
-    /// [`Self::ui_chunk`]).
+    /// One UI message stream chunk as agent events, for `appendEventToChunks` (which
+    /// keeps no part boundaries: consecutive parts of one kind join there); a `file` chunk
+    /// has none.
     pub fn ui_chunk_events(&mut self, chunk: &Json) -> FormatResult<Vec<FormatEvent>> {
+        let tag = chunk.get("type").and_then(Json::as_str).map(Wtf8::as_bytes);
+        if let (Some(b"text-delta" | b"reasoning-delta" | b"reasoning-end"), Json::Object(_)) = (tag, chunk) {
+            let id = string(chunk, "id", "")?.clone();
+            return Ok(match tag {
+                Some(b"text-delta") => vec![AgentEvent::TextDelta {
+                    delta: string(chunk, "delta", "")?.clone(),
+                }],
+                Some(b"reasoning-delta") => {
+                    self.remember(chunk, &id);
+                    vec![AgentEvent::ReasoningDelta {
+                        delta: string(chunk, "delta", "")?.clone(),
+                    }]
+                }
+                _ => vec![self.reasoning_end(chunk, &id)],
+            });
+        }
         Ok(self
-            .ui_chunk(chunk)?
+            .ui_chunk(chunk, 0)?
             .into_iter()
             .filter_map(|folded| match folded {
                 Folded::Event(event) => Some(event),
-                Folded::File(_) => None,
+                Folded::Chunk(Chunk::ToolBatch { calls }) => {
+                    calls.into_iter().next().map(|call| AgentEvent::ToolCall {
+                        id: call.id,
+                        name: call.name,
+                        arguments: call.arguments,
+                    })
+                }
+                _ => None,
             })
             .collect())
     }
 
-    /// One UI message stream chunk as what it folds to. `[DONE]` is not a chunk: the
-    /// framing reader skips it.
-    pub fn ui_chunk(&mut self, chunk: &Json) -> FormatResult<Vec<Folded>> {
+    /// Where the chunk of a part is, when its start was seen.
+    fn part(&self, kind: PartKind, id: &Wtf8) -> Option<usize> {
+        match &self.last_part {
+            Some((k, last, index)) if *k == kind && last == id => Some(*index),
+            _ => self.parts.get(&(kind, id.clone())).copied(),
+        }
+    }
+
+    /// [`Self::part`] by the id's bytes (the newest part is found without a copy).
+    pub fn part_of(&self, id: &[u8], reasoning: bool) -> Option<usize> {
+        let kind = if reasoning {
+            PartKind::Reasoning
+        } else {
+            PartKind::Text
+        };
+        match &self.last_part {
+            Some((k, last, index)) if *k == kind && last.as_bytes() == id => Some(*index),
+            _ if self.parts.is_empty() => None,
+            _ => self.part(kind, &Wtf8::from_wtf8_unchecked(id.to_vec())),
+        }
+    }
+
+    /// A new part's chunk, at `len` (the message's chunk count).
+    fn open_part(&mut self, kind: PartKind, id: &Wtf8, len: usize, chunk: FormatChunk) -> Vec<Folded> {
+        self.parts.insert((kind, id.clone()), len);
+        self.last_part = Some((kind, id.clone(), len));
+        vec![Folded::Chunk(chunk)]
+    }
+
+    /// A new message begins: part ids name parts of it alone.
+    pub fn start_message(&mut self) {
+        self.parts.clear();
+        self.last_part = None;
+        self.reasoning_metadata.clear();
+        self.new_step = false;
+    }
+
+    /// A call: the first of a step opens a tool batch of its own (a provider may reuse an
+    /// id of an earlier step); the others join the open batch.
+    fn call_step(&mut self, event: FormatEvent) -> Folded {
+        match event {
+            AgentEvent::ToolCall { id, name, arguments } if std::mem::take(&mut self.new_step) => {
+                Folded::Chunk(Chunk::ToolBatch {
+                    calls: vec![ToolCallEntry::new(id, name, arguments)],
+                })
+            }
+            event => Folded::Event(event),
+        }
+    }
+
+    /// A text delta of the part `id` (a delta of a part never started extends the last
+    /// text, as an agent event would).
+    pub fn text_delta(&self, id: &Wtf8, delta: Wtf8) -> Folded {
+        match self.part(PartKind::Text, id) {
+            Some(index) => Folded::Extend(index, delta),
+            None => Folded::Event(AgentEvent::TextDelta { delta }),
+        }
+    }
+
+    /// A reasoning delta of the part `id`.
+    pub fn reasoning_delta(&self, id: &Wtf8, delta: Wtf8) -> Folded {
+        match self.part(PartKind::Reasoning, id) {
+            Some(index) => Folded::Extend(index, delta),
+            None => Folded::Event(AgentEvent::ReasoningDelta { delta }),
+        }
+    }
+
+    /// One UI message stream chunk as what it folds to, in a message of `len` chunks.
+    /// `[DONE]` is not a chunk: the framing reader skips it.
+    pub fn ui_chunk(&mut self, chunk: &Json, len: usize) -> FormatResult<Vec<Folded>> {
         object(chunk, "")?;
         let tag = string(chunk, "type", "")?;
         let event = match tag.as_bytes() {
-            b"file" => return Ok(vec![Folded::File(file_chunk(chunk, "")?)]),
+            b"file" => return Ok(vec![Folded::Chunk(file_chunk(chunk, "")?)]),
+            b"start-step" => {
+                self.new_step = true;
+                return Ok(Vec::new());
+            }
+            b"text-start" => {
+                let id = string(chunk, "id", "")?;
+                let text = Chunk::Text { text: Wtf8::new() };
+                return Ok(self.open_part(PartKind::Text, id, len, text));
+            }
             b"text-delta" => {
-                string(chunk, "id", "")?;
-                AgentEvent::TextDelta {
-                    delta: string(chunk, "delta", "")?.clone(),
-                }
+                let id = string(chunk, "id", "")?;
+                let delta = string(chunk, "delta", "")?.clone();
+                return Ok(vec![self.text_delta(id, delta)]);
             }
             b"reasoning-start" => {
                 let id = string(chunk, "id", "")?;
                 self.reasoning_metadata.remove(id);
                 self.remember(chunk, id);
-                return Ok(Vec::new());
+                let thinking = Chunk::Thinking {
+                    text: Wtf8::new(),
+                    metadata: None,
+                };
+                return Ok(self.open_part(PartKind::Reasoning, id, len, thinking));
             }
             b"reasoning-delta" => {
                 let id = string(chunk, "id", "")?;
                 self.remember(chunk, id);
-                AgentEvent::ReasoningDelta {
-                    delta: string(chunk, "delta", "")?.clone(),
-                }
+                let delta = string(chunk, "delta", "")?.clone();
+                return Ok(vec![self.reasoning_delta(id, delta)]);
             }
             b"reasoning-end" => {
                 let id = string(chunk, "id", "")?.clone();
-                self.reasoning_end(chunk, &id)
+                let end = self.reasoning_end(chunk, &id);
+                return Ok(match (self.part(PartKind::Reasoning, &id), end) {
+                    (
+                        Some(index),
+                        AgentEvent::ReasoningEnd {
+                            metadata: Some(metadata),
+                        },
+                    ) => {
+                        vec![Folded::Seal(index, metadata)]
+                    }
+                    (Some(_), _) => Vec::new(),
+                    (None, end) => vec![Folded::Event(end)],
+                });
             }
-            b"tool-input-available" => call(chunk, "toolCallId", "toolName", "input")?,
+            b"tool-input-available" => {
+                return Ok(vec![self.call_step(call(
+                    chunk,
+                    "toolCallId",
+                    "toolName",
+                    "input",
+                )?)]);
+            }
             b"tool-input-error" => {
                 let call = call(chunk, "toolCallId", "toolName", "input")?;
                 let result = failure(chunk, "toolCallId", "errorText")?;
-                return Ok(vec![Folded::Event(call), Folded::Event(result)]);
+                return Ok(vec![self.call_step(call), Folded::Event(result)]);
             }
             b"tool-output-available" => AgentEvent::ToolResult {
                 tool_call_id: string(chunk, "toolCallId", "")?.clone(),
@@ -287,29 +441,30 @@ fn error_text(error: Option<&Json>) -> Json {
     }
 }
 
-/// The events one `UIMessage` part stands for. Tool parts are `tool-<name>` (static) or
-/// `dynamic-tool` with `toolName`; their `state` says how far the call got.
-fn part_events(part: &Json, path: &str) -> FormatResult<Vec<Folded>> {
+/// What one `UIMessage` part stands for: a text or reasoning part is a chunk of its own,
+/// a `step-start` makes the step's first call open a batch of its own (as in the stream).
+/// Tool parts are `tool-<name>` (static) or `dynamic-tool` with `toolName`; their `state`
+/// says how far the call got.
+fn part_events(state: &mut StreamState, part: &Json, path: &str) -> FormatResult<Vec<Folded>> {
     object(part, path)?;
     let tag = string(part, "type", path)?;
     let bytes = tag.as_bytes();
-    if bytes == b"file" {
-        return Ok(vec![Folded::File(file_chunk(part, path)?)]);
-    }
     let events = match bytes {
-        b"text" => vec![AgentEvent::TextDelta {
-            delta: string(part, "text", path)?.clone(),
-        }],
+        b"file" => return Ok(vec![Folded::Chunk(file_chunk(part, path)?)]),
+        b"step-start" => {
+            state.new_step = true;
+            return Ok(Vec::new());
+        }
+        b"text" => {
+            return Ok(vec![Folded::Chunk(Chunk::Text {
+                text: string(part, "text", path)?.clone(),
+            })])
+        }
         b"reasoning" => {
-            let mut events = vec![AgentEvent::ReasoningDelta {
-                delta: string(part, "text", path)?.clone(),
-            }];
-            if let Some(metadata) = present(part.get("providerMetadata")) {
-                events.push(AgentEvent::ReasoningEnd {
-                    metadata: Some(metadata.clone()),
-                });
-            }
-            events
+            return Ok(vec![Folded::Chunk(Chunk::Thinking {
+                text: string(part, "text", path)?.clone(),
+                metadata: present(part.get("providerMetadata")).cloned(),
+            })])
         }
         _ if bytes == b"dynamic-tool" || bytes.starts_with(b"tool-") => {
             let name = if bytes == b"dynamic-tool" {
@@ -351,7 +506,9 @@ fn part_events(part: &Json, path: &str) -> FormatResult<Vec<Folded>> {
         }
         _ => Vec::new(),
     };
-    Ok(events.into_iter().map(Folded::Event).collect())
+    let mut events = events.into_iter();
+    let first = events.next().map(|call| state.call_step(call));
+    Ok(first.into_iter().chain(events.map(Folded::Event)).collect())
 }
 
 fn role(message: &Json) -> FormatResult<MessageRole> {
@@ -373,9 +530,10 @@ pub fn read_message(message: &Json) -> FormatResult<FormatMessage> {
     let id = string(message, "id", "")?.to_string_lossy().into_owned();
     let role = role(message)?;
     let mut chunks = IndexedChunks::new();
+    let mut state = StreamState::default();
     for (i, part) in array(message, "parts", "")?.iter().enumerate() {
-        for folded in part_events(part, &index("parts", i))? {
-            fold(&mut chunks, folded);
+        for folded in part_events(&mut state, part, &index("parts", i))? {
+            fold_owned(&mut chunks, folded);
         }
     }
     Ok(ChatMessage {
@@ -391,11 +549,10 @@ pub fn fold_ui_chunks(chunks: &[Json]) -> FormatResult<Vec<FormatChunk>> {
     let mut state = StreamState::default();
     let mut folded = IndexedChunks::new();
     for (i, chunk) in chunks.iter().enumerate() {
-        let events = state
-            .ui_chunk_events(chunk)
-            .map_err(|e| within(e, &index("", i)))?;
-        for event in events {
-            let Ok(()) = append_event(&mut folded, event);
+        let len = folded.chunks().len();
+        let steps = state.ui_chunk(chunk, len).map_err(|e| within(e, &index("", i)))?;
+        for step in steps {
+            fold_owned(&mut folded, step);
         }
     }
     Ok(folded.into_chunks())
@@ -560,6 +717,8 @@ fn opens_ui_stream(sniff: &Sniff, at: usize) -> bool {
 #[derive(Debug, Default)]
 pub struct UiStream {
     state: StreamState,
+    /// The `messageId` of the open message: a `start` with the same id continues it.
+    open_id: Option<String>,
 }
 
 impl LiveFold for UiStream {
@@ -579,14 +738,16 @@ impl LiveFold for UiStream {
                 Some(Json::String(id)) => Some(id.to_string_lossy().into_owned()),
                 _ => None,
             };
-            out.begin(MessageRole::Assistant, id);
+            if id.is_none() || id != self.open_id || out.open_role().is_none() {
+                out.begin(MessageRole::Assistant, id.clone());
+                self.state.start_message();
+                self.open_id = id;
+            }
             return Ok(());
         }
-        for step in self.state.ui_chunk(&value)? {
-            match step {
-                Folded::Event(event) => out.apply(event),
-                Folded::File(file) => out.push_chunk(file),
-            }
+        let len = out.open_len();
+        for step in self.state.ui_chunk(&value, len)? {
+            out.fold_open(step);
         }
         Ok(())
     }

@@ -151,6 +151,39 @@ impl Folded {
         self.messages[index].chunks.call_mut(id)
     }
 
+    /// How many chunks the open message has (0 when none is open).
+    pub fn open_len(&self) -> usize {
+        match (self.open, self.messages.last()) {
+            (true, Some(message)) => message.chunks.chunks().len(),
+            _ => 0,
+        }
+    }
+
+    /// Folds what an AI SDK stream chunk stands for into the open message (beginning an
+    /// assistant message when none is).
+    pub fn fold_open(&mut self, folded: super::ai_sdk::Folded) {
+        use super::ai_sdk::Folded as Step;
+        match folded {
+            Step::Event(event) => self.apply(event),
+            Step::Chunk(chunk) => self.push_chunk(chunk),
+            step @ (Step::Extend(..) | Step::Seal(..)) => {
+                let at = match &step {
+                    Step::Extend(at, _) | Step::Seal(at, _) => *at,
+                    _ => 0,
+                };
+                let line = self.line;
+                let Some(message) = self.messages.last_mut().filter(|_| self.open) else {
+                    return;
+                };
+                if at < message.chunks.chunks().len() {
+                    super::ai_sdk::fold_owned(&mut message.chunks, step);
+                    message.origin.lines.1 = line;
+                    note(&mut message.origin, at, line);
+                }
+            }
+        }
+    }
+
     /// Adds a chunk no event makes (a file) to the open message.
     pub fn push_chunk(&mut self, chunk: FormatChunk) {
         if !self.open {
