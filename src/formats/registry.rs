@@ -184,6 +184,8 @@ const SNIFF_BYTES: usize = 1 << 20;
 /// Values detection looks at: lines of kinds no format knows (session state a newer
 /// tool writes first, protocol traffic) are looked past up to this many.
 const SNIFF_VALUES: usize = 64;
+/// Values looked at first: most files tell their format in their first lines.
+const FIRST_VALUES: usize = 16;
 
 fn shorten(text: &[u8]) -> String {
     let text = String::from_utf8_lossy(text);
@@ -197,12 +199,12 @@ fn shorten(text: &[u8]) -> String {
 
 /// The first values of `bytes`.
 pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
-    sniff_values(bytes).map(|(sniffed, _)| sniffed)
+    sniff_values(bytes, SNIFF_VALUES).map(|(sniffed, _)| sniffed)
 }
 
 /// The first values of `bytes`, and why the first line is not JSON when it is not (the
 /// error when no value tells the format: a text file is not a file of unknown lines).
-fn sniff_values(bytes: &[u8]) -> Result<(Sniff, Option<Undetected>), Undetected> {
+fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>), Undetected> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let window = &bytes[..bytes.len().min(SNIFF_BYTES)];
     let Some(start) = window.iter().position(|b| !b.is_ascii_whitespace()) else {
@@ -239,7 +241,7 @@ fn sniff_values(bytes: &[u8]) -> Result<(Sniff, Option<Undetected>), Undetected>
                 if let Some((json, at)) = data.take().filter(|(json, _)| json != b"[DONE]") {
                     values.push(parse_sniffed(&json, at, values.is_empty())?);
                     numbers.push(at);
-                    if values.len() == SNIFF_VALUES {
+                    if values.len() == limit {
                         break;
                     }
                 }
@@ -292,7 +294,7 @@ fn sniff_values(bytes: &[u8]) -> Result<(Sniff, Option<Undetected>), Undetected>
                         first_not_json |= first;
                     }
                 }
-                if values.len() == SNIFF_VALUES {
+                if values.len() == limit {
                     break;
                 }
             }
@@ -388,11 +390,15 @@ fn first_element(after_bracket: &[u8]) -> Option<Json> {
 /// (lines of kinds no format knows, protocol traffic, lines that are not JSON) are looked
 /// past.
 pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
-    let (sniffed, first_error) = sniff_values(bytes)?;
-    for at in 0..sniffed.len() {
-        if let Some(format) = super::FORMATS.iter().find(|f| (f.detect)(&sniffed, at)) {
+    let (mut sniffed, mut first_error) = sniff_values(bytes, FIRST_VALUES)?;
+    if sniffed.len() == FIRST_VALUES {
+        if let Some(format) = decide(&sniffed) {
             return Ok(format);
         }
+        (sniffed, first_error) = sniff_values(bytes, SNIFF_VALUES)?;
+    }
+    if let Some(format) = decide(&sniffed) {
+        return Ok(format);
     }
     if let Some(error) = first_error {
         return Err(error);
@@ -423,6 +429,11 @@ pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
             }
         }
     })
+}
+
+/// The format of the first value that tells one.
+fn decide(sniffed: &Sniff) -> Option<&'static Format> {
+    (0..sniffed.len()).find_map(|at| super::FORMATS.iter().find(|f| (f.detect)(sniffed, at)))
 }
 
 /// The formats `values` came closest to, and why: `; closest: acp (…), events (…)`.
