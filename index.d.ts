@@ -865,6 +865,12 @@ export interface ToolCallEntry {
   result?: unknown
   isError?: boolean
   shellOutput?: ShellOutput
+  /**
+   * What the source format says of the call beyond the fields above (the AI SDK:
+   * `dynamic`, `title`, `providerExecuted`, `toolMetadata`, `callProviderMetadata`,
+   * `resultProviderMetadata`). Only format readers make it.
+   */
+  meta?: Record<string, unknown>
 }
 
 /** A tool call on the timeline. */

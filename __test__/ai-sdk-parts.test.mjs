@@ -204,3 +204,39 @@ test('the drop-in mapping keeps the helper contract: parts of one kind join ther
     { type: 'tool-call', toolCall: { id: 'c', name: 'ls', arguments: {} } },
   ])
 })
+
+test('a tool part comes back as it was: dynamic-tool, title, provider execution, tool and provider metadata', async () => {
+  const message = await agrees([
+    ...start,
+    { type: 'tool-input-start', toolCallId: 'd1', toolName: 'search_docs', dynamic: true, title: 'Search the docs', providerExecuted: true },
+    { type: 'tool-input-delta', toolCallId: 'd1', inputTextDelta: '{"q":"x"}' },
+    { type: 'tool-input-available', toolCallId: 'd1', toolName: 'search_docs', input: { q: 'x' }, dynamic: true, title: 'Search the docs', providerExecuted: true, providerMetadata: { acme: { item: 'c1' } }, toolMetadata: { server: 'docs-mcp' } },
+    { type: 'tool-output-available', toolCallId: 'd1', output: { hits: 3 }, providerExecuted: true, dynamic: true, providerMetadata: { acme: { item: 'r1' } } },
+    { type: 'tool-input-available', toolCallId: 's1', toolName: 'weather', input: { city: 'Oslo' }, title: 'Weather' },
+    { type: 'tool-output-error', toolCallId: 's1', errorText: 'offline' },
+    { type: 'tool-input-available', toolCallId: 'p1', toolName: 'plain', input: {} },
+    ...end,
+  ], 'tool part fields')
+  assert.deepEqual(message.chunks, [{
+    type: 'tool-batch',
+    calls: [
+      {
+        id: 'd1',
+        name: 'search_docs',
+        arguments: { q: 'x' },
+        meta: { dynamic: true, title: 'Search the docs', providerExecuted: true, toolMetadata: { server: 'docs-mcp' }, callProviderMetadata: { acme: { item: 'c1' } }, resultProviderMetadata: { acme: { item: 'r1' } } },
+        result: { hits: 3 },
+        isError: false,
+      },
+      { id: 's1', name: 'weather', arguments: { city: 'Oslo' }, meta: { title: 'Weather' }, result: 'offline', isError: true },
+      { id: 'p1', name: 'plain', arguments: {} },
+    ],
+  }])
+  // A part that began static stays static, as the SDK keeps the part it began.
+  await agrees([
+    ...start,
+    { type: 'tool-input-start', toolCallId: 'n1', toolName: 'gone' },
+    { type: 'tool-input-error', toolCallId: 'n1', toolName: 'gone', input: '{}', errorText: 'no such tool', dynamic: true },
+    ...end,
+  ], 'static part, dynamic error')
+})

@@ -262,6 +262,10 @@ pub struct ToolCallEntry<S = String, V = serde_json::Value> {
     pub shell_output: Option<ShellOutput<S>>,
     /// True when `shellOutput` was set before `result`.
     pub shell_output_first: bool,
+    /// What the source format says of the call beyond its id, name, arguments and result
+    /// (the AI SDK: a dynamic tool, its title, provider execution and metadata), an object
+    /// written after `arguments`. Made only by format readers: no agent event carries one.
+    pub meta: Option<V>,
 }
 
 impl<S, V> ToolCallEntry<S, V> {
@@ -273,6 +277,7 @@ impl<S, V> ToolCallEntry<S, V> {
             result: None,
             shell_output: None,
             shell_output_first: false,
+            meta: None,
         }
     }
 }

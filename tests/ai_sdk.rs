@@ -126,12 +126,20 @@ fn a_message_round_trips_through_a_ui_message() {
         concat!(
             r#"[{"type":"thinking","text":"r","metadata":{"x":1}},{"type":"text","text":"t"},"#,
             r#"{"type":"tool-batch","calls":[{"id":"1","name":"bash","arguments":{"c":1},"result":"ok","isError":false},"#,
-            r#"{"id":"2","name":"d","arguments":null}]},"#,
+            r#"{"id":"2","name":"d","arguments":null,"meta":{"dynamic":true}}]},"#,
             r#"{"type":"file","mediaType":"image/png","url":"https://x/y.png"}]"#
         )
     );
     let written = write_message(&read);
     assert_eq!(read_message(&written).unwrap(), read);
+    let parts = match written.get("parts") {
+        Some(Json::Array(parts)) => parts,
+        _ => panic!("parts"),
+    };
+    assert_eq!(
+        String::from_utf8(parts[4].to_json()).unwrap(),
+        r#"{"type":"dynamic-tool","toolName":"d","toolCallId":"2","state":"input-available","input":null}"#
+    );
     let bad =
         json(r#"{"id":"m","role":"assistant","parts":[{"type":"tool-x","toolCallId":"1","state":"done"}]}"#);
     assert_eq!(

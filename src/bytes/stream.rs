@@ -77,7 +77,7 @@ enum Flavor {
     #[default]
     Undecided,
     AgentEvents,
-    UiMessages(UiStream),
+    UiMessages(Box<UiStream>),
 }
 
 /// What a frame means in the stream's protocol.
@@ -123,7 +123,7 @@ impl Flavor {
     fn meaning(&mut self, frame: &Frame<'_>, at_end: bool, len: usize) -> Result<Meaning, StreamError> {
         if let Flavor::Undecided = self {
             *self = match opens_ui_stream(frame_text(frame)?) {
-                true => Flavor::UiMessages(UiStream::default()),
+                true => Flavor::UiMessages(Box::default()),
                 false => Flavor::AgentEvents,
             };
         }
@@ -407,7 +407,7 @@ impl<F: FnMut(Turn) -> bool> TurnReader<F> {
     /// Reads the stream as an AI SDK UI message stream whatever its first frame is (the
     /// format was named: a stream that begins with an `error` chunk is still one).
     pub fn ui_messages(mut self) -> Self {
-        self.turns.flavor = Flavor::UiMessages(UiStream::default());
+        self.turns.flavor = Flavor::UiMessages(Box::default());
         self
     }
 

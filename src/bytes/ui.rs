@@ -7,7 +7,7 @@
 //! every other chunk is parsed exactly (strings as WTF-8, numbers as their source text)
 //! and mapped by [`crate::formats::ai_sdk`], then written back as JSON source text.
 
-use crate::formats::ai_sdk::{is_ui_only_type, Folded, StreamState};
+use crate::formats::ai_sdk::{fold, is_ui_only_type, Folded, StreamState};
 use crate::formats::model_json::{FormatChunk, FormatEvent};
 use crate::formats::value::{self, write_str_with, Json};
 use crate::formats::wtf8::Wtf8;
@@ -127,27 +127,34 @@ fn bytes_event(event: FormatEvent) -> AgentEvent<JsonText, Payload> {
     }
 }
 
-/// What a frame folds to: an event, a chunk pushed as it is (a file, a new part, a step's
-/// first call), or a change to the chunk of a part, by its index.
+/// What a frame folds to: an event or a part's delta read without building a value (most
+/// of a stream), or what the general path made of the chunk.
 pub enum Step {
     Event(AgentEvent<JsonText, Payload>),
-    Chunk(Chunk<JsonText, Payload>),
     Extend(usize, JsonText),
-    Seal(usize, Payload),
+    Folded(Folded),
 }
 
 impl Step {
     pub fn fold(self, chunks: &mut IndexedChunks<JsonText, Payload>) {
-        let Ok(()) = match self {
-            Step::Event(event) => append_event(chunks, event),
-            Step::Chunk(chunk) => chunks.push_chunk(chunk),
-            Step::Extend(index, delta) if index < chunks.chunks().len() => chunks.extend_text(index, delta),
-            Step::Seal(index, metadata) if index < chunks.chunks().len() => match chunks.is_sealed(index) {
-                Ok(false) => chunks.seal_thinking(index, metadata),
-                _ => Ok(()),
-            },
-            Step::Extend(..) | Step::Seal(..) => Ok(()),
-        };
+        match self {
+            Step::Event(event) => {
+                let Ok(()) = append_event(chunks, event);
+            }
+            Step::Extend(index, delta) => {
+                if index < chunks.chunks().len() {
+                    let Ok(()) = chunks.extend_text(index, delta);
+                }
+            }
+            Step::Folded(folded) => fold(
+                chunks,
+                folded,
+                |t| body(t.as_bytes()),
+                payload,
+                bytes_event,
+                bytes_chunk,
+            ),
+        }
     }
 }
 
@@ -179,11 +186,13 @@ fn bytes_chunk(chunk: FormatChunk) -> Chunk<JsonText, Payload> {
             calls: calls
                 .into_iter()
                 .map(|call| {
-                    ToolCallEntry::new(
+                    let mut entry = ToolCallEntry::new(
                         body(call.id.as_bytes()),
                         body(call.name.as_bytes()),
                         payload(call.arguments),
-                    )
+                    );
+                    entry.meta = call.meta.map(payload);
+                    entry
                 })
                 .collect(),
         },
@@ -195,15 +204,6 @@ fn bytes_chunk(chunk: FormatChunk) -> Chunk<JsonText, Payload> {
             kind,
             text: body(text.as_bytes()),
         },
-    }
-}
-
-fn step(folded: Folded) -> Step {
-    match folded {
-        Folded::Event(event) => Step::Event(bytes_event(event)),
-        Folded::Chunk(chunk) => Step::Chunk(bytes_chunk(chunk)),
-        Folded::Extend(index, delta) => Step::Extend(index, body(delta.as_bytes())),
-        Folded::Seal(index, metadata) => Step::Seal(index, payload(metadata)),
     }
 }
 
@@ -258,6 +258,6 @@ impl UiStream {
             return Ok(UiFrame::Start(id.map(|id| body(id.as_bytes()))));
         }
         let steps = self.state.ui_chunk(&chunk, len).map_err(|e| e.to_string())?;
-        Ok(UiFrame::Steps(steps.into_iter().map(step).collect()))
+        Ok(UiFrame::Steps(steps.into_iter().map(Step::Folded).collect()))
     }
 }

@@ -25,8 +25,9 @@
 use std::collections::HashMap;
 
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole, ToolCallEntry};
-use crate::owned::IndexedChunks;
+use crate::owned::{IndexedChunks, Text};
 use crate::reducer::{append_event, ChunkStore};
+use std::hash::Hash;
 
 use super::check::{array, index, join, object, string, FormatError, FormatResult};
 use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
@@ -83,6 +84,8 @@ pub enum Folded {
     Extend(usize, Wtf8),
     /// Metadata that seals the thinking chunk at this index (unless it is sealed).
     Seal(usize, Json),
+    /// The `meta` of the newest call with this id, whole.
+    Meta(Wtf8, Json),
 }
 
 /// A file chunk from a `file` stream chunk or `UIMessage` part (`url` as stored, often a
@@ -100,29 +103,38 @@ fn file_chunk(part: &Json, path: &str) -> FormatResult<FormatChunk> {
     })
 }
 
-/// Folds what a stream chunk stands for into a message's chunks.
-pub fn fold<S: ChunkStore>(
-    chunks: &mut S,
+/// Folds what a stream chunk stands for into a message's chunks (a part's index past
+/// the end, which no stream makes, changes nothing).
+pub fn fold<T: Text + Clone + Eq + Hash, V>(
+    chunks: &mut IndexedChunks<T, V>,
     folded: Folded,
-    text: impl Fn(Wtf8) -> S::Text,
-    value: impl Fn(Json) -> S::Value,
-    event: impl Fn(FormatEvent) -> AgentEvent<S::Text, S::Value>,
-    chunk: impl Fn(FormatChunk) -> Chunk<S::Text, S::Value>,
-) -> Result<(), S::Error> {
-    match folded {
+    text: impl Fn(Wtf8) -> T,
+    value: impl Fn(Json) -> V,
+    event: impl Fn(FormatEvent) -> AgentEvent<T, V>,
+    chunk: impl Fn(FormatChunk) -> Chunk<T, V>,
+) {
+    let len = chunks.chunks().len();
+    let Ok(()) = match folded {
         Folded::Event(e) => append_event(chunks, event(e)),
         Folded::Chunk(c) => chunks.push_chunk(chunk(c)),
-        Folded::Extend(index, delta) => chunks.extend_text(index, text(delta)),
-        Folded::Seal(index, metadata) => match chunks.is_sealed(index)? {
-            true => Ok(()),
-            false => chunks.seal_thinking(index, value(metadata)),
+        Folded::Extend(index, delta) if index < len => chunks.extend_text(index, text(delta)),
+        Folded::Seal(index, metadata) if index < len => match chunks.is_sealed(index) {
+            Ok(false) => chunks.seal_thinking(index, value(metadata)),
+            _ => Ok(()),
         },
-    }
+        Folded::Meta(id, meta) => {
+            if let Some(call) = chunks.call_mut(&text(id)) {
+                call.meta = Some(value(meta));
+            }
+            Ok(())
+        }
+        Folded::Extend(..) | Folded::Seal(..) => Ok(()),
+    };
 }
 
 /// [`fold`] into chunks of the formats' model.
 pub fn fold_owned(chunks: &mut IndexedChunks<Wtf8, Json>, folded: Folded) {
-    let Ok(()) = fold(chunks, folded, |t| t, |v| v, |e| e, |c| c);
+    fold(chunks, folded, |t| t, |v| v, |e| e, |c| c);
 }
 
 /// Which kind of part an id names (a text part and a reasoning part may share an id).
@@ -143,6 +155,42 @@ pub struct StreamState {
     /// The newest part, looked up first (most deltas are of it).
     last_part: Option<(PartKind, Wtf8, usize)>,
     new_step: bool,
+    /// What each tool call's chunks said of it beyond its input and output (its `meta`).
+    tool_meta: HashMap<Wtf8, Vec<(Wtf8, Json)>>,
+}
+
+/// The fields of a tool chunk or part the call's `meta` keeps, and the name it keeps each
+/// by (`providerMetadata` is the call's or the result's, by where it came).
+fn meta_fields(chunk: &Json, of_result: bool) -> Vec<(Wtf8, Json)> {
+    let mut fields = Vec::new();
+    if matches!(chunk.get("dynamic"), Some(Json::Bool(true)))
+        || chunk
+            .get("type")
+            .and_then(Json::as_str)
+            .is_some_and(|t| *t == "dynamic-tool")
+    {
+        fields.push((Wtf8::from("dynamic"), Json::Bool(true)));
+    }
+    for key in [
+        "title",
+        "providerExecuted",
+        "toolMetadata",
+        "callProviderMetadata",
+        "resultProviderMetadata",
+    ] {
+        if let Some(value) = present(chunk.get(key)) {
+            fields.push((Wtf8::from(key), value.clone()));
+        }
+    }
+    if let Some(metadata) = present(chunk.get("providerMetadata")) {
+        let key = if of_result {
+            "resultProviderMetadata"
+        } else {
+            "callProviderMetadata"
+        };
+        fields.push((Wtf8::from(key), metadata.clone()));
+    }
+    fields
 }
 
 fn present(value: Option<&Json>) -> Option<&Json> {
@@ -233,20 +281,62 @@ impl StreamState {
     pub fn start_message(&mut self) {
         self.parts.clear();
         self.last_part = None;
+        self.tool_meta.clear();
         self.reasoning_metadata.clear();
         self.new_step = false;
     }
 
-    /// A call: the first of a step opens a tool batch of its own (a provider may reuse an
-    /// id of an earlier step); the others join the open batch.
-    fn call_step(&mut self, event: FormatEvent) -> Folded {
+    /// Notes what a tool chunk says of its call beyond input and output; the call's
+    /// whole `meta` when that changed it.
+    fn note_tool(&mut self, chunk: &Json, of_result: bool) -> Option<(Wtf8, Json)> {
+        let id = chunk.get("toolCallId").and_then(Json::as_str)?.clone();
+        let known = self.tool_meta.contains_key(&id);
+        let meta = self.tool_meta.entry(id.clone()).or_default();
+        // Whether a tool is dynamic is settled by the chunk that began its part.
+        let fields: Vec<_> = meta_fields(chunk, of_result)
+            .into_iter()
+            .filter(|(key, _)| !known || *key != "dynamic")
+            .collect();
+        if fields.is_empty() {
+            return None;
+        }
+        for (key, value) in fields {
+            match meta.iter_mut().find(|(k, _)| *k == key) {
+                Some(slot) => slot.1 = value,
+                None => meta.push((key, value)),
+            }
+        }
+        Some((id, Json::Object(meta.clone())))
+    }
+
+    /// The call's steps: the first call of a step opens a tool batch of its own (a
+    /// provider may reuse an id of an earlier step); the others join the open batch. Its
+    /// `meta` goes with it.
+    fn call_step(&mut self, event: FormatEvent) -> Vec<Folded> {
+        let meta = match &event {
+            AgentEvent::ToolCall { id, .. } => self
+                .tool_meta
+                .get(id)
+                .filter(|m| !m.is_empty())
+                .map(|m| Json::Object(m.clone())),
+            _ => None,
+        };
         match event {
             AgentEvent::ToolCall { id, name, arguments } if std::mem::take(&mut self.new_step) => {
-                Folded::Chunk(Chunk::ToolBatch {
-                    calls: vec![ToolCallEntry::new(id, name, arguments)],
-                })
+                let mut call = ToolCallEntry::new(id, name, arguments);
+                call.meta = meta;
+                vec![Folded::Chunk(Chunk::ToolBatch { calls: vec![call] })]
             }
-            event => Folded::Event(event),
+            AgentEvent::ToolCall { id, name, arguments } => {
+                let mut steps = vec![Folded::Event(AgentEvent::ToolCall {
+                    id: id.clone(),
+                    name,
+                    arguments,
+                })];
+                steps.extend(meta.map(|meta| Folded::Meta(id, meta)));
+                steps
+            }
+            event => vec![Folded::Event(event)],
         }
     }
 
@@ -320,25 +410,42 @@ impl StreamState {
                     (None, end) => vec![Folded::Event(end)],
                 });
             }
+            b"tool-input-start" => {
+                if let Some(id) = chunk.get("toolCallId").and_then(Json::as_str) {
+                    self.tool_meta.remove(id);
+                }
+                self.note_tool(chunk, false);
+                return Ok(Vec::new());
+            }
             b"tool-input-available" => {
-                return Ok(vec![self.call_step(call(
-                    chunk,
-                    "toolCallId",
-                    "toolName",
-                    "input",
-                )?)]);
+                let call = call(chunk, "toolCallId", "toolName", "input")?;
+                self.note_tool(chunk, false);
+                return Ok(self.call_step(call));
             }
             b"tool-input-error" => {
                 let call = call(chunk, "toolCallId", "toolName", "input")?;
                 let result = failure(chunk, "toolCallId", "errorText")?;
-                return Ok(vec![self.call_step(call), Folded::Event(result)]);
+                self.note_tool(chunk, false);
+                let mut steps = self.call_step(call);
+                steps.push(Folded::Event(result));
+                return Ok(steps);
             }
-            b"tool-output-available" => AgentEvent::ToolResult {
-                tool_call_id: string(chunk, "toolCallId", "")?.clone(),
-                result: payload(chunk, "output"),
-                is_error: Json::Bool(false),
-            },
-            b"tool-output-error" => failure(chunk, "toolCallId", "errorText")?,
+            b"tool-output-available" | b"tool-output-error" => {
+                let result = match tag.as_bytes() {
+                    b"tool-output-available" => AgentEvent::ToolResult {
+                        tool_call_id: string(chunk, "toolCallId", "")?.clone(),
+                        result: payload(chunk, "output"),
+                        is_error: Json::Bool(false),
+                    },
+                    _ => failure(chunk, "toolCallId", "errorText")?,
+                };
+                let mut steps = vec![Folded::Event(result)];
+                steps.extend(
+                    self.note_tool(chunk, true)
+                        .map(|(id, meta)| Folded::Meta(id, meta)),
+                );
+                return Ok(steps);
+            }
             b"error" => AgentEvent::Error {
                 error: string(chunk, "errorText", "")?.clone(),
                 status_code: None,
@@ -507,8 +614,18 @@ fn part_events(state: &mut StreamState, part: &Json, path: &str) -> FormatResult
         _ => Vec::new(),
     };
     let mut events = events.into_iter();
-    let first = events.next().map(|call| state.call_step(call));
-    Ok(first.into_iter().chain(events.map(Folded::Event)).collect())
+    let Some(call) = events.next() else {
+        return Ok(Vec::new());
+    };
+    if let AgentEvent::ToolCall { id, .. } = &call {
+        match meta_fields(part, false) {
+            fields if fields.is_empty() => state.tool_meta.remove(id),
+            fields => state.tool_meta.insert(id.clone(), fields),
+        };
+    }
+    let mut steps = state.call_step(call);
+    steps.extend(events.map(Folded::Event));
+    Ok(steps)
 }
 
 fn role(message: &Json) -> FormatResult<MessageRole> {
@@ -573,7 +690,9 @@ fn text_of(value: &Wtf8) -> Json {
 
 /// A message as a `UIMessage`. Text chunks become `text` parts and thinking chunks
 /// `reasoning` parts (the metadata as `providerMetadata`), both `state: 'done'`; each tool
-/// call becomes a `tool-<name>` part, `output-available` with its result,
+/// call becomes a `tool-<name>` part (`dynamic-tool` with `toolName` when its `meta` says
+/// `dynamic`; the `meta`'s `title`, `providerExecuted`, `toolMetadata` and provider
+/// metadata as the part's), `output-available` with its result,
 /// `output-error` with its result as `errorText` when `isError` is `true` (a result that
 /// is not a string is written as its JSON text), `input-available` without a result.
 /// System chunks become text parts (of a `system` message). Error chunks, shell output
@@ -611,12 +730,22 @@ pub fn write_message(message: &FormatMessage) -> Json {
             }
             Chunk::ToolBatch { calls } => {
                 for call in calls {
-                    let mut tag = Wtf8::from("tool-");
-                    tag.push_wtf8(call.name.as_bytes());
-                    let mut fields = vec![
-                        (Wtf8::from("type"), Json::String(tag)),
-                        (Wtf8::from("toolCallId"), text_of(&call.id)),
-                    ];
+                    let meta = match &call.meta {
+                        Some(Json::Object(meta)) => &meta[..],
+                        _ => &[],
+                    };
+                    let kept = |key: &str| meta.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+                    let mut fields = if kept("dynamic") == Some(&Json::Bool(true)) {
+                        vec![
+                            (Wtf8::from("type"), Json::string("dynamic-tool")),
+                            (Wtf8::from("toolName"), text_of(&call.name)),
+                        ]
+                    } else {
+                        let mut tag = Wtf8::from("tool-");
+                        tag.push_wtf8(call.name.as_bytes());
+                        vec![(Wtf8::from("type"), Json::String(tag))]
+                    };
+                    fields.push((Wtf8::from("toolCallId"), text_of(&call.id)));
                     let input = (Wtf8::from("input"), call.arguments.clone());
                     match &call.result {
                         Some((result, Json::Bool(true))) => {
@@ -637,6 +766,15 @@ pub fn write_message(message: &FormatMessage) -> Json {
                             fields.push((Wtf8::from("state"), Json::string("input-available")));
                             fields.push(input);
                         }
+                    }
+                    for key in [
+                        "title",
+                        "providerExecuted",
+                        "toolMetadata",
+                        "callProviderMetadata",
+                        "resultProviderMetadata",
+                    ] {
+                        fields.extend(kept(key).map(|value| (Wtf8::from(key), value.clone())));
                     }
                     parts.push(Json::Object(fields));
                 }

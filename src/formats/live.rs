@@ -166,6 +166,11 @@ impl Folded {
         match folded {
             Step::Event(event) => self.apply(event),
             Step::Chunk(chunk) => self.push_chunk(chunk),
+            Step::Meta(id, meta) => {
+                if let Some(call) = self.call_mut(&id) {
+                    call.meta = Some(meta);
+                }
+            }
             step @ (Step::Extend(..) | Step::Seal(..)) => {
                 let at = match &step {
                     Step::Extend(at, _) | Step::Seal(at, _) => *at,

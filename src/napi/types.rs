@@ -139,6 +139,11 @@ pub struct ToolCallEntry {
     pub result: Option<Value>,
     pub is_error: Option<bool>,
     pub shell_output: Option<ShellOutput>,
+    /// What the source format says of the call beyond the fields above (the AI SDK:
+    /// `dynamic`, `title`, `providerExecuted`, `toolMetadata`, `callProviderMetadata`,
+    /// `resultProviderMetadata`). Only format readers make it.
+    #[napi(ts_type = "Record<string, unknown>")]
+    pub meta: Option<Value>,
 }
 
 /// Streamed answer text.
