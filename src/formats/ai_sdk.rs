@@ -3,7 +3,7 @@
 //!
 //! Stream chunks become agent events and are folded by [`crate::append_event`], so a
 //! capture folded live and the `UIMessage` the SDK persists for it give the same chunks.
-//! Where the models differ, the mapping is stated here and in the README:
+//! Where the models differ, the mapping is stated here and in docs/formats/ai-sdk.md:
 //!
 //! - each text part and each reasoning part is a chunk of its own (opened by its
 //!   `text-start` / `reasoning-start`, so an empty or redacted part is kept too), and a
