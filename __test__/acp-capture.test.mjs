@@ -100,3 +100,17 @@ test('a proxy passes messages on inside its own: they are read as the messages t
     ['assistant', [{ type: 'text', text: 'hello back' }]],
   ])
 })
+
+test("a recorder's export (one JSON document, each message a record in `messages`) is told and read like the traffic log", async () => {
+  const path = new URL('./fixtures/acp-export.json', import.meta.url)
+  const exported = readFileSync(path)
+  assert.deepEqual(detectFormat(exported), { format: 'acp' })
+  const records = JSON.parse(exported.toString('utf8')).messages
+  const log = records.map((record) => record.raw).join('\n')
+  const want = readHistory(log).messages
+  assert.deepEqual(want.map((m) => [m.role, m.chunks.map((c) => c.type)]), [['user', ['text']], ['assistant', ['text', 'tool-batch', 'text']]])
+  assert.deepEqual(readHistory(exported).messages, want)
+  assert.deepEqual(loadHistorySync(exported, 'acp'), want)
+  assert.deepEqual(await loadHistory(path.pathname, 'acp'), want, 'read from the file')
+  assert.deepEqual(await loadHistory(exported, 'acp'), want)
+})

@@ -46,6 +46,7 @@ const detected = {
   '__test__/fixtures/claude-2.1-state-first.jsonl': 'claude',
   '__test__/fixtures/acp-client-traffic.jsonl': 'acp',
   '__test__/fixtures/acp-agent-stdout.ndjson': 'acp',
+  '__test__/fixtures/acp-export.json': 'acp',
 }
 
 test('detectFormat tells every example and fixture from its first lines', () => {

@@ -225,6 +225,21 @@ fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>
                 }),
         };
     }
+    if window[start] == b'{' && window.len() == bytes.len() {
+        // One JSON document that holds the records (an ACP traffic export: `messages`).
+        if let Some(records) = document_records(bytes) {
+            let numbers = vec![1; records.len().min(limit)];
+            let values = records.iter().take(limit).cloned().collect();
+            return Ok((
+                Sniff::Values {
+                    values,
+                    sse: false,
+                    numbers,
+                },
+                None,
+            ));
+        }
+    }
     let first_line = start_line(window, start);
     let sse = [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
         .iter()
@@ -314,6 +329,25 @@ fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>
         }
     }
     Ok((Sniff::Values { values, sse, numbers }, first_error))
+}
+
+/// The records of a file that is one JSON document holding them in its `messages` array
+/// (as a traffic recorder exports a session), when it is one; `None` for any other file,
+/// and for a file whose first line is a whole JSON value (JSON lines).
+pub fn document_records(bytes: &[u8]) -> Option<Vec<Json>> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    let first_line = bytes[start..].split(|&b| b == b'\n').next()?;
+    if bytes[start] != b'{' || value::parse(first_line).is_ok() {
+        return None;
+    }
+    match value::parse(bytes).ok()? {
+        Json::Object(fields) => fields.into_iter().find_map(|(key, value)| match value {
+            Json::Array(records) if key == "messages" => Some(records),
+            _ => None,
+        }),
+        _ => None,
+    }
 }
 
 /// The lines of `bytes` as the event-stream rules cut them: CRLF, LF and CR each end one

@@ -308,9 +308,70 @@ pub fn read_acp_history(
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
+    // A recorder's export: one JSON document holding the records. Only a file whose
+    // first line is `{` alone is read whole to find out.
+    if let Input::Bytes(bytes) = &input {
+        if let Some(records) = crate::formats::registry::document_records(bytes) {
+            return read_acp_records(records, options.strict, emit);
+        }
+    }
+    let input = match input {
+        Input::Reader(reader) => {
+            let mut head = [0u8; 2];
+            let n = reader.read(&mut head).map_err(lines::read_error)?;
+            reader.seek(SeekFrom::Start(0)).map_err(lines::read_error)?;
+            if head[..n].first() == Some(&b'{') && matches!(head[..n].get(1), Some(b'\n' | b'\r' | b' ')) {
+                let bytes = Input::Reader(reader).bytes()?;
+                if let Some(records) = crate::formats::registry::document_records(&bytes) {
+                    return read_acp_records(records, options.strict, emit);
+                }
+                return read_acp(Lines::new(&bytes[..]), options.strict, |message| {
+                    emit(Message::Format(message))
+                });
+            }
+            Input::Reader(reader)
+        }
+        input => input,
+    };
     read_acp(lines_of(input), options.strict, |message| {
         emit(Message::Format(message))
     })
+}
+
+/// The records of an ACP export, each folded as a line would be (`line` its 1-based
+/// place in `messages`).
+fn read_acp_records(
+    records: Vec<Json>,
+    strict: bool,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let mut fold = AcpFold::new();
+    let mut skips = Skips::new(strict);
+    let mut emit = |message| emit(Message::Format(message));
+    for (index, record) in records.iter().enumerate() {
+        let (unknown, strangers) = (fold.unknown, fold.strangers);
+        let at = |e: String| HistoryError {
+            line: None,
+            offset: None,
+            message: format!("messages[{index}]: {e}"),
+        };
+        fold.push(record, index + 1).map_err(|e| at(e.to_string()))?;
+        if fold.unknown > unknown {
+            skips
+                .skip(index + 1, UNKNOWN_UPDATE)
+                .map_err(|e| at(e.to_string()))?;
+        }
+        if fold.strangers > strangers {
+            skips
+                .skip(index + 1, NO_ACP_MESSAGE)
+                .map_err(|e| at(e.to_string()))?;
+        }
+        if !fold.hand_on(&mut emit) {
+            return Ok(skips);
+        }
+    }
+    fold.finish(&mut emit);
+    Ok(skips)
 }
 
 /// The `chatviewer` history.
