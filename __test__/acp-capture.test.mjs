@@ -114,3 +114,8 @@ test("a recorder's export (one JSON document, each message a record in `messages
   assert.deepEqual(await loadHistory(path.pathname, 'acp'), want, 'read from the file')
   assert.deepEqual(await loadHistory(exported, 'acp'), want)
 })
+
+test('the live fold and the command read the export too', async () => {
+  const exported = readFileSync(new URL('./fixtures/acp-export.json', import.meta.url))
+  assert.deepEqual(foldStream(exported, { format: 'acp' }).messages, readHistory(exported).messages)
+})

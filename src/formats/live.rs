@@ -250,8 +250,9 @@ pub struct FoldedStream {
     pub skips: Skips,
 }
 
-/// Folds a whole recorded stream (NDJSON, or SSE when its first line is an SSE field)
-/// with `fold`. A value that is not JSON is an error at its line.
+/// Folds a whole recorded stream (NDJSON, or SSE when its first line is an SSE field, or
+/// a recorder's export: one JSON document holding the values in `messages`) with `fold`.
+/// A value that is not JSON is an error at its line.
 pub fn fold_stream(
     fold: &mut dyn LiveFold,
     prefix: &'static str,
@@ -261,6 +262,19 @@ pub fn fold_stream(
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut out = Folded::new(prefix);
     let mut skips = Skips::new(strict);
+    if let Some(records) = super::registry::document_records(bytes) {
+        // Each record is named by its 1-based place in `messages`.
+        for (index, record) in records.into_iter().enumerate() {
+            out.line = index + 1;
+            fold.push(record, index + 1, &mut out, &mut skips)?;
+        }
+        let (messages, origins) = out.finish();
+        return Ok(FoldedStream {
+            messages,
+            origins,
+            skips,
+        });
+    }
     let mut framer = Framer::new(Framing::Auto);
     let mut each = |frame: crate::bytes::Frame<'_>| -> FormatResult<()> {
         let line = frame.line as usize;
