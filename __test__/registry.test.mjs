@@ -72,6 +72,10 @@ test('detection decides by the first line that tells a format, looking past line
   // A line type the next version adds, with Claude Code's envelope, tells Claude Code.
   const envelope = { parentUuid: null, isSidechain: false, userType: 'external', sessionId: 's', uuid: 'u1', type: 'checkpoint-v9' }
   assert.deepEqual(detectFormat(`${claude.slice(0, 4).join('\n')}\n${JSON.stringify(envelope)}\n`), { format: 'claude' })
+  // Claude Code 2.0 lines without isSidechain / userType: the tree and an API message tell it.
+  const bare = { parentUuid: null, sessionId: 's', version: '2.0.50', type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u1' }
+  assert.deepEqual(detectFormat(`${JSON.stringify(bare)}\n`), { format: 'claude' })
+  assert.deepEqual(detectFormat(`${JSON.stringify({ ...bare, message: { role: 'user', parts: [{ text: 'hi' }] } })}\n`), { format: 'qwen' })
   // Lines that are not JSON (a log line of the agent's) are looked past too.
   const logged = `agent v3 listening on stdio\n${file('__test__/fixtures/acp-agent-stdout.ndjson')}`
   assert.deepEqual(detectFormat(logged), { format: 'acp' })

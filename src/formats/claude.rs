@@ -86,12 +86,19 @@ pub fn is_conversation_line(line: &Json) -> bool {
 /// Whether a line carries the envelope Claude Code writes on every line of the
 /// conversation tree, whatever its type (`progress`, `attachment`, types added later): a
 /// `uuid`, a `parentUuid`, the `sessionId`, and `isSidechain` or `userType`.
+///
+/// A line without the last two still tells Claude Code when it holds an API message
+/// (`message.content`, where Qwen Code's records hold `message.parts`).
 fn has_envelope(line: &Json) -> bool {
-    str_of(line, "type").is_some()
+    let tree = str_of(line, "type").is_some()
         && str_of(line, "uuid").is_some()
         && line.get("parentUuid").is_some()
-        && str_of(line, "sessionId").is_some()
-        && (line.get("isSidechain").is_some() || line.get("userType").is_some())
+        && str_of(line, "sessionId").is_some();
+    tree && (line.get("isSidechain").is_some()
+        || line.get("userType").is_some()
+        || line
+            .get("message")
+            .is_some_and(|m| m.get("content").is_some() && m.get("parts").is_none()))
 }
 
 /// Whether a line looks like a Claude Code transcript line, for detection.
