@@ -316,7 +316,7 @@ export declare function formats(): Array<FormatInfo>
  * One ordered piece of a message read from a history or folded from a recorded stream:
  * a `Chunk`, a `system` chunk of any kind other tools store, or a `file`.
  */
-export type HistoryChunk = TextChunk | ThinkingChunk | ToolBatchChunk | ErrorChunk | HistorySystemChunk | FileChunk
+export type HistoryChunk = TextChunk | ThinkingChunk | HistoryToolBatchChunk | ErrorChunk | HistorySystemChunk | FileChunk
 
 /** A history format `loadHistory` reads. */
 export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'qwen' | 'ai-sdk'
@@ -360,7 +360,31 @@ export interface HistorySystemChunk {
  * The kind of a `system` chunk in a message read from a history or a recorded stream:
  * the drop-in's four and the notices other tools store.
  */
-export type HistorySystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'compaction' | 'branch-summary' | 'thinking-level-changed' | 'custom' | 'plan'
+export type HistorySystemChunkKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'compaction' | 'branch-summary' | 'thinking-level-changed' | 'custom' | 'plan' | 'stopped'
+
+/** Consecutive tool calls in a message read from a history or a recorded stream. */
+export interface HistoryToolBatchChunk {
+  type: 'tool-batch'
+  calls: Array<HistoryToolCallEntry>
+}
+
+/**
+ * One call of a `tool-batch` chunk read from a history or a recorded stream: a
+ * `ToolCallEntry`, and what the source format says of the call beyond it.
+ */
+export interface HistoryToolCallEntry {
+  id: string
+  name: string
+  arguments: unknown
+  result?: unknown
+  isError?: boolean
+  shellOutput?: ShellOutput
+  /**
+   * The AI SDK's `dynamic`, `title`, `providerExecuted`, `toolMetadata`,
+   * `callProviderMetadata` and `resultProviderMetadata`. Only format readers make it.
+   */
+  meta?: Record<string, unknown>
+}
 
 /** The least a message needs for `applySystemEvent`; callers' own message types extend it. */
 export interface IdentifiedMessage {

@@ -194,6 +194,9 @@ pub enum SystemChunkKind {
     Custom,
     /// The agent's plan of work, each entry a line (`[completed] Write the tests (high)`).
     Plan,
+    /// The agent stopped its turn before it was done: the text is the reason as the
+    /// protocol names it (ACP's `max_tokens`, `max_turn_requests`, `refusal`, …).
+    Stopped,
 }
 
 impl SystemChunkKind {
@@ -208,6 +211,7 @@ impl SystemChunkKind {
             SystemChunkKind::ThinkingLevelChanged => "thinking-level-changed",
             SystemChunkKind::Custom => "custom",
             SystemChunkKind::Plan => "plan",
+            SystemChunkKind::Stopped => "stopped",
         }
     }
 
@@ -222,6 +226,7 @@ impl SystemChunkKind {
             "thinking-level-changed" => SystemChunkKind::ThinkingLevelChanged,
             "custom" => SystemChunkKind::Custom,
             "plan" => SystemChunkKind::Plan,
+            "stopped" => SystemChunkKind::Stopped,
             _ => return None,
         })
     }
@@ -257,6 +262,10 @@ pub struct ToolCallEntry<S = String, V = serde_json::Value> {
     pub shell_output: Option<ShellOutput<S>>,
     /// True when `shellOutput` was set before `result`.
     pub shell_output_first: bool,
+    /// What the source format says of the call beyond its id, name, arguments and result
+    /// (the AI SDK: a dynamic tool, its title, provider execution and metadata), an object
+    /// written after `arguments`. Made only by format readers: no agent event carries one.
+    pub meta: Option<V>,
 }
 
 impl<S, V> ToolCallEntry<S, V> {
@@ -268,6 +277,7 @@ impl<S, V> ToolCallEntry<S, V> {
             result: None,
             shell_output: None,
             shell_output_first: false,
+            meta: None,
         }
     }
 }

@@ -64,8 +64,12 @@ namespace Helper {
     messages: M[], event: SystemEventLike, idFactory?: () => string): { messageId: string }
 }
 
-// `Same<A, B>` is `true` only when each is assignable to the other.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+// `Same<A, B>` is `true` only when each is assignable to the other and, for object
+// types, both have the same keys: an optional field one side lacks is assignable both
+// ways, yet it is a field the helper's type does not have.
+type Keys<T> = T extends object ? keyof T : never
+type Assignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Same<A, B> = Assignable<A, B> extends true ? Assignable<Keys<A>, Keys<B>> : false
 const exact: [
   Same<Chunk, Helper.Chunk>,
   Same<Chunk['type'], Helper.Chunk['type']>,

@@ -151,6 +151,44 @@ impl Folded {
         self.messages[index].chunks.call_mut(id)
     }
 
+    /// How many chunks the open message has (0 when none is open).
+    pub fn open_len(&self) -> usize {
+        match (self.open, self.messages.last()) {
+            (true, Some(message)) => message.chunks.chunks().len(),
+            _ => 0,
+        }
+    }
+
+    /// Folds what an AI SDK stream chunk stands for into the open message (beginning an
+    /// assistant message when none is).
+    pub fn fold_open(&mut self, folded: super::ai_sdk::Folded) {
+        use super::ai_sdk::Folded as Step;
+        match folded {
+            Step::Event(event) => self.apply(event),
+            Step::Chunk(chunk) => self.push_chunk(chunk),
+            Step::Meta(id, meta) => {
+                if let Some(call) = self.call_mut(&id) {
+                    call.meta = Some(meta);
+                }
+            }
+            step @ (Step::Extend(..) | Step::Seal(..)) => {
+                let at = match &step {
+                    Step::Extend(at, _) | Step::Seal(at, _) => *at,
+                    _ => 0,
+                };
+                let line = self.line;
+                let Some(message) = self.messages.last_mut().filter(|_| self.open) else {
+                    return;
+                };
+                if at < message.chunks.chunks().len() {
+                    super::ai_sdk::fold_owned(&mut message.chunks, step);
+                    message.origin.lines.1 = line;
+                    note(&mut message.origin, at, line);
+                }
+            }
+        }
+    }
+
     /// Adds a chunk no event makes (a file) to the open message.
     pub fn push_chunk(&mut self, chunk: FormatChunk) {
         if !self.open {
@@ -212,8 +250,9 @@ pub struct FoldedStream {
     pub skips: Skips,
 }
 
-/// Folds a whole recorded stream (NDJSON, or SSE when its first line is an SSE field)
-/// with `fold`. A value that is not JSON is an error at its line.
+/// Folds a whole recorded stream (NDJSON, or SSE when its first line is an SSE field, or
+/// a recorder's export: one JSON document holding the values in `messages`) with `fold`.
+/// A value that is not JSON is an error at its line.
 pub fn fold_stream(
     fold: &mut dyn LiveFold,
     prefix: &'static str,
@@ -223,6 +262,19 @@ pub fn fold_stream(
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut out = Folded::new(prefix);
     let mut skips = Skips::new(strict);
+    if let Some(records) = super::registry::document_records(bytes) {
+        // Each record is named by its 1-based place in `messages`.
+        for (index, record) in records.into_iter().enumerate() {
+            out.line = index + 1;
+            fold.push(record, index + 1, &mut out, &mut skips)?;
+        }
+        let (messages, origins) = out.finish();
+        return Ok(FoldedStream {
+            messages,
+            origins,
+            skips,
+        });
+    }
     let mut framer = Framer::new(Framing::Auto);
     let mut each = |frame: crate::bytes::Frame<'_>| -> FormatResult<()> {
         let line = frame.line as usize;

@@ -1,7 +1,8 @@
 //! Wire formats and views, each read into (or rendered from) the canonical model.
 //!
 //! - [`acp`]: Agent Client Protocol v1 `session/update` notifications → agent events, and
-//!   → the webview state (`ACPMessage[]`);
+//!   → the webview state (`ACPMessage[]`); [`acp_fold`] folds them into messages, and
+//!   [`acp_rpc`] reads the JSON-RPC traffic around them;
 //! - [`webui`]: `adaptACPMessages`, the webview state → `UnifiedMessage` rows;
 //! - [`chatviewer`]: `adaptJSONLMessages`, a ChatViewer transcript → `UnifiedMessage` rows;
 //! - [`unified`]: the `UnifiedMessage` row, its timeline flags, and `toUnifiedMessages`
@@ -26,6 +27,7 @@
 
 pub mod acp;
 pub mod acp_fold;
+pub mod acp_rpc;
 pub mod ai_sdk;
 pub mod chatviewer;
 pub mod check;

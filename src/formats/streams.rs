@@ -166,7 +166,7 @@ impl LiveFold for SnStream {
 
 // ─── Rows of the table ───────────────────────────────────────────────────────────
 
-use super::registry::{is_object, tag, Format, Sniff};
+use super::registry::{is_object, near_nothing, tag, Format, Sniff};
 use crate::history;
 
 /// The update of an ACP line: a notification (`{ sessionId, update }`), a bare update,
@@ -221,14 +221,23 @@ fn has_type_in(value: &Json, types: &[&[u8]]) -> bool {
     tag(value, "type").is_some_and(|t| types.contains(&t))
 }
 
+/// Whether a line is ACP's: a notification or update, or (wrapped in a traffic-log
+/// record or not) a JSON-RPC message of ACP's.
+fn is_acp_line(line: &Json) -> bool {
+    if acp_update(line).is_some_and(|update| tag(update, "sessionUpdate").is_some()) {
+        return true;
+    }
+    crate::formats::acp_rpc::message(line).is_some_and(|message| crate::formats::acp_rpc::is_acp(&message))
+}
+
 pub const ACP: Format = Format {
     name: "acp",
-    summary: "ACP session/update notifications, NDJSON",
-    detect: |sniff| {
-        sniff
-            .first_line()
-            .and_then(acp_update)
-            .is_some_and(|update| tag(update, "sessionUpdate").is_some())
+    summary: "ACP session/update notifications, or the JSON-RPC traffic around them (an agent's output, a client's log), NDJSON",
+    detect: |sniff, at| sniff.line(at).is_some_and(is_acp_line),
+    near: |line| {
+        crate::formats::acp_rpc::message(line)
+            .is_some_and(|m| m.get("jsonrpc").is_some())
+            .then_some("JSON-RPC messages, none of them ACP's")
     },
     history: Some(history::read_acp_history),
     // The same rules as the history: message ids, titles, plans, tool call updates.
@@ -239,13 +248,14 @@ pub const ACP: Format = Format {
 pub const CHATVIEWER: Format = Format {
     name: "chatviewer",
     summary: "a ChatViewer transcript, JSONL or a JSON array of ChatMessageData",
-    detect: |sniff| match sniff {
+    detect: |sniff, at| match sniff {
         Sniff::Array(Some(first)) => is_object(first) && first.get("uuid").is_some(),
-        _ => sniff.first_line().is_some_and(|line| {
+        _ => sniff.line(at).is_some_and(|line| {
             line.get("uuid").and_then(Json::as_str).is_some()
                 && matches!(tag(line, "type"), Some(b"user" | b"assistant" | b"tool_call"))
         }),
     },
+    near: near_nothing,
     history: Some(history::read_chatviewer_history),
     stream: None,
     write: None,
@@ -254,9 +264,10 @@ pub const CHATVIEWER: Format = Format {
 pub const SN: Format = Format {
     name: "sn",
     summary: "Solar Network thoughts, a JSON array or one per line",
-    detect: |sniff| match sniff {
+    near: near_nothing,
+    detect: |sniff, at| match sniff {
         Sniff::Array(Some(first)) => is_object(first) && first.get("parts").is_some(),
-        _ => sniff.first_line().is_some_and(|line| {
+        _ => sniff.line(at).is_some_and(|line| {
             line.get("id").and_then(Json::as_str).is_some()
                 && matches!(line.get("parts"), Some(Json::Array(_)))
                 && line.get("role").is_some()
@@ -270,12 +281,13 @@ pub const SN: Format = Format {
 pub const SN_STREAM: Format = Format {
     name: "sn-stream",
     summary: "Solar Network stream events, an SSE capture or NDJSON",
-    detect: |sniff| {
+    detect: |sniff, at| {
         !sniff.is_array()
             && sniff
-                .first()
+                .value(at)
                 .is_some_and(|v| has_type_in(v, SN_STREAM_TYPES) && v.get("data").is_some())
     },
+    near: near_nothing,
     history: None,
     stream: Some((|| Box::new(SnStream), "turn")),
     write: None,
@@ -284,7 +296,10 @@ pub const SN_STREAM: Format = Format {
 pub const EVENTS: Format = Format {
     name: "events",
     summary: "agent events, NDJSON or an SSE capture (one assistant message per turn)",
-    detect: |sniff| !sniff.is_array() && sniff.first().is_some_and(|v| has_type_in(v, AGENT_EVENT_TYPES)),
+    detect: |sniff, at| {
+        !sniff.is_array() && sniff.value(at).is_some_and(|v| has_type_in(v, AGENT_EVENT_TYPES))
+    },
+    near: |value| tag(value, "type").map(|_| "objects tagged by \"type\", none of an agent event type"),
     history: Some(history::read_events),
     stream: Some((|| Box::new(Events), "turn")),
     write: None,

@@ -24,7 +24,7 @@ use crate::bytes::{Framing, StreamError, Turn, TurnReader};
 use std::collections::HashMap;
 
 use crate::formats::acp::{self, SessionUpdate};
-use crate::formats::acp_fold::AcpFold;
+use crate::formats::acp_fold::{AcpFold, NO_ACP_MESSAGE, UNKNOWN_UPDATE};
 use crate::formats::chatviewer::adapt_jsonl_messages;
 use crate::formats::check::FormatError;
 use crate::formats::check::Skips;
@@ -233,8 +233,15 @@ impl LineHead {
 }
 
 /// A recorded event stream (NDJSON or SSE) a block at a time, as [`read_turns`].
-fn read_event_stream(mut reader: impl Read, emit: impl FnMut(Turn) -> bool) -> Result<(), HistoryError> {
+fn read_event_stream(
+    mut reader: impl Read,
+    ui_messages: bool,
+    emit: impl FnMut(Turn) -> bool,
+) -> Result<(), HistoryError> {
     let mut turns = TurnReader::new(Framing::Auto, emit);
+    if ui_messages {
+        turns = turns.ui_messages();
+    }
     let mut block = vec![0; lines::BLOCK];
     let mut head = LineHead::default();
     let mut offset = 0u64;
@@ -268,7 +275,17 @@ pub fn read_events(
     _options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    read_event_stream(reader_of(input), |turn| emit(Message::Turn(turn)))?;
+    read_event_stream(reader_of(input), false, |turn| emit(Message::Turn(turn)))?;
+    Ok(Skips::default())
+}
+
+/// The `ai-sdk` history: a UI message stream, one message per `start` chunk.
+pub fn read_ai_sdk(
+    input: Input<'_>,
+    _options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    read_event_stream(reader_of(input), true, |turn| emit(Message::Turn(turn)))?;
     Ok(Skips::default())
 }
 
@@ -291,9 +308,70 @@ pub fn read_acp_history(
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
+    // A recorder's export: one JSON document holding the records. Only a file whose
+    // first line is `{` alone is read whole to find out.
+    if let Input::Bytes(bytes) = &input {
+        if let Some(records) = crate::formats::registry::document_records(bytes) {
+            return read_acp_records(records, options.strict, emit);
+        }
+    }
+    let input = match input {
+        Input::Reader(reader) => {
+            let mut head = [0u8; 2];
+            let n = reader.read(&mut head).map_err(lines::read_error)?;
+            reader.seek(SeekFrom::Start(0)).map_err(lines::read_error)?;
+            if head[..n].first() == Some(&b'{') && matches!(head[..n].get(1), Some(b'\n' | b'\r' | b' ')) {
+                let bytes = Input::Reader(reader).bytes()?;
+                if let Some(records) = crate::formats::registry::document_records(&bytes) {
+                    return read_acp_records(records, options.strict, emit);
+                }
+                return read_acp(Lines::new(&bytes[..]), options.strict, |message| {
+                    emit(Message::Format(message))
+                });
+            }
+            Input::Reader(reader)
+        }
+        input => input,
+    };
     read_acp(lines_of(input), options.strict, |message| {
         emit(Message::Format(message))
     })
+}
+
+/// The records of an ACP export, each folded as a line would be (`line` its 1-based
+/// place in `messages`).
+fn read_acp_records(
+    records: Vec<Json>,
+    strict: bool,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let mut fold = AcpFold::new();
+    let mut skips = Skips::new(strict);
+    let mut emit = |message| emit(Message::Format(message));
+    for (index, record) in records.iter().enumerate() {
+        let (unknown, strangers) = (fold.unknown, fold.strangers);
+        let at = |e: String| HistoryError {
+            line: None,
+            offset: None,
+            message: format!("messages[{index}]: {e}"),
+        };
+        fold.push(record, index + 1).map_err(|e| at(e.to_string()))?;
+        if fold.unknown > unknown {
+            skips
+                .skip(index + 1, UNKNOWN_UPDATE)
+                .map_err(|e| at(e.to_string()))?;
+        }
+        if fold.strangers > strangers {
+            skips
+                .skip(index + 1, NO_ACP_MESSAGE)
+                .map_err(|e| at(e.to_string()))?;
+        }
+        if !fold.hand_on(&mut emit) {
+            return Ok(skips);
+        }
+    }
+    fold.finish(&mut emit);
+    Ok(skips)
 }
 
 /// The `chatviewer` history.
@@ -500,13 +578,14 @@ fn read_acp(
     let mut fold = AcpFold::new();
     let mut skips = Skips::new(strict);
     while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
-        let unknown = fold.unknown;
+        let (unknown, strangers) = (fold.unknown, fold.strangers);
         fold.push(&item, number)
             .map_err(|e| HistoryError::at_line(number, e))?;
         if fold.unknown > unknown {
-            skips
-                .skip(number, "a sessionUpdate this version does not know")
-                .map_err(format_error)?;
+            skips.skip(number, UNKNOWN_UPDATE).map_err(format_error)?;
+        }
+        if fold.strangers > strangers {
+            skips.skip(number, NO_ACP_MESSAGE).map_err(format_error)?;
         }
         if !fold.hand_on(&mut emit) {
             return Ok(skips);

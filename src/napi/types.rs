@@ -45,6 +45,9 @@ pub enum HistorySystemChunkKind {
     Custom,
     /// The agent's plan of work, one entry a line.
     Plan,
+    /// The agent stopped its turn before it was done; the text is the reason
+    /// (`max_tokens`, `max_turn_requests`, `refusal`, …).
+    Stopped,
 }
 
 /// Who a message is from.
@@ -148,6 +151,24 @@ pub struct ToolCallEntry {
     pub shell_output: Option<ShellOutput>,
 }
 
+/// One call of a `tool-batch` chunk read from a history or a recorded stream: a
+/// `ToolCallEntry`, and what the source format says of the call beyond it.
+#[napi(object)]
+pub struct HistoryToolCallEntry {
+    pub id: String,
+    pub name: String,
+    #[napi(ts_type = "unknown")]
+    pub arguments: Value,
+    #[napi(ts_type = "unknown")]
+    pub result: Option<Value>,
+    pub is_error: Option<bool>,
+    pub shell_output: Option<ShellOutput>,
+    /// The AI SDK's `dynamic`, `title`, `providerExecuted`, `toolMetadata`,
+    /// `callProviderMetadata` and `resultProviderMetadata`. Only format readers make it.
+    #[napi(ts_type = "Record<string, unknown>")]
+    pub meta: Option<Value>,
+}
+
 /// Streamed answer text.
 #[napi(object)]
 pub struct TextChunk {
@@ -172,6 +193,14 @@ pub struct ToolBatchChunk {
     #[napi(ts_type = "'tool-batch'")]
     pub r#type: String,
     pub calls: Vec<ToolCallEntry>,
+}
+
+/// Consecutive tool calls in a message read from a history or a recorded stream.
+#[napi(object)]
+pub struct HistoryToolBatchChunk {
+    #[napi(ts_type = "'tool-batch'")]
+    pub r#type: String,
+    pub calls: Vec<HistoryToolCallEntry>,
 }
 
 /// An error reported by the agent or its provider.
@@ -228,7 +257,7 @@ pub type Chunk = Either5<TextChunk, ThinkingChunk, ToolBatchChunk, ErrorChunk, S
 /// a `Chunk`, a `system` chunk of any kind other tools store, or a `file`.
 #[napi]
 pub type HistoryChunk =
-    Either6<TextChunk, ThinkingChunk, ToolBatchChunk, ErrorChunk, HistorySystemChunk, FileChunk>;
+    Either6<TextChunk, ThinkingChunk, HistoryToolBatchChunk, ErrorChunk, HistorySystemChunk, FileChunk>;
 
 /// A chat message as the helper's callers store it.
 #[napi(object)]
