@@ -12,7 +12,8 @@
 //! - [`sn`]: Solar Network thoughts and their SSE stream;
 //! - [`timeline`]: the timeline view of a message's chunks;
 //! - [`streams`]: the live folds (and detection) of the agent-event, ACP and Solar Network
-//!   streams; [`live`]: what every live fold folds into.
+//!   streams; [`live`]: what every live fold folds into; [`conversation`]: a stream
+//!   folded as it arrives (the one path from a stream to messages).
 //!
 //! [`FORMATS`] is the one table of formats: `loadHistory`, detection and the command all
 //! read it. A new format is a module here and a row there ([`registry::Format`] says
@@ -30,6 +31,7 @@ pub mod ai_sdk;
 pub mod chatviewer;
 pub mod check;
 pub mod claude;
+pub mod conversation;
 pub mod date;
 pub mod json;
 pub mod live;
