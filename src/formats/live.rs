@@ -132,12 +132,20 @@ impl Folded {
     }
 
     /// Folds `event` into the open message, beginning an assistant message when none is.
+    /// An event that builds nothing (a `reasoning-end` with no thinking to seal) begins
+    /// no message, as a history read from the same stream has none.
     pub fn apply(&mut self, event: FormatEvent) {
-        if !self.open {
+        let begun = !self.open;
+        if begun {
             self.begin(MessageRole::Assistant, None);
         }
         let index = self.messages.len() - 1;
         self.apply_at(index, event);
+        if begun && self.messages[index].chunks.chunks().is_empty() {
+            self.messages.pop();
+            self.touched.retain(|&(message, _)| message != index);
+            self.open = false;
+        }
     }
 
     /// Folds a tool result into the newest message holding its call (results come after
