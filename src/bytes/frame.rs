@@ -148,10 +148,14 @@ impl Framer {
         bytes: &[u8],
         mut each: impl FnMut(Frame<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
-        let bytes = self.skip_dropped(bytes);
-        if bytes.is_empty() {
-            return Ok(());
-        }
+        let bytes = if self.dropping_line {
+            match self.skip_dropped(bytes) {
+                [] => return Ok(()),
+                rest => rest,
+            }
+        } else {
+            bytes
+        };
         if self.pending.is_empty() {
             // Lines are cut straight from the caller's bytes; only a tail is copied.
             let (used, result) = self.lines(bytes, false, &mut each);

@@ -586,7 +586,7 @@ pub const AI_SDK: Format = Format {
     summary: "an AI SDK UI message stream, SSE or NDJSON (one assistant message per start chunk)",
     detect: opens_ui_stream,
     // The bytes path reads it, telling it from agent events by its first frame.
-    history: Some(crate::history::read_events),
+    history: Some(crate::history::read_ai_sdk),
     stream: Some((|| Box::new(UiStream::default()), "turn")),
     write: None,
 };

@@ -20,7 +20,7 @@ pub mod lines;
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 
-use crate::bytes::{Framing, StreamError, Turn, TurnReader};
+use crate::bytes::{StreamError, Turn};
 use std::collections::HashMap;
 
 use crate::formats::acp::{self, SessionUpdate};
@@ -186,90 +186,65 @@ fn read_block(reader: &mut impl Read, block: &mut [u8]) -> Result<usize, History
     }
 }
 
-/// The start of the line an event stream is in the middle of.
-#[derive(Default)]
-struct LineHead {
-    /// Its first bytes.
-    head: Vec<u8>,
-    /// Its length so far.
-    len: usize,
-}
-
-impl LineHead {
-    const KEPT: usize = 8;
-
-    fn track(&mut self, bytes: &[u8], at_start: bool) {
-        let rest = match memchr::memrchr2(b'\n', b'\r', bytes) {
-            Some(at) => {
-                self.head.clear();
-                self.len = 0;
-                &bytes[at + 1..]
-            }
-            None => bytes,
-        };
-        self.len += rest.len();
-        let rest = match at_start {
-            true => rest.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(rest),
-            false => rest,
-        };
-        let room = Self::KEPT - self.head.len().min(Self::KEPT);
-        self.head.extend_from_slice(&rest[..room.min(rest.len())]);
-    }
-
-    /// The line can be no event and no SSE field, however it goes on (`framing` as decided
-    /// so far).
-    fn hopeless(&self, framing: Framing) -> bool {
-        const FIELDS: [&[u8]; 5] = [b"data:", b"event:", b"id:", b"retry:", b":"];
-        let head = &self.head[..];
-        match framing {
-            Framing::Sse => return false,
-            Framing::Auto if FIELDS.iter().any(|f| f.starts_with(head) || head.starts_with(f)) => {
-                return false
-            }
-            _ => {}
-        }
-        matches!(head.iter().find(|b| !matches!(b, b' ' | b'\t')), Some(b) if *b != b'{')
-    }
-}
-
-/// A recorded event stream (NDJSON or SSE) a block at a time, as [`read_turns`].
-fn read_event_stream(mut reader: impl Read, emit: impl FnMut(Turn) -> bool) -> Result<(), HistoryError> {
-    let mut turns = TurnReader::new(Framing::Auto, emit);
+/// A recorded stream read as its history through the stream's own live fold (a
+/// [`Conversation`](crate::formats::conversation::Conversation)), a block at a time: what
+/// a live view of the stream shows is what its history holds, by one fold.
+fn read_stream_history(
+    format: &'static Format,
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    use crate::formats::conversation::{Conversation, LiveError, LiveOptions};
+    let refused = |e: LiveError| HistoryError {
+        line: e.error.line.map(|l| l as u64),
+        offset: e.offset,
+        message: e.to_string(),
+    };
+    let options = LiveOptions {
+        strict: options.strict,
+        limit: Some(lines::MAX_LINE),
+    };
+    let mut live = Conversation::new(format, options).map_err(|message| HistoryError {
+        line: None,
+        offset: None,
+        message,
+    })?;
+    let mut reader = reader_of(input);
     let mut block = vec![0; lines::BLOCK];
-    let mut head = LineHead::default();
-    let mut offset = 0u64;
     loop {
         let n = read_block(&mut reader, &mut block)?;
         if n == 0 {
             break;
         }
-        turns.push(&block[..n])?;
-        if turns.stopped() {
-            return Ok(());
-        }
-        head.track(&block[..n], offset == 0);
-        offset += n as u64;
-        // A line that cannot be valid is ended here, so that it is refused now (with the
-        // error its whole would give: the fault is in its first bytes); a line or frame
-        // past the limit is refused as too long.
-        if head.len >= lines::BLOCK && head.hopeless(turns.framing()) {
-            turns.push(b"\n")?;
-        }
-        if turns.buffered() > lines::MAX_LINE {
-            return Err(lines::too_long(None, offset - turns.buffered() as u64));
+        live.push_bytes(&block[..n]).map_err(|(_, e)| refused(e))?;
+    }
+    live.end().map_err(|(_, e)| refused(e))?;
+    let (messages, _, skips) = live.finish();
+    for message in messages {
+        if !emit(Message::Format(message)) {
+            break;
         }
     }
-    Ok(turns.finish()?)
+    Ok(skips)
 }
 
-/// The `events` history: a recorded stream, one message per turn, a block at a time.
+/// The `events` history: a recorded stream, one message per turn.
 pub fn read_events(
     input: Input<'_>,
-    _options: &ReadOptions,
+    options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    read_event_stream(reader_of(input), |turn| emit(Message::Turn(turn)))?;
-    Ok(Skips::default())
+    read_stream_history(&crate::formats::streams::EVENTS, input, options, emit)
+}
+
+/// The `ai-sdk` history: a recorded UI message stream, one message per response.
+pub fn read_ai_sdk(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    read_stream_history(&crate::formats::ai_sdk::AI_SDK, input, options, emit)
 }
 
 /// The `sn` history: one message per thought, read one at a time.

@@ -495,23 +495,21 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
 impl Conversation {
     /// Runs `body` on the conversation; a call made while another runs (from a getter of
     /// a pushed value, a setter on a message) is refused.
-    fn with<'env>(
+    fn with(
         &self,
-        env: &'env Env,
+        js: &Js,
         what: &str,
         body: impl FnOnce(&Js, &mut Live) -> JsResult<Value>,
-    ) -> Result<Unknown<'env>> {
-        glue(env, what, |js| {
-            let Ok(mut live) = self.live.try_borrow_mut() else {
-                return Err(JsError::Type(format!(
-                    "{what} called while this conversation is busy (from a getter or setter it ran)"
-                )));
-            };
-            let live = live
-                .as_mut()
-                .ok_or_else(|| JsError::Internal("the conversation is gone".into()))?;
-            body(js, live)
-        })
+    ) -> JsResult<Value> {
+        let Ok(mut live) = self.live.try_borrow_mut() else {
+            return Err(JsError::Type(format!(
+                "{what} called while this conversation is busy (from a getter or setter it ran)"
+            )));
+        };
+        let live = live
+            .as_mut()
+            .ok_or_else(|| JsError::Internal("the conversation is gone".into()))?;
+        body(js, live)
     }
 
     fn apply(
@@ -577,15 +575,17 @@ impl Conversation {
             js.undefined()
         })?;
         let read = read.expect("read above");
-        self.with(env, WHAT, |js, live| {
-            let result = match read {
-                Input::Bytes(bytes) => live.core.push_bytes(&bytes).map_err(|(c, e)| (c, live_error(e))),
-                Input::Value(value) => live.core.push_value(value).map_err(|e| {
-                    let changes = Changes::default();
-                    (changes, format_error(e))
-                }),
-            };
-            Self::apply(js, live, result)
+        glue(env, WHAT, |js| {
+            self.with(js, WHAT, |js, live| {
+                let result = match read {
+                    Input::Bytes(bytes) => live.core.push_bytes(&bytes).map_err(|(c, e)| (c, live_error(e))),
+                    Input::Value(value) => live.core.push_value(value).map_err(|e| {
+                        let changes = Changes::default();
+                        (changes, format_error(e))
+                    }),
+                };
+                Self::apply(js, live, result)
+            })
         })
     }
 
@@ -593,35 +593,42 @@ impl Conversation {
     /// short throws.
     #[napi(ts_return_type = "ConversationChanges")]
     pub fn end<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        self.with(env, "Conversation.end", |js, live| {
-            let result = live.core.end().map_err(|(c, e)| (c, live_error(e)));
-            Self::apply(js, live, result)
+        const WHAT: &str = "Conversation.end";
+        glue(env, WHAT, |js| {
+            self.with(js, WHAT, |js, live| {
+                let result = live.core.end().map_err(|(c, e)| (c, live_error(e)));
+                Self::apply(js, live, result)
+            })
         })
     }
 
     /// The messages so far (see `mode` for when it is a new array).
     #[napi(getter, ts_return_type = "ChatMessage[]")]
     pub fn messages<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        self.with(env, "Conversation.messages", |js, live| {
-            reference_value(js, live.array)
+        const WHAT: &str = "Conversation.messages";
+        glue(env, WHAT, |js| {
+            self.with(js, WHAT, |js, live| reference_value(js, live.array))
         })
     }
 
     /// Values skipped so far (with `strict` they are refused).
     #[napi(getter, ts_return_type = "SkippedLines")]
     pub fn skipped<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        self.with(env, "Conversation.skipped", |js, live| {
-            let skips = live.core.skips();
-            let json = Json::object([
-                ("count", Json::Number(skips.count.to_string().into())),
-                (
-                    "examples",
-                    Json::Array(skips.examples.iter().map(|e| Json::string(e.as_str())).collect()),
-                ),
-            ]);
-            let mut out = Vec::new();
-            value::write_ascii(&mut out, &json);
-            js.parse_json(&out)
+        const WHAT: &str = "Conversation.skipped";
+        glue(env, WHAT, |js| {
+            self.with(js, WHAT, |js, live| {
+                let skips = live.core.skips();
+                let json = Json::object([
+                    ("count", Json::Number(skips.count.to_string().into())),
+                    (
+                        "examples",
+                        Json::Array(skips.examples.iter().map(|e| Json::string(e.as_str())).collect()),
+                    ),
+                ]);
+                let mut out = Vec::new();
+                value::write_ascii(&mut out, &json);
+                js.parse_json(&out)
+            })
         })
     }
 
