@@ -17,6 +17,8 @@
 //!   chunks that changed; every other message and chunk is the same object as before.
 
 use std::cell::RefCell;
+use std::collections::HashSet;
+use std::ffi::{c_void, CStr};
 use std::ptr;
 
 use napi::bindgen_prelude::{Env, ObjectFinalize, Result, Unknown};
@@ -24,7 +26,6 @@ use napi::{sys, JsValue};
 use napi_derive::napi;
 
 use crate::decode::ValueType;
-use crate::formats::check::FormatError;
 use crate::formats::conversation::{Changes, Conversation as Core, LiveError, LiveOptions};
 use crate::formats::model_json::{messages_from_json, write_chunk, write_message_head, FormatChunk};
 use crate::formats::registry::find;
@@ -33,9 +34,9 @@ use crate::formats::wtf8::Wtf8;
 use crate::formats::FORMATS;
 use crate::model::Chunk;
 
-use super::entry::caught;
-use super::js::{Interned, Js, JsError, JsResult, Value, OBJECT_ASSIGN};
-use super::stream::glue;
+use super::entry::run;
+use super::js::{Interned, Js, JsError, JsResult, State, Value, OBJECT_ASSIGN};
+use super::stream::{call_info, glue};
 
 /// How `Conversation.messages` changes.
 #[napi(string_enum = "lowercase")]
@@ -350,17 +351,15 @@ impl Live {
     }
 }
 
-fn live_error(error: LiveError) -> JsError {
+/// A refused frame as the `Error` thrown: its message prefixed with the method, its
+/// `line` and `offset` as properties.
+fn live_error(error: LiveError, what: &str) -> JsError {
     JsError::Located {
-        message: error.to_string(),
+        message: format!("{what}: {error}"),
         offset: error.offset,
         line: error.error.line.map(|l| l as u64),
         code: None,
     }
-}
-
-fn format_error(error: FormatError) -> JsError {
-    live_error(LiveError::from(error))
 }
 
 /// What a push was given.
@@ -492,15 +491,209 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
     Ok((core, immutable))
 }
 
+// ─── The raw class ───────────────────────────────────────────────────────────
+
+thread_local! {
+    /// The conversations this thread's constructor made that are not finalized yet: a
+    /// method called on anything else throws instead of reading foreign memory (as
+    /// `stream.rs` keeps its streams).
+    static MADE: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
+}
+
+unsafe extern "C" fn finalize(env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
+    let _ = MADE.try_with(|made| {
+        made.try_borrow_mut()
+            .map(|mut made| made.remove(&(data as usize)))
+    });
+    // SAFETY: `data` is the box `construct` leaked for this object; finalizers run once.
+    let conversation = unsafe { Box::from_raw(data as *mut Conversation) };
+    if let Some(live) = conversation.live.into_inner() {
+        // SAFETY: the reference was made in this environment.
+        unsafe { sys::napi_delete_reference(env, live.array) };
+    }
+}
+
+/// The conversation behind `this`, if `construct` made it.
+fn this_conversation<'a>(js: &Js, this: Value, what: &str) -> JsResult<&'a Conversation> {
+    let mut data: *mut c_void = ptr::null_mut();
+    // SAFETY: `this` belongs to the current call.
+    let unwrapped = unsafe { sys::napi_unwrap(js.env, this, &mut data) } == sys::Status::napi_ok;
+    if !unwrapped || !MADE.with(|made| made.borrow().contains(&(data as usize))) {
+        return Err(JsError::Type(format!(
+            "{what} called on an object that is not a Conversation"
+        )));
+    }
+    // SAFETY: a live conversation made by `construct`, alive while `this` is; it is only
+    // used through shared references (its state is behind a `RefCell`).
+    Ok(unsafe { &*(data as *const Conversation) })
+}
+
+/// A method of the raw class: `body` gets the conversation behind `this` and the arguments.
+unsafe fn method<const N: usize>(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+    what: &str,
+    body: impl FnOnce(&Js, &Conversation, [Value; N]) -> JsResult<Value>,
+) -> sys::napi_value {
+    let Some((args, this, data)) = (unsafe { call_info::<N>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    unsafe {
+        run(env, data, what, |js| {
+            body(js, this_conversation(js, this, what)?, args)
+        })
+    }
+    .unwrap_or(ptr::null_mut())
+}
+
+unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    let Some(([options], this, data)) = (unsafe { call_info::<1>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    let mut new_target = ptr::null_mut();
+    unsafe { sys::napi_get_new_target(env, info, &mut new_target) };
+    let construct = |js: &Js| {
+        if new_target.is_null() {
+            return Err(JsError::Type("a class constructor: call it with `new`".into()));
+        }
+        let conversation = Box::into_raw(Box::new(Conversation::made(js, options)?));
+        // SAFETY: `this` is the new object; the finalizer frees the box with it.
+        let status = unsafe {
+            sys::napi_wrap(
+                env,
+                this,
+                conversation.cast(),
+                Some(finalize),
+                ptr::null_mut(),
+                ptr::null_mut(),
+            )
+        };
+        if status != sys::Status::napi_ok {
+            // SAFETY: not wrapped, so still ours alone.
+            let conversation = unsafe { Box::from_raw(conversation) };
+            if let Some(live) = conversation.live.into_inner() {
+                unsafe { sys::napi_delete_reference(env, live.array) };
+            }
+            return Err(JsError::Internal(format!(
+                "wrapping the conversation failed with status {status}"
+            )));
+        }
+        MADE.with(|made| made.borrow_mut().insert(conversation as usize));
+        Ok(this)
+    };
+    unsafe { run(env, data, "Conversation", construct) }.unwrap_or(ptr::null_mut())
+}
+
+unsafe extern "C" fn raw_push(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, "Conversation.push", |js, c, [data]| {
+            c.push_js(js, data)
+        })
+    }
+}
+
+unsafe extern "C" fn raw_end(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.end", |js, c, []| c.end_js(js)) }
+}
+
+unsafe extern "C" fn raw_messages(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.messages", |js, c, []| c.messages_js(js)) }
+}
+
+unsafe extern "C" fn raw_skipped(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.skipped", |js, c, []| c.skipped_js(js)) }
+}
+
+unsafe extern "C" fn raw_format(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.format", |js, c, []| c.format_js(js)) }
+}
+
+/// Defines the raw `Conversation` class and puts it on `exports`, replacing the generated
+/// one.
+///
+/// # Safety
+/// `env` and `exports` must be the module's; `state` its state, alive as long as `env`.
+pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state: *mut State) -> JsResult<()> {
+    let property = |name: &'static CStr, method: sys::napi_callback, getter: sys::napi_callback| {
+        sys::napi_property_descriptor {
+            utf8name: name.as_ptr(),
+            name: ptr::null_mut(),
+            method,
+            getter,
+            setter: None,
+            value: ptr::null_mut(),
+            attributes: if method.is_some() {
+                sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable
+            } else {
+                sys::PropertyAttributes::configurable
+            },
+            data: state.cast(),
+        }
+    };
+    let properties = [
+        property(c"push", Some(raw_push), None),
+        property(c"end", Some(raw_end), None),
+        property(c"messages", None, Some(raw_messages)),
+        property(c"skipped", None, Some(raw_skipped)),
+        property(c"format", None, Some(raw_format)),
+    ];
+    let mut class = ptr::null_mut();
+    let name = c"Conversation";
+    // SAFETY: the descriptors point at static names and live callbacks.
+    let status = unsafe {
+        sys::napi_define_class(
+            env,
+            name.as_ptr(),
+            name.to_bytes().len() as isize,
+            Some(construct),
+            state.cast(),
+            properties.len(),
+            properties.as_ptr(),
+            &mut class,
+        )
+    };
+    let status = match status {
+        sys::Status::napi_ok => unsafe { sys::napi_set_named_property(env, exports, name.as_ptr(), class) },
+        status => status,
+    };
+    match status {
+        sys::Status::napi_ok => Ok(()),
+        status => Err(JsError::Internal(format!(
+            "installing Conversation failed with status {status}"
+        ))),
+    }
+}
+
+// ─── The glue both classes run ──────────────────────────────────────────────────
+
 impl Conversation {
+    fn made(js: &Js, options_value: Value) -> JsResult<Self> {
+        let (core, immutable) = options(js, options_value)?;
+        let messages = core.messages();
+        let mut text = b"[".to_vec();
+        let mut synced = Vec::with_capacity(messages.len());
+        for i in 0..messages.len() {
+            if i > 0 {
+                text.push(b',');
+            }
+            text.extend_from_slice(&message_value(&core, i, false));
+            synced.push(messages.message(i).2.iter().map(text_len).collect());
+        }
+        text.push(b']');
+        let array = js.parse_json_owned(text)?;
+        Ok(Conversation {
+            live: RefCell::new(Some(Live {
+                core,
+                immutable,
+                array: reference(js, array)?,
+                synced,
+            })),
+        })
+    }
+
     /// Runs `body` on the conversation; a call made while another runs (from a getter of
     /// a pushed value, a setter on a message) is refused.
-    fn with(
-        &self,
-        js: &Js,
-        what: &str,
-        body: impl FnOnce(&Js, &mut Live) -> JsResult<Value>,
-    ) -> JsResult<Value> {
+    fn with(&self, what: &str, body: impl FnOnce(&mut Live) -> JsResult<Value>) -> JsResult<Value> {
         let Ok(mut live) = self.live.try_borrow_mut() else {
             return Err(JsError::Type(format!(
                 "{what} called while this conversation is busy (from a getter or setter it ran)"
@@ -509,13 +702,15 @@ impl Conversation {
         let live = live
             .as_mut()
             .ok_or_else(|| JsError::Internal("the conversation is gone".into()))?;
-        body(js, live)
+        body(live)
     }
 
+    /// Brings JavaScript's messages up to date, then reports the changes or throws.
     fn apply(
         js: &Js,
         live: &mut Live,
-        result: std::result::Result<Changes, (Changes, JsError)>,
+        result: std::result::Result<Changes, (Changes, LiveError)>,
+        what: &str,
     ) -> JsResult<Value> {
         let (changes, error) = match result {
             Ok(changes) => (changes, None),
@@ -523,42 +718,74 @@ impl Conversation {
         };
         live.sync(js, &changes)?;
         match error {
-            Some(error) => Err(error),
+            Some(error) => Err(live_error(error, what)),
             None => js.parse_json(&changes_json(&changes)),
         }
     }
+
+    fn push_js(&self, js: &Js, data: Value) -> JsResult<Value> {
+        const WHAT: &str = "Conversation.push";
+        // Read first: a getter of the value may run any code, a push on this conversation too.
+        let read = input(js, data)?;
+        self.with(WHAT, |live| {
+            let result = match read {
+                Input::Bytes(bytes) => live.core.push_bytes(&bytes),
+                Input::Value(value) => live
+                    .core
+                    .push_value(value)
+                    .map_err(|e| (Changes::default(), LiveError::from(e))),
+            };
+            Self::apply(js, live, result, WHAT)
+        })
+    }
+
+    fn end_js(&self, js: &Js) -> JsResult<Value> {
+        const WHAT: &str = "Conversation.end";
+        self.with(WHAT, |live| {
+            let result = live.core.end();
+            Self::apply(js, live, result, WHAT)
+        })
+    }
+
+    fn messages_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.messages", |live| reference_value(js, live.array))
+    }
+
+    fn skipped_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.skipped", |live| {
+            let skips = live.core.skips();
+            let json = Json::object([
+                ("count", Json::Number(skips.count.to_string().into())),
+                (
+                    "examples",
+                    Json::Array(skips.examples.iter().map(|e| Json::string(e.as_str())).collect()),
+                ),
+            ]);
+            let mut out = Vec::new();
+            value::write_ascii(&mut out, &json);
+            js.parse_json(&out)
+        })
+    }
+
+    fn format_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.format", |live| {
+            js.ascii_string(live.core.format().name)
+        })
+    }
 }
+
+// ─── The generated declarations ───────────────────────────────────────────────
 
 #[napi]
 impl Conversation {
     #[napi(constructor, ts_args_type = "options: ConversationOptions")]
-    pub fn new(env: &Env, options_value: Unknown) -> Result<Self> {
+    pub fn new(env: &Env, options: Unknown) -> Result<Self> {
         let mut made = None;
         glue(env, "Conversation", |js| {
-            let (core, immutable) = options(js, options_value.raw())?;
-            let messages = core.messages();
-            let mut text = b"[".to_vec();
-            let mut synced = Vec::with_capacity(messages.len());
-            for i in 0..messages.len() {
-                if i > 0 {
-                    text.push(b',');
-                }
-                text.extend_from_slice(&message_value(&core, i, false));
-                synced.push(messages.message(i).2.iter().map(text_len).collect());
-            }
-            text.push(b']');
-            let array = js.parse_json_owned(text)?;
-            made = Some(Live {
-                core,
-                immutable,
-                array: reference(js, array)?,
-                synced,
-            });
+            made = Some(Conversation::made(js, options.raw())?);
             js.undefined()
         })?;
-        Ok(Conversation {
-            live: RefCell::new(made),
-        })
+        made.ok_or_else(|| napi::Error::new(napi::Status::PendingException, "exception pending"))
     }
 
     /// Folds what arrived: bytes (a `Uint8Array`, or a string) of NDJSON or SSE split
@@ -568,79 +795,31 @@ impl Conversation {
         ts_return_type = "ConversationChanges"
     )]
     pub fn push<'env>(&self, env: &'env Env, data: Unknown) -> Result<Unknown<'env>> {
-        const WHAT: &str = "Conversation.push";
-        let mut read = None;
-        glue(env, WHAT, |js| {
-            read = Some(input(js, data.raw())?);
-            js.undefined()
-        })?;
-        let read = read.expect("read above");
-        glue(env, WHAT, |js| {
-            self.with(js, WHAT, |js, live| {
-                let result = match read {
-                    Input::Bytes(bytes) => live.core.push_bytes(&bytes).map_err(|(c, e)| (c, live_error(e))),
-                    Input::Value(value) => live.core.push_value(value).map_err(|e| {
-                        let changes = Changes::default();
-                        (changes, format_error(e))
-                    }),
-                };
-                Self::apply(js, live, result)
-            })
-        })
+        glue(env, "Conversation.push", |js| self.push_js(js, data.raw()))
     }
 
     /// The end of the stream: a last line without a line break is folded; a frame cut
     /// short throws.
     #[napi(ts_return_type = "ConversationChanges")]
     pub fn end<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        const WHAT: &str = "Conversation.end";
-        glue(env, WHAT, |js| {
-            self.with(js, WHAT, |js, live| {
-                let result = live.core.end().map_err(|(c, e)| (c, live_error(e)));
-                Self::apply(js, live, result)
-            })
-        })
+        glue(env, "Conversation.end", |js| self.end_js(js))
     }
 
     /// The messages so far (see `mode` for when it is a new array).
     #[napi(getter, ts_return_type = "ChatMessage[]")]
     pub fn messages<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        const WHAT: &str = "Conversation.messages";
-        glue(env, WHAT, |js| {
-            self.with(js, WHAT, |js, live| reference_value(js, live.array))
-        })
+        glue(env, "Conversation.messages", |js| self.messages_js(js))
     }
 
     /// Values skipped so far (with `strict` they are refused).
     #[napi(getter, ts_return_type = "SkippedLines")]
     pub fn skipped<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        const WHAT: &str = "Conversation.skipped";
-        glue(env, WHAT, |js| {
-            self.with(js, WHAT, |js, live| {
-                let skips = live.core.skips();
-                let json = Json::object([
-                    ("count", Json::Number(skips.count.to_string().into())),
-                    (
-                        "examples",
-                        Json::Array(skips.examples.iter().map(|e| Json::string(e.as_str())).collect()),
-                    ),
-                ]);
-                let mut out = Vec::new();
-                value::write_ascii(&mut out, &json);
-                js.parse_json(&out)
-            })
-        })
+        glue(env, "Conversation.skipped", |js| self.skipped_js(js))
     }
 
     /// The stream format.
     #[napi(getter, ts_return_type = "FormatName")]
-    pub fn format(&self) -> Result<String> {
-        caught("Conversation.format", || {
-            let live = self
-                .live
-                .try_borrow()
-                .map_err(|_| napi::Error::from_reason("Conversation.format: busy"))?;
-            Ok(live.as_ref().map_or("", |l| l.core.format().name).to_string())
-        })
+    pub fn format<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.format", |js| self.format_js(js))
     }
 }
