@@ -272,6 +272,12 @@ export interface ConversationOptions {
    * one takes what the stream adds to it.
    */
   messages?: Array<ChatMessage>
+  /**
+   * The line number of the first line pushed (default 1): after a history of n lines,
+   * n + 1, so that errors, and the messages a format names by their line (ACP's
+   * without a `messageId`), are numbered as in the whole recording.
+   */
+  line?: number
 }
 
 /**

@@ -176,26 +176,61 @@ test('a worker ended in the middle of pushing leaves the process well', () => {
 
 // ─── Going on from a loaded history ──────────────────────────────────────────────
 
-/** The frames of an NDJSON file, each with its line break. */
+/** The lines of a file, each with its line break. */
 const lines = (bytes) => bytes.toString('utf8').split(/(?<=\n)/)
+
+/**
+ * Where a stream holds something its messages do not, so that no history can go on from
+ * there: an AI SDK part still open (its id is in the stream alone), an ACP call whose
+ * content came before it completed (shown only once it completes).
+ */
+function hidden(format, frames) {
+  const open = new Set()
+  for (const frame of frames) {
+    if (format === 'ai-sdk') {
+      const key = frame.id ?? frame.toolCallId
+      if (/-start$/.test(frame.type) && frame.type !== 'start') open.add(key)
+      if (/-end$|^tool-input-available$/.test(frame.type)) open.delete(key)
+    } else if (format === 'acp') {
+      const update = (frame.params ?? frame).update ?? {}
+      if (!/^tool_call/.test(update.sessionUpdate ?? '')) continue
+      if (['completed', 'failed'].includes(update.status)) open.delete(update.toolCallId)
+      else if (update.content?.length) open.add(update.toolCallId)
+    }
+  }
+  return open.size > 0
+}
+
+/** The JSON value of a line: an NDJSON line or an SSE `data:` line; other lines hold none. */
+const frameOf = (line) => {
+  if (/^(event|id|retry):|^:/.test(line)) return undefined
+  const text = line.replace(/^data: ?/, '').trim()
+  return text && text !== '[DONE]' ? JSON.parse(text) : undefined
+}
 
 for (const [format, path] of [
   ['events', 'examples/demo-stream.ndjson'],
+  ['events', 'examples/agent-session.sse'],
   ['acp', 'examples/acp-session.ndjson'],
   ['acp', 'examples/acp-v1-load.ndjson'],
+  ['ai-sdk', 'examples/ai-sdk-stream.sse'],
 ]) {
   test(`${format}: a history loaded after any line goes on live to the whole recording (${path})`, () => {
     const all = lines(file(path))
     const whole = readHistory(all.join(''), { format }).messages
+    let tried = 0
     for (let cut = 0; cut <= all.length; cut++) {
+      if (hidden(format, all.slice(0, cut).map(frameOf).filter(Boolean))) continue
+      tried++
       const loaded = readHistory(all.slice(0, cut).join(''), { format }).messages
       for (const mode of ['mutable', 'immutable']) {
-        const live = new Conversation({ format, mode, messages: loaded })
+        const live = new Conversation({ format, mode, messages: loaded, line: cut + 1 })
         assert.deepEqual(plain(live.messages), loaded)
         live.push(all.slice(cut).join(''))
         live.end()
         assert.deepEqual(plain(live.messages), whole, `cut after line ${cut}, ${mode}`)
       }
     }
+    assert.ok(tried > all.length / 2, `${tried} of ${all.length + 1} cuts tried`)
   })
 }

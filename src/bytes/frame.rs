@@ -98,6 +98,15 @@ impl Framer {
         }
     }
 
+    /// A framer whose first line is numbered `line` (a stream that goes on from lines
+    /// read before).
+    pub fn starting_at(framing: Framing, line: u64) -> Self {
+        Framer {
+            line,
+            ..Framer::new(framing)
+        }
+    }
+
     /// Gives up the unfinished line (and, in SSE, the unfinished frame): what is buffered
     /// is dropped now, and what is left of it is dropped as it arrives, never buffered.
     /// For a frame larger than a reader will take.

@@ -29,7 +29,7 @@ use super::registry::Format;
 use super::value::{self, Json};
 
 /// How a conversation reads.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LiveOptions {
     /// Refuse values the format does not know instead of skipping and counting them.
     pub strict: bool,
@@ -37,6 +37,19 @@ pub struct LiveOptions {
     /// refused as soon as it is seen to be larger, and what is left of it is dropped as it
     /// arrives, never buffered. `None`: no limit.
     pub limit: Option<usize>,
+    /// The line the stream starts at (1 for a stream read from its start; after a
+    /// history of n lines, n + 1), for the formats that name messages by their line.
+    pub first_line: usize,
+}
+
+impl Default for LiveOptions {
+    fn default() -> Self {
+        LiveOptions {
+            strict: false,
+            limit: None,
+            first_line: 1,
+        }
+    }
 }
 
 /// What one push changed.
@@ -150,14 +163,18 @@ impl Conversation {
         messages: Vec<FormatMessage>,
     ) -> Result<Self, String> {
         let (new_fold, prefix) = format.stream.ok_or_else(|| not_a_stream(format))?;
+        let out = Folded::resume(prefix, messages);
+        let mut fold = new_fold();
+        fold.resume(&out);
+        let first_line = options.first_line.max(1);
         Ok(Conversation {
             format,
-            fold: new_fold(),
-            out: Folded::resume(prefix, messages),
+            fold,
+            out,
             skips: Skips::new(options.strict),
-            framer: Framer::new(Framing::Auto),
+            framer: Framer::starting_at(Framing::Auto, first_line as u64),
             limit: options.limit,
-            values: 0,
+            values: first_line - 1,
         })
     }
 

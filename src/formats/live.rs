@@ -22,6 +22,11 @@ use super::wtf8::Wtf8;
 pub trait LiveFold {
     /// Folds the value at `line` into `out`; unknown values are counted in `skips`.
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()>;
+
+    /// Takes up what the fold remembers between values from messages folded before (a
+    /// history loaded, going on live). A fold that remembers nothing the messages do not
+    /// hold needs nothing here.
+    fn resume(&mut self, _messages: &Folded) {}
 }
 
 /// Which lines of the stream built a message and each of its chunks.
@@ -273,7 +278,10 @@ pub fn fold_stream(
     strict: bool,
 ) -> FormatResult<FoldedStream> {
     use super::conversation::{Conversation, LiveOptions};
-    let options = LiveOptions { strict, limit: None };
+    let options = LiveOptions {
+        strict,
+        ..LiveOptions::default()
+    };
     let mut live = Conversation::new(format, options).map_err(|e| FormatError::new("", e))?;
     live.push_bytes(bytes).map_err(|(_, e)| e.error)?;
     live.end().map_err(|(_, e)| e.error)?;

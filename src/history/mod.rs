@@ -204,6 +204,7 @@ fn read_stream_history(
     let options = LiveOptions {
         strict: options.strict,
         limit: Some(lines::MAX_LINE),
+        ..LiveOptions::default()
     };
     let mut live = Conversation::new(format, options).map_err(|message| HistoryError {
         line: None,

@@ -68,6 +68,10 @@ pub struct ConversationOptions {
     /// Messages to go on from (a history loaded before, e.g. by `readHistory`): the last
     /// one takes what the stream adds to it.
     pub messages: Option<Vec<super::types::ChatMessage>>,
+    /// The line number of the first line pushed (default 1): after a history of n lines,
+    /// n + 1, so that errors, and the messages a format names by their line (ACP's
+    /// without a `messageId`), are numbered as in the whole recording.
+    pub line: Option<f64>,
 }
 
 /// A message of an earlier push that this push changed.
@@ -389,6 +393,33 @@ fn input(js: &Js, data: Value) -> JsResult<Input> {
     }
 }
 
+/// `messages` as JSON text gave them: a call's `arguments` that was `undefined` is absent
+/// there, and stays `undefined` here (the reader of `ChatMessage` JSON takes absent as
+/// `null`).
+fn absent_arguments(mut messages: Json) -> Json {
+    let Json::Array(messages_list) = &mut messages else {
+        return messages;
+    };
+    for message in messages_list {
+        let Some(Json::Array(chunks)) = message.get_mut("chunks") else {
+            continue;
+        };
+        for chunk in chunks {
+            let Some(Json::Array(calls)) = chunk.get_mut("calls") else {
+                continue;
+            };
+            for call in calls {
+                if let Json::Object(fields) = call {
+                    if !fields.iter().any(|(key, _)| *key == "arguments") {
+                        fields.push((Wtf8::from("arguments"), Json::Undefined));
+                    }
+                }
+            }
+        }
+    }
+    messages
+}
+
 fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
     if js.value_type(value)? != ValueType::Object {
         return Err(JsError::Type(format!(
@@ -477,7 +508,8 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
             let text = stringify(js, messages)?.unwrap_or_default();
             let json =
                 value::parse(text.as_bytes()).map_err(|e| JsError::Type(format!("options.messages: {e}")))?;
-            messages_from_json(&json, "options.messages").map_err(|e| JsError::Type(e.to_string()))?
+            messages_from_json(&absent_arguments(json), "options.messages")
+                .map_err(|e| JsError::Type(e.to_string()))?
         }
         got => {
             return Err(JsError::Type(format!(
@@ -486,7 +518,30 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
             )))
         }
     };
-    let options = LiveOptions { strict, limit };
+    let line = named(js, value, c"line")?;
+    let first_line = match js.value_type(line)? {
+        ValueType::Undefined => 1,
+        ValueType::Number => {
+            let n = js.number(line)?;
+            if !(n >= 1.0 && n.fract() == 0.0 && n <= u32::MAX as f64) {
+                return Err(JsError::Type(format!(
+                    "options.line must be a whole number from 1, got {n}"
+                )));
+            }
+            n as usize
+        }
+        got => {
+            return Err(JsError::Type(format!(
+                "options.line must be a number, got {}",
+                got.name()
+            )))
+        }
+    };
+    let options = LiveOptions {
+        strict,
+        limit,
+        first_line,
+    };
     let core = Core::resume(format, options, messages).map_err(JsError::Type)?;
     Ok((core, immutable))
 }
