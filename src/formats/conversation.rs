@@ -139,6 +139,11 @@ pub struct Conversation {
     limit: Option<usize>,
     /// Values pushed already parsed: the line numbers they are given.
     values: usize,
+    /// What was written of it as a UI message stream.
+    ui: super::ui_writer::UiWriter,
+    /// Chunks changed since the UI stream was last written.
+    ui_touched: Vec<(usize, usize)>,
+    ended: bool,
 }
 
 /// Why a format cannot be folded live.
@@ -175,6 +180,9 @@ impl Conversation {
             framer: Framer::starting_at(Framing::Auto, first_line as u64),
             limit: options.limit,
             values: first_line - 1,
+            ui: Default::default(),
+            ui_touched: Vec::new(),
+            ended: false,
         })
     }
 
@@ -245,8 +253,22 @@ impl Conversation {
             } = self;
             framer.finish(|frame| fold_frame(fold.as_mut(), out, skips, *limit, frame))
         };
+        self.ended = true;
         let changes = self.changes(start);
         result.map(|()| changes.clone()).map_err(|e| (changes, e))
+    }
+
+    /// What the conversation gained since the last call, as AI SDK UI message stream
+    /// chunks (see [`super::ui_writer`]); after [`Conversation::end`], every message is
+    /// finished.
+    pub fn ui_chunks(&mut self) -> Vec<Json> {
+        let touched = std::mem::take(&mut self.ui_touched);
+        self.ui.write(&self.out, self.ended, &touched)
+    }
+
+    /// Whether [`Conversation::end`] was called.
+    pub fn ended(&self) -> bool {
+        self.ended
     }
 
     /// The messages and the lines that built them.
@@ -273,6 +295,11 @@ impl Conversation {
         let end = self.out.len();
         let mut changed: Vec<MessageChange> = Vec::new();
         let mut touched = self.out.take_touched();
+        self.ui_touched.extend(
+            touched
+                .iter()
+                .filter_map(|&(message, chunk)| Some((message, chunk?))),
+        );
         touched.retain(|&(message, _)| message < start);
         touched.sort_unstable();
         touched.dedup();

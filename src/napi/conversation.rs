@@ -104,6 +104,8 @@ struct Live {
     /// The JavaScript `messages` array (the current one, for `immutable`).
     array: sys::napi_ref,
     synced: Synced,
+    /// `data: [DONE]` was written (`toUIMessageStream` after `end`).
+    done_written: bool,
 }
 
 /// A stream format's conversation, folded as it arrives. `push` takes what arrives:
@@ -215,11 +217,11 @@ fn message_value(live: &Core, index: usize, head_only: bool) -> Vec<u8> {
     out
 }
 
-/// Whether `text` grew from the first `had` bytes by appending: the cut is at a character
-/// (a lone surrogate joined with its other half since is not).
+/// Whether `text` grew from the first `had` bytes by appending (the text of a chunk only
+/// grows; a lone lead surrogate joined with its trail since is an append too, see
+/// [`Wtf8::tail_from`]).
 fn appended_at(text: &Wtf8, had: usize) -> bool {
-    let bytes = text.as_bytes();
-    had <= bytes.len() && bytes.get(had).is_none_or(|&b| b & 0xC0 != 0x80)
+    had <= text.as_bytes().len()
 }
 
 /// Chunk `j` of message `i` as JavaScript should now hold it; `old` is the object it holds.
@@ -242,7 +244,7 @@ fn fresh_chunk(js: &Js, chunk: &FormatChunk, had: Option<usize>, old: Option<Val
     };
     let fresh = chunk_text(js, &emptied)?;
     let before = js.get(old, Interned::Text)?;
-    let added = Wtf8::from_wtf8_unchecked(text.as_bytes()[had..].to_vec()).to_utf16();
+    let added = text.tail_from(had).to_utf16();
     let joined = if added.is_empty() {
         before
     } else {
@@ -659,6 +661,22 @@ unsafe extern "C" fn raw_skipped(env: sys::napi_env, info: sys::napi_callback_in
     unsafe { method(env, info, "Conversation.skipped", |js, c, []| c.skipped_js(js)) }
 }
 
+unsafe extern "C" fn raw_ui_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, "Conversation.toUIMessageChunks", |js, c, []| {
+            c.ui_chunks_js(js)
+        })
+    }
+}
+
+unsafe extern "C" fn raw_ui_stream(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, "Conversation.toUIMessageStream", |js, c, []| {
+            c.ui_stream_js(js)
+        })
+    }
+}
+
 unsafe extern "C" fn raw_format(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe { method(env, info, "Conversation.format", |js, c, []| c.format_js(js)) }
 }
@@ -688,6 +706,8 @@ pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state:
     let properties = [
         property(c"push", Some(raw_push), None),
         property(c"end", Some(raw_end), None),
+        property(c"toUIMessageChunks", Some(raw_ui_chunks), None),
+        property(c"toUIMessageStream", Some(raw_ui_stream), None),
         property(c"messages", None, Some(raw_messages)),
         property(c"skipped", None, Some(raw_skipped)),
         property(c"format", None, Some(raw_format)),
@@ -742,6 +762,7 @@ impl Conversation {
                 immutable,
                 array: reference(js, array)?,
                 synced,
+                done_written: false,
             })),
         })
     }
@@ -822,6 +843,30 @@ impl Conversation {
         })
     }
 
+    fn ui_chunks_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.toUIMessageChunks", |live| {
+            let mut out = Vec::new();
+            value::write_ascii(&mut out, &Json::Array(live.core.ui_chunks()));
+            js.parse_json_owned(out)
+        })
+    }
+
+    fn ui_stream_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.toUIMessageStream", |live| {
+            let mut out = Vec::new();
+            for chunk in live.core.ui_chunks() {
+                out.extend_from_slice(b"data: ");
+                value::write_ascii(&mut out, &chunk);
+                out.extend_from_slice(b"\n\n");
+            }
+            if live.core.ended() && !live.done_written {
+                out.extend_from_slice(b"data: [DONE]\n\n");
+                live.done_written = true;
+            }
+            js.ascii_string_owned(out)
+        })
+    }
+
     fn format_js(&self, js: &Js) -> JsResult<Value> {
         self.with("Conversation.format", |live| {
             js.ascii_string(live.core.format().name)
@@ -858,6 +903,25 @@ impl Conversation {
     #[napi(ts_return_type = "ConversationChanges")]
     pub fn end<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         glue(env, "Conversation.end", |js| self.end_js(js))
+    }
+
+    /// What the conversation gained since the last call, as AI SDK UI message stream
+    /// chunks, for a `useChat` frontend: each assistant message a UI message (`start` …
+    /// `finish`), its parts closed once it is done (a later message began, or `end`).
+    /// The SDK's `readUIMessageStream` makes of them what `aiSdk.fromMessage` gives.
+    #[napi(
+        js_name = "toUIMessageChunks",
+        ts_return_type = "Array<{ type: string; [key: string]: unknown }>"
+    )]
+    pub fn to_ui_message_chunks<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.toUIMessageChunks", |js| self.ui_chunks_js(js))
+    }
+
+    /// `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
+    /// `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
+    #[napi(js_name = "toUIMessageStream", ts_return_type = "string")]
+    pub fn to_ui_message_stream<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.toUIMessageStream", |js| self.ui_stream_js(js))
     }
 
     /// The messages so far (see `mode` for when it is a new array).
