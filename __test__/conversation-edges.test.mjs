@@ -234,3 +234,25 @@ for (const [format, path] of [
     assert.ok(tried > all.length / 2, `${tried} of ${all.length + 1} cuts tried`)
   })
 }
+
+// ─── The command reads streams by the same fold ──────────────────────────────────
+
+test('replay --json of every stream example is what a live Conversation shows after its last push', async () => {
+  const { run, example } = await import('./cli-helpers.mjs')
+  for (const [name, format] of [
+    ['acp-session.ndjson', 'acp'],
+    ['agent-session.sse', 'events'],
+    ['ai-sdk-stream.sse', 'ai-sdk'],
+    ['pi-events.ndjson', 'pi-events'],
+    ['openclaw-gateway.ndjson', 'pi-stream'],
+    ['sn-thinking.sse', 'sn-stream'],
+  ]) {
+    const bytes = file(`examples/${name}`)
+    const live = new Conversation({ format })
+    for (let at = 0; at < bytes.length; at += 61) live.push(bytes.subarray(at, at + 61))
+    live.end()
+    const { code, stdout } = await run(['replay', example(name), '--json'])
+    assert.equal(code, 0)
+    assert.deepEqual(JSON.parse(stdout), plain(live.messages), name)
+  }
+})
