@@ -266,6 +266,11 @@ impl Conversation {
         self.ui.write(&self.out, self.ended, &touched)
     }
 
+    /// The framing of the bytes pushed, once their first line has decided it.
+    pub fn framing(&self) -> Framing {
+        self.framer.framing()
+    }
+
     /// Whether [`Conversation::end`] was called.
     pub fn ended(&self) -> bool {
         self.ended

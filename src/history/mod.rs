@@ -20,7 +20,7 @@ pub mod lines;
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 
-use crate::bytes::{StreamError, Turn};
+use crate::bytes::{Framing, StreamError, Turn};
 use std::collections::HashMap;
 
 use crate::formats::acp::{self, SessionUpdate};
@@ -186,6 +186,52 @@ fn read_block(reader: &mut impl Read, block: &mut [u8]) -> Result<usize, History
     }
 }
 
+/// The start of the line an event stream is in the middle of.
+#[derive(Default)]
+struct LineHead {
+    /// Its first bytes.
+    head: Vec<u8>,
+    /// Its length so far.
+    len: usize,
+}
+
+impl LineHead {
+    const KEPT: usize = 8;
+
+    fn track(&mut self, bytes: &[u8], at_start: bool) {
+        let rest = match memchr::memrchr2(b'\n', b'\r', bytes) {
+            Some(at) => {
+                self.head.clear();
+                self.len = 0;
+                &bytes[at + 1..]
+            }
+            None => bytes,
+        };
+        self.len += rest.len();
+        let rest = match at_start {
+            true => rest.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(rest),
+            false => rest,
+        };
+        let room = Self::KEPT - self.head.len().min(Self::KEPT);
+        self.head.extend_from_slice(&rest[..room.min(rest.len())]);
+    }
+
+    /// The line can be no event and no SSE field, however it goes on (`framing` as decided
+    /// so far).
+    fn hopeless(&self, framing: Framing) -> bool {
+        const FIELDS: [&[u8]; 5] = [b"data:", b"event:", b"id:", b"retry:", b":"];
+        let head = &self.head[..];
+        match framing {
+            Framing::Sse => return false,
+            Framing::Auto if FIELDS.iter().any(|f| f.starts_with(head) || head.starts_with(f)) => {
+                return false
+            }
+            _ => {}
+        }
+        matches!(head.iter().find(|b| !matches!(b, b' ' | b'\t')), Some(b) if *b != b'{')
+    }
+}
+
 /// A recorded stream read as its history through the stream's own live fold (a
 /// [`Conversation`](crate::formats::conversation::Conversation)), a block at a time: what
 /// a live view of the stream shows is what its history holds, by one fold.
@@ -213,12 +259,22 @@ fn read_stream_history(
     })?;
     let mut reader = reader_of(input);
     let mut block = vec![0; lines::BLOCK];
+    let mut head = LineHead::default();
+    let mut offset = 0u64;
     loop {
         let n = read_block(&mut reader, &mut block)?;
         if n == 0 {
             break;
         }
         live.push_bytes(&block[..n]).map_err(|(_, e)| refused(e))?;
+        head.track(&block[..n], offset == 0);
+        offset += n as u64;
+        // A line that cannot be valid is ended here, so that it is refused now (with the
+        // error its whole would give: the fault is in its first bytes), not read to the
+        // limit.
+        if head.len >= lines::BLOCK && head.hopeless(live.framing()) {
+            live.push_bytes(b"\n").map_err(|(_, e)| refused(e))?;
+        }
     }
     live.end().map_err(|(_, e)| refused(e))?;
     let (messages, _, skips) = live.finish();

@@ -325,13 +325,30 @@ impl Live {
                     None
                 };
                 let had = synced.get(j).copied().flatten();
-                let fresh = fresh_chunk(js, &now[j], had, old)?;
-                match old {
-                    Some(old) if !self.immutable => {
-                        let assign = js.table(OBJECT_ASSIGN)?;
-                        call(js, assign, js.undefined()?, &[old, fresh])?;
+                match (old, &now[j], had) {
+                    // The common push, a streamed delta: only the text grew, and in place
+                    // the old string gets the new part appended (a rope), nothing else.
+                    (
+                        Some(old),
+                        Chunk::Text { text } | Chunk::Thinking { text, metadata: None },
+                        Some(had),
+                    ) if !self.immutable && appended_at(text, had) => {
+                        let added = text.tail_from(had).to_utf16();
+                        if !added.is_empty() {
+                            let before = js.get(old, Interned::Text)?;
+                            js.set(old, Interned::Text, js.plus(before, js.create_utf16(&added)?)?)?;
+                        }
                     }
-                    _ => js.set_element(chunks, j, fresh)?,
+                    _ => {
+                        let fresh = fresh_chunk(js, &now[j], had, old)?;
+                        match old {
+                            Some(old) if !self.immutable => {
+                                let assign = js.table(OBJECT_ASSIGN)?;
+                                call(js, assign, js.undefined()?, &[old, fresh])?;
+                            }
+                            _ => js.set_element(chunks, j, fresh)?,
+                        }
+                    }
                 }
                 if held {
                     synced[j] = text_len(&now[j]);
