@@ -64,6 +64,47 @@ export declare class ChunkStream {
   get eventCount(): number
 }
 
+/**
+ * A stream format's conversation, folded as it arrives. `push` takes what arrives:
+ * bytes of NDJSON or SSE split anywhere (a `Uint8Array`, or a string), or one value
+ * already parsed (a frame's JSON, an ACP notification, a JSON-RPC message). After every
+ * push, `messages` is what `foldStream` (and for a format with a history, `readHistory`)
+ * gives for everything pushed so far; the push returns what it changed. A bad frame
+ * throws an `Error` with its `line` (and `offset`, for bytes), changes nothing, and the
+ * conversation goes on; frames before it in the same push are folded.
+ */
+export declare class Conversation {
+  constructor(options: ConversationOptions)
+  /**
+   * Folds what arrived: bytes (a `Uint8Array`, or a string) of NDJSON or SSE split
+   * anywhere, or one value already parsed. Returns what changed.
+   */
+  push(data: Uint8Array | string | object): ConversationChanges
+  /**
+   * The end of the stream: a last line without a line break is folded; a frame cut
+   * short throws.
+   */
+  end(): ConversationChanges
+  /**
+   * What the conversation gained since the last call, as AI SDK UI message stream
+   * chunks, for a `useChat` frontend: each assistant message a UI message (`start` …
+   * `finish`), its parts closed once it is done (a later message began, or `end`).
+   * The SDK's `readUIMessageStream` makes of them what `aiSdk.fromMessage` gives.
+   */
+  toUIMessageChunks(): Array<{ type: string; [key: string]: unknown }>
+  /**
+   * `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
+   * `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
+   */
+  toUIMessageStream(): string
+  /** The messages so far (see `mode` for when it is a new array). */
+  get messages(): ChatMessage[]
+  /** Values skipped so far (with `strict` they are refused). */
+  get skipped(): SkippedLines
+  /** The stream format. */
+  get format(): FormatName
+}
+
 /** One entry of the vscode companion's webview state, discriminated by `type`. */
 export type ACPMessage =
   | { type: 'message'; data: AcpMessageData }
@@ -229,6 +270,44 @@ export type ContentBlock =
   | { type: 'audio'; data: string; mimeType: string }
   | { type: 'resource_link'; uri: string; name: string; mimeType?: string; title?: string; description?: string; size?: number }
   | { type: 'resource'; resource: EmbeddedResourceContents }
+
+/**
+ * What one `push` changed: the indexes of the messages it added, and the earlier
+ * messages it changed. Nothing else in `messages` changed.
+ */
+export interface ConversationChanges {
+  added: Array<number>
+  changed: Array<MessageChange>
+}
+
+/** How `Conversation.messages` changes. */
+export type ConversationMode = 'mutable' | 'immutable'
+
+/** Options of `new Conversation(options)`. */
+export interface ConversationOptions {
+  /** A stream format (`formats()` lists them: those with `stream: true`). */
+  format: FormatName
+  /** Refuse values the format does not know instead of skipping and counting them. */
+  strict?: boolean
+  /**
+   * The largest frame taken, in bytes: a larger one is refused as soon as it is seen
+   * to be larger, and the rest of it is dropped as it arrives, never buffered.
+   */
+  limit?: number
+  /** Default `mutable`. */
+  mode?: ConversationMode
+  /**
+   * Messages to go on from (a history loaded before, e.g. by `readHistory`): the last
+   * one takes what the stream adds to it.
+   */
+  messages?: Array<ChatMessage>
+  /**
+   * The line number of the first line pushed (default 1): after a history of n lines,
+   * n + 1, so that errors, and the messages a format names by their line (ACP's
+   * without a `messageId`), are numbered as in the whole recording.
+   */
+  line?: number
+}
 
 /**
  * The format of a file's bytes (or text), from its first lines: leading headers and
@@ -428,6 +507,15 @@ export interface LoadHistoryOptions {
  * arguments.
  */
 export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): HistoryMessage[]
+
+/** A message of an earlier push that this push changed. */
+export interface MessageChange {
+  index: number
+  /** Indexes of its chunks that changed or were added, in order. */
+  chunks: Array<number>
+  /** Its id changed (a stream that names a message when it ends). */
+  renamed?: boolean
+}
 
 /** A text part of a Qwen message. */
 export interface MessagePart {

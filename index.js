@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.ChunkStream = nativeBinding.ChunkStream
+module.exports.Conversation = nativeBinding.Conversation
 module.exports.AcpMessageRole = nativeBinding.AcpMessageRole
 module.exports.adaptACPMessages = nativeBinding.adaptACPMessages
 module.exports.adaptJSONLMessages = nativeBinding.adaptJSONLMessages
@@ -844,6 +845,7 @@ module.exports.appendEventToChunks = nativeBinding.appendEventToChunks
 module.exports.applySystemEvent = nativeBinding.applySystemEvent
 module.exports.buildTimeline = nativeBinding.buildTimeline
 module.exports.ChatMessageDataType = nativeBinding.ChatMessageDataType
+module.exports.ConversationMode = nativeBinding.ConversationMode
 module.exports.detectFormat = nativeBinding.detectFormat
 module.exports.foldStream = nativeBinding.foldStream
 module.exports.FormatName = nativeBinding.FormatName

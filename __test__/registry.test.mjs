@@ -54,7 +54,10 @@ test('detectFormat tells every example and fixture from its first lines', () => 
     assert.deepEqual(detectFormat(file(path)), { format }, path)
     assert.deepEqual(detectFormat(file(path).toString('utf8')), { format }, `${path} as text`)
   }
-  const listed = [...readdirSync(new URL('../examples', import.meta.url))].map((name) => `examples/${name}`)
+  // Every sample file (the example page's directory is an app, not a sample).
+  const listed = [...readdirSync(new URL('../examples', import.meta.url), { withFileTypes: true })]
+    .filter((entry) => entry.isFile())
+    .map((entry) => `examples/${entry.name}`)
   for (const path of listed) assert.ok(path in detected, `${path} has an expected format`)
 })
 

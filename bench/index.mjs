@@ -19,6 +19,7 @@ import { benchTranscript, benchWebview } from '../__test__/random-webui.mjs';
 import { piSession } from './pi-session.mjs';
 import { runHistoryCases } from './history.mjs';
 import { runBrowserCases } from './browser.mjs';
+import { runLiveCases } from './live.mjs';
 
 // Every sample starts from a collected heap, so one run's garbage is not the next run's GC.
 if (typeof globalThis.gc !== 'function') {
@@ -419,6 +420,7 @@ if (native && JSON.stringify(JSON.parse(native.reduceEventsToJson(ndjsonBuffer))
 runPerEventCases();
 if (scalingCases.some((c) => wanted(c.name))) runScalingCases();
 if (native && wanted('history')) await runHistoryCases({ native, settings, piSessionBytes, printTable, ratio });
+if (native && wanted('live')) runLiveCases({ native, measurePair, printTable, ratio, quick });
 if (native && wanted('browser')) {
   await runBrowserCases({ native, turns, ndjson: ndjsonBuffer.toString('utf8'), settings, measurePair, printTable, ratio });
 }

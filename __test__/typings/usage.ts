@@ -426,3 +426,25 @@ const fromTools: HistoryMessage[] = [...claude.toMessages(claudeLines), ...qwen.
 // @ts-expect-error a Qwen record's type is one of four
 const badRecord: QwenChatRecord = { uuid: 'u', parentUuid: null, sessionId: 's', timestamp: 't', type: 'tool_call' }
 void [fromTools, badRecord]
+
+// ─── A live conversation ─────────────────────────────────────────────────────────
+import { Conversation, type ConversationChanges } from '../../index.js'
+{
+  const live = new Conversation({ format: 'acp', mode: 'immutable', strict: true, limit: 1 << 20 })
+  const changes: ConversationChanges = live.push(new Uint8Array())
+  live.push('{"type":"text-delta","delta":"a"}\n')
+  live.push({ jsonrpc: '2.0', method: 'session/update', params: {} })
+  const added: number[] = changes.added
+  const chunkIndexes: number[] = changes.changed[0]?.chunks ?? []
+  const messages: ChatMessage[] = live.messages
+  const sse: string = live.toUIMessageStream()
+  const ui: Array<{ type: string }> = live.toUIMessageChunks()
+  const resumed = new Conversation({ format: 'events', messages, line: 12 })
+  void [added, chunkIndexes, sse, ui, resumed, live.skipped.count, live.end()]
+  // @ts-expect-error the format is required
+  new Conversation({})
+  // @ts-expect-error push takes bytes, text or a parsed value
+  live.push(42)
+  // @ts-expect-error messages is read-only
+  live.messages = []
+}

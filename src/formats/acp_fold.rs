@@ -376,7 +376,60 @@ pub struct AcpLive {
     rules: AcpRules,
 }
 
+impl AcpRules {
+    /// What the rules remember, taken up from messages they folded before: the ids given,
+    /// the open message's `messageId`, and each call as its updates left it (its name as
+    /// its title, its arguments as its `rawInput`, its result as its content).
+    pub fn resume(&mut self, messages: &super::live::Folded) {
+        for index in 0..messages.len() {
+            let (id, _, chunks) = messages.message(index);
+            self.ids.insert(id.to_string());
+            for chunk in chunks {
+                let Chunk::ToolBatch { calls } = chunk else {
+                    continue;
+                };
+                for call in calls {
+                    let (status, content) = match &call.result {
+                        Some((result, is_error)) => {
+                            let failed = matches!(is_error, Json::Bool(true));
+                            (
+                                Some(Json::string(if failed { "failed" } else { "completed" })),
+                                Some(result.clone()),
+                            )
+                        }
+                        None => (None, None),
+                    };
+                    let state = CallState {
+                        title: Some(Json::String(call.name.clone())),
+                        status,
+                        content,
+                        raw_input: (call.arguments != Json::Undefined).then(|| call.arguments.clone()),
+                        ..CallState::default()
+                    };
+                    self.calls.insert(call.id.clone(), state);
+                }
+            }
+        }
+        if let Some(last) = messages.len().checked_sub(1) {
+            let (id, _, chunks) = messages.message(last);
+            // A message named by its line was opened without a `messageId`: by a chunk (which
+            // the first id sent then names) or by a call or a plan (which belong to none).
+            let by_line = id.starts_with("line-");
+            self.open_message_id = (!by_line).then(|| Wtf8::from(id));
+            self.adopts_id = by_line
+                && matches!(
+                    chunks.first(),
+                    Some(Chunk::Text { .. } | Chunk::Thinking { .. } | Chunk::File { .. })
+                );
+        }
+    }
+}
+
 impl super::live::LiveFold for AcpLive {
+    fn resume(&mut self, messages: &super::live::Folded) {
+        self.rules.resume(messages);
+    }
+
     fn push(
         &mut self,
         value: Json,

@@ -896,7 +896,7 @@ pub const AI_SDK: Format = Format {
     summary: "an AI SDK UI message stream, SSE or NDJSON (one assistant message per start chunk)",
     detect: opens_ui_stream,
     near: super::registry::near_nothing,
-    // The bytes path reads it, as a UI message stream whatever its first frame is.
+    // Read as a UI message stream whatever its first frame is (an error may come first).
     history: Some(crate::history::read_ai_sdk),
     stream: Some((|| Box::new(UiStream::default()), "turn")),
     write: None,

@@ -13,7 +13,9 @@
 //! - [`sn`]: Solar Network thoughts and their SSE stream;
 //! - [`timeline`]: the timeline view of a message's chunks;
 //! - [`streams`]: the live folds (and detection) of the agent-event, ACP and Solar Network
-//!   streams; [`live`]: what every live fold folds into.
+//!   streams; [`live`]: what every live fold folds into; [`conversation`]: a stream
+//!   folded as it arrives (the one path from a stream to messages); [`ui_writer`]: a
+//!   conversation written out as an AI SDK UI message stream as it grows.
 //!
 //! [`FORMATS`] is the one table of formats: `loadHistory`, detection and the command all
 //! read it. A new format is a module here and a row there ([`registry::Format`] says
@@ -32,6 +34,7 @@ pub mod ai_sdk;
 pub mod chatviewer;
 pub mod check;
 pub mod claude;
+pub mod conversation;
 pub mod date;
 pub mod json;
 pub mod live;
@@ -48,6 +51,7 @@ pub mod streams;
 pub mod timeline;
 pub mod timsort;
 pub mod tree;
+pub mod ui_writer;
 pub mod unified;
 pub mod value;
 pub mod webui;

@@ -68,39 +68,71 @@ pub fn agent_event(value: &Json) -> FormatResult<FormatEvent> {
     decode_event(&JsonEvents, value).map_err(|e| FormatError::new("", e.to_string()))
 }
 
-/// The `events` stream.
+/// The `events` stream. Its first value decides what it is: agent events, or an AI SDK
+/// UI message stream (folded as `ai-sdk` is), as `ChunkStream` tells them apart.
 #[derive(Debug, Default)]
-pub struct Events;
+pub struct Events {
+    /// `None` until the first value; then the UI stream's fold, when it is one.
+    ui: Option<Option<super::ai_sdk::UiStream>>,
+}
 
 impl LiveFold for Events {
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
-        if value
-            .get("type")
-            .and_then(Json::as_str)
-            .is_some_and(|t| *t == "turn-start")
-        {
-            let id = value
-                .get("turnId")
-                .and_then(Json::as_str)
-                .map(|t| t.to_string_lossy().into_owned());
-            out.begin(MessageRole::Assistant, id);
-            return Ok(());
+        let ui = match &mut self.ui {
+            Some(ui) => ui,
+            None => {
+                // Decided for good only by a value that is taken: a refused one changes nothing.
+                let first = super::registry::Sniff::Values {
+                    values: vec![value.clone()],
+                    sse: false,
+                    numbers: vec![line],
+                };
+                let mut ui = (super::ai_sdk::AI_SDK.detect)(&first, 0).then(super::ai_sdk::UiStream::default);
+                let pushed = match &mut ui {
+                    Some(ui) => ui.push(value, line, out, skips),
+                    None => agent_events(value, line, out, skips),
+                };
+                if pushed.is_ok() {
+                    self.ui = Some(ui);
+                }
+                return pushed;
+            }
+        };
+        match ui {
+            Some(ui) => ui.push(value, line, out, skips),
+            None => agent_events(value, line, out, skips),
         }
-        let event = agent_event(&value)?;
-        match event {
-            AgentEvent::Lifecycle(_) => Ok(()),
-            AgentEvent::Unknown => {
-                let kind = value
-                    .get("type")
-                    .and_then(Json::as_str)
-                    .cloned()
-                    .unwrap_or_default();
-                skips.skip(line, format_args!("unknown event type \"{kind}\""))
-            }
-            event => {
-                out.apply(event);
-                Ok(())
-            }
+    }
+}
+
+/// An agent event (or a `turn-start`, which begins a message) folded into `out`.
+fn agent_events(value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
+    if value
+        .get("type")
+        .and_then(Json::as_str)
+        .is_some_and(|t| *t == "turn-start")
+    {
+        let id = value
+            .get("turnId")
+            .and_then(Json::as_str)
+            .map(|t| t.to_string_lossy().into_owned());
+        out.begin(MessageRole::Assistant, id);
+        return Ok(());
+    }
+    let event = agent_event(&value)?;
+    match event {
+        AgentEvent::Lifecycle(_) => Ok(()),
+        AgentEvent::Unknown => {
+            let kind = value
+                .get("type")
+                .and_then(Json::as_str)
+                .cloned()
+                .unwrap_or_default();
+            skips.skip(line, format_args!("unknown event type \"{kind}\""))
+        }
+        event => {
+            out.apply(event);
+            Ok(())
         }
     }
 }
@@ -301,6 +333,6 @@ pub const EVENTS: Format = Format {
     },
     near: |value| tag(value, "type").map(|_| "objects tagged by \"type\", none of an agent event type"),
     history: Some(history::read_events),
-    stream: Some((|| Box::new(Events), "turn")),
+    stream: Some((|| Box::new(Events::default()), "turn")),
     write: None,
 };

@@ -20,7 +20,7 @@ pub mod lines;
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 
-use crate::bytes::{Framing, StreamError, Turn, TurnReader};
+use crate::bytes::{Framing, StreamError, Turn};
 use std::collections::HashMap;
 
 use crate::formats::acp::{self, SessionUpdate};
@@ -232,16 +232,32 @@ impl LineHead {
     }
 }
 
-/// A recorded event stream (NDJSON or SSE) a block at a time, as [`read_turns`].
-fn read_event_stream(
-    mut reader: impl Read,
-    ui_messages: bool,
-    emit: impl FnMut(Turn) -> bool,
-) -> Result<(), HistoryError> {
-    let mut turns = TurnReader::new(Framing::Auto, emit);
-    if ui_messages {
-        turns = turns.ui_messages();
-    }
+/// A recorded stream read as its history through the stream's own live fold (a
+/// [`Conversation`](crate::formats::conversation::Conversation)), a block at a time: what
+/// a live view of the stream shows is what its history holds, by one fold.
+fn read_stream_history(
+    format: &'static Format,
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    use crate::formats::conversation::{Conversation, LiveError, LiveOptions};
+    let refused = |e: LiveError| HistoryError {
+        line: e.error.line.map(|l| l as u64),
+        offset: e.offset,
+        message: e.to_string(),
+    };
+    let options = LiveOptions {
+        strict: options.strict,
+        limit: Some(lines::MAX_LINE),
+        ..LiveOptions::default()
+    };
+    let mut live = Conversation::new(format, options).map_err(|message| HistoryError {
+        line: None,
+        offset: None,
+        message,
+    })?;
+    let mut reader = reader_of(input);
     let mut block = vec![0; lines::BLOCK];
     let mut head = LineHead::default();
     let mut offset = 0u64;
@@ -250,43 +266,42 @@ fn read_event_stream(
         if n == 0 {
             break;
         }
-        turns.push(&block[..n])?;
-        if turns.stopped() {
-            return Ok(());
-        }
+        live.push_bytes(&block[..n]).map_err(|(_, e)| refused(e))?;
         head.track(&block[..n], offset == 0);
         offset += n as u64;
         // A line that cannot be valid is ended here, so that it is refused now (with the
-        // error its whole would give: the fault is in its first bytes); a line or frame
-        // past the limit is refused as too long.
-        if head.len >= lines::BLOCK && head.hopeless(turns.framing()) {
-            turns.push(b"\n")?;
-        }
-        if turns.buffered() > lines::MAX_LINE {
-            return Err(lines::too_long(None, offset - turns.buffered() as u64));
+        // error its whole would give: the fault is in its first bytes), not read to the
+        // limit.
+        if head.len >= lines::BLOCK && head.hopeless(live.framing()) {
+            live.push_bytes(b"\n").map_err(|(_, e)| refused(e))?;
         }
     }
-    Ok(turns.finish()?)
+    live.end().map_err(|(_, e)| refused(e))?;
+    let (messages, _, skips) = live.finish();
+    for message in messages {
+        if !emit(Message::Format(message)) {
+            break;
+        }
+    }
+    Ok(skips)
 }
 
-/// The `events` history: a recorded stream, one message per turn, a block at a time.
+/// The `events` history: a recorded stream, one message per turn.
 pub fn read_events(
     input: Input<'_>,
-    _options: &ReadOptions,
+    options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    read_event_stream(reader_of(input), false, |turn| emit(Message::Turn(turn)))?;
-    Ok(Skips::default())
+    read_stream_history(&crate::formats::streams::EVENTS, input, options, emit)
 }
 
-/// The `ai-sdk` history: a UI message stream, one message per `start` chunk.
+/// The `ai-sdk` history: a recorded UI message stream, one message per response.
 pub fn read_ai_sdk(
     input: Input<'_>,
-    _options: &ReadOptions,
+    options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    read_event_stream(reader_of(input), true, |turn| emit(Message::Turn(turn)))?;
-    Ok(Skips::default())
+    read_stream_history(&crate::formats::ai_sdk::AI_SDK, input, options, emit)
 }
 
 /// The `sn` history: one message per thought, read one at a time.

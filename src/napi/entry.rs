@@ -331,5 +331,6 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
             )));
         }
     }
-    unsafe { super::stream::install_class(env, exports, state) }
+    unsafe { super::stream::install_class(env, exports, state)? };
+    unsafe { super::conversation::install_class(env, exports, state) }
 }

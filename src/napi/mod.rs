@@ -11,6 +11,7 @@
 //! - `formats.rs` and `timeline.rs` bind the wire formats and the timeline view
 //!   (`format_types.rs` declares their shapes, `json_bridge.rs` moves data as JSON text);
 //! - `stream.rs` is the bytes path: `ChunkStream`, `reduceEvents`;
+//! - `conversation.rs` folds a stream format's conversation live: `Conversation`;
 //! - `history.rs` loads whole histories: `loadHistory` (off the main thread), `loadHistorySync`;
 //! - `registry.rs` binds the table of formats: `formats`, `detectFormat`, `readHistory`,
 //!   `foldStream`;
@@ -21,6 +22,7 @@ mod ai_sdk;
 mod batch;
 mod bytes;
 mod chunks;
+mod conversation;
 mod entry;
 mod format_types;
 mod formats;

@@ -185,7 +185,7 @@ fn this_stream<'a>(js: &Js, this: Value, what: &str) -> JsResult<&'a mut EventSt
 }
 
 /// Arguments, `this` and the state of a raw callback.
-unsafe fn call_info<const N: usize>(
+pub(super) unsafe fn call_info<const N: usize>(
     env: sys::napi_env,
     info: sys::napi_callback_info,
 ) -> Option<([Value; N], Value, *mut c_void)> {
