@@ -144,6 +144,17 @@ impl<'a, 's> JsChunks<'a, 's> {
     fn newest_before(&self, mut end: usize, ty: ChunkType) -> JsResult<Option<usize>> {
         /// Falsy elements read one by one before the rest of the run goes to the loop.
         const RUN: usize = 8;
+        if end == 0 {
+            return Ok(None);
+        }
+        if let Some(found) = self.js.newest_of_type(self.array, end - 1, tag_of(ty))? {
+            if let Some(index) = found {
+                // The helper reads the element found once more, and changes that object.
+                self.cached
+                    .set(Some((index, self.js.element(self.array, index)?)));
+            }
+            return Ok(found);
+        }
         let mut falsy = 0;
         while end > 0 {
             let mut index = end - 1;
@@ -205,12 +216,7 @@ impl ChunkStore for JsChunks<'_, '_> {
         let js = self.js;
         // A hole, `null` or a primitive has no own `type`: reading it gives `undefined`.
         let tag = js.get(self.chunk(index)?, Interned::Type)?;
-        let wanted = match ty {
-            ChunkType::Text => Interned::Text,
-            ChunkType::Thinking => Interned::Thinking,
-            ChunkType::ToolBatch => Interned::ToolBatch,
-        };
-        js.strict_equals(tag, js.name(wanted)?)
+        js.strict_equals(tag, js.name(tag_of(ty))?)
     }
 
     fn is_sealed(&self, index: usize) -> JsResult<bool> {
@@ -437,6 +443,15 @@ impl ChunkStore for JsChunks<'_, '_> {
             end = index;
         }
         Ok(None)
+    }
+}
+
+/// The `type` a chunk of type `ty` has.
+fn tag_of(ty: ChunkType) -> Interned {
+    match ty {
+        ChunkType::Text => Interned::Text,
+        ChunkType::Thinking => Interned::Thinking,
+        ChunkType::ToolBatch => Interned::ToolBatch,
     }
 }
 

@@ -20,6 +20,16 @@
       }
       return -1;
     },
+    // The index of the newest element at or before `from` that is truthy and whose
+    // `type` is `tag`, or -1: the helper's walk back (`chunks[i]`, then its `type` when
+    // it is truthy), each element read once, at its speed.
+    function newestOfType(array, from, tag) {
+      for (let i = from; i >= 0; i--) {
+        const element = array[i];
+        if (element && element.type === tag) return i;
+      }
+      return -1;
+    },
     // The helper's `last.text += delta`, with the text read earlier (before the delta).
     function extendText(chunk, text, delta) {
       chunk.text = text + delta;

@@ -20,10 +20,11 @@ use super::js::{check, Interned, Js, JsError, JsResult, Value, ARRAY_PUSH, MECHA
 
 /// The functions of `mechanics.js`, compiled at load, in the order it lists them.
 const SKIP_FALSY: u32 = MECHANICS_SLOT;
-const EXTEND_TEXT: u32 = MECHANICS_SLOT + 1;
-const ASSIGN: u32 = MECHANICS_SLOT + 2;
-const PUSH: u32 = MECHANICS_SLOT + 3;
-const MECHANICS: [u32; 4] = [SKIP_FALSY, EXTEND_TEXT, ASSIGN, PUSH];
+const NEWEST_OF_TYPE: u32 = MECHANICS_SLOT + 1;
+const EXTEND_TEXT: u32 = MECHANICS_SLOT + 2;
+const ASSIGN: u32 = MECHANICS_SLOT + 3;
+const PUSH: u32 = MECHANICS_SLOT + 4;
+const MECHANICS: [u32; 5] = [SKIP_FALSY, NEWEST_OF_TYPE, EXTEND_TEXT, ASSIGN, PUSH];
 const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
 
 /// Compiles `mechanics.js` into the holder array. `false` where code from text may not run
@@ -195,6 +196,27 @@ impl Js<'_> {
             }
             done => done,
         }
+    }
+
+    /// The index of the newest element at or before `from` that is truthy and whose `type`
+    /// is `tag`, read as the helper's walk reads it: each element once, its `type` when it
+    /// is truthy. `None` when none is, or where the mechanics are not compiled (the
+    /// caller then walks step by step); `Some(None)` when no element matches.
+    pub fn newest_of_type(
+        &self,
+        array: Value,
+        from: usize,
+        tag: Interned,
+    ) -> JsResult<Option<Option<usize>>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        let found = self.call_mechanic(
+            NEWEST_OF_TYPE,
+            &[array, self.create_number(from as f64)?, self.name(tag)?],
+        )?;
+        let index = self.number(found)?;
+        Ok(Some((index >= 0.0).then_some(index as usize)))
     }
 
     /// The nearest element at or before `from` that is truthy, with its index, read by a
