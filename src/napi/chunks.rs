@@ -41,7 +41,17 @@ pub struct JsChunks<'a, 's> {
     /// The call entry shell output goes to, and its `shellOutput` and `stdout` as they
     /// were before the event's fields were read.
     held_shell: Cell<Option<(Value, Value, Value)>>,
+    /// What the caller's side read before this call, in the helper's order: the array's
+    /// `length` and, when it is at least 1, the last element and its `type` (see
+    /// [`JsChunks::prime`]). Taken by the first [`ChunkStore::len`].
+    primed: Cell<Option<ReadLength>>,
+    /// The `type` of the element at this index, as read before this call.
+    primed_type: Cell<Option<(usize, Value)>>,
 }
+
+/// An array's `length` as read, with its last element and that element's `type` when
+/// they were read too.
+pub type ReadLength = (Value, Option<(Value, Value)>);
 
 impl<'a, 's> JsChunks<'a, 's> {
     /// `None` when `array` is not an array.
@@ -58,7 +68,17 @@ impl<'a, 's> JsChunks<'a, 's> {
             held_tool_result: Cell::new(None),
             held_text: Cell::new(None),
             held_shell: Cell::new(None),
+            primed: Cell::new(None),
+            primed_type: Cell::new(None),
         }))
+    }
+
+    /// Takes the array's `length`, and the last element and its `type` when `last` is
+    /// given, as already read (by `mechanics.js`, in the helper's order): the first
+    /// [`ChunkStore::len`] checks that length instead of reading it, and the last
+    /// element and its type are not read again.
+    pub fn prime(&self, (length, last): ReadLength) {
+        self.primed.set(Some((length, last)));
     }
 
     fn chunk(&self, index: usize) -> JsResult<Value> {
@@ -206,6 +226,14 @@ impl ChunkStore for JsChunks<'_, '_> {
     type Error = JsError;
 
     fn len(&self) -> JsResult<usize> {
+        if let Some((length, last)) = self.primed.take() {
+            let len = self.js.length_of(length, "\"chunks\"")?;
+            if let (Some((chunk, tag)), Some(index)) = (last, len.checked_sub(1)) {
+                self.cached.set(Some((index, chunk)));
+                self.primed_type.set(Some((index, tag)));
+            }
+            return Ok(len);
+        }
         match self.js.array_len_of(self.array, "\"chunks\"")? {
             Some(len) => Ok(len),
             None => Err(JsError::Type("\"chunks\" is no longer an array".into())),
@@ -214,8 +242,11 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn is(&self, index: usize, ty: ChunkType) -> JsResult<bool> {
         let js = self.js;
-        // A hole, `null` or a primitive has no own `type`: reading it gives `undefined`.
-        let tag = js.get(self.chunk(index)?, Interned::Type)?;
+        let tag = match self.primed_type.take() {
+            Some((primed, tag)) if primed == index => tag,
+            // A hole, `null` or a primitive has no own `type`: reading it gives `undefined`.
+            _ => js.get(self.chunk(index)?, Interned::Type)?,
+        };
         js.strict_equals(tag, js.name(tag_of(ty))?)
     }
 

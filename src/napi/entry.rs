@@ -12,13 +12,15 @@ use std::ptr;
 
 use napi::sys;
 
-use crate::decode::{decode_payload, decode_tool_result_id, decode_type, EventSource, Field, ValueType};
+use crate::decode::{
+    classify_type, decode_payload, decode_tool_result_id, decode_type, EventSource, Field, ValueType,
+};
 use crate::model::{AgentEvent, EventType};
 use crate::reducer::{self, locate, ChunkType, Lookup, Target};
 use crate::system::{random_uuid, route_system_event};
 
-use super::chunks::{JsChunks, JsEvents};
-use super::js::{arguments, Js, JsError, JsResult, State, Value};
+use super::chunks::{JsChunks, JsEvents, ReadLength};
+use super::js::{arguments, given_slots, Js, JsError, JsResult, State, Value, GIVEN};
 use super::messages::{JsMessages, SystemChunk};
 
 pub const APPEND: &str = "appendEventToChunks";
@@ -164,30 +166,120 @@ pub unsafe extern "C" fn append_event_to_chunks(
 ) -> sys::napi_value {
     unsafe {
         raw_call(env, info, APPEND, |js, [chunks, event]| {
-            append(js, chunks, event)?;
+            append(js, chunks, event, None)?;
             Ok(ptr::null_mut())
         })
     }
+}
+
+/// The arguments of [`append_read`] after the given table entries: what the compiled
+/// `appendEventToChunks` of `mechanics.js` read before the call.
+const READ: usize = 8;
+
+/// `appendEventToChunks` as the compiled one in `mechanics.js` calls it: the table
+/// entries the drop-in uses ([`GIVEN`], bound once), then `chunks`, `event`, the
+/// event's `type` as read, its position in [`EventType::TAGS`] (-1 when not there), the
+/// array's `length` when read (see [`Plan::LastFirst`]), whether the last element was
+/// read, that element and its `type`.
+unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    let Some((args, data)) = (unsafe { arguments::<{ GIVEN + READ }>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    let (given, read) = args.split_at(GIVEN);
+    let body = |js: &Js| {
+        // SAFETY: `given` holds arguments of this callback, alive during it.
+        let js = unsafe { Js::new(js.env, js.state).with_given(given) };
+        let [chunks, event, tag, code, length, has_last, last, last_type] = read else {
+            unreachable!("READ arguments")
+        };
+        let ty = match usize::try_from(js.number(*code)? as i64) {
+            Ok(code) if code < EventType::TAGS.len() => {
+                Some(EventType::from_tag(EventType::TAGS[code].as_bytes()))
+            }
+            _ => None,
+        };
+        let last = js.truthy(*has_last)?.then_some((*last, *last_type));
+        let read = Read {
+            tag: *tag,
+            ty,
+            length: (plan(ty.unwrap_or(EventType::Unknown)) == Plan::LastFirst).then_some((*length, last)),
+        };
+        append(&js, *chunks, *event, Some(read))?;
+        Ok(ptr::null_mut())
+    };
+    unsafe { run(env, data, APPEND, body) }.unwrap_or(ptr::null_mut())
+}
+
+/// What the compiled `appendEventToChunks` reads before it calls in, for each event type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Plan {
+    /// Nothing more: the event changes nothing (a lifecycle event), so no call is made.
+    Nothing = 0,
+    /// The array's `length`, its last element and that element's `type`, which the
+    /// helper reads next for these events.
+    LastFirst = 1,
+    /// Nothing more: the binding reads the rest.
+    Native = 2,
+}
+
+/// The [`Plan`] for events of type `ty`, from the rules' own tables.
+pub fn plan(ty: EventType) -> Plan {
+    match (ty, early_lookup(ty)) {
+        (EventType::Lifecycle(kind), _) => match AgentEvent::<(), ()>::Lifecycle(kind).lookup() {
+            Lookup::Nothing => Plan::Nothing,
+            _ => Plan::Native,
+        },
+        (_, Some(Lookup::Last(_))) => Plan::LastFirst,
+        _ => Plan::Native,
+    }
+}
+
+/// The lookup of the events whose chunks the helper reads before the event's payload.
+fn early_lookup(ty: EventType) -> Option<Lookup<'static, Value>> {
+    match ty {
+        EventType::TextDelta => Some(Lookup::Last(ChunkType::Text)),
+        EventType::ReasoningDelta => Some(Lookup::Last(ChunkType::Thinking)),
+        EventType::ToolCall => Some(Lookup::Last(ChunkType::ToolBatch)),
+        EventType::ShellOutput => Some(Lookup::LastCallOfNewestBatch),
+        _ => None,
+    }
+}
+
+/// What was read of the event and the chunks before the call (see [`append_read`]).
+pub struct Read {
+    /// The event's `type`.
+    pub tag: Value,
+    /// What `tag` is, when it is one of [`EventType::TAGS`].
+    pub ty: Option<EventType>,
+    /// The array's `length`, with the last element and its `type` when it was at least 1.
+    pub length: Option<ReadLength>,
 }
 
 /// The helper reads the last chunk (for a delta, its text too) before it reads a delta,
 /// a tool call or shell output, and the chunks after the other events' fields. Both
 /// orders are kept, so a getter on the event that changes the chunks (or calls this
 /// function again) has the effect it has with the helper; every field is still checked
-/// before anything is written.
-pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
+/// before anything is written. `read` is what the caller's side read already, in that
+/// order (see [`append_read`]).
+pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsResult<()> {
     let Some(mut store) = JsChunks::new(js, chunks)? else {
         return Err(type_error("\"chunks\"", "an array", js.value_type(chunks)?));
     };
     let source = JsEvents { js };
-    let ty = decode_type(&source, &event)?;
-    let early = match ty {
-        EventType::TextDelta => Some(Lookup::Last(ChunkType::Text)),
-        EventType::ReasoningDelta => Some(Lookup::Last(ChunkType::Thinking)),
-        EventType::ToolCall => Some(Lookup::Last(ChunkType::ToolBatch)),
-        EventType::ShellOutput => Some(Lookup::LastCallOfNewestBatch),
-        _ => None,
+    let ty = match &read {
+        None => decode_type(&source, &event)?,
+        Some(Read { ty: Some(ty), .. }) => *ty,
+        Some(Read { tag, .. }) => classify_type(&source, &event, tag)?,
     };
+    if let Some(Read {
+        length: Some((length, last)),
+        ..
+    }) = read
+    {
+        store.prime((length, last));
+    }
+    let early = early_lookup(ty);
     if ty == EventType::ToolResult {
         // As the helper does it: the call is found before `result` is read, `isError` is
         // read after `result` is written, and neither is read when there is no call.
@@ -318,12 +410,19 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
                 &mut function,
             )
         };
-        let status = if status == sys::Status::napi_ok {
-            let mut key = ptr::null_mut();
-            unsafe { sys::napi_create_string_utf8(env, name.as_ptr().cast(), name.len() as isize, &mut key) };
-            unsafe { sys::napi_set_property(env, exports, key, function) }
-        } else {
-            status
+        if status != sys::Status::napi_ok {
+            return Err(JsError::Internal(format!(
+                "installing {name} failed with status {status}"
+            )));
+        }
+        if name == APPEND {
+            // SAFETY: `state` lives as long as the environment.
+            function = unsafe { reading_append(env, &*state, function)? };
+        }
+        let mut key = ptr::null_mut();
+        let status = unsafe {
+            sys::napi_create_string_utf8(env, name.as_ptr().cast(), name.len() as isize, &mut key);
+            sys::napi_set_property(env, exports, key, function)
         };
         if status != sys::Status::napi_ok {
             return Err(JsError::Internal(format!(
@@ -332,4 +431,48 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
         }
     }
     unsafe { super::stream::install_class(env, exports, state) }
+}
+
+/// The `appendEventToChunks` to export: where `mechanics.js` compiled, its reading
+/// front (see [`append_read`]) over `plain`, else `plain` itself.
+///
+/// # Safety
+/// `env` must be a live environment, `state` its state and `plain` a function of it.
+unsafe fn reading_append(env: sys::napi_env, state: &State, plain: Value) -> JsResult<Value> {
+    if !state.compiled {
+        return Ok(plain);
+    }
+    let js = unsafe { Js::new(env, state) };
+    let mut read = ptr::null_mut();
+    let name = "appendEventToChunks";
+    js.check(
+        unsafe {
+            sys::napi_create_function(
+                env,
+                name.as_ptr().cast(),
+                name.len() as isize,
+                Some(append_read),
+                (state as *const State).cast_mut().cast(),
+                &mut read,
+            )
+        },
+        "creating a function",
+    )?;
+    let given = given_slots()
+        .map(|slot| js.table(slot))
+        .collect::<JsResult<Vec<_>>>()?;
+    let mut tags = Vec::new();
+    let mut plans = Vec::new();
+    for tag in EventType::TAGS {
+        tags.push(js.ascii_string(tag)?);
+        plans.push(js.create_number(plan(EventType::from_tag(tag.as_bytes())) as u8 as f64)?);
+    }
+    let arguments = [
+        read,
+        plain,
+        js.array(&tags)?,
+        js.array(&plans)?,
+        js.array(&given)?,
+    ];
+    super::mechanics::make_append(&js, &arguments)
 }

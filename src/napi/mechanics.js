@@ -9,6 +9,12 @@
   const deleteProperty = Reflect.deleteProperty;
   const apply = Reflect.apply;
   const builtinPush = Array.prototype.push;
+  const bind = Function.prototype.bind;
+  const isArray = Array.isArray;
+  const create = Object.create;
+  // The plans of `makeAppend` (entry.rs, `Plan`).
+  const NOTHING = 0;
+  const LAST_FIRST = 1;
   return [
     // The nearest element at or before `from` that is truthy, as `[index, element]`, or
     // -1. Reads each element once through [[Get]], as the helper's walk does (getters,
@@ -62,6 +68,37 @@
         throw error;
       }
       return true;
+    },
+    // Makes the drop-in's `appendEventToChunks`: it reads what the helper reads first,
+    // in the helper's order, and hands that to the native `read`, which decides. First
+    // the event's `type`; `plans[i]` (the binding's, from its rules) says what comes next
+    // for `tags[i]`: NOTHING, for an event that changes nothing (no call is made);
+    // LAST_FIRST, for an event whose rule looks at the last chunk before the event's
+    // payload: the array's `length`, its last element and that element's `type`; else
+    // nothing more. An argument that is no array or no object goes to `plain`, which
+    // refuses it. `given` are the names and functions the native side uses, bound once
+    // as its first arguments.
+    function makeAppend(read, plain, tags, plans, given) {
+      const codes = create(null);
+      for (let i = 0; i < tags.length; i++) codes[tags[i]] = i;
+      const native = apply(bind, read, [undefined, ...given]);
+      return function appendEventToChunks(chunks, event) {
+        if (!isArray(chunks) || event === null || (typeof event !== 'object' && typeof event !== 'function')) {
+          return plain(chunks, event);
+        }
+        const type = event.type;
+        const code = typeof type === 'string' ? codes[type] : undefined;
+        if (code === undefined) return native(chunks, event, type, -1, undefined, false);
+        const plan = plans[code];
+        if (plan === NOTHING) return undefined;
+        if (plan !== LAST_FIRST) return native(chunks, event, type, code, undefined, false);
+        const length = chunks.length;
+        if (typeof length === 'number' && length >= 1 && length <= 9007199254740991 && length % 1 === 0) {
+          const last = chunks[length - 1];
+          return native(chunks, event, type, code, length, true, last, last ? last.type : undefined);
+        }
+        return native(chunks, event, type, code, length, false);
+      };
     },
   ];
 })()

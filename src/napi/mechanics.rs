@@ -16,7 +16,10 @@ use std::ptr;
 
 use napi::sys;
 
-use super::js::{check, Interned, Js, JsError, JsResult, Value, ARRAY_PUSH, MECHANICS_SLOT, OBJECT_ASSIGN};
+use super::js::{
+    check, Interned, Js, JsError, JsResult, Value, ARRAY_PUSH, MAKE_APPEND, MECHANICS_SLOT, OBJECT_ASSIGN,
+    TABLE_END,
+};
 
 /// The functions of `mechanics.js`, compiled at load, in the order it lists them.
 const SKIP_FALSY: u32 = MECHANICS_SLOT;
@@ -24,7 +27,8 @@ const NEWEST_OF_TYPE: u32 = MECHANICS_SLOT + 1;
 const EXTEND_TEXT: u32 = MECHANICS_SLOT + 2;
 const ASSIGN: u32 = MECHANICS_SLOT + 3;
 const PUSH: u32 = MECHANICS_SLOT + 4;
-const MECHANICS: [u32; 5] = [SKIP_FALSY, NEWEST_OF_TYPE, EXTEND_TEXT, ASSIGN, PUSH];
+const MECHANICS: [u32; 6] = [SKIP_FALSY, NEWEST_OF_TYPE, EXTEND_TEXT, ASSIGN, PUSH, MAKE_APPEND];
+const _: () = assert!(PUSH + 1 == TABLE_END && MAKE_APPEND == TABLE_END);
 const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
 
 /// Compiles `mechanics.js` into the holder array. `false` where code from text may not run
@@ -69,6 +73,12 @@ pub(super) unsafe fn compile(env: sys::napi_env, holder: Value) -> JsResult<bool
         unsafe { sys::napi_get_and_clear_last_exception(env, &mut refused) };
     }
     Ok(compiled)
+}
+
+/// The compiled `appendEventToChunks` (`makeAppend` of `mechanics.js`, called with
+/// `arguments`).
+pub(super) fn make_append(js: &Js, arguments: &[Value; 5]) -> JsResult<Value> {
+    js.call_mechanic(MAKE_APPEND, arguments)
 }
 
 impl Js<'_> {
