@@ -14,6 +14,7 @@ use crate::model::{Chunk, EventType, ShellStream, ToolCallEntry};
 use crate::reducer::{ChunkStore, ChunkType, Target, TextPart};
 
 use super::js::{Interned, Js, JsError, JsResult, Value};
+use super::mechanics::Shape;
 
 /// The caller's chunk array.
 ///
@@ -211,6 +212,45 @@ impl<'a, 's> JsChunks<'a, 's> {
         self.js.push(self.array, chunk, || "chunks".into())
     }
 
+    /// The [`Shape`] and values of `chunk` when `pushNew` of `mechanics.js` makes it
+    /// (every chunk an event creates).
+    fn shape_of(&self, chunk: &Chunk<Value, Value>) -> JsResult<Option<(Shape, [Value; 4])>> {
+        let js = self.js;
+        Ok(Some(match chunk {
+            Chunk::Text { text } => {
+                let tag = js.name(Interned::Text)?;
+                (Shape::TypeText, [tag, *text, tag, tag])
+            }
+            Chunk::Thinking { text, metadata: None } => {
+                let tag = js.name(Interned::Thinking)?;
+                (Shape::TypeText, [tag, *text, tag, tag])
+            }
+            Chunk::ToolBatch { calls } if calls.len() == 1 => {
+                let call = &calls[0];
+                let tag = js.name(Interned::ToolBatch)?;
+                (Shape::TypeCall, [tag, call.id, call.name, call.arguments])
+            }
+            Chunk::Error { message, status_code } => {
+                let tag = js.name(Interned::Error)?;
+                match status_code {
+                    Some(code) => (
+                        Shape::TypeMessageStatus,
+                        [tag, *message, js.create_number(*code)?, tag],
+                    ),
+                    None => (Shape::TypeMessage, [tag, *message, tag, tag]),
+                }
+            }
+            Chunk::System { kind, text } => {
+                let tag = js.name(Interned::System)?;
+                (
+                    Shape::TypeKindText,
+                    [tag, js.ascii_string(kind.as_str())?, *text, tag],
+                )
+            }
+            _ => return Ok(None),
+        }))
+    }
+
     fn new_call(&self, call: ToolCallEntry<Value, Value>) -> JsResult<Value> {
         self.js.object(&[
             (Interned::Id, call.id),
@@ -266,6 +306,14 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn push_chunk(&mut self, chunk: Chunk<Value, Value>) -> JsResult<()> {
         let js = self.js;
+        if let Some((shape, values)) = self.shape_of(&chunk)? {
+            if js
+                .push_new(self.array, shape, values, || "chunks".into())?
+                .is_some()
+            {
+                return Ok(());
+            }
+        }
         let object = match chunk {
             Chunk::Text { text } => {
                 js.object(&[(Interned::Type, js.name(Interned::Text)?), (Interned::Text, text)])?
@@ -346,6 +394,11 @@ impl ChunkStore for JsChunks<'_, '_> {
     fn push_call(&mut self, index: usize, call: ToolCallEntry<Value, Value>) -> JsResult<()> {
         self.cached_calls.set(None);
         let (calls, _) = self.calls(index)?;
+        let what = || format!("chunks[{index}].calls");
+        let values = [call.id, call.id, call.name, call.arguments];
+        if self.js.push_new(calls, Shape::Call, values, what)?.is_some() {
+            return Ok(());
+        }
         let entry = self.new_call(call)?;
         self.js
             .push(calls, entry, || format!("chunks[{index}].calls"))
@@ -455,6 +508,15 @@ impl ChunkStore for JsChunks<'_, '_> {
         };
         let empty = js.name(Interned::Empty)?;
         let pick = |wanted: ShellStream| if stream == wanted { data } else { empty };
+        let streams = [
+            stdout,
+            pick(ShellStream::Stdout),
+            stderr,
+            pick(ShellStream::Stderr),
+        ];
+        if js.set_shell_output(entry, streams)?.is_some() {
+            return Ok(());
+        }
         let stdout = js.plus(stdout, pick(ShellStream::Stdout))?;
         let stderr = js.plus(stderr, pick(ShellStream::Stderr))?;
         let output = js.object(&[(Interned::Stdout, stdout), (Interned::Stderr, stderr)])?;

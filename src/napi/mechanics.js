@@ -15,6 +15,31 @@
   // The plans of `makeAppend` (entry.rs, `Plan`).
   const NOTHING = 0;
   const LAST_FIRST = 1;
+  // `array.push(value)`, as the helper calls it. The built-in `push` runs step by step:
+  // read the length, write the element, write the length; the element is taken back
+  // when the length cannot follow, so a refusal changes nothing. A `push` of the
+  // caller's own (a subclass, an observable array) is called as it is. Returns true,
+  // or `[length]` when the length is one no array-like can have (a string, a Symbol,
+  // a fraction, 2^53 - 1 or more).
+  function push(array, value) {
+    const method = array.push;
+    if (method !== builtinPush) {
+      apply(method, array, [value]);
+      return true;
+    }
+    const length = array.length;
+    if (typeof length !== 'number' || !(length >= 0 && length < 9007199254740991) || length % 1 !== 0) {
+      return [length];
+    }
+    array[length] = value;
+    try {
+      array.length = length + 1;
+    } catch (error) {
+      deleteProperty(array, length);
+      throw error;
+    }
+    return true;
+  }
   return [
     // The nearest element at or before `from` that is truthy, as `[index, element]`, or
     // -1. Reads each element once through [[Get]], as the helper's walk does (getters,
@@ -44,30 +69,29 @@
     function assign(object, key, value) {
       object[key] = value;
     },
-    // `array.push(value)`, as the helper calls it. The built-in `push` runs step by step:
-    // read the length, write the element, write the length; the element is taken back
-    // when the length cannot follow, so a refusal changes nothing. A `push` of the
-    // caller's own (a subclass, an observable array) is called as it is. Returns true,
-    // or `[length]` when the length is one no array-like can have (a string, a Symbol,
-    // a fraction, 2^53 - 1 or more).
-    function push(array, value) {
-      const method = array.push;
-      if (method !== builtinPush) {
-        apply(method, array, [value]);
-        return true;
+    push,
+    // `array.push(value)` (as `push`) of a new object of a shape the rules create, its
+    // keys in the helper's order (a literal, as the helper's): 0 `{ type: a, text: b }`,
+    // 1 `{ type: a, kind: b, text: c }`, 2 `{ type: a, message: b }`, 3 the same, then
+    // assigned `statusCode: c` (an assignment, as the helper's), 4 `{ type: a, calls:
+    // [{ id: b, name: c, arguments: d }] }`, 5 `{ id: b, name: c, arguments: d }`. One
+    // call instead of one to make the object, one to define its keys and one to push it.
+    function pushNew(array, shape, a, b, c, d) {
+      let value;
+      switch (shape) {
+        case 0: value = { type: a, text: b }; break;
+        case 1: value = { type: a, kind: b, text: c }; break;
+        case 2: value = { type: a, message: b }; break;
+        case 3: value = { type: a, message: b }; value.statusCode = c; break;
+        case 4: value = { type: a, calls: [{ id: b, name: c, arguments: d }] }; break;
+        default: value = { id: b, name: c, arguments: d };
       }
-      const length = array.length;
-      if (typeof length !== 'number' || !(length >= 0 && length < 9007199254740991) || length % 1 !== 0) {
-        return [length];
-      }
-      array[length] = value;
-      try {
-        array.length = length + 1;
-      } catch (error) {
-        deleteProperty(array, length);
-        throw error;
-      }
-      return true;
+      return push(array, value);
+    },
+    // The helper's `entry.shellOutput = { stdout: stdout + out, stderr: stderr + err }`,
+    // with the previous streams read before.
+    function setShellOutput(entry, stdout, out, stderr, err) {
+      entry.shellOutput = { stdout: stdout + out, stderr: stderr + err };
     },
     // Makes the drop-in's `appendEventToChunks`: it reads what the helper reads first,
     // in the helper's order, and hands that to the native `read`, which decides. First

@@ -27,8 +27,36 @@ const NEWEST_OF_TYPE: u32 = MECHANICS_SLOT + 1;
 const EXTEND_TEXT: u32 = MECHANICS_SLOT + 2;
 const ASSIGN: u32 = MECHANICS_SLOT + 3;
 const PUSH: u32 = MECHANICS_SLOT + 4;
-const MECHANICS: [u32; 6] = [SKIP_FALSY, NEWEST_OF_TYPE, EXTEND_TEXT, ASSIGN, PUSH, MAKE_APPEND];
-const _: () = assert!(PUSH + 1 == TABLE_END && MAKE_APPEND == TABLE_END);
+const PUSH_NEW: u32 = MECHANICS_SLOT + 5;
+const SET_SHELL_OUTPUT: u32 = MECHANICS_SLOT + 6;
+const MECHANICS: [u32; 8] = [
+    SKIP_FALSY,
+    NEWEST_OF_TYPE,
+    EXTEND_TEXT,
+    ASSIGN,
+    PUSH,
+    PUSH_NEW,
+    SET_SHELL_OUTPUT,
+    MAKE_APPEND,
+];
+const _: () = assert!(SET_SHELL_OUTPUT + 1 == TABLE_END && MAKE_APPEND == TABLE_END);
+
+/// The shapes `pushNew` of `mechanics.js` makes, keys in the helper's order.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// `{ type, text }`
+    TypeText = 0,
+    /// `{ type, kind, text }`
+    TypeKindText = 1,
+    /// `{ type, message }`
+    TypeMessage = 2,
+    /// `{ type, message }`, then `statusCode` assigned
+    TypeMessageStatus = 3,
+    /// `{ type, calls: [{ id, name, arguments }] }`
+    TypeCall = 4,
+    /// `{ id, name, arguments }`
+    Call = 5,
+}
 const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
 
 /// Compiles `mechanics.js` into the holder array. `false` where code from text may not run
@@ -117,6 +145,46 @@ impl Js<'_> {
         Ok(result)
     }
 
+    /// [`Js::push`] of a new object of `shape` made of `values` (in the shape's order,
+    /// after `type`: the first value is `type`, or ignored for [`Shape::Call`]), made in
+    /// V8 as a literal; `None` where the mechanics are not compiled.
+    pub fn push_new(
+        &self,
+        array: Value,
+        shape: Shape,
+        values: [Value; 4],
+        what: impl FnOnce() -> String,
+    ) -> JsResult<Option<()>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        let [a, b, c, d] = values;
+        let shape = self.create_number(shape as u8 as f64)?;
+        let done = self.call_mechanic(PUSH_NEW, &[array, shape, a, b, c, d])?;
+        self.pushed(done, what).map(Some)
+    }
+
+    /// `entry.shellOutput = { stdout: stdout + out, stderr: stderr + err }`, in one call;
+    /// `None` where the mechanics are not compiled.
+    pub fn set_shell_output(&self, entry: Value, streams: [Value; 4]) -> JsResult<Option<()>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        let [stdout, out, stderr, err] = streams;
+        self.call_mechanic(SET_SHELL_OUTPUT, &[entry, stdout, out, stderr, err])?;
+        Ok(Some(()))
+    }
+
+    /// What `push` of `mechanics.js` returned: `true`, or `[length]` for a length no
+    /// array-like can have.
+    fn pushed(&self, done: Value, what: impl FnOnce() -> String) -> JsResult<()> {
+        if !self.is_object(done)? {
+            return Ok(());
+        }
+        let length = self.element(done, 0)?;
+        Err(self.bad_length(length, what))
+    }
+
     /// `array.push(value)` as `Array.prototype.push` does it, reading the length at this
     /// moment (so elements a getter or `idFactory` added are kept), for every length an
     /// array-like may have. Where the helper's `push` would throw (a frozen, sealed or
@@ -135,11 +203,7 @@ impl Js<'_> {
             unsafe { sys::napi_call_function(self.env, this, push, 2, args.as_ptr(), &mut done) },
             "pushing",
         )?;
-        if !self.is_object(done)? {
-            return Ok(());
-        }
-        let length = self.element(done, 0)?;
-        Err(self.bad_length(length, what))
+        self.pushed(done, what)
     }
 
     fn bad_length(&self, length: Value, what: impl FnOnce() -> String) -> JsError {
