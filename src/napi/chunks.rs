@@ -141,6 +141,14 @@ impl<'a, 's> JsChunks<'a, 's> {
         Ok(())
     }
 
+    /// The helper's `last.text += event.delta` on the chunk at `index`, in one call where
+    /// the mechanics are compiled (`None` where not): the chunk's `text`, then the
+    /// event's `delta`, read in that order; written only when the delta is a string.
+    /// `Some(Some(delta))` gives back a delta that is not, unwritten.
+    pub fn extend_from(&self, index: usize, event: Value) -> JsResult<Option<Option<Value>>> {
+        self.js.extend_from(self.chunk(index)?, event)
+    }
+
     /// Makes the next [`ChunkStore::set_result`] read `isError` from `tool_result` after it
     /// writes `result` (undoing that write if the read or the second write fails).
     pub fn defer_is_error(&self, tool_result: Value) {
@@ -551,6 +559,17 @@ fn tag_of(ty: ChunkType) -> Interned {
 /// Reads a JavaScript event for [`crate::decode::decode_event`].
 pub struct JsEvents<'a, 's> {
     pub js: &'a Js<'s>,
+    /// A field already read (by a mechanic), returned instead of reading it again.
+    pub read: Cell<Option<(Field, Value)>>,
+}
+
+impl<'a, 's> JsEvents<'a, 's> {
+    pub fn new(js: &'a Js<'s>) -> Self {
+        JsEvents {
+            js,
+            read: Cell::new(None),
+        }
+    }
 }
 
 fn field_name(field: Field) -> Interned {
@@ -583,6 +602,12 @@ impl EventSource for JsEvents<'_, '_> {
     type Error = JsError;
 
     fn field(&self, object: &Value, field: Field) -> JsResult<Value> {
+        if let Some((read, value)) = self.read.get() {
+            if read == field {
+                self.read.set(None);
+                return Ok(value);
+            }
+        }
         self.js.get(*object, field_name(field))
     }
 

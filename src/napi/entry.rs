@@ -266,7 +266,7 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
     let Some(mut store) = JsChunks::new(js, chunks)? else {
         return Err(type_error("\"chunks\"", "an array", js.value_type(chunks)?));
     };
-    let source = JsEvents { js };
+    let source = JsEvents::new(js);
     let ty = match &read {
         None => decode_type(&source, &event)?,
         Some(Read { ty: Some(ty), .. }) => *ty,
@@ -303,6 +303,19 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
                 // Shell output with no call to go to: the helper returns before reading
                 // `stream` and `data`, so their getters do not run here either.
                 return Ok(());
+            }
+            if let (Target::Chunk(index), EventType::TextDelta | EventType::ReasoningDelta) = (target, ty) {
+                // What `apply` does for a delta at this target (`extend_text`), with the
+                // delta read and checked in the same call.
+                match store.extend_from(index, event)? {
+                    Some(None) => return Ok(()),
+                    Some(Some(refused)) => {
+                        source.read.set(Some((Field::Delta, refused)));
+                        decode_payload(&source, &event, ty)?;
+                        return Err(JsError::Internal("a refused delta passed the check".into()));
+                    }
+                    None => {}
+                }
             }
             if ty != EventType::ToolCall {
                 store.hold(target)?;

@@ -93,6 +93,16 @@
     function setShellOutput(entry, stdout, out, stderr, err) {
       entry.shellOutput = { stdout: stdout + out, stderr: stderr + err };
     },
+    // The helper's `last.text += event.delta`: the text, then the delta, read in that
+    // order; the write only when the delta is a string, else `[delta]` is returned
+    // for the binding to refuse.
+    function extendFrom(chunk, event) {
+      const text = chunk.text;
+      const delta = event.delta;
+      if (typeof delta !== 'string') return [delta];
+      chunk.text = text + delta;
+      return undefined;
+    },
     // Makes the drop-in's `appendEventToChunks`: it reads what the helper reads first,
     // in the helper's order, and hands that to the native `read`, which decides. First
     // the event's `type`; `plans[i]` (the binding's, from its rules) says what comes next

@@ -25,11 +25,12 @@ use super::js::{
 const SKIP_FALSY: u32 = MECHANICS_SLOT;
 const NEWEST_OF_TYPE: u32 = MECHANICS_SLOT + 1;
 const EXTEND_TEXT: u32 = MECHANICS_SLOT + 2;
+const EXTEND_FROM: u32 = MECHANICS_SLOT + 7;
 const ASSIGN: u32 = MECHANICS_SLOT + 3;
 const PUSH: u32 = MECHANICS_SLOT + 4;
 const PUSH_NEW: u32 = MECHANICS_SLOT + 5;
 const SET_SHELL_OUTPUT: u32 = MECHANICS_SLOT + 6;
-const MECHANICS: [u32; 8] = [
+const MECHANICS: [u32; 9] = [
     SKIP_FALSY,
     NEWEST_OF_TYPE,
     EXTEND_TEXT,
@@ -37,9 +38,10 @@ const MECHANICS: [u32; 8] = [
     PUSH,
     PUSH_NEW,
     SET_SHELL_OUTPUT,
+    EXTEND_FROM,
     MAKE_APPEND,
 ];
-const _: () = assert!(SET_SHELL_OUTPUT + 1 == TABLE_END && MAKE_APPEND == TABLE_END);
+const _: () = assert!(EXTEND_FROM + 1 == TABLE_END && MAKE_APPEND == TABLE_END);
 
 /// The shapes `pushNew` of `mechanics.js` makes, keys in the helper's order.
 #[derive(Debug, Clone, Copy)]
@@ -118,6 +120,19 @@ impl Js<'_> {
             return self.strict_set(chunk, self.name(Interned::Text)?, joined);
         }
         self.call_mechanic(EXTEND_TEXT, &[chunk, text, delta]).map(|_| ())
+    }
+
+    /// `chunk.text = chunk.text + event.delta` when the delta is a string, in one call
+    /// (see [`super::chunks::JsChunks::extend_from`]).
+    pub fn extend_from(&self, chunk: Value, event: Value) -> JsResult<Option<Option<Value>>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        let refused = self.call_mechanic(EXTEND_FROM, &[chunk, event])?;
+        if !self.is_object(refused)? {
+            return Ok(Some(None));
+        }
+        Ok(Some(Some(self.element(refused, 0)?)))
     }
 
     /// `object[key] = value` in strict mode: setters and Proxy traps run, and a refused
