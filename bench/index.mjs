@@ -195,7 +195,7 @@ const eventTypeCases = [
   ['text-delta after reasoning (pushes a chunk)', () => Array.from({ length: TYPE_EVENTS }, (_, i) => ({ type: i % 2 ? 'text-delta' : 'reasoning-delta', delta: 'word ' }))],
   ['reasoning-end (seals the block before it)', () => Array.from({ length: TYPE_EVENTS }, (_, i) => (i % 2 ? { type: 'reasoning-end', metadata: signature } : { type: 'reasoning-delta', delta: 'r' }))],
   ['tool-call (joins the last batch)', () => Array.from({ length: TYPE_EVENTS }, (_, i) => ({ type: 'tool-call', toolCall: call(i) }))],
-  ['tool-result (on the call before it)', () => Array.from({ length: TYPE_EVENTS }, (_, i) => (i % 2 ? { type: 'tool-result', toolResult: { toolCallId: `call_${i - 1}`, result: 'ok', isError: false } } : { type: 'tool-call', toolCall: call(i) }))],
+  ['tool-result (on the call of the last batch)', () => [{ type: 'tool-call', toolCall: call(0) }, ...Array.from({ length: TYPE_EVENTS - 1 }, (_, i) => ({ type: 'tool-result', toolResult: { toolCallId: 'call_0', result: i, isError: false } }))]],
   ['shell-output (to the last call)', () => [{ type: 'tool-call', toolCall: call(0) }, ...Array.from({ length: TYPE_EVENTS - 1 }, (_, i) => ({ type: 'shell-output', stream: i % 5 ? 'stdout' : 'stderr', data: 'a line of output\n' }))]],
   ['error', () => Array.from({ length: TYPE_EVENTS }, () => ({ type: 'error', error: 'Overloaded', statusCode: 529 }))],
   ['notice', () => Array.from({ length: TYPE_EVENTS }, () => ({ type: 'notice', message: 'Context compacted' }))],
