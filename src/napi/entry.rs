@@ -174,13 +174,16 @@ pub unsafe extern "C" fn append_event_to_chunks(
 
 /// The arguments of [`append_read`] after the given table entries: what the compiled
 /// `appendEventToChunks` of `mechanics.js` read before the call.
-const READ: usize = 8;
+const READ: usize = 10;
 
 /// `appendEventToChunks` as the compiled one in `mechanics.js` calls it: the table
 /// entries the drop-in uses ([`GIVEN`], bound once), then `chunks`, `event`, the
 /// event's `type` as read, its position in [`EventType::TAGS`] (-1 when not there), the
 /// array's `length` when read (see [`Plan::LastFirst`]), whether the last element was
-/// read, that element and its `type`.
+/// read, that element and its `type`; then, when the compiled side found the delta it
+/// was handed ([`Handoff::ExtendLast`]) not to be a string, `true` and that delta, to
+/// be refused with the binding's own `TypeError`. Returns `1` for
+/// [`Handoff::ExtendLast`], else `undefined`.
 unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let Some((args, data)) = (unsafe { arguments::<{ GIVEN + READ }>(env, info) }) else {
         return ptr::null_mut();
@@ -189,7 +192,7 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
     let body = |js: &Js| {
         // SAFETY: `given` holds arguments of this callback, alive during it.
         let js = unsafe { Js::new(js.env, js.state).with_given(given) };
-        let [chunks, event, tag, code, length, has_last, last, last_type] = read else {
+        let [chunks, event, tag, code, length, has_last, last, last_type, refused, delta] = read else {
             unreachable!("READ arguments")
         };
         let ty = match usize::try_from(js.number(*code)? as i64) {
@@ -198,14 +201,23 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
             }
             _ => None,
         };
-        let last = js.truthy(*has_last)?.then_some((*last, *last_type));
+        let ty_or_unknown = ty.unwrap_or(EventType::Unknown);
+        if js.is_true(*refused) {
+            let source = JsEvents::new(&js);
+            source.read.set(Some((Field::Delta, *delta)));
+            decode_payload(&source, event, ty_or_unknown)?;
+            return Err(JsError::Internal("a refused delta passed the check".into()));
+        }
+        let last = js.is_true(*has_last).then_some((*last, *last_type));
         let read = Read {
             tag: *tag,
             ty,
-            length: (plan(ty.unwrap_or(EventType::Unknown)) == Plan::LastFirst).then_some((*length, last)),
+            length: (plan(ty_or_unknown) == Plan::LastFirst).then_some((*length, last)),
         };
-        append(&js, *chunks, *event, Some(read))?;
-        Ok(ptr::null_mut())
+        match append(&js, *chunks, *event, Some(read))? {
+            Handoff::Done => Ok(ptr::null_mut()),
+            Handoff::ExtendLast => js.create_number(1.0),
+        }
     };
     unsafe { run(env, data, APPEND, body) }.unwrap_or(ptr::null_mut())
 }
@@ -246,6 +258,17 @@ fn early_lookup(ty: EventType) -> Option<Lookup<'static, Value>> {
     }
 }
 
+/// What is left to do when [`append`] returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handoff {
+    Done,
+    /// The rules extend the last chunk (the one read before the call) with the event's
+    /// delta, which the caller's side (`mechanics.js`, `extendFrom`) then reads, checks
+    /// and joins: what `apply` does for a delta at that target, without another call
+    /// into JavaScript. Only for a call whose [`Read`] holds the last chunk.
+    ExtendLast,
+}
+
 /// What was read of the event and the chunks before the call (see [`append_read`]).
 pub struct Read {
     /// The event's `type`.
@@ -262,11 +285,18 @@ pub struct Read {
 /// function again) has the effect it has with the helper; every field is still checked
 /// before anything is written. `read` is what the caller's side read already, in that
 /// order (see [`append_read`]).
-pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsResult<()> {
+pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsResult<Handoff> {
     let Some(mut store) = JsChunks::new(js, chunks)? else {
         return Err(type_error("\"chunks\"", "an array", js.value_type(chunks)?));
     };
     let source = JsEvents::new(js);
+    let last_read = matches!(
+        &read,
+        Some(Read {
+            length: Some((_, Some(_))),
+            ..
+        })
+    );
     let ty = match &read {
         None => decode_type(&source, &event)?,
         Some(Read { ty: Some(ty), .. }) => *ty,
@@ -286,7 +316,7 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
         let (result, tool_call_id) = decode_tool_result_id(&source, &event)?;
         let target = locate(&store, Lookup::CallWithId(&tool_call_id))?;
         if target == Target::Nowhere {
-            return Ok(());
+            return Ok(Handoff::Done);
         }
         store.defer_is_error(result);
         let event = AgentEvent::ToolResult {
@@ -294,7 +324,7 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
             is_error: js.undefined()?,
             tool_call_id,
         };
-        return reducer::apply(&mut store, target, event);
+        return reducer::apply(&mut store, target, event).map(|()| Handoff::Done);
     }
     let (target, event) = match early {
         Some(lookup) => {
@@ -302,13 +332,17 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
             if target == Target::Nowhere {
                 // Shell output with no call to go to: the helper returns before reading
                 // `stream` and `data`, so their getters do not run here either.
-                return Ok(());
+                return Ok(Handoff::Done);
             }
             if let (Target::Chunk(index), EventType::TextDelta | EventType::ReasoningDelta) = (target, ty) {
+                // The target of `Lookup::Last` is the last chunk: the one read before.
+                if last_read && js.state.mechanics.get() {
+                    return Ok(Handoff::ExtendLast);
+                }
                 // What `apply` does for a delta at this target (`extend_text`), with the
                 // delta read and checked in the same call.
                 match store.extend_from(index, event)? {
-                    Some(None) => return Ok(()),
+                    Some(None) => return Ok(Handoff::Done),
                     Some(Some(refused)) => {
                         source.read.set(Some((Field::Delta, refused)));
                         decode_payload(&source, &event, ty)?;
@@ -327,7 +361,7 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
             (locate(&store, event.lookup())?, event)
         }
     };
-    reducer::apply(&mut store, target, event)
+    reducer::apply(&mut store, target, event).map(|()| Handoff::Done)
 }
 
 /// `applySystemEvent(messages, event, idFactory?)`.

@@ -812,6 +812,14 @@ impl<'s> Js<'s> {
         Ok(ty == sys::ValueType::napi_object || ty == sys::ValueType::napi_function)
     }
 
+    /// Whether `value` is the boolean `true` (one call, no conversion).
+    pub fn is_true(&self, value: Value) -> bool {
+        let mut result = false;
+        // SAFETY: `value` belongs to the current scope; a non-boolean leaves `false`.
+        let status = unsafe { sys::napi_get_value_bool(self.env, value, &mut result) };
+        status == sys::Status::napi_ok && result
+    }
+
     /// JavaScript truthiness.
     pub fn truthy(&self, value: Value) -> JsResult<bool> {
         if self.is_object(value)? {

@@ -15,6 +15,8 @@
   // The plans of `makeAppend` (entry.rs, `Plan`).
   const NOTHING = 0;
   const LAST_FIRST = 1;
+  // What the native side leaves to `appendEventToChunks` (entry.rs, `Handoff`).
+  const EXTEND_LAST = 1;
   // `array.push(value)`, as the helper calls it. The built-in `push` runs step by step:
   // read the length, write the element, write the length; the element is taken back
   // when the length cannot follow, so a refusal changes nothing. A `push` of the
@@ -39,6 +41,16 @@
       throw error;
     }
     return true;
+  }
+  // The helper's `last.text += event.delta`: the text, then the delta, read in that
+  // order; the write only when the delta is a string, else `[delta]` is returned
+  // for the binding to refuse.
+  function extendFrom(chunk, event) {
+    const text = chunk.text;
+    const delta = event.delta;
+    if (typeof delta !== 'string') return [delta];
+    chunk.text = text + delta;
+    return undefined;
   }
   return [
     // The nearest element at or before `from` that is truthy, as `[index, element]`, or
@@ -93,16 +105,7 @@
     function setShellOutput(entry, stdout, out, stderr, err) {
       entry.shellOutput = { stdout: stdout + out, stderr: stderr + err };
     },
-    // The helper's `last.text += event.delta`: the text, then the delta, read in that
-    // order; the write only when the delta is a string, else `[delta]` is returned
-    // for the binding to refuse.
-    function extendFrom(chunk, event) {
-      const text = chunk.text;
-      const delta = event.delta;
-      if (typeof delta !== 'string') return [delta];
-      chunk.text = text + delta;
-      return undefined;
-    },
+    extendFrom,
     // Makes the drop-in's `appendEventToChunks`: it reads what the helper reads first,
     // in the helper's order, and hands that to the native `read`, which decides. First
     // the event's `type`; `plans[i]` (the binding's, from its rules) says what comes next
@@ -129,7 +132,12 @@
         const length = chunks.length;
         if (typeof length === 'number' && length >= 1 && length <= 9007199254740991 && length % 1 === 0) {
           const last = chunks[length - 1];
-          return native(chunks, event, type, code, length, true, last, last ? last.type : undefined);
+          if (native(chunks, event, type, code, length, true, last, last ? last.type : undefined) === EXTEND_LAST) {
+            // The rules extend `last` with the delta: read, checked and joined here.
+            const refused = extendFrom(last, event);
+            if (refused !== undefined) native(chunks, event, type, code, undefined, false, undefined, undefined, true, refused[0]);
+          }
+          return undefined;
         }
         return native(chunks, event, type, code, length, false);
       };
