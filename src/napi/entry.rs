@@ -238,11 +238,17 @@ pub enum Plan {
 /// The [`Plan`] for events of type `ty`, from the rules' own tables.
 pub fn plan(ty: EventType) -> Plan {
     match (ty, early_lookup(ty)) {
-        (EventType::Lifecycle(kind), _) => match AgentEvent::<(), ()>::Lifecycle(kind).lookup() {
-            Lookup::Nothing => Plan::Nothing,
-            _ => Plan::Native,
-        },
+        (EventType::Lifecycle(kind), _) => nothing_or_native(AgentEvent::<(), ()>::Lifecycle(kind)),
+        (EventType::Unknown, _) => nothing_or_native(AgentEvent::<(), ()>::Unknown),
         (_, Some(Lookup::Last(_))) => Plan::LastFirst,
+        _ => Plan::Native,
+    }
+}
+
+/// [`Plan::Nothing`] for an event the rules do nothing with, whatever else it holds.
+fn nothing_or_native(event: AgentEvent<(), ()>) -> Plan {
+    match event.lookup() {
+        Lookup::Nothing => Plan::Nothing,
         _ => Plan::Native,
     }
 }
@@ -514,6 +520,8 @@ unsafe fn reading_append(env: sys::napi_env, state: &State, plain: Value) -> JsR
         tags.push(js.ascii_string(tag)?);
         plans.push(js.create_number(plan(EventType::from_tag(tag.as_bytes())) as u8 as f64)?);
     }
+    // The plan for a string that is none of the tags.
+    plans.push(js.create_number(plan(EventType::Unknown) as u8 as f64)?);
     let arguments = [
         read,
         plain,

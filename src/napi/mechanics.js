@@ -109,7 +109,7 @@
     // Makes the drop-in's `appendEventToChunks`: it reads what the helper reads first,
     // in the helper's order, and hands that to the native `read`, which decides. First
     // the event's `type`; `plans[i]` (the binding's, from its rules) says what comes next
-    // for `tags[i]`: NOTHING, for an event that changes nothing (no call is made);
+    // for `tags[i]` (and the last one for any other string): NOTHING, for an event that changes nothing (no call is made);
     // LAST_FIRST, for an event whose rule looks at the last chunk before the event's
     // payload: the array's `length`, its last element and that element's `type`; else
     // nothing more. An argument that is no array or no object goes to `plain`, which
@@ -118,6 +118,7 @@
     function makeAppend(read, plain, tags, plans, given) {
       const codes = create(null);
       for (let i = 0; i < tags.length; i++) codes[tags[i]] = i;
+      const otherPlan = plans[tags.length];
       const native = apply(bind, read, [undefined, ...given]);
       return function appendEventToChunks(chunks, event) {
         if (!isArray(chunks) || event === null || (typeof event !== 'object' && typeof event !== 'function')) {
@@ -125,7 +126,11 @@
         }
         const type = event.type;
         const code = typeof type === 'string' ? codes[type] : undefined;
-        if (code === undefined) return native(chunks, event, type, -1, undefined, false);
+        if (code === undefined) {
+          // A string that is no known tag has the plan after the tags'.
+          if (typeof type === 'string' && otherPlan === NOTHING) return undefined;
+          return native(chunks, event, type, -1, undefined, false);
+        }
         const plan = plans[code];
         if (plan === NOTHING) return undefined;
         if (plan !== LAST_FIRST) return native(chunks, event, type, code, undefined, false);
