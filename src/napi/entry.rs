@@ -96,6 +96,20 @@ pub unsafe fn run(
     name: &str,
     body: impl FnOnce(&Js) -> JsResult<Value>,
 ) -> Option<Value> {
+    unsafe { run_given(env, data, name, &[], body) }
+}
+
+/// [`run`] with the table entries `given` as arguments (see [`Js::with_given`]).
+///
+/// # Safety
+/// As [`run`]; `given` must hold values of the current callback.
+unsafe fn run_given(
+    env: sys::napi_env,
+    data: *mut c_void,
+    name: &str,
+    given: &[Value],
+    body: impl FnOnce(&Js) -> JsResult<Value>,
+) -> Option<Value> {
     if data.is_null() {
         let message = c"agent-chunks: the addon was not initialised in this environment";
         unsafe { sys::napi_throw_error(env, ptr::null(), message.as_ptr()) };
@@ -103,7 +117,7 @@ pub unsafe fn run(
     }
     // SAFETY: `install` leaked this state for the environment's lifetime.
     let state = unsafe { &*(data as *const State) };
-    let js = unsafe { Js::new(env, state) };
+    let js = unsafe { Js::new(env, state).with_given(given) };
     let error = match catch_unwind(AssertUnwindSafe(|| body(&js))) {
         Ok(Ok(value)) => return Some(value),
         Ok(Err(error)) => error,
@@ -190,8 +204,6 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
     };
     let (given, read) = args.split_at(GIVEN);
     let body = |js: &Js| {
-        // SAFETY: `given` holds arguments of this callback, alive during it.
-        let js = unsafe { Js::new(js.env, js.state).with_given(given) };
         let [chunks, event, tag, code, length, has_last, last, last_type, refused, delta] = read else {
             unreachable!("READ arguments")
         };
@@ -203,7 +215,7 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
         };
         let ty_or_unknown = ty.unwrap_or(EventType::Unknown);
         if js.is_true(*refused) {
-            let source = JsEvents::new(&js);
+            let source = JsEvents::new(js);
             source.read.set(Some((Field::Delta, *delta)));
             decode_payload(&source, event, ty_or_unknown)?;
             return Err(JsError::Internal("a refused delta passed the check".into()));
@@ -214,12 +226,13 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
             ty,
             length: (plan(ty_or_unknown) == Plan::LastFirst).then_some((*length, last)),
         };
-        match append(&js, *chunks, *event, Some(read))? {
+        match append(js, *chunks, *event, Some(read))? {
             Handoff::Done => Ok(ptr::null_mut()),
             Handoff::ExtendLast => js.create_number(1.0),
         }
     };
-    unsafe { run(env, data, APPEND, body) }.unwrap_or(ptr::null_mut())
+    // SAFETY: `given` holds arguments of this callback, alive during it.
+    unsafe { run_given(env, data, APPEND, given, body) }.unwrap_or(ptr::null_mut())
 }
 
 /// What the compiled `appendEventToChunks` reads before it calls in, for each event type.

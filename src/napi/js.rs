@@ -485,7 +485,7 @@ impl<'s> Js<'s> {
             env,
             state,
             holder: Cell::new(ptr::null_mut()),
-            names: std::array::from_fn(|_| Cell::new(ptr::null_mut())),
+            names: [const { Cell::new(ptr::null_mut()) }; Interned::COUNT],
             given: ptr::null(),
         }
     }
