@@ -88,22 +88,13 @@ pub fn caught<T>(name: &str, body: impl FnOnce() -> napi::Result<T>) -> napi::Re
 /// become JavaScript exceptions and panics a plain `Error` (a panic must never unwind
 /// into Node); `None` then means an exception is pending.
 ///
-/// # Safety
-/// `env` must be the live environment of the current callback; `data` null or its state.
-pub unsafe fn run(
-    env: sys::napi_env,
-    data: *mut c_void,
-    name: &str,
-    body: impl FnOnce(&Js) -> JsResult<Value>,
-) -> Option<Value> {
-    unsafe { run_given(env, data, name, &[], body) }
-}
-
-/// [`run`] with the table entries `given` as arguments (see [`Js::with_given`]).
+/// `given` are the table entries the call was handed as arguments, or none (see
+/// [`Js::with_given`]).
 ///
 /// # Safety
-/// As [`run`]; `given` must hold values of the current callback.
-unsafe fn run_given(
+/// `env` must be the live environment of the current callback; `data` null or its state;
+/// `given` values of the current callback.
+pub unsafe fn run(
     env: sys::napi_env,
     data: *mut c_void,
     name: &str,
@@ -153,7 +144,7 @@ pub unsafe fn with_state(
     if unsafe { sys::napi_get_instance_data(env, &mut data) } != sys::Status::napi_ok {
         data = ptr::null_mut();
     }
-    unsafe { run(env, data, name, body) }
+    unsafe { run(env, data, name, &[], body) }
 }
 
 /// The raw callback shape: arguments and state from one `napi_get_cb_info`.
@@ -166,7 +157,7 @@ unsafe fn raw_call<const N: usize>(
     let Some((args, data)) = (unsafe { arguments::<N>(env, info) }) else {
         return ptr::null_mut();
     };
-    unsafe { run(env, data, name, |js| body(js, args)) }.unwrap_or(ptr::null_mut())
+    unsafe { run(env, data, name, &[], |js| body(js, args)) }.unwrap_or(ptr::null_mut())
 }
 
 fn type_error(what: &str, expected: &str, got: ValueType) -> JsError {
@@ -190,8 +181,14 @@ pub unsafe extern "C" fn append_event_to_chunks(
 /// `appendEventToChunks` of `mechanics.js` read before the call.
 const READ: usize = 10;
 
+/// How many table entries are bound as arguments: [`GIVEN`] in Node, where reading an
+/// argument costs nothing and a property read of the held array a lookup; none in the
+/// WebAssembly build, where emnapi makes a handle in JavaScript for every argument of
+/// every call (55 of them cost more than the one or two names a call reads).
+const BOUND: usize = if cfg!(target_family = "wasm") { 0 } else { GIVEN };
+
 /// `appendEventToChunks` as the compiled one in `mechanics.js` calls it: the table
-/// entries the drop-in uses ([`GIVEN`], bound once), then `chunks`, `event`, the
+/// entries the drop-in uses ([`BOUND`] of them, bound once), then `chunks`, `event`, the
 /// event's `type` as read, its position in [`EventType::TAGS`] (-1 when not there), the
 /// array's `length` when read (see [`Plan::LastFirst`]), whether the last element was
 /// read, that element and its `type`; then, when the compiled side found the delta it
@@ -199,10 +196,10 @@ const READ: usize = 10;
 /// be refused with the binding's own `TypeError`. Returns `1` for
 /// [`Handoff::ExtendLast`], else `undefined`.
 unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    let Some((args, data)) = (unsafe { arguments::<{ GIVEN + READ }>(env, info) }) else {
+    let Some((args, data)) = (unsafe { arguments::<{ BOUND + READ }>(env, info) }) else {
         return ptr::null_mut();
     };
-    let (given, read) = args.split_at(GIVEN);
+    let (given, read) = args.split_at(BOUND);
     let body = |js: &Js| {
         let [chunks, event, tag, code, length, has_last, last, last_type, refused, delta] = read else {
             unreachable!("READ arguments")
@@ -232,7 +229,7 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
         }
     };
     // SAFETY: `given` holds arguments of this callback, alive during it.
-    unsafe { run_given(env, data, APPEND, given, body) }.unwrap_or(ptr::null_mut())
+    unsafe { run(env, data, APPEND, given, body) }.unwrap_or(ptr::null_mut())
 }
 
 /// What the compiled `appendEventToChunks` reads before it calls in, for each event type.
@@ -525,6 +522,7 @@ unsafe fn reading_append(env: sys::napi_env, state: &State, plain: Value) -> JsR
         "creating a function",
     )?;
     let given = given_slots()
+        .take(BOUND)
         .map(|slot| js.table(slot))
         .collect::<JsResult<Vec<_>>>()?;
     let mut tags = Vec::new();
