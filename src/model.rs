@@ -144,6 +144,33 @@ pub enum EventType {
 }
 
 impl EventType {
+    /// Every tag [`EventType::from_tag`] knows, each once.
+    pub const TAGS: [&'static str; 23] = [
+        "text-delta",
+        "reasoning-delta",
+        "reasoning-end",
+        "tool-call",
+        "tool-result",
+        "shell-output",
+        "error",
+        "notice",
+        "model-changed",
+        "config-reload",
+        "status",
+        "turn-start",
+        "turn-sealed",
+        "done",
+        "usage",
+        "task-list-update",
+        "tab-created",
+        "message-queued",
+        "message-consumed",
+        "message-cancelled",
+        "compaction-started",
+        "compaction-complete",
+        "compaction-error",
+    ];
+
     /// Classifies an event `type` tag; unknown tags are [`EventType::Unknown`], never an error.
     pub fn from_tag(tag: &[u8]) -> Self {
         use LifecycleKind::*;
@@ -331,4 +358,20 @@ pub struct ChatMessage<S = String, V = serde_json::Value> {
     pub id: String,
     pub role: MessageRole,
     pub chunks: Vec<Chunk<S, V>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EventType;
+
+    #[test]
+    fn every_listed_tag_is_known_and_listed_once() {
+        let mut seen = Vec::new();
+        for tag in EventType::TAGS {
+            let ty = EventType::from_tag(tag.as_bytes());
+            assert_ne!(ty, EventType::Unknown, "{tag}");
+            assert!(!seen.contains(&ty), "{tag} twice");
+            seen.push(ty);
+        }
+    }
 }

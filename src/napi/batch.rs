@@ -186,7 +186,7 @@ pub fn append_many(js: &Js, chunks: Value, events: Value) -> JsResult<()> {
             },
             None => {
                 flush(js, chunks, run.take())?;
-                entry::append(js, chunks, event).map_err(|e| at(index, e))?;
+                entry::append(js, chunks, event, None).map_err(|e| at(index, e))?;
             }
         }
         index += 1;

@@ -4,7 +4,8 @@
 //! - `entry.rs` holds the raw entry points and installs them;
 //! - `chunks.rs` and `messages.rs` adapt the caller's arrays to the core's traits;
 //! - `js.rs` wraps the few N-API calls all of them use; `mechanics.rs` runs the writes,
-//!   pushes and hole walks inside V8 (`mechanics.js`);
+//!   pushes and walks inside V8 (`mechanics.js`), which also holds the drop-in's
+//!   compiled front: the reads the helper makes first, then one call into `entry.rs`;
 //! - `adapters.rs` holds the format adapters' entry points, reading the caller's values
 //!   through `source.rs` and building results in `render.rs`; `webui_types.rs` declares
 //!   their shapes;

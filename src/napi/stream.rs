@@ -208,8 +208,12 @@ unsafe fn method<const N: usize>(
     let Some((args, this, data)) = (unsafe { call_info::<N>(env, info) }) else {
         return ptr::null_mut();
     };
-    unsafe { run(env, data, what, |js| body(js, this_stream(js, this, what)?, args)) }
-        .unwrap_or(ptr::null_mut())
+    unsafe {
+        run(env, data, what, &[], |js| {
+            body(js, this_stream(js, this, what)?, args)
+        })
+    }
+    .unwrap_or(ptr::null_mut())
 }
 
 unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
@@ -244,7 +248,7 @@ unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info
         LIVE.with(|live| live.borrow_mut().insert(stream as usize, 0));
         Ok(this)
     };
-    unsafe { run(env, data, WHAT, construct) }.unwrap_or(ptr::null_mut())
+    unsafe { run(env, data, WHAT, &[], construct) }.unwrap_or(ptr::null_mut())
 }
 
 unsafe extern "C" fn raw_push(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {

@@ -309,7 +309,7 @@ fn pending() -> napi::Error {
 pub fn append_event_to_chunks(env: &Env, chunks: Unknown, event: Unknown) -> Result<()> {
     let outcome = unsafe {
         entry::with_state(env.raw(), entry::APPEND, |js| {
-            entry::append(js, chunks.raw(), event.raw())?;
+            entry::append(js, chunks.raw(), event.raw(), None)?;
             js.undefined()
         })
     };
