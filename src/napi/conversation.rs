@@ -613,7 +613,7 @@ unsafe fn method<const N: usize>(
         return ptr::null_mut();
     };
     unsafe {
-        run(env, data, what, |js| {
+        run(env, data, what, &[], |js| {
             body(js, this_conversation(js, this, what)?, args)
         })
     }
@@ -655,7 +655,7 @@ unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info
         MADE.with(|made| made.borrow_mut().insert(conversation as usize));
         Ok(this)
     };
-    unsafe { run(env, data, "Conversation", construct) }.unwrap_or(ptr::null_mut())
+    unsafe { run(env, data, "Conversation", &[], construct) }.unwrap_or(ptr::null_mut())
 }
 
 unsafe extern "C" fn raw_push(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
