@@ -93,3 +93,20 @@ proptest! {
         prop_assert_eq!(owned_messages(live.messages()), fold_stream(format, bytes, false).unwrap().messages);
     }
 }
+
+#[test]
+fn shell_output_after_text_reports_the_batch_it_lands_on() {
+    // Shell output rebuilds the newest batch's last call even when text follows the batch.
+    let lines: &[&[u8]] = &[
+        br#"{"type":"turn-start","turnId":"t1"}"#,
+        br#"{"type":"tool-call","toolCall":{"id":"c1","name":"bash","arguments":{}}}"#,
+        br#"{"type":"text-delta","delta":"running"}"#,
+        br#"{"type":"shell-output","stream":"stdout","data":"ok\n"}"#,
+    ];
+    let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
+    for line in lines {
+        let before = owned_messages(live.messages());
+        let changes = live.push_bytes(&[line, &b"\n"[..]].concat()).unwrap();
+        check_report(&before, &owned_messages(live.messages()), &changes);
+    }
+}

@@ -176,10 +176,18 @@ impl Folded {
             }
             _ => None,
         };
+        // Shell output lands on the newest batch's last call, which text may follow.
+        let shell = matches!(event, AgentEvent::ShellOutput { .. });
         let Ok(()) = append_event(&mut message.chunks, event);
         let len = message.chunks.chunks().len();
         let touched = if len > before {
             Some(len - 1)
+        } else if shell {
+            message
+                .chunks
+                .chunks()
+                .iter()
+                .rposition(|chunk| matches!(chunk, Chunk::ToolBatch { .. }))
         } else if let Some(id) = result_of {
             message
                 .chunks
