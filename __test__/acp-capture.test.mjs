@@ -119,3 +119,24 @@ test('the live fold and the command read the export too', async () => {
   const exported = readFileSync(new URL('./fixtures/acp-export.json', import.meta.url))
   assert.deepEqual(foldStream(exported, { format: 'acp' }).messages, readHistory(exported).messages)
 })
+
+test('a call id sent again after the next prompt is a call of the new turn, live and in the history alike', async () => {
+  // The first turn's call was made by an update that came before its call; the second
+  // turn announces a call with the same id. A turn ends at the next prompt, so the second
+  // is a call of its own, wherever (and however) the recording is read.
+  const update = (u) => JSON.stringify({ sessionId: 's', update: u })
+  const done = { sessionUpdate: 'tool_call_update', toolCallId: 'c4', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: '42 passed' } }] }
+  const bytes = Buffer.from([
+    update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'Fix it' } }),
+    update(done),
+    update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Looking.' } }),
+    update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'Pass now?' } }),
+    update({ sessionUpdate: 'tool_call', toolCallId: 'c4', title: 'npm test', kind: 'execute', status: 'in_progress', rawInput: { command: 'npm test' } }),
+    update(done),
+  ].join('\n') + '\n')
+  const read = readHistory(bytes, { format: 'acp' }).messages
+  assert.deepEqual(read.map((m) => m.role), ['user', 'assistant', 'user', 'assistant'])
+  assert.deepEqual(read[3].chunks[0].calls.map((c) => [c.id, c.name, c.arguments]), [['c4', 'npm test', { command: 'npm test' }]])
+  assert.deepEqual(foldStream(bytes, { format: 'acp' }).messages, read)
+  assert.deepEqual(await loadHistory(bytes, 'acp'), read)
+})

@@ -105,6 +105,9 @@ pub struct AcpRules {
     /// Whether the open message was opened by a chunk without an id, so that the first id
     /// sent names it (a message opened by a tool call or a plan belongs to no id).
     adopts_id: bool,
+    /// The calls of the prompt turn under way: a turn ends at the next prompt, and a call
+    /// id sent after that is a call of the new turn (live and in a history alike, where
+    /// the earlier turn's messages are handed on by then).
     calls: HashMap<Wtf8, CallState>,
     /// Updates of a `sessionUpdate` this version does not know.
     pub unknown: usize,
@@ -179,6 +182,7 @@ impl AcpRules {
                 self.prompts.extend(id);
                 let name = self.name(None, line);
                 out.start(MessageRole::User, name);
+                self.calls.clear();
                 self.open_message_id = None;
                 self.adopts_id = false;
                 for block in blocks.iter() {
@@ -278,6 +282,9 @@ impl AcpRules {
                 if out.open_role() != Some(side) || new_id {
                     let name = self.name(id, line);
                     out.start(side, name);
+                    if side == MessageRole::User {
+                        self.calls.clear();
+                    }
                     self.open_message_id = id.cloned();
                     self.adopts_id = id.is_none();
                 } else if self.open_message_id.is_none() && id.is_some() {
