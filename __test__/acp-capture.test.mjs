@@ -140,3 +140,23 @@ test('a call id sent again after the next prompt is a call of the new turn, live
   assert.deepEqual(foldStream(bytes, { format: 'acp' }).messages, read)
   assert.deepEqual(await loadHistory(bytes, 'acp'), read)
 })
+
+test('updates after the next prompt to a call of the turn before make a call of the new turn, live and in the history alike', async () => {
+  // The earlier turn's call has no result yet, so a history still holds its message when
+  // the updates come; they are the new turn's all the same.
+  const update = (u) => JSON.stringify({ sessionId: 's', update: u })
+  const bytes = Buffer.from([
+    update({ sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'Read a.ts', kind: 'read', status: 'pending' }),
+    update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'Go on' } }),
+    update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Reading.' } }),
+    update({ sessionUpdate: 'tool_call_update', toolCallId: 'r1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'export {}' } }] }),
+  ].join('\n') + '\n')
+  const read = readHistory(bytes, { format: 'acp' }).messages
+  assert.deepEqual(read.map((m) => m.chunks.map((c) => c.type === 'tool-batch' ? c.calls.map((k) => [k.id, k.name, 'result' in k]) : c.type)), [
+    [[['r1', 'Read a.ts', false]]],
+    ['text'],
+    ['text', [['r1', 'other', true]]],
+  ])
+  assert.deepEqual(foldStream(bytes, { format: 'acp' }).messages, read)
+  assert.deepEqual(await loadHistory(bytes, 'acp'), read)
+})

@@ -105,6 +105,13 @@ impl StoredMessages {
         if self.call_mut(&id).is_some() {
             return self.call_mut(&id).expect("a held call");
         }
+        self.new_call(id, name, arguments)
+    }
+
+    /// Adds a call to the open message as `tool-call` adds it, whatever calls with its id
+    /// came before (the caller has decided that it is a call of its own); later updates
+    /// by id go to it.
+    pub fn new_call(&mut self, id: Wtf8, name: Wtf8, arguments: Json) -> &mut ToolCallEntry<Wtf8, Json> {
         let message = self.handed + self.held.len() - 1;
         let chunks = self.chunks();
         if !matches!(chunks.last(), Some(Chunk::ToolBatch { .. })) {
@@ -237,7 +244,9 @@ impl Sink for StoredMessages {
     }
 
     fn add_call(&mut self, id: Wtf8, name: Wtf8, arguments: Json) {
-        self.call(id, name, arguments);
+        // The rules add a call only for an id their turn has not seen, as the live fold
+        // does, whether or not an earlier call with the id is still held.
+        self.new_call(id, name, arguments);
     }
 
     fn update_call(&mut self, id: &Wtf8, name: Wtf8, arguments: Json, result: Option<(Json, Json)>) -> bool {
