@@ -110,9 +110,11 @@ function bigSession(turns) {
 }
 
 test('a large history is built a slice at a time: the same messages, and the event loop turns meanwhile', async () => {
-  const file = write('big.jsonl', bigSession(400))
+  // Large enough that building it takes many 3 ms stretches even on a fast, idle machine
+  // (with 400 turns a quick load yielded only four times).
+  const file = write('big.jsonl', bigSession(1200))
   const expected = loadHistorySync(file, 'pi')
-  assert.equal(expected.length, 800)
+  assert.equal(expected.length, 2400)
   let turnsOfTheLoop = 0
   let stop = false
   const spin = () => {
