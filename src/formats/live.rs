@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use crate::reducer::{append_event, ChunkStore};
 
-use super::check::{FormatError, FormatResult, Skips};
+use super::check::{unreadable_kind, FormatError, FormatResult, Skips, NOT_UTF8};
 use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
 use super::value::{self, Json};
 use super::wtf8::Wtf8;
@@ -224,20 +224,45 @@ pub fn fold_stream(
     let mut out = Folded::new(prefix);
     let mut skips = Skips::new(strict);
     let mut framer = Framer::new(Framing::Auto);
+    // A value that cannot be read is skipped and counted once one was read (refused when
+    // strict); values written back to back are each read.
+    let mut read_any = false;
     let mut each = |frame: crate::bytes::Frame<'_>| -> FormatResult<()> {
         let line = frame.line as usize;
         if &*frame.bytes == b"[DONE]" {
             // The AI SDK's end marker: no value.
             return Ok(());
         }
-        let value =
-            value::parse(&frame.bytes).map_err(|e| FormatError::new("", e.to_string()).at_line(line))?;
-        out.line = line;
-        fold.push(value, line, &mut out, &mut skips)
-            .map_err(|e| match e.line {
+        let mut fold_one = |value: Json, skips: &mut Skips| {
+            out.line = line;
+            fold.push(value, line, &mut out, skips).map_err(|e| match e.line {
                 Some(_) => e,
                 None => e.at_line(line),
             })
+        };
+        let e = match value::parse(&frame.bytes) {
+            Ok(value) => {
+                read_any = true;
+                return fold_one(value, &mut skips);
+            }
+            Err(e) => e,
+        };
+        if strict || !read_any {
+            return Err(FormatError::new("", e.to_string()).at_line(line));
+        }
+        let Ok(text) = std::str::from_utf8(&frame.bytes) else {
+            return skips.unreadable(line, NOT_UTF8, "invalid UTF-8");
+        };
+        let (values, torn) = value::split_values(text, &value::parse_str);
+        for (at, problem) in torn {
+            skips.unreadable(line, unreadable_kind(at, &problem, !values.is_empty()), problem)?;
+        }
+        for range in values {
+            let value = value::parse_str(&text[range])
+                .map_err(|e| FormatError::new("", e.to_string()).at_line(line))?;
+            fold_one(value, &mut skips)?;
+        }
+        Ok(())
     };
     framer.push(bytes, &mut each)?;
     framer.finish(&mut each)?;

@@ -32,6 +32,7 @@ pub mod check;
 pub mod claude;
 pub mod date;
 pub mod json;
+pub mod line_tree;
 pub mod live;
 pub mod model_json;
 pub mod pi;

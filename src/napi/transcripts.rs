@@ -7,6 +7,7 @@ use napi::JsValue;
 use napi_derive::napi;
 
 use crate::formats::model_json::FormatMessage;
+use crate::formats::registry::View;
 use crate::formats::{acp_fold, claude, qwen};
 use crate::history::{self, HistoryFormat, Message};
 
@@ -32,10 +33,12 @@ fn read(env: &Env, name: &'static str, value: Unknown, format: HistoryFormat) ->
                 messages = acp_fold::to_messages(&items).map_err(|e| b.type_error(format!("history{e}")))?;
             }
             "claude" => {
-                claude::read_lines(&items, collect);
+                let numbers: Vec<usize> = (1..=items.len()).collect();
+                claude::read_lines(&items, &numbers, View::default(), collect);
             }
             _ => {
-                qwen::read_lines(&items, collect);
+                let numbers: Vec<usize> = (1..=items.len()).collect();
+                qwen::read_lines(&items, &numbers, View::default(), collect);
             }
         },
     }
