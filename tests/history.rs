@@ -4,7 +4,7 @@
 use agent_chunks::formats::check::{Skips, CUT_SHORT, NOT_JSON, TORN};
 use agent_chunks::formats::model_json::write_messages;
 use agent_chunks::formats::pi::read_session;
-use agent_chunks::formats::registry::{Input, ReadOptions};
+use agent_chunks::formats::registry::{Input, ReadOptions, View};
 use agent_chunks::formats::value::{parse, Json};
 use agent_chunks::history::batch::{Slice, Slicer};
 use agent_chunks::history::{read, read_with, HistoryError, HistoryFormat, Message};
@@ -380,4 +380,47 @@ fn bad_bytes_are_placed() {
         assert_eq!(HistoryFormat::from_name(format.name()), Some(format));
         assert!(read(b"\n\n", format, |_: Message| panic!("no messages")).is_ok());
     }
+}
+
+#[test]
+fn pi_resumed_is_the_summary_then_what_the_compaction_kept() {
+    let text = concat!(
+        "{\"type\":\"session\",\"version\":3,\"id\":\"s\"}\n",
+        "{\"type\":\"message\",\"id\":\"u1\",\"parentId\":null,\"message\":{\"role\":\"user\",\"content\":\"one\"}}\n",
+        "{\"type\":\"message\",\"id\":\"a1\",\"parentId\":\"u1\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"two\"}]}}\n",
+        "{\"type\":\"message\",\"id\":\"u2\",\"parentId\":\"a1\",\"message\":{\"role\":\"user\",\"content\":\"three\"}}\n",
+        "{\"type\":\"compaction\",\"id\":\"c1\",\"parentId\":\"u2\",\"summary\":\"so far\",\"firstKeptEntryId\":\"u2\"}\n",
+        "{\"type\":\"message\",\"id\":\"u3\",\"parentId\":\"c1\",\"message\":{\"role\":\"user\",\"content\":\"four\"}}\n",
+    );
+    let ids = |view: View| {
+        let mut ids = Vec::new();
+        let options = ReadOptions {
+            view,
+            ..ReadOptions::default()
+        };
+        let skips = read_with(
+            Input::Bytes(text.as_bytes()),
+            HistoryFormat::Pi,
+            &options,
+            &mut |m| {
+                if let Message::Format(m) = m {
+                    ids.push(m.id);
+                }
+                true
+            },
+        )
+        .unwrap();
+        (ids, skips.left_out.count)
+    };
+    assert_eq!(
+        ids(View::Resumed),
+        (vec!["c1".into(), "u2".into(), "u3".into()], 2)
+    );
+    assert_eq!(
+        ids(View::Transcript),
+        (
+            vec!["u1".into(), "a1".into(), "u2".into(), "c1".into(), "u3".into()],
+            0
+        )
+    );
 }

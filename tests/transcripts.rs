@@ -8,7 +8,7 @@ use agent_chunks::formats::model_json::write_messages;
 use agent_chunks::formats::registry::{Input, ReadOptions, View};
 use agent_chunks::formats::value::{parse, Json};
 use agent_chunks::formats::{claude, qwen};
-use agent_chunks::history::{read, read_with, HistoryFormat, Message};
+use agent_chunks::history::{read_with, HistoryFormat, Message};
 use serde_json::{json, Value};
 
 fn example(name: &str) -> Vec<u8> {

@@ -373,12 +373,13 @@ impl Recording {
                     _ => {}
                 }
             }
-            _ => match payload.and_then(|p| str_of(p, "displayText")) {
-                Some(text) => notice(self, SystemChunkKind::Notice, text.clone()),
-                // Bookkeeping and unknown subtypes are counted when the lines were read
-                // ([`is_known_record`], [`bookkeeping_kind`]).
-                None => {}
-            },
+            // Bookkeeping and unknown subtypes without a text are counted when the lines
+            // were read ([`is_known_record`], [`bookkeeping_kind`]).
+            _ => {
+                if let Some(text) = payload.and_then(|p| str_of(p, "displayText")) {
+                    notice(self, SystemChunkKind::Notice, text.clone());
+                }
+            }
         }
     }
 }

@@ -613,6 +613,9 @@ pub fn read_qwen_history(
     read_line_tree(input, options, tree, emit)
 }
 
+/// Reads parsed lines (`numbers[i]` the line of `lines[i]`) in a view.
+type ReadLines = fn(&[Json], &[usize], View, &mut dyn FnMut(FormatMessage) -> bool) -> Skips;
+
 /// A format whose lines form a tree: which lines it knows, which of those show nothing
 /// (and as what they are counted), and how it reads the conversation.
 struct LineTree {
@@ -620,7 +623,7 @@ struct LineTree {
     quiet: fn(&Json) -> Option<&Wtf8>,
     /// What a line is called in the note for one this version does not know.
     unknown: &'static str,
-    read: fn(&[Json], &[usize], View, &mut dyn FnMut(FormatMessage) -> bool) -> Skips,
+    read: ReadLines,
 }
 
 /// A transcript whose lines form a tree (its conversation is known only once every line
