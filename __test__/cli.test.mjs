@@ -89,7 +89,7 @@ describe('replay', { concurrency: 2 }, () => {
   ]
   // What a reader skipped, said on stderr.
   const notes = {
-    'acp-v1-load.ndjson': `note: ${example('acp-v1-load.ndjson')}: 1 line skipped (unknown to this version; --strict refuses them): line 23: a sessionUpdate this version does not know\n`,
+    'acp-v1-load.ndjson': `note: ${example('acp-v1-load.ndjson')}: 1 line skipped (unknown to this version or unreadable; --strict refuses them): line 23: a sessionUpdate this version does not know\n`,
   }
   for (const [name, format, says] of examples) {
     test(`${name} is read as ${format} and printed readably, without colour off a terminal`, async () => {
