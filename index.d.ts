@@ -416,6 +416,8 @@ export interface HistoryOptions {
   strict?: boolean
   /** A Pi session's leaf to read (an entry id); default the last entry. */
   leaf?: string
+  /** Default `'resumed'`. */
+  view?: HistoryView
 }
 
 /** A history read by `readHistory`. */
@@ -423,6 +425,7 @@ export interface HistoryRead {
   format: FormatName
   messages: Array<HistoryMessage>
   skipped: SkippedLines
+  leftOut: LeftOutEntries
 }
 
 /**
@@ -465,11 +468,30 @@ export interface HistoryToolCallEntry {
   meta?: Record<string, unknown>
 }
 
+/**
+ * Which entries of a session are read (the formats whose sessions branch or compact;
+ * the others read every entry in each view).
+ */
+export type HistoryView = 'resumed' | 'transcript' | 'all'
+
 /** The least a message needs for `applySystemEvent`; callers' own message types extend it. */
 export interface IdentifiedMessage {
   id: string
   role: MessageRole
   chunks: Array<Chunk>
+}
+
+/**
+ * Entries read and understood but not in the conversation read, by reason: another
+ * branch, unreachable (its parent is not in the file), before a compaction's kept part,
+ * a sub-agent's line, a tool result whose call is not there. `view: 'all'` reads them.
+ */
+export interface LeftOutEntries {
+  count: number
+  /** How many were left out for each reason. */
+  reasons: Record<string, number>
+  /** The first few, as `line 7 (id "x"): off the current branch`. */
+  examples: Array<string>
 }
 
 /** The lifecycle and control event types: accepted, and they produce nothing. */
@@ -498,6 +520,8 @@ export interface LoadHistoryOptions {
   strict?: boolean
   /** A Pi session's leaf to read (an entry id); default the last entry. */
   leaf?: string
+  /** Default `'resumed'`. */
+  view?: HistoryView
 }
 
 /**
@@ -748,6 +772,8 @@ export interface ReadHistoryOptions {
    * current one, the last entry.
    */
   leaf?: string
+  /** Default `'resumed'`. */
+  view?: HistoryView
 }
 
 /** A thinking chunk on the timeline. */
@@ -800,11 +826,20 @@ export interface ShellOutput {
 /** The output stream a `shell-output` event belongs to. */
 export type ShellStreamName = 'stdout' | 'stderr'
 
-/** Lines a reader did not know: skipped and counted (with `strict` they are refused). */
+/** Lines a reader did not read into any message. */
 export interface SkippedLines {
+  /**
+   * Lines this version does not know or cannot read (not JSON, cut short): skipped
+   * and counted here (with `strict` they are refused).
+   */
   count: number
-  /** The first few, as `line 4: unknown entry type "x"`. */
+  /** The first few of those, as `line 4: unknown entry type "x"`. */
   examples: Array<string>
+  /**
+   * Every skipped line by kind: those, and the lines this version knows and that show
+   * nothing (a Claude Code `attachment`, a Qwen `ui_telemetry` record …).
+   */
+  kinds: Record<string, number>
 }
 
 /** Where the streamed chunks and the persisted thought first differ. */

@@ -852,6 +852,7 @@ module.exports.FormatName = nativeBinding.FormatName
 module.exports.formats = nativeBinding.formats
 module.exports.HistoryFormatName = nativeBinding.HistoryFormatName
 module.exports.HistorySystemChunkKind = nativeBinding.HistorySystemChunkKind
+module.exports.HistoryView = nativeBinding.HistoryView
 module.exports.LifecycleEventType = nativeBinding.LifecycleEventType
 module.exports.loadHistory = nativeBinding.loadHistory
 module.exports.loadHistorySync = nativeBinding.loadHistorySync

@@ -20,7 +20,7 @@ test('a traffic log and an agent stdout are told as ACP', () => {
 test('a traffic log: prompts are user messages, stop reasons and failures are shown', () => {
   const read = readHistory(traffic)
   assert.equal(read.format, 'acp')
-  assert.deepEqual(read.skipped, { count: 0, examples: [] }, 'protocol traffic is not skipped content')
+  assert.deepEqual(read.skipped, { count: 0, examples: [], kinds: {} }, 'protocol traffic is not skipped content')
   const shown = read.messages.map((m) => [m.role, m.chunks.map((c) => c.type === 'system' ? `system:${c.kind}:${c.text}` : c.type === 'error' ? `error:${c.message}` : c.type === 'text' ? `text:${c.text}` : c.type)])
   assert.deepEqual(shown, [
     ['user', ['text:Fix the flaky checkout test', 'file']],
@@ -57,7 +57,7 @@ test('an agent stdout: a call known only from its update is kept; a line that is
       { type: 'system', kind: 'stopped', text: 'max_turn_requests' },
     ],
   }])
-  assert.deepEqual(read.skipped, { count: 1, examples: ['line 2: neither an ACP notification nor JSON-RPC'] })
+  assert.deepEqual(read.skipped, { count: 1, examples: ['line 2: neither an ACP notification nor JSON-RPC'], kinds: { 'neither an ACP notification nor JSON-RPC': 1 } })
   assert.throws(() => readHistory(stdout, { format: 'acp', strict: true }), (e) => e.line === 2 && /neither an ACP notification nor JSON-RPC/.test(e.message))
 })
 

@@ -172,7 +172,7 @@ test('a stream whose first chunk is its error is read as a UI message stream', a
   const want = [{ id: 'turn-1', role: 'assistant', chunks: [{ type: 'error', message: 'execute threw' }] }]
   assert.deepEqual(loadHistorySync(sse(chunks), 'ai-sdk'), want)
   assert.deepEqual(await loadHistory(sse(chunks), 'ai-sdk'), want)
-  assert.deepEqual(readHistory(sse(chunks)), { format: 'ai-sdk', messages: want, skipped: { count: 0, examples: [] } })
+  assert.deepEqual(readHistory(sse(chunks)), { format: 'ai-sdk', messages: want, skipped: { count: 0, examples: [], kinds: {} }, leftOut: { count: 0, reasons: {}, examples: [] } })
   assert.deepEqual(readHistory(sse(chunks), { format: 'ai-sdk' }).messages, want)
   assert.deepEqual(reduceEvents(sse(chunks)), want[0].chunks)
   const stream = new ChunkStream()

@@ -31,6 +31,10 @@ const piHeader = { type: 'session', version: 3, id: 'p', timestamp: '2025-01-01T
 const piUser = { type: 'message', id: 'e1', parentId: null, timestamp: '2025-01-01T00:00:01Z', message: { role: 'user', content: [{ type: 'text', text: 'hi' }], timestamp: 1 } }
 const piTorn = `${ndjson([piHeader, piUser])}{"type":"message","id":"e2","parentId":"e1","timestamp":"2025-01-01T00:00:02Z","message":{"role":"assist${JSON.stringify(piUser)}\n`
 
+// A Pi session whose second entry is a message without content: a line that reads as JSON
+// but is no entry pi can show, so the file fails.
+const piBroken = ndjson([{ ...piHeader, id: 'q' }, { ...piUser, message: { role: 'user' } }])
+
 // An AI SDK UI message stream.
 const aiSdk = [
   { type: 'start', messageId: 'm' },
@@ -42,7 +46,7 @@ const aiSdk = [
   .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
   .join('')
 
-/** A directory tree of sessions, some good, one torn, files scan passes by. */
+/** A directory tree of sessions, some good, one torn (read past), one broken, files scan passes by. */
 function tree() {
   const dir = tmp.path(`tree-${Math.random().toString(36).slice(2)}`)
   mkdirSync(join(dir, 'projects', '-home-ana-app'), { recursive: true })
@@ -51,6 +55,7 @@ function tree() {
   writeFileSync(join(dir, 'projects', '-home-ana-app', 'sessions-index.json'), '{"version":1,"entries":[]}')
   writeFileSync(join(dir, 'projects', 'notes.txt'), 'not a session')
   writeFileSync(join(dir, 'pi', 'torn.jsonl'), piTorn)
+  writeFileSync(join(dir, 'pi', 'broken.jsonl'), piBroken)
   writeFileSync(join(dir, 'a-stream.sse'), aiSdk)
   return dir
 }
@@ -63,16 +68,19 @@ describe('scan', { concurrency: 2 }, () => {
     assert.equal(stderr, '', 'no bar off a terminal')
     const lines = stdout.trimEnd().split('\n')
     const claudeRead = readHistory(claude)
+    const piRead = readHistory(piTorn)
     assert.equal(claudeRead.skipped.count, 1, 'the fixture has one line the reader skips')
+    assert.equal(piRead.skipped.count, 1, 'the torn line is skipped, the entry written onto it read')
+    const kinds = (skipped) => Object.entries(skipped.kinds).map(([kind, n]) => `${kind}: ${n}`).join(', ')
     assert.deepEqual(lines, [
       `${join(dir, 'a-stream.sse')}: ai-sdk, 1 message`,
-      `${join(dir, 'pi', 'torn.jsonl')}:3: failed: ${lines[1].split(': failed: ')[1]}`,
-      `${join(dir, 'projects', '-home-ana-app', 'b-session.jsonl')}: claude, ${claudeRead.messages.length} messages, 1 tool call (1 with a result); skipped 1 (e.g. ${claudeRead.skipped.examples[0]})`,
-      '3 files: 2 read, 1 failed (and 1 .json file that is not a conversation)',
-      `${1 + claudeRead.messages.length} messages, 1 tool call (1 with a result); formats: ai-sdk 1, claude 1`,
-      'skipped 1, in 1 file',
+      `${join(dir, 'pi', 'broken.jsonl')}:2: failed: message.content must be an array or a string, got undefined`,
+      `${join(dir, 'pi', 'torn.jsonl')}: pi, ${piRead.messages.length} messages; skipped 1 (${kinds(piRead.skipped)})`,
+      `${join(dir, 'projects', '-home-ana-app', 'b-session.jsonl')}: claude, ${claudeRead.messages.length} messages, 1 tool call (1 with a result); skipped 1 (${kinds(claudeRead.skipped)})`,
+      '4 files: 3 read, 1 failed (and 1 .json file that is not a conversation)',
+      `${1 + piRead.messages.length + claudeRead.messages.length} messages, 1 tool call (1 with a result); formats: ai-sdk 1, pi 1, claude 1`,
+      `skipped 2 (${kinds({ kinds: { ...piRead.skipped.kinds, ...claudeRead.skipped.kinds } })}), in 2 files`,
     ])
-    assert.match(lines[1], /:3: failed: invalid JSON/)
   })
 
   test('--json: each file with its counts and the reader report whole, or its error; the summary', async () => {
@@ -81,8 +89,10 @@ describe('scan', { concurrency: 2 }, () => {
     assert.equal(code, 1)
     const { files, summary } = JSON.parse(stdout)
     const byName = Object.fromEntries(files.map((file) => [file.file.slice(dir.length + 1), file]))
-    assert.deepEqual(Object.keys(byName), ['a-stream.sse', 'pi/torn.jsonl', 'projects/-home-ana-app/b-session.jsonl', 'projects/-home-ana-app/sessions-index.json'])
+    assert.deepEqual(Object.keys(byName), ['a-stream.sse', 'pi/broken.jsonl', 'pi/torn.jsonl', 'projects/-home-ana-app/b-session.jsonl', 'projects/-home-ana-app/sessions-index.json'])
     const claudeRead = readHistory(claude)
+    const piRead = readHistory(piTorn)
+    const { format, messages, ...claudeReport } = claudeRead
     assert.deepEqual(byName['projects/-home-ana-app/b-session.jsonl'], {
       file: join(dir, 'projects/-home-ana-app/b-session.jsonl'),
       format: 'claude',
@@ -90,22 +100,25 @@ describe('scan', { concurrency: 2 }, () => {
       roles: { user: 1, assistant: claudeRead.messages.length - 1 },
       toolCalls: 1,
       toolResults: 1,
-      report: { skipped: claudeRead.skipped },
+      report: claudeReport,
     })
-    assert.equal(byName['pi/torn.jsonl'].error.line, 3)
-    assert.match(byName['pi/torn.jsonl'].error.reason, /^invalid JSON/)
+    assert.deepEqual(byName['pi/broken.jsonl'].error, { line: 2, reason: 'message.content must be an array or a string, got undefined' })
+    assert.equal(byName['pi/torn.jsonl'].report.skipped.count, 1)
     assert.match(byName['projects/-home-ana-app/sessions-index.json'].ignored, /./)
     assert.deepEqual(summary, {
-      files: 3,
-      read: 2,
+      files: 4,
+      read: 3,
       failed: 1,
       ignored: 1,
-      messages: 1 + claudeRead.messages.length,
+      messages: 1 + piRead.messages.length + claudeRead.messages.length,
       toolCalls: 1,
       toolResults: 1,
-      formats: { 'ai-sdk': 1, claude: 1 },
-      report: { skipped: { count: 1 } },
-      filesWith: { skipped: 1 },
+      formats: { 'ai-sdk': 1, pi: 1, claude: 1 },
+      report: {
+        skipped: { count: 2, kinds: { ...piRead.skipped.kinds, ...claudeRead.skipped.kinds } },
+        leftOut: { count: 0, reasons: {} },
+      },
+      filesWith: { skipped: 2 },
     })
   })
 
@@ -117,7 +130,7 @@ describe('scan', { concurrency: 2 }, () => {
     assert.equal(all.stdout.split('\n').filter((line) => line.includes(': claude, ') || line.includes(': ai-sdk, ')).length, 2)
     const quiet = await run(['scan', dir, '-q'])
     assert.equal(quiet.code, 1)
-    assert.deepEqual(quiet.stdout.split('\n').slice(0, 2).map((line) => line.split(':')[0].slice(dir.length + 1) || line.split(':')[0]), ['pi/torn.jsonl', '3 files'])
+    assert.deepEqual(quiet.stdout.split('\n').slice(0, 2).map((line) => line.split(':')[0].slice(dir.length + 1) || line.split(':')[0]), ['pi/broken.jsonl', '4 files'])
   })
 
   test('a file named on the command line is read whatever its name; a missing one fails', async () => {
@@ -158,7 +171,7 @@ describe('scan', { concurrency: 2 }, () => {
     const { code, stdout } = await run(['scan', dir, '--json'])
     assert.equal(code, 1)
     const { files, summary } = JSON.parse(stdout)
-    assert.equal(summary.files, 4, 'each file once, the dangling .jsonl link among them')
+    assert.equal(summary.files, 5, 'each file once, the dangling .jsonl link among them')
     assert.deepEqual(files.find((file) => file.file.endsWith('dangling.jsonl')).error, { reason: 'no such file' })
   })
 
@@ -177,7 +190,7 @@ describe('scan', { concurrency: 2 }, () => {
   test('on threads the output is the same, in the same order', async () => {
     const dir = tmp.path('many')
     mkdirSync(dir)
-    for (let i = 0; i < 12; i++) tmp.file(`many/${String(i).padStart(2, '0')}.jsonl`, i % 4 === 3 ? piTorn : claude)
+    for (let i = 0; i < 12; i++) tmp.file(`many/${String(i).padStart(2, '0')}.jsonl`, i % 4 === 3 ? piBroken : claude)
     const one = await run(['scan', dir, '-j', '1'])
     const four = await run(['scan', dir, '-j', '4'])
     assert.equal(one.code, 1)
@@ -240,7 +253,7 @@ describe('what the reader reports is shown whole', () => {
       notes: ['a', 'b'],
       empty: { count: 0 },
     }
-    assert.equal(scan.describeReport(report), 'skipped 3 (unknown entry type 2, torn line 1), left out 2 (e.g. entry e9: unreachable), branches 4, notes 2')
+    assert.equal(scan.describeReport(report), 'skipped 3 (unknown entry type: 2, torn line: 1), left out 2 (e.g. entry e9: unreachable), branches 4, notes 2')
   })
 
   test('the summary adds every counter up, and counts the files that had it', () => {
@@ -255,7 +268,7 @@ describe('what the reader reports is shown whole', () => {
     assert.deepEqual(scan.describeSummary(summary), [
       '3 files: 2 read, 1 failed',
       '3 messages, 1 tool call (1 with a result); formats: pi 2',
-      'skipped 3 (torn 2, unknown 1), in 2 files',
+      'skipped 3 (torn: 2, unknown: 1), in 2 files',
       'left out 2, in 1 file',
     ])
   })

@@ -89,13 +89,14 @@ describe('replay', { concurrency: 2 }, () => {
   ]
   // What a reader skipped, said on stderr.
   const notes = {
-    'acp-v1-load.ndjson': `note: ${example('acp-v1-load.ndjson')}: 1 line skipped (unknown to this version; --strict refuses them): line 23: a sessionUpdate this version does not know\n`,
+    'acp-v1-load.ndjson': `note: ${example('acp-v1-load.ndjson')}: 1 line skipped (unknown to this version or unreadable; --strict refuses them): line 23: a sessionUpdate this version does not know\n`,
   }
   for (const [name, format, says] of examples) {
     test(`${name} is read as ${format} and printed readably, without colour off a terminal`, async () => {
-      const { code, stdout, stderr } = await run(['replay', example(name)])
+      // The whole transcript; what it leaves out (other branches) is said in a note.
+      const { code, stdout, stderr } = await run(['replay', example(name), '--view', 'transcript'])
       assert.equal(code, 0, stderr)
-      assert.equal(stderr, notes[name] ?? '')
+      assert.equal(stderr.replace(/^note: .* left out \(.*--all reads every entry\).*\n/m, ''), notes[name] ?? '')
       assert.ok(stdout.startsWith(`${example(name)} · ${format} · `), stdout.slice(0, 80))
       for (const text of says) assert.ok(stdout.includes(text), `${name} shows ${JSON.stringify(text)}`)
       assert.doesNotMatch(stdout, ANSI)
@@ -380,8 +381,9 @@ describe('bad input: one line with the position, exit 2', { concurrency: 2 }, ()
     ['a directory', () => 'examples', 'examples: is a directory'],
     ['an empty file', () => tmp.file('empty.ndjson', '\n\n'), (file) => `${file}: the file is empty`],
     ['a file of no known format', () => 'README.md', 'README.md:1: cannot tell the format: the first line is not JSON (# agent-chunks); pass --format'],
-    ['invalid UTF-8', () => tmp.file('latin1.ndjson', Buffer.concat([Buffer.from('{"type":"text-delta","delta":"a"}\n{"type":"text-delta","delta":"'), Buffer.from([0xe9]), Buffer.from('"}\n')])), (file) => new RegExp(`^${file}:2: invalid UTF-8`)],
-    ['a line that is not JSON in agent events', () => tmp.file('cut.ndjson', '{"type":"text-delta","delta":"a"}\n\n{"type":"text-delta","delta":\n'), (file) => new RegExp(`^${file}:3: `)],
+    // Read past (skipped and counted) unless --strict: see the test after this table.
+    ['invalid UTF-8, --strict', () => tmp.file('latin1.ndjson', Buffer.concat([Buffer.from('{"type":"text-delta","delta":"a"}\n{"type":"text-delta","delta":"'), Buffer.from([0xe9]), Buffer.from('"}\n')])), (file) => new RegExp(`^${file}:2: invalid UTF-8`), ['--strict']],
+    ['a line that is not JSON in agent events, --strict', () => tmp.file('cut.ndjson', '{"type":"text-delta","delta":"a"}\n\n{"type":"text-delta","delta":\n'), (file) => new RegExp(`^${file}:3: `), ['--strict']],
     ['a field of the wrong type in agent events', () => tmp.file('typed.ndjson', ndjson([{ type: 'text-delta', delta: 'a' }, { type: 'text-delta', delta: 5 }])), (file) => `${file}:2: text-delta event: "delta" must be a string, got number`],
     ['a bad frame in an SSE capture', () => tmp.file('bad.sse', 'data: {"type":"text-delta","delta":"a"}\n\nevent: x\ndata: {"type":"tool-call","toolCall":{"id":1}}\n\n'), (file) => new RegExp(`^${file}:4: tool-call event: "toolCall\\.id" must be a string`)],
     ['a bad line in a Pi session', () => tmp.file('bad.jsonl', '{"role":"user","content":"hi"}\n{"role":"user"}\n'), (file) => `${file}:2: content must be an array or a string, got undefined`],
@@ -391,10 +393,10 @@ describe('bad input: one line with the position, exit 2', { concurrency: 2 }, ()
     ['a bad element in a ChatViewer array', () => tmp.file('bad-transcript.json', '[\n  {"uuid":"a","timestamp":1,"type":"user","message":{"content":"hi"}},\n  {"uuid":2,"timestamp":2,"type":"assistant"}\n]\n'), (file) => `${file}:3: messages[1].uuid must be a string, got number`],
     ['a bad line in a ChatViewer transcript', () => tmp.file('bad-transcript.jsonl', '{"uuid":"a","timestamp":1,"type":"user","message":{"content":"hi"}}\n{"uuid":2,"timestamp":2,"type":"assistant"}\n'), (file) => new RegExp(`^${file}:2: .*uuid must be a string`)],
   ]
-  for (const [what, make, expected] of cases) {
+  for (const [what, make, expected, extra = []] of cases) {
     test(what, async () => {
       const file = make()
-      const { code, stdout, stderr } = await run(['replay', file])
+      const { code, stdout, stderr } = await run(['replay', file, ...extra])
       assert.equal(code, 2)
       assert.equal(stdout, '')
       const line = typeof expected === 'function' ? expected(file) : expected
@@ -404,6 +406,14 @@ describe('bad input: one line with the position, exit 2', { concurrency: 2 }, ()
       assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace')
     })
   }
+
+  test('a line that cannot be read, after one that could, is read past with a note (--strict refuses it, above)', async () => {
+    const file = tmp.file('torn.ndjson', '{"type":"text-delta","delta":"a"}\n{"type":"text-delta","delta":\n{"type":"text-delta","delta":"b"}\n')
+    const { code, stdout, stderr } = await run(['replay', file, '--json'])
+    assert.equal(code, 0, stderr)
+    assert.deepEqual(JSON.parse(stdout)[0].chunks, [{ type: 'text', text: 'ab' }])
+    assert.match(stderr, new RegExp(`^note: ${file}: 1 line skipped .*line 2: `))
+  })
 
   test('--debug adds the stack trace', async () => {
     const file = tmp.file('debug.ndjson', ndjson([{ type: 'text-delta', delta: 5 }]))
@@ -415,7 +425,7 @@ describe('bad input: one line with the position, exit 2', { concurrency: 2 }, ()
 
   test('errors in check name the file they are in', async () => {
     const file = tmp.file('bad-stream.ndjson', '{"type":"delta","text":"a"}\nnot json\n')
-    const { code, stderr } = await run(['check', file, example('pi-session.jsonl')])
+    const { code, stderr } = await run(['check', file, example('pi-session.jsonl'), '--strict'])
     assert.equal(code, 2)
     assert.match(stderr, new RegExp(`^${file}:2: invalid JSON: `))
   })

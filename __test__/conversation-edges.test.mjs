@@ -50,7 +50,7 @@ test('unknown frames are skipped and counted; strict refuses them and goes on', 
   const unknown = '{"type":"brand-new-event","x":1}\n'
   const lax = new Conversation({ format: 'events' })
   lax.push(delta('a') + unknown + delta('b'))
-  assert.deepEqual(lax.skipped, { count: 1, examples: ['line 2: unknown event type "brand-new-event"'] })
+  assert.deepEqual(lax.skipped, { count: 1, examples: ['line 2: unknown event type "brand-new-event"'], kinds: { 'unknown event type "brand-new-event"': 1 } })
   assert.equal(lax.messages[0].chunks[0].text, 'ab')
   assert.deepEqual(lax.skipped, foldStream(delta('a') + unknown + delta('b'), { format: 'events' }).skipped)
 

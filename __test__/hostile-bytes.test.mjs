@@ -78,7 +78,8 @@ test('a SharedArrayBuffer changed by another thread during every call that reads
       },
       pi: {
         'pi.toMessages': (v) => addon.pi.toMessages(v),
-        loadHistorySync: (v) => addon.loadHistorySync(v, 'pi'),
+        // Strict: a line torn into bytes that are not UTF-8 is refused, not skipped.
+        loadHistorySync: (v) => addon.loadHistorySync(v, 'pi', { strict: true }),
       },
     }
     const out = {}

@@ -21,7 +21,7 @@ test('stream == history: each live stream folds into exactly the messages its ru
   for (const [stream, session, format, replies] of pairs) {
     const folded = foldStream(readExample(stream))
     assert.equal(folded.format, format)
-    assert.deepEqual(folded.skipped, { count: 0, examples: [] })
+    assert.deepEqual(folded.skipped, { count: 0, examples: [], kinds: {} })
     const stored = pi.toMessages(readExample(session))
     assert.equal(only('assistant')(stored).length, replies, session)
     assert.deepEqual(only('assistant')(folded.messages), only('assistant')(stored), stream)
@@ -151,10 +151,15 @@ test('unknown blocks, roles and entry types are skipped and counted; strict refu
     { id: 'line-5', role: 'user', chunks: [{ type: 'tool-batch', calls: [{ id: 'line-5', name: 'bash', arguments: { command: 'ls' }, result: {}, isError: false }] }] },
   ]
   assert.deepEqual(pi.toMessages(text), expected)
-  assert.deepEqual(readHistory(text, { format: 'pi' }), {
+  assert.deepEqual(readHistory(text, { format: 'pi', view: 'transcript' }), {
     format: 'pi',
     messages: expected,
-    skipped: { count: 2, examples: ['line 4: content[0]: unknown content block "redacted"', 'line 6: a line that is neither an entry nor a message'] },
+    skipped: {
+      count: 2,
+      examples: ['line 4: content[0]: unknown content block "redacted"', 'line 6: a line that is neither an entry nor a message'],
+      kinds: { 'content[0]: unknown content block "redacted"': 1, 'a line that is neither an entry nor a message': 1 },
+    },
+    leftOut: { count: 0, reasons: {}, examples: [] },
   })
   rejects(() => pi.toMessages(text, { strict: true }), 'pi.toMessages: line 4: content[0]: unknown content block "redacted" (strict: unknown lines are refused)')
   assert.throws(() => readHistory(text, { format: 'pi', strict: true }), (e) => e.line === 4 && /strict/.test(e.message))

@@ -122,27 +122,40 @@ test('foldStream names the lines that built each message and chunk', () => {
   assert.equal(folded.messages.length, folded.origins.length)
   assert.deepEqual(folded.origins[0], { lines: [1, 21], chunks: [[1, 15], [16, 19], [20, 21]] })
   assert.throws(() => foldStream(file('examples/pi-session.jsonl')), (e) => /a pi file is a history, not a stream/.test(e.message))
-  assert.throws(() => foldStream('{"type":"delta","text":"a"}\nnope\n'), (e) => e.line === 2 && /invalid JSON/.test(e.message))
+  assert.throws(() => foldStream('{"type":"delta","text":"a"}\nnope\n', { strict: true }), (e) => e.line === 2 && /invalid JSON/.test(e.message))
+  // Without strict, a line that is no JSON is skipped and counted.
+  assert.deepEqual(foldStream('{"type":"delta","text":"a"}\nnope\n').skipped.kinds, { 'a line that is not JSON': 1 })
 })
 
 test('unknown stream values are skipped and counted, or refused when strict', () => {
   const stream = '{"type":"delta","text":"a"}\n{"type":"presence","who":"x"}\n{"type":"delta","text":"b"}\n'
   const folded = foldStream(stream)
   assert.deepEqual(folded.messages[0].chunks, [{ type: 'text', text: 'ab' }])
-  assert.deepEqual(folded.skipped, { count: 1, examples: ['line 2: unknown frame type "presence"'] })
+  assert.deepEqual(folded.skipped, { count: 1, examples: ['line 2: unknown frame type "presence"'], kinds: { 'unknown frame type "presence"': 1 } })
   assert.throws(() => foldStream(stream, { strict: true }), (e) => e.line === 2 && /strict/.test(e.message))
 })
+
+/** What readHistory leaves out of a history example (undefined when nothing, or a stream). */
+function table0(path) {
+  const format = formats().find((f) => f.name === detected[path])
+  if (!format.history) return undefined
+  const { leftOut } = readHistory(file(path))
+  return leftOut.count ? leftOut : undefined
+}
 
 test('the command reads any format without --format, and reports or refuses unknown lines', async () => {
   for (const [path, format] of Object.entries(detected)) {
     const { code, stdout, stderr } = await run(['replay', path, '--json'])
     assert.equal(code, 0, `${path}: ${stderr}`)
     // The ACP example holds an update of a kind this version does not know.
-    const note = `note: ${path}: 1 line skipped (unknown to this version; --strict refuses them): line 23: a sessionUpdate this version does not know\n`
+    const note = `note: ${path}: 1 line skipped (unknown to this version or unreadable; --strict refuses them): line 23: a sessionUpdate this version does not know\n`
+    // What the resumed view leaves out is said in a note of its own, with its reasons.
+    const left = table0(path)
+    const leftNote = left ? `note: ${path}: ${left.count} entries left out (${Object.entries(left.reasons).map(([r, n]) => `${n} ${r}`).join(', ')}; --all reads every entry): ${left.examples.join('; ')}${left.count > left.examples.length ? '; …' : ''}\n` : ''
     // Claude Code 2.1's session-state lines are read past (the note, if any, counts them).
-    if (path.includes('claude-2.1')) assert.match(stderr, /^(note: [^\n]*\n)?$/, path)
-    else if (path.includes('acp-agent-stdout')) assert.equal(stderr, `note: ${path}: 1 line skipped (unknown to this version; --strict refuses them): line 2: neither an ACP notification nor JSON-RPC\n`)
-    else assert.equal(stderr, path === 'examples/acp-v1-load.ndjson' ? note : '', path)
+    if (path.includes('claude-2.1')) assert.match(stderr, /^(note: [^\n]*\n)*$/, path)
+    else if (path.includes('acp-agent-stdout')) assert.equal(stderr, `note: ${path}: 1 line skipped (unknown to this version or unreadable; --strict refuses them): line 2: neither an ACP notification nor JSON-RPC\n`)
+    else assert.equal(stderr, (path === 'examples/acp-v1-load.ndjson' ? note : '') + leftNote, path)
     const table = formats().find((f) => f.name === format)
     const expected = table.history ? readHistory(file(path)).messages : foldStream(file(path)).messages
     assert.deepEqual(JSON.parse(stdout), expected, path)
@@ -151,7 +164,7 @@ test('the command reads any format without --format, and reports or refuses unkn
   const path = tmp.file('presence.ndjson', stream)
   const lenient = await run(['replay', path, '--json'])
   assert.equal(lenient.code, 0)
-  assert.equal(lenient.stderr, `note: ${path}: 1 line skipped (unknown to this version; --strict refuses them): line 2: unknown frame type "presence"\n`)
+  assert.equal(lenient.stderr, `note: ${path}: 1 line skipped (unknown to this version or unreadable; --strict refuses them): line 2: unknown frame type "presence"\n`)
   const strict = await run(['replay', path, '--strict'])
   assert.equal(strict.code, 2)
   assert.equal(strict.stderr, `${path}:2: unknown frame type "presence" (strict: unknown lines are refused)\n`)
@@ -163,9 +176,9 @@ test('loadHistory takes the same options: a leaf to read, strict', async () => {
   const path = new URL('../__test__/fixtures/pi-tree.jsonl', import.meta.url).pathname
   const { loadHistory, pi } = await import('../index.js')
   const bytes = file('__test__/fixtures/pi-tree.jsonl')
-  assert.deepEqual(await loadHistory(path, 'pi'), pi.toMessages(bytes), 'a file read twice (the path first) gives what the bytes give')
-  assert.deepEqual(loadHistorySync(path, 'pi', { leaf: 'a000000c' }), pi.toMessages(bytes, { leaf: 'a000000c' }))
-  assert.deepEqual(await loadHistory(bytes, 'pi', { leaf: 'a000000c' }), pi.toMessages(bytes, { leaf: 'a000000c' }))
+  assert.deepEqual(await loadHistory(path, 'pi', { view: 'transcript' }), pi.toMessages(bytes), 'a file read twice (the path first) gives what the bytes give')
+  assert.deepEqual(loadHistorySync(path, 'pi', { leaf: 'a000000c', view: 'transcript' }), pi.toMessages(bytes, { leaf: 'a000000c' }))
+  assert.deepEqual(await loadHistory(bytes, 'pi', { leaf: 'a000000c', view: 'transcript' }), pi.toMessages(bytes, { leaf: 'a000000c' }))
   const unknown = '{"role":"user","content":"a"}\n{"role":"robot","content":"b"}\n'
   assert.equal(loadHistorySync(Buffer.from(unknown), 'pi').length, 1)
   assert.throws(() => loadHistorySync(Buffer.from(unknown), 'pi', { strict: true }), (e) => e.line === 2 && /unknown message role "robot"/.test(e.message))

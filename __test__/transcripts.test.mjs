@@ -18,12 +18,12 @@ const readers = [
 
 for (const [name, format, namespace] of readers) {
   test(`${format}: text, Buffer, parsed lines and loadHistory give the same messages`, async () => {
-    const history = loadHistorySync(path(name), format)
+    const history = loadHistorySync(path(name), format, { view: 'transcript' })
     assert.ok(history.length > 3)
     assert.deepEqual(namespace.toMessages(readExample(name)), history)
     assert.deepEqual(namespace.toMessages(readExample(name).toString('utf8')), history)
     assert.deepEqual(namespace.toMessages(readNdjson(name)), history)
-    assert.deepEqual(await loadHistory(path(name), format), history)
+    assert.deepEqual(await loadHistory(path(name), format, { view: 'transcript' }), history)
     // Each stored message stays one message: no two have one id.
     assert.equal(new Set(history.map((m) => m.id)).size, history.length)
   })
@@ -119,7 +119,7 @@ test('unknown lines are counted, and refused when strict', async () => {
   assert.equal(readHistory(acpText, { format: 'acp' }).skipped.count, 1)
   assert.throws(() => readHistory(acpText, { format: 'acp', strict: true }), /line 23: a sessionUpdate this version does not know \(strict/)
   const claudeText = `${readExample('claude-code-session.jsonl')}{"type":"brand-new-kind","uuid":"z"}\n`
-  const read = readHistory(claudeText, { format: 'claude' })
+  const read = readHistory(claudeText, { format: 'claude', view: 'transcript' })
   assert.equal(read.skipped.count, 1)
   assert.deepEqual(read.messages, claude.toMessages(readExample('claude-code-session.jsonl')))
   assert.throws(() => readHistory(claudeText, { format: 'claude', strict: true }), /line 28/)

@@ -44,15 +44,15 @@ function lineOfElement(text, index) {
   return offset === undefined ? undefined : lineAt(text, offset)
 }
 
-/** A history file loaded: `{ format, messages, skipped }`. */
-function readHistory(bytes, given, { progress, strict, leaf } = {}) {
+/** A history file loaded: `{ format, messages, skipped, leftOut }`. */
+function readHistory(bytes, given, { progress, strict, leaf, view } = {}) {
   const format = formatOf(bytes, given)
   if (!historyFormats.includes(format)) {
     throw new InputError(`a ${format} file is a stream, not a history (histories: ${historyFormats.join(', ')})`)
   }
   progress?.stage('loading')
   try {
-    return native.readHistory(bytes, { format, strict, leaf })
+    return native.readHistory(bytes, { format, strict, leaf, view })
   } catch (error) {
     throw placed(error, bytes)
   }

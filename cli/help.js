@@ -51,9 +51,14 @@ Options:
   --timeline     print the timeline groups of each assistant message (buildTimeline)
   --now MS       the clock for --unified rows (milliseconds since the epoch)
   --full         show long arguments and results whole (default: 12 lines each)
-  --strict       refuse lines the format does not know (default: skip them, counted on
-                 standard error)
+  --strict       refuse lines the format does not know or cannot read (default: skip
+                 them, counted on standard error)
   --leaf ID      a Pi session: the leaf (entry id) whose branch to read (default: the last entry)
+  --view V       which entries of a session: resumed (default: as the tool shows it when
+                 the session is opened again: the current branch from its last
+                 compaction on), transcript (the current branch whole), all (every entry
+                 in file order); what is left out is counted on standard error
+  --all          --view all
   --color        colour even when not on a terminal
   --no-color     no colour
   --debug        show stack traces of errors
@@ -74,9 +79,14 @@ Options:
   -o, --output OUT  the file to write (default: standard output)
   --format F     the format of FILE (${formatNames.join(', ')})
   --now MS       the clock for unified rows (milliseconds since the epoch)
-  --strict       refuse lines the format does not know (default: skip them, counted on
-                 standard error)
+  --strict       refuse lines the format does not know or cannot read (default: skip
+                 them, counted on standard error)
   --leaf ID      a Pi session: the leaf (entry id) whose branch to read (default: the last entry)
+  --view V       which entries of a session: resumed (default: as the tool shows it when
+                 the session is opened again: the current branch from its last
+                 compaction on), transcript (the current branch whole), all (every entry
+                 in file order); what is left out is counted on standard error
+  --all          --view all
   --debug        show stack traces of errors
 `,
   check: `Usage: agent-chunks check STREAM HISTORY [options]
@@ -109,9 +119,14 @@ Options:
   -o, --output PAGE  the page to write
   --format F     the format of FILE (${formatNames.join(', ')})
   --title T      the page title (default: the file name)
-  --strict       refuse lines the format does not know (default: skip them, counted on
-                 standard error)
+  --strict       refuse lines the format does not know or cannot read (default: skip
+                 them, counted on standard error)
   --leaf ID      a Pi session: the leaf (entry id) whose branch to read (default: the last entry)
+  --view V       which entries of a session: resumed (default: as the tool shows it when
+                 the session is opened again: the current branch from its last
+                 compaction on), transcript (the current branch whole), all (every entry
+                 in file order); what is left out is counted on standard error
+  --all          --view all
   --debug        show stack traces of errors
 `,
   scan: `Usage: agent-chunks scan PATH… [options]

@@ -30,13 +30,15 @@ const OPTIONS = {
     full: { type: 'boolean' },
     strict: { type: 'boolean' },
     leaf: { type: 'string' },
+    view: { type: 'string' },
+    all: { type: 'boolean' },
     color: { type: 'boolean' },
     'no-color': { type: 'boolean' },
   },
-  convert: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string' }, now: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' } },
+  convert: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string' }, now: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' }, view: { type: 'string' }, all: { type: 'boolean' } },
   check: { 'stream-format': { type: 'string' }, 'history-format': { type: 'string' }, strict: { type: 'boolean' } },
-  view: { output: { type: 'string', short: 'o' }, format: { type: 'string' }, title: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' } },
-  scan: { format: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, strict: { type: 'boolean' }, jobs: { type: 'string', short: 'j' } },
+  view: { output: { type: 'string', short: 'o' }, format: { type: 'string' }, title: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' }, view: { type: 'string' }, all: { type: 'boolean' } },
+  scan: { format: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, strict: { type: 'boolean' }, jobs: { type: 'string', short: 'j' }, view: { type: 'string' }, all: { type: 'boolean' } },
 }
 
 const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'], scan: ['PATH'] }
@@ -89,14 +91,33 @@ const pretty = (value) => `${JSON.stringify(value, null, 2)}\n`
 function noteSkipped(file, skipped, stderr) {
   if (!skipped?.count) return
   const lines = skipped.count === 1 ? '1 line' : `${skipped.count} lines`
-  stderr.write(`note: ${file}: ${lines} skipped (unknown to this version; --strict refuses them): ${skipped.examples.join('; ')}${skipped.count > skipped.examples.length ? '; …' : ''}\n`)
+  stderr.write(`note: ${file}: ${lines} skipped (unknown to this version or unreadable; --strict refuses them): ${skipped.examples.join('; ')}${skipped.count > skipped.examples.length ? '; …' : ''}\n`)
 }
 
-/** Reads FILE's conversation with the command's options, noting what was skipped. */
-function conversation(file, values, io) {
-  const options = { strict: values.strict, leaf: values.leaf }
+/** What a reader left out of the conversation, and why, said on stderr. */
+function noteLeftOut(file, leftOut, stderr) {
+  if (!leftOut?.count) return
+  const entries = leftOut.count === 1 ? '1 entry' : `${leftOut.count} entries`
+  const reasons = Object.entries(leftOut.reasons).map(([reason, n]) => `${n} ${reason}`).join(', ')
+  stderr.write(`note: ${file}: ${entries} left out (${reasons}; --all reads every entry): ${leftOut.examples.join('; ')}${leftOut.count > leftOut.examples.length ? '; …' : ''}\n`)
+}
+
+const VIEWS = ['resumed', 'transcript', 'all']
+
+/** The view option (`--all` is `--view all`), checked. */
+function viewOption(values, command) {
+  if (values.all && values.view !== undefined && values.view !== 'all') throw new UsageError(`--all and --view ${values.view} cannot be used together`, command)
+  const view = values.all ? 'all' : values.view
+  if (view !== undefined && !VIEWS.includes(view)) throw new UsageError(`--view must be one of ${VIEWS.join(', ')}, got ${JSON.stringify(view)}`, command)
+  return view
+}
+
+/** Reads FILE's conversation with the command's options, noting what was skipped and left out. */
+function conversation(file, values, io, command) {
+  const options = { strict: values.strict, leaf: values.leaf, view: viewOption(values, command) }
   const read = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress, ...options }))
   noteSkipped(file, read.skipped, io.stderr)
+  noteLeftOut(file, read.leftOut, io.stderr)
   return read
 }
 
@@ -122,7 +143,7 @@ const COMMANDS = {
     const modes = ['json', 'unified', 'timeline'].filter((mode) => values[mode])
     if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} cannot be used together`, 'replay')
     const now = clock(values, 'replay')
-    const { format, messages } = conversation(file, values, io)
+    const { format, messages } = conversation(file, values, io, 'replay')
     if (values.json) {
       io.stdout.write(pretty(messages))
     } else if (values.unified) {
@@ -141,7 +162,7 @@ const COMMANDS = {
     if (values.to === undefined) throw new UsageError('convert needs --to TARGET', 'convert')
     if (!targetNames.includes(values.to)) throw new UsageError(`--to must be one of ${targetNames.join(', ')}, got ${JSON.stringify(values.to)}`, 'convert')
     const now = clock(values, 'convert')
-    const { messages } = conversation(file, values, io)
+    const { messages } = conversation(file, values, io, 'convert')
     const { text, notes } = convert(messages, values.to, { now })
     writeOutput(values.output, text, io.stdout)
     for (const note of notes) io.stderr.write(`note: ${note}\n`)
@@ -179,7 +200,7 @@ const COMMANDS = {
         io.stdout.write(text)
       }
     }
-    const options = { format: values.format, strict: values.strict }
+    const options = { format: values.format, strict: values.strict, view: viewOption(values, 'scan') }
     await scan.scanAll(files, options, scan.threadsFor(files, jobs), (index, result) => {
       results[index] = result
       flush()
@@ -197,7 +218,7 @@ const COMMANDS = {
   },
 
   view({ values, positionals: [file] }, io) {
-    const { format, messages } = conversation(file, values, io)
+    const { format, messages } = conversation(file, values, io, 'view')
     const title = values.title ?? (file === '-' ? 'conversation' : path.basename(file))
     writeOutput(values.output, renderPage(messages, { title, format }), io.stdout)
   },

@@ -8,7 +8,7 @@
 const words = (key) => key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()
 
 /**
- * Every counter of a reader's report as text: `skipped 3 (unknown entry type 2, …)`.
+ * Every counter of a reader's report as text: `skipped 3 (unknown entry type "x": 2, …)`.
  * A number, an array's length, or an object's `count` with its maps of kind → number.
  */
 function describeReport(report) {
@@ -25,7 +25,7 @@ function describeReport(report) {
         if (name === 'count') continue
         if (typeof inner === 'number') kinds.push(`${words(name)} ${inner}`)
         else if (inner && typeof inner === 'object' && !Array.isArray(inner)) {
-          for (const [kind, n] of Object.entries(inner)) if (typeof n === 'number') kinds.push(`${kind} ${n}`)
+          for (const [kind, n] of Object.entries(inner)) if (typeof n === 'number') kinds.push(`${kind}: ${n}`)
         }
       }
       const example = kinds.length === 0 && Array.isArray(value.examples) && value.examples.length ? `e.g. ${value.examples[0]}` : undefined

@@ -100,7 +100,7 @@ function counts(messages) {
  * `{ file, error: { line?, reason } }`, or, for a `.json` file a walk found whose format
  * cannot be told, `{ file, ignored }`. Never throws.
  */
-function scanFile({ file, walked }, { format, strict }) {
+function scanFile({ file, walked }, { format, strict, view }) {
   let bytes
   try {
     bytes = fs.readFileSync(file)
@@ -115,7 +115,7 @@ function scanFile({ file, walked }, { format, strict }) {
       if (detected.format === undefined) return { file, ignored: detected.problem }
       given ??= detected.format
     }
-    const read = readConversation(bytes, given, { strict })
+    const read = readConversation(bytes, given, { strict, view })
     const report = {}
     for (const [key, value] of Object.entries(read)) if (!['format', 'messages', 'origins'].includes(key)) report[key] = value
     return { file, format: read.format, ...counts(read.messages), report }

@@ -178,6 +178,7 @@ fn every_leaf_is_listed_and_can_be_read() {
         SessionOptions {
             leaf: Some("a000000c".into()),
             strict: false,
+            ..SessionOptions::default()
         },
         |m| {
             abandoned.push(m);
@@ -196,6 +197,7 @@ fn every_leaf_is_listed_and_can_be_read() {
         SessionOptions {
             leaf: Some("nope".into()),
             strict: false,
+            ..SessionOptions::default()
         },
         |_| true,
     );
@@ -289,7 +291,16 @@ fn unknown_lines_are_skipped_and_counted_or_refused_when_strict() {
             examples: vec![
                 "line 2: message.content[1]: unknown content block \"audio\"".into(),
                 "line 3: unknown entry type \"telemetry\"".into()
+            ],
+            kinds: [
+                (
+                    "message.content[1]: unknown content block \"audio\"".to_string(),
+                    1
+                ),
+                ("unknown entry type \"telemetry\"".to_string(), 1)
             ]
+            .into(),
+            ..Skips::default()
         }
     );
     let strict = read_session_with(
@@ -297,6 +308,7 @@ fn unknown_lines_are_skipped_and_counted_or_refused_when_strict() {
         SessionOptions {
             leaf: None,
             strict: true,
+            ..SessionOptions::default()
         },
         |_| true,
     )

@@ -1,11 +1,13 @@
 //! History loading: every format read message by message, and the slices the binding
 //! builds objects from, which must put together exactly the unsliced messages.
 
+use agent_chunks::formats::check::{Skips, CUT_SHORT, NOT_JSON, TORN};
 use agent_chunks::formats::model_json::write_messages;
 use agent_chunks::formats::pi::read_session;
+use agent_chunks::formats::registry::{Input, ReadOptions, View};
 use agent_chunks::formats::value::{parse, Json};
 use agent_chunks::history::batch::{Slice, Slicer};
-use agent_chunks::history::{read, HistoryError, HistoryFormat, Message};
+use agent_chunks::history::{read, read_with, HistoryError, HistoryFormat, Message};
 use serde_json::Value;
 
 fn example(name: &str) -> Vec<u8> {
@@ -151,7 +153,72 @@ fn each_message_is_handed_on_as_soon_as_it_is_complete() {
     })
     .unwrap();
     assert_eq!(seen, 1);
-    assert!(read(bytes, HistoryFormat::Pi, |_| true).is_err());
+    assert!(strict_read(bytes, HistoryFormat::Pi).is_err());
+}
+
+fn strict_read(bytes: &[u8], format: HistoryFormat) -> Result<Skips, HistoryError> {
+    let options = ReadOptions {
+        strict: true,
+        ..ReadOptions::default()
+    };
+    read_with(Input::Bytes(bytes), format, &options, &mut |_| true)
+}
+
+fn lenient_read(bytes: &[u8], format: HistoryFormat) -> (usize, Skips) {
+    let mut messages = 0;
+    let skips = read_with(Input::Bytes(bytes), format, &ReadOptions::default(), &mut |_| {
+        messages += 1;
+        true
+    })
+    .unwrap();
+    (messages, skips)
+}
+
+#[test]
+fn a_line_that_cannot_be_read_is_skipped_and_counted_and_values_back_to_back_are_each_read() {
+    // An append cut short, the next entry written onto its line; two whole entries on
+    // one line; a line that is no JSON; a last line cut short.
+    let text = concat!(
+        "{\"role\":\"user\",\"content\":\"a\"}\n",
+        "{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"cut sho",
+        "{\"role\":\"user\",\"content\":\"b\"}\n",
+        "{\"role\":\"user\",\"content\":\"c\"}{\"role\":\"user\",\"content\":\"d\"}\n",
+        "not json\n",
+        "{\"role\":\"user\",\"content\":\"e\"}\n",
+        "{\"role\":\"user\",\"con",
+    );
+    for format in [HistoryFormat::Pi, HistoryFormat::Claude] {
+        let skips = strict_read(text.as_bytes(), format).unwrap_err();
+        assert_eq!(skips.line, Some(2), "{format:?}: strict refuses the first");
+    }
+    let (messages, skips) = lenient_read(text.as_bytes(), HistoryFormat::Pi);
+    assert_eq!(messages, 5, "a, b, c, d, e");
+    assert_eq!(skips.count, 3);
+    assert_eq!(skips.kinds[TORN], 1);
+    assert_eq!(skips.kinds[NOT_JSON], 1);
+    assert_eq!(skips.kinds[CUT_SHORT], 1);
+    assert!(skips.examples[0].starts_with("line 2: "), "{:?}", skips.examples);
+    // The same from a file, as loadHistory reads it.
+    let mut file = std::io::Cursor::new(text.as_bytes().to_vec());
+    let mut from_file = 0;
+    let again = read_with(
+        Input::Reader(&mut file),
+        HistoryFormat::Pi,
+        &ReadOptions::default(),
+        &mut |_| {
+            from_file += 1;
+            true
+        },
+    )
+    .unwrap();
+    assert_eq!((from_file, again.count), (5, 3));
+    // A file whose first line is no JSON is no history.
+    assert!(read(
+        b"not json\n{\"role\":\"user\",\"content\":\"a\"}\n",
+        HistoryFormat::Pi,
+        |_| true
+    )
+    .is_err());
 }
 
 #[test]
@@ -280,18 +347,16 @@ fn sn_thoughts_read_from_an_array_or_lines() {
 
 #[test]
 fn bad_bytes_are_placed() {
-    let error = read(
+    let error = strict_read(
         b"{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"us\xFFer\"}\n",
         HistoryFormat::Pi,
-        |_| true,
     )
     .unwrap_err();
     assert_eq!((error.line, error.offset), (Some(2), Some(41)));
     assert!(error.message.contains("invalid UTF-8"));
-    let error = read(
+    let error = strict_read(
         b"{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"us",
         HistoryFormat::Pi,
-        |_| true,
     )
     .unwrap_err();
     assert_eq!(error.line, Some(2));
@@ -315,4 +380,47 @@ fn bad_bytes_are_placed() {
         assert_eq!(HistoryFormat::from_name(format.name()), Some(format));
         assert!(read(b"\n\n", format, |_: Message| panic!("no messages")).is_ok());
     }
+}
+
+#[test]
+fn pi_resumed_is_the_summary_then_what_the_compaction_kept() {
+    let text = concat!(
+        "{\"type\":\"session\",\"version\":3,\"id\":\"s\"}\n",
+        "{\"type\":\"message\",\"id\":\"u1\",\"parentId\":null,\"message\":{\"role\":\"user\",\"content\":\"one\"}}\n",
+        "{\"type\":\"message\",\"id\":\"a1\",\"parentId\":\"u1\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"two\"}]}}\n",
+        "{\"type\":\"message\",\"id\":\"u2\",\"parentId\":\"a1\",\"message\":{\"role\":\"user\",\"content\":\"three\"}}\n",
+        "{\"type\":\"compaction\",\"id\":\"c1\",\"parentId\":\"u2\",\"summary\":\"so far\",\"firstKeptEntryId\":\"u2\"}\n",
+        "{\"type\":\"message\",\"id\":\"u3\",\"parentId\":\"c1\",\"message\":{\"role\":\"user\",\"content\":\"four\"}}\n",
+    );
+    let ids = |view: View| {
+        let mut ids = Vec::new();
+        let options = ReadOptions {
+            view,
+            ..ReadOptions::default()
+        };
+        let skips = read_with(
+            Input::Bytes(text.as_bytes()),
+            HistoryFormat::Pi,
+            &options,
+            &mut |m| {
+                if let Message::Format(m) = m {
+                    ids.push(m.id);
+                }
+                true
+            },
+        )
+        .unwrap();
+        (ids, skips.left_out.count)
+    };
+    assert_eq!(
+        ids(View::Resumed),
+        (vec!["c1".into(), "u2".into(), "u3".into()], 2)
+    );
+    assert_eq!(
+        ids(View::Transcript),
+        (
+            vec!["u1".into(), "a1".into(), "u2".into(), "c1".into(), "u3".into()],
+            0
+        )
+    );
 }

@@ -3,29 +3,21 @@
 //! recordings. Each stored message stays one message; tool results land on their calls.
 
 use agent_chunks::formats::acp_fold::AcpFold;
+use agent_chunks::formats::check::{Skips, OFF_BRANCH, SIDECHAIN};
 use agent_chunks::formats::model_json::write_messages;
+use agent_chunks::formats::registry::{Input, ReadOptions, View};
 use agent_chunks::formats::value::{parse, Json};
 use agent_chunks::formats::{claude, qwen};
-use agent_chunks::history::{read, HistoryFormat, Message};
+use agent_chunks::history::{read_with, HistoryFormat, Message};
 use serde_json::{json, Value};
 
 fn example(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
+/// The whole transcript (every message of the current branch, through compactions).
 fn load(bytes: &[u8], format: HistoryFormat) -> Value {
-    let mut messages = Vec::new();
-    read(bytes, format, |message| {
-        match message {
-            Message::Format(m) => messages.push(m),
-            Message::Turn(_) => panic!("a format reader hands on format messages"),
-        }
-        true
-    })
-    .unwrap();
-    let mut text = Vec::new();
-    write_messages(&mut text, &messages);
-    serde_json::from_slice(&text).unwrap()
+    load_view(bytes, format, View::Transcript).0
 }
 
 fn lines(text: &str) -> Vec<Json> {
@@ -33,6 +25,29 @@ fn lines(text: &str) -> Vec<Json> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| parse(l.as_bytes()).unwrap())
         .collect()
+}
+
+/// The messages of `bytes` in `view`, and what the reading skipped and left out.
+fn load_view(bytes: &[u8], format: HistoryFormat, view: View) -> (Value, Skips) {
+    let mut messages = Vec::new();
+    let options = ReadOptions {
+        view,
+        ..ReadOptions::default()
+    };
+    let skips = read_with(Input::Bytes(bytes), format, &options, &mut |message| {
+        if let Message::Format(m) = message {
+            messages.push(m);
+        }
+        true
+    })
+    .unwrap();
+    let mut text = Vec::new();
+    write_messages(&mut text, &messages);
+    (serde_json::from_slice(&text).unwrap(), skips)
+}
+
+fn numbers(lines: &[Json]) -> Vec<usize> {
+    (1..=lines.len()).collect()
 }
 
 fn ids(messages: &Value) -> Vec<&str> {
@@ -258,22 +273,24 @@ fn claude_reads_the_chain_to_the_last_line() {
     assert_eq!(got[9]["chunks"][0]["type"], "error");
     assert_eq!(got[0]["chunks"][1]["type"], "file");
 
-    let mut counted = claude::Skipped::default();
     let parsed = lines(std::str::from_utf8(&example("claude-code-session.jsonl")).unwrap());
-    let order = claude::chain(&parsed, &mut counted);
+    let mut counted = Skips::default();
+    let order = claude::conversation(&parsed, &numbers(&parsed), View::Transcript, &mut counted);
     assert_eq!(order.len(), 20);
     // Two lines of the abandoned branch, two of the sub-agent.
+    assert_eq!(counted.left_out.count, 4);
+    assert_eq!(counted.left_out.reasons[OFF_BRANCH], 2);
+    assert_eq!(counted.left_out.reasons[SIDECHAIN], 2);
+    let skipped = claude::read_lines(&parsed, &numbers(&parsed), View::Transcript, |_| true);
+    assert_eq!(skipped.kinds["isMeta (context for the model, not shown)"], 1);
+    // Resumed, Claude Code shows the conversation from the compaction on.
+    let mut resumed = Skips::default();
+    let after = claude::conversation(&parsed, &numbers(&parsed), View::Resumed, &mut resumed);
+    assert_eq!(after.len(), 5);
     assert_eq!(
-        counted,
-        claude::Skipped {
-            unknown: 0,
-            off_chain: 4,
-            meta: 0,
-            orphan_results: 0
-        }
+        resumed.left_out.reasons[agent_chunks::formats::check::COMPACTED],
+        15
     );
-    let skipped = claude::read_lines(&parsed, |_| true);
-    assert_eq!(skipped.meta, 1);
 }
 
 #[test]
@@ -285,14 +302,13 @@ fn claude_unknown_lines_are_counted_and_a_summary_alone_is_no_message() {
         "{\"type\":\"user\",\"uuid\":\"u\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"gone\",\"content\":\"x\"}]}}\n",
     );
     let parsed = lines(text);
-    let mut out = Vec::new();
-    let skipped = claude::read_lines(&parsed, |m| {
-        out.push(m);
-        true
-    });
-    assert!(out.is_empty());
-    assert_eq!(skipped.unknown, 1);
-    assert_eq!(skipped.orphan_results, 1);
+    let (out, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
+    assert_eq!(out, json!([]));
+    assert_eq!(skipped.count, 1);
+    assert_eq!(skipped.examples, ["line 3: unknown line type \"someday-new\""]);
+    assert_eq!(skipped.kinds["summary"], 1);
+    assert_eq!(skipped.kinds["file-history-snapshot"], 1);
+    assert_eq!(skipped.left_out.reasons[claude::ORPHAN_RESULT], 1);
     assert!(claude::is_transcript_line(&parsed[0]));
     assert!(claude::is_transcript_line(&parsed[1]));
 }
@@ -378,17 +394,14 @@ fn qwen_reads_the_chain_shows_display_text_and_skips_telemetry() {
         .map(|m| m["chunks"][0]["kind"].as_str().unwrap())
         .collect();
     assert_eq!(kinds, ["notice", "compaction"]);
-    let parsed = lines(std::str::from_utf8(&example("qwen-code-chat.jsonl")).unwrap());
-    let skipped = qwen::read_lines(&parsed, |_| true);
-    assert_eq!(
-        skipped,
-        qwen::Skipped {
-            unknown: 0,
-            off_chain: 2,
-            meta: 0,
-            orphan_results: 0
-        }
+    let (_, skipped) = load_view(
+        &example("qwen-code-chat.jsonl"),
+        HistoryFormat::Qwen,
+        View::Transcript,
     );
+    assert_eq!(skipped.count, 0);
+    assert_eq!(skipped.left_out.count, 2);
+    assert_eq!(skipped.left_out.reasons[OFF_BRANCH], 2);
 }
 
 #[test]
@@ -399,9 +412,13 @@ fn qwen_unknown_subtypes_are_counted() {
     );
     let parsed = lines(text);
     assert!(qwen::is_record(&parsed[0]));
-    let skipped = qwen::read_lines(&parsed, |_| true);
-    assert_eq!(skipped.unknown, 1);
-    assert_eq!(skipped.orphan_results, 1);
+    let (_, skipped) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
+    assert_eq!(skipped.count, 1);
+    assert_eq!(
+        skipped.examples,
+        ["line 1: unknown record type \"system\" subtype \"brand_new\""]
+    );
+    assert_eq!(skipped.left_out.reasons[claude::ORPHAN_RESULT], 1);
 }
 
 #[test]
@@ -428,12 +445,19 @@ fn a_cycle_of_parents_reads_each_line_once() {
         "{\"type\":\"user\",\"uuid\":\"a\",\"parentUuid\":\"b\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"one\"}}\n",
         "{\"type\":\"user\",\"uuid\":\"b\",\"parentUuid\":\"a\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"two\"}}\n",
     );
-    let mut skipped = claude::Skipped::default();
-    assert_eq!(claude::chain(&lines(text), &mut skipped), [0, 1]);
+    let mut skipped = Skips::default();
+    let parsed = lines(text);
+    assert_eq!(
+        claude::conversation(&parsed, &numbers(&parsed), View::Resumed, &mut skipped),
+        [0, 1]
+    );
     let qwen_text = text
         .replace("\"content\":\"one\"", "\"parts\":[{\"text\":\"one\"}]")
         .replace("\"content\":\"two\"", "\"parts\":[{\"text\":\"two\"}]");
-    assert_eq!(qwen::chain(&lines(&qwen_text), &mut skipped), [0, 1]);
+    let parsed = lines(&qwen_text);
+    let mut order = qwen::conversation(&parsed, &numbers(&parsed), View::Resumed, &mut skipped);
+    order.sort();
+    assert_eq!(order, [0, 1]);
 }
 
 #[test]
@@ -461,4 +485,200 @@ fn the_table_tells_each_session_file_from_its_first_lines() {
     // A transcript that opens with its file snapshot alone.
     let snapshot = b"{\"type\":\"file-history-snapshot\",\"messageId\":\"m\",\"snapshot\":{\"trackedFileBackups\":{}},\"isSnapshotUpdate\":false}\n";
     assert_eq!(detect(snapshot).unwrap().name, "claude");
+}
+
+// ---- Claude Code: one response's parallel calls, wherever their lines hang ----
+
+fn claude_line(kind: &str, uuid: &str, parent: Option<&str>, message: Value, extra: Value) -> String {
+    let mut line = json!({
+        "type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s",
+        "isSidechain": false, "userType": "external", "message": message,
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        line[k] = v.clone();
+    }
+    format!("{line}\n")
+}
+
+fn tool_use(response: &str, id: &str) -> Value {
+    json!({"id": response, "role": "assistant", "content": [{"type": "tool_use", "id": id, "name": "Read", "input": {}}]})
+}
+
+fn tool_result(id: &str) -> Value {
+    json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": format!("out of {id}")}]})
+}
+
+fn calls_of(messages: &Value) -> Vec<(String, bool)> {
+    messages
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["chunks"].as_array().unwrap().clone())
+        .flat_map(|c| c["calls"].as_array().cloned().unwrap_or_default())
+        .map(|c| (c["id"].as_str().unwrap().to_string(), c.get("result").is_some()))
+        .collect()
+}
+
+#[test]
+fn claude_parallel_calls_are_one_message_with_every_result() {
+    let user = json!({"role": "user", "content": "read both"});
+    let done = json!({"id": "msg_2", "role": "assistant", "content": [{"type": "text", "text": "done"}]});
+    // 2.1: the first result hangs off the first tool_use line, beside the chain.
+    let beside = [
+        claude_line("user", "u1", None, user.clone(), json!({})),
+        claude_line(
+            "assistant",
+            "a1",
+            Some("u1"),
+            tool_use("msg_1", "read-1"),
+            json!({}),
+        ),
+        claude_line(
+            "assistant",
+            "a2",
+            Some("a1"),
+            tool_use("msg_1", "read-2"),
+            json!({}),
+        ),
+        claude_line(
+            "user",
+            "r1",
+            Some("a1"),
+            tool_result("read-1"),
+            json!({"sourceToolAssistantUUID": "a1"}),
+        ),
+        claude_line(
+            "user",
+            "r2",
+            Some("a2"),
+            tool_result("read-2"),
+            json!({"sourceToolAssistantUUID": "a2"}),
+        ),
+        claude_line("assistant", "a3", Some("r2"), done.clone(), json!({})),
+    ]
+    .concat();
+    // The chain from the last line never passes through the second call's line.
+    let call_off_chain = [
+        claude_line("user", "u1", None, user.clone(), json!({})),
+        claude_line(
+            "assistant",
+            "a1",
+            Some("u1"),
+            tool_use("msg_1", "read-1"),
+            json!({}),
+        ),
+        claude_line(
+            "assistant",
+            "a2",
+            Some("a1"),
+            tool_use("msg_1", "read-2"),
+            json!({}),
+        ),
+        claude_line("user", "r2", Some("a2"), tool_result("read-2"), json!({})),
+        claude_line("user", "r1", Some("a1"), tool_result("read-1"), json!({})),
+        claude_line("assistant", "a3", Some("r1"), done.clone(), json!({})),
+    ]
+    .concat();
+    // Three Task calls, every result hanging off the last call's line.
+    let task = |id: &str| json!({"id": "msg_1", "role": "assistant", "content": [{"type": "tool_use", "id": id, "name": "Task", "input": {}}]});
+    let three = [
+        claude_line("user", "u1", None, user, json!({})),
+        claude_line("assistant", "a1", Some("u1"), task("t1"), json!({})),
+        claude_line("assistant", "a2", Some("a1"), task("t2"), json!({})),
+        claude_line("assistant", "a3", Some("a2"), task("t3"), json!({})),
+        claude_line("user", "r1", Some("a3"), tool_result("t1"), json!({})),
+        claude_line("user", "r2", Some("a3"), tool_result("t2"), json!({})),
+        claude_line("user", "r3", Some("a3"), tool_result("t3"), json!({})),
+        claude_line("assistant", "a4", Some("r3"), done, json!({})),
+    ]
+    .concat();
+    for (text, calls) in [
+        (&beside, vec!["read-1", "read-2"]),
+        (&call_off_chain, vec!["read-1", "read-2"]),
+        (&three, vec!["t1", "t2", "t3"]),
+    ] {
+        let (got, skips) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
+        assert_eq!(ids(&got), ["u1", "msg_1", "msg_2"], "{text}");
+        let expected: Vec<(String, bool)> = calls.iter().map(|c| (c.to_string(), true)).collect();
+        assert_eq!(calls_of(&got), expected, "{text}");
+        assert_eq!(skips.left_out.count, 0, "{text}");
+    }
+}
+
+#[test]
+fn claude_lines_on_no_branch_are_named_and_read_with_view_all() {
+    // An earlier part removed: the first line's parent is not in the file, and a line
+    // written after it starts a chain of its own.
+    let text = [
+        claude_line(
+            "user",
+            "u1",
+            Some("gone"),
+            json!({"role": "user", "content": "one"}),
+            json!({}),
+        ),
+        claude_line(
+            "assistant",
+            "a1",
+            Some("u1"),
+            json!({"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "two"}]}),
+            json!({}),
+        ),
+        claude_line(
+            "user",
+            "u2",
+            Some("elsewhere"),
+            json!({"role": "user", "content": "three"}),
+            json!({}),
+        ),
+    ]
+    .concat();
+    let (got, skips) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
+    assert_eq!(ids(&got), ["u2"]);
+    assert_eq!(skips.left_out.count, 2);
+    assert_eq!(
+        skips.left_out.reasons[agent_chunks::formats::check::UNREACHABLE],
+        2
+    );
+    assert!(
+        skips.left_out.examples[0].starts_with("line 1 (uuid \"u1\")"),
+        "{:?}",
+        skips.left_out.examples
+    );
+    let (all, skips) = load_view(text.as_bytes(), HistoryFormat::Claude, View::All);
+    assert_eq!(ids(&all), ["u1", "m1", "u2"]);
+    assert_eq!(skips.left_out.count, 0);
+}
+
+#[test]
+fn claude_session_state_lines_are_counted_by_kind() {
+    let text = [
+        "{\"type\":\"queue-operation\",\"operation\":\"enqueue\",\"sessionId\":\"s\"}\n".to_string(),
+        "{\"type\":\"permission-mode\",\"permissionMode\":\"default\",\"sessionId\":\"s\"}\n".to_string(),
+        claude_line(
+            "user",
+            "u1",
+            None,
+            json!({"role": "user", "content": "hi"}),
+            json!({}),
+        ),
+        "{\"type\":\"attachment\",\"uuid\":\"x\",\"parentUuid\":\"u1\",\"sessionId\":\"s\"}\n".to_string(),
+        "{\"type\":\"ai-title\",\"title\":\"Greeting\",\"sessionId\":\"s\"}\n".to_string(),
+    ]
+    .concat();
+    let options = ReadOptions {
+        strict: true,
+        ..ReadOptions::default()
+    };
+    let skips = read_with(
+        Input::Bytes(text.as_bytes()),
+        HistoryFormat::Claude,
+        &options,
+        &mut |_| true,
+    )
+    .unwrap();
+    assert_eq!(skips.count, 0, "known lines are not refused, even when strict");
+    for kind in ["queue-operation", "permission-mode", "attachment", "ai-title"] {
+        assert_eq!(skips.kinds[kind], 1, "{kind}");
+    }
 }

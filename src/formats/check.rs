@@ -4,6 +4,7 @@
 //! one) and the path inside the value, e.g. `line 12: content[1].type must be a string,
 //! got number`.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use super::value::Json;
@@ -146,14 +147,60 @@ pub fn split_lines(text: &[u8]) -> Vec<&[u8]> {
     lines
 }
 
-/// Lines (or items) a reader did not know and skipped, counted; with `strict`, the first
-/// one is an error instead.
+/// What a reader left out of the messages it read, and why: one report for every
+/// format, printed as it is by the command (`skipped`, `leftOut`).
+///
+/// - `count` / `examples`: lines (or items) skipped because this version does not know
+///   them or cannot read them (not JSON, cut short); with `strict`, the first one is an
+///   error instead;
+/// - `kinds`: every skipped line by kind: those, and the lines this version knows and
+///   that show nothing (a Claude Code `attachment`, `queue-operation` …; strict keeps
+///   reading past those);
+/// - `left_out`: entries read and understood, but not part of the conversation shown
+///   (another branch, unreachable, compacted away), by reason.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Skips {
     pub strict: bool,
     pub count: u64,
     /// The first few, as `line 4: unknown entry type "x"`, to show where they are.
     pub examples: Vec<String>,
+    pub kinds: BTreeMap<String, u64>,
+    pub left_out: LeftOut,
+}
+
+/// Entries of a file not in the conversation read, by reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LeftOut {
+    pub count: u64,
+    pub reasons: BTreeMap<String, u64>,
+    /// The first few, as `line 7 (id "x"): off the current branch`.
+    pub examples: Vec<String>,
+}
+
+/// Why an entry is left out of the conversation.
+pub const OFF_BRANCH: &str = "off the current branch";
+/// The entry is on no branch the conversation's leaf is on: its chain of parents ends
+/// at a parent the file does not hold (an earlier part removed), or at none.
+pub const UNREACHABLE: &str = "unreachable: on no branch of the conversation (its parent is missing or null)";
+/// Before a compaction: the tool shows the compaction's summary instead.
+pub const COMPACTED: &str = "compacted: before the kept part of a compaction";
+/// A sub-agent's line in the main session's file.
+pub const SIDECHAIN: &str = "a sub-agent's line (isSidechain)";
+
+/// Kinds of lines skipped because they cannot be read.
+pub const TORN: &str = "an entry cut short, the next written onto its line";
+pub const CUT_SHORT: &str = "a line cut short";
+pub const NOT_JSON: &str = "a line that is not JSON";
+pub const NOT_UTF8: &str = "a line that is not UTF-8";
+
+/// The kind of a stretch of a line that is no value, starting at `at`, when `followed`
+/// values were found on the line too.
+pub fn unreadable_kind(at: usize, problem: &super::value::ParseError, followed: bool) -> &'static str {
+    match problem.kind {
+        _ if followed && at == 0 => TORN,
+        super::value::ParseErrorKind::Truncated => CUT_SHORT,
+        _ => NOT_JSON,
+    }
 }
 
 /// How many skipped lines [`Skips`] describes by example.
@@ -174,10 +221,65 @@ impl Skips {
                 FormatError::new("", format!("{what} (strict: unknown lines are refused)")).at_line(line),
             );
         }
+        let what = what.to_string();
         self.count += 1;
         if self.examples.len() < EXAMPLES {
             self.examples.push(format!("line {line}: {what}"));
         }
+        *self.kinds.entry(what).or_default() += 1;
         Ok(())
+    }
+
+    /// Records that line `line` could not be read (`problem`); an error (`problem`
+    /// itself) when strict.
+    pub fn unreadable(&mut self, line: usize, kind: &str, problem: impl fmt::Display) -> FormatResult<()> {
+        if self.strict {
+            return Err(FormatError::new("", problem.to_string()).at_line(line));
+        }
+        self.count += 1;
+        if self.examples.len() < EXAMPLES {
+            self.examples.push(format!("line {line}: {kind} ({problem})"));
+        }
+        *self.kinds.entry(kind.to_string()).or_default() += 1;
+        Ok(())
+    }
+
+    /// Records a line this version knows and that shows nothing (never refused).
+    pub fn pass(&mut self, kind: &str) {
+        *self.kinds.entry(kind.to_string()).or_default() += 1;
+    }
+
+    /// Records an entry left out of the conversation, `what` naming it (`line 7 (id
+    /// "x")`).
+    pub fn leave_out(&mut self, what: impl FnOnce() -> String, reason: &str) {
+        let left = &mut self.left_out;
+        left.count += 1;
+        if left.examples.len() < EXAMPLES {
+            left.examples.push(format!("{}: {reason}", what()));
+        }
+        *left.reasons.entry(reason.to_string()).or_default() += 1;
+    }
+
+    /// Adds what `other` recorded (its examples after these, up to the limit).
+    pub fn merge(&mut self, other: Skips) {
+        self.count += other.count;
+        for example in other.examples {
+            if self.examples.len() < EXAMPLES {
+                self.examples.push(example);
+            }
+        }
+        for (kind, n) in other.kinds {
+            *self.kinds.entry(kind).or_default() += n;
+        }
+        let left = &mut self.left_out;
+        left.count += other.left_out.count;
+        for example in other.left_out.examples {
+            if left.examples.len() < EXAMPLES {
+                left.examples.push(example);
+            }
+        }
+        for (reason, n) in other.left_out.reasons {
+            *left.reasons.entry(reason).or_default() += n;
+        }
     }
 }

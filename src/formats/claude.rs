@@ -3,13 +3,22 @@
 //! sub-agent's own run).
 //!
 //! Each conversation line has a `uuid` and the `parentUuid` of the line before it; the
-//! conversation is the chain from the last conversation line back to the root (after a
-//! compaction the chain goes on through the boundary's `logicalParentUuid`). Lines off
-//! that chain (an abandoned branch, a sub-agent's `isSidechain` lines) are not part of it.
+//! conversation is the chain from the last conversation line back to the root, as
+//! Claude Code rebuilds it when a session is resumed. A compaction starts a new root
+//! (`compact_boundary`, its `logicalParentUuid` the line before): resumed, the
+//! conversation starts there ([`View::Resumed`]); the whole transcript goes on through it
+//! ([`View::Transcript`]). Lines off that chain (an abandoned branch, a sub-agent's
+//! `isSidechain` lines, lines whose parent is not in the file) are left out and counted
+//! by reason ([`Skips::left_out`]); [`View::All`] reads every line in file order.
 //!
 //! Claude Code stores one API response as several `assistant` lines, one content block
-//! each, all with the same `message.id`: those lines are ONE stored message and make one
-//! `assistant` message (its id the `message.id`). On the chain:
+//! each, all with the same `message.id`, chained one after the other; each `tool_result`
+//! line hangs off the `tool_use` line it answers (`parentUuid`, and in 2.1
+//! `sourceToolAssistantUUID`), so parallel calls make a fork and the chain passes through
+//! only one of its results, or only some of the response's lines. A response is ONE
+//! message with all its calls: every line of a response on the chain is read, and every
+//! result line hanging off one of them (as Claude Code recovers them on resume). On the
+//! chain:
 //!
 //! - `user` lines: text (a string or `text` blocks) and `image` blocks make a `user`
 //!   message; `tool_result` blocks land on their call (`result` the content: a string as
@@ -24,41 +33,46 @@
 //! - `system` lines with a `content` text (`local_command` output, notices) are `system`
 //!   messages with a `notice` chunk; the `compact_boundary` marker itself shows nothing.
 //! - `summary` (a session title), `file-history-snapshot` (file backups for undo) and
-//!   the other bookkeeping lines are not conversation lines; lines of a type this version
-//!   does not know are counted in [`Skipped::unknown`].
+//!   the other bookkeeping lines Claude Code 2.x writes (`queue-operation`,
+//!   `permission-mode`, `attachment`, `ai-title`, `last-prompt`, `progress`, …) are not
+//!   conversation lines: counted by type in [`Skips::kinds`]; lines of a type this
+//!   version does not know are skipped and counted ([`Skips::skip`]).
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
+use super::check::Skips;
+use super::line_tree::{is_sidechain, LeftOutLines, Tree};
 use super::model_json::{FormatEvent, FormatMessage};
 use super::pi::{signature_metadata, tool_result_value};
+use super::registry::View;
 use super::stored::StoredMessages;
 use super::value::Json;
 use super::wtf8::Wtf8;
 
-/// What a reading left out, by reason.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Skipped {
-    /// Lines of a type this version does not know.
-    pub unknown: usize,
-    /// Conversation lines not on the chain to the last line (other branches,
-    /// sub-agent lines).
-    pub off_chain: usize,
-    /// `isMeta` lines.
-    pub meta: usize,
-    /// Tool results whose call is not in the conversation.
-    pub orphan_results: usize,
-}
+/// Why a tool result is left out: its call is not in the conversation read.
+pub const ORPHAN_RESULT: &str = "a tool result whose call is not in the conversation";
 
-/// Line types that are bookkeeping, not conversation.
-const BOOKKEEPING: [&str; 6] = [
+/// Line types that are bookkeeping, not conversation: session state, titles, file
+/// snapshots, hook and tool progress, prompts queued while the model works.
+const BOOKKEEPING: [&str; 16] = [
     "summary",
     "file-history-snapshot",
     "queue-operation",
     "custom-title",
     "progress",
     "last-prompt",
+    "permission-mode",
+    "attachment",
+    "ai-title",
+    "agent-name",
+    "away_summary",
+    "turn_duration",
+    "tag",
+    "pr-link",
+    "worktree-state",
+    "mode",
 ];
 
 fn str_of<'a>(value: &'a Json, key: &str) -> Option<&'a Wtf8> {
@@ -119,48 +133,90 @@ pub fn is_transcript_line(line: &Json) -> bool {
     }
 }
 
-/// The lines of the conversation, in order: the chain ending at the last conversation
-/// line that is not a sub-agent's (or at the last one, in a sub-agent's own file).
-pub fn chain(lines: &[Json], skipped: &mut Skipped) -> Vec<usize> {
-    let mut by_uuid: HashMap<&Wtf8, usize> = HashMap::new();
-    let mut conversation = 0;
-    for (i, line) in lines.iter().enumerate() {
-        // Any line with a uuid can be a link of the chain (progress lines are).
-        if let Some(uuid) = str_of(line, "uuid") {
-            by_uuid.insert(uuid, i);
-        }
-        if is_conversation_line(line) {
-            conversation += 1;
-        } else {
-            let known = str_of(line, "type").is_some_and(|ty| BOOKKEEPING.iter().any(|b| ty == b));
-            if !known {
-                skipped.unknown += 1;
-            }
-        }
+/// The API response an `assistant` line is a part of (`message.id`).
+fn response_of(line: &Json) -> Option<&Wtf8> {
+    if str_of(line, "type").is_none_or(|t| *t != "assistant") {
+        return None;
     }
+    line.get("message").and_then(|m| str_of(m, "id"))
+}
+
+/// Whether a `user` line holds tool results.
+fn has_results(line: &Json) -> bool {
+    str_of(line, "type").is_some_and(|t| *t == "user")
+        && blocks(line.get("message").and_then(|m| m.get("content")))
+            .iter()
+            .any(|b| str_of(b, "type").is_some_and(|t| *t == "tool_result"))
+}
+
+/// The lines of the conversation in `view`, in file order (a line is written after its
+/// parent, so this is the chain's order); the conversation lines left out are counted
+/// in `skips`, `numbers[i]` naming line `i`.
+pub fn conversation(lines: &[Json], numbers: &[usize], view: View, skips: &mut Skips) -> Vec<usize> {
+    let n = lines.len();
+    if view == View::All {
+        return (0..n).filter(|&i| is_conversation_line(&lines[i])).collect();
+    }
+    // Any line with a uuid can be a link of the chain (progress lines are).
+    let tree = Tree::new(lines, |line| str_of(line, "type").is_some());
     let leaf = lines
         .iter()
-        .rposition(|l| is_conversation_line(l) && !is_true(l, "isSidechain"))
+        .rposition(|l| is_conversation_line(l) && !is_sidechain(l))
         .or_else(|| lines.iter().rposition(is_conversation_line));
-    let mut order = Vec::new();
-    let mut seen = vec![false; lines.len()];
-    let mut next = leaf;
-    while let Some(i) = next {
-        if std::mem::replace(&mut seen[i], true) {
-            break; // a cycle of parents: each line once
+    let mut shown = vec![false; n];
+    let mut full = vec![false; n];
+    if let Some(leaf) = leaf {
+        for i in tree.chain(leaf, true) {
+            full[i] = true;
         }
-        order.push(i);
-        let line = &lines[i];
-        let parent = match line.get("parentUuid") {
-            Some(Json::String(parent)) => Some(parent),
-            _ => str_of(line, "logicalParentUuid"),
-        };
-        next = parent.and_then(|p| by_uuid.get(p).copied());
+        for i in tree.chain(leaf, view == View::Transcript) {
+            shown[i] = true;
+        }
     }
-    order.reverse();
-    order.retain(|&i| is_conversation_line(&lines[i]));
-    skipped.off_chain += conversation - order.len();
-    order
+    // Every line of a response the chain passes through, and the results hanging off
+    // any of them.
+    let responses: HashSet<&Wtf8> = (0..n)
+        .filter(|&i| shown[i])
+        .filter_map(|i| response_of(&lines[i]))
+        .collect();
+    for (i, line) in lines.iter().enumerate() {
+        if !shown[i] && response_of(line).is_some_and(|r| responses.contains(r)) {
+            shown[i] = true;
+        }
+    }
+    for (i, line) in lines.iter().enumerate() {
+        if shown[i] || !has_results(line) {
+            continue;
+        }
+        let source = str_of(line, "sourceToolAssistantUUID").and_then(|u| tree.find(u));
+        if tree
+            .parent(i)
+            .into_iter()
+            .chain(source)
+            .any(|p| shown[p] && response_of(&lines[p]).is_some())
+        {
+            shown[i] = true;
+        }
+    }
+    let left_out = LeftOutLines {
+        tree: &tree,
+        shown: &shown,
+        full: &full,
+        leaf,
+    };
+    left_out.report(view, is_conversation_line, |i| named(lines, numbers, i), skips);
+    (0..n)
+        .filter(|&i| shown[i] && is_conversation_line(&lines[i]))
+        .collect()
+}
+
+/// `line 12 (uuid "…")`.
+fn named(lines: &[Json], numbers: &[usize], i: usize) -> String {
+    let number = numbers.get(i).copied().unwrap_or(i + 1);
+    match str_of(&lines[i], "uuid") {
+        Some(uuid) => format!("line {number} (uuid \"{uuid}\")"),
+        None => format!("line {number}"),
+    }
 }
 
 /// Folds the lines of a conversation, in order, into messages.
@@ -169,7 +225,7 @@ pub struct Transcript {
     stored: StoredMessages,
     /// The `message.id` of the open assistant message.
     open_response: Option<Wtf8>,
-    pub skipped: Skipped,
+    pub skips: Skips,
 }
 
 impl Transcript {
@@ -177,7 +233,8 @@ impl Transcript {
         Self::default()
     }
 
-    pub fn line(&mut self, line: &Json) {
+    /// Folds line `number` in.
+    pub fn line(&mut self, line: &Json, number: usize) {
         let uuid = str_of(line, "uuid")
             .map(|u| u.to_string_lossy().into_owned())
             .unwrap_or_default();
@@ -186,7 +243,7 @@ impl Transcript {
         match str_of(line, "type").map(Wtf8::as_bytes) {
             Some(b"user") => {
                 if is_true(line, "isMeta") {
-                    self.skipped.meta += 1;
+                    self.skips.pass("isMeta (context for the model, not shown)");
                     return;
                 }
                 let content = message.and_then(|m| m.get("content"));
@@ -199,7 +256,7 @@ impl Transcript {
                     self.stored.close();
                     return;
                 }
-                self.user(content, &uuid);
+                self.user(content, &uuid, number);
             }
             Some(b"assistant") => {
                 let Some(message) = message else { return };
@@ -244,7 +301,7 @@ impl Transcript {
         }
     }
 
-    fn user(&mut self, content: Option<&Json>, uuid: &str) {
+    fn user(&mut self, content: Option<&Json>, uuid: &str, number: usize) {
         let fallback = || uuid.to_string();
         if let Some(Json::String(text)) = content {
             self.stored.start(MessageRole::User, Some(uuid), fallback);
@@ -261,7 +318,8 @@ impl Transcript {
                 let result = tool_result_value(block.get("content").cloned().unwrap_or(Json::Undefined));
                 let is_error = Json::Bool(is_true(block, "is_error"));
                 if !self.stored.set_result(id, Some((result, is_error))) {
-                    self.skipped.orphan_results += 1;
+                    self.skips
+                        .leave_out(|| format!("line {number} (tool_use_id \"{id}\")"), ORPHAN_RESULT);
                 }
                 continue;
             }
@@ -339,21 +397,27 @@ impl Transcript {
     }
 }
 
-/// A transcript's lines (parsed), read as the conversation to its last line.
-pub fn read_lines(lines: &[Json], mut emit: impl FnMut(FormatMessage) -> bool) -> Skipped {
-    let mut skipped = Skipped::default();
-    let order = chain(lines, &mut skipped);
+/// A transcript's lines (parsed), `numbers[i]` the line number of `lines[i]`, read as
+/// the conversation in `view`; what was left out is counted in the result.
+pub fn read_lines(
+    lines: &[Json],
+    numbers: &[usize],
+    view: View,
+    mut emit: impl FnMut(FormatMessage) -> bool,
+) -> Skips {
+    let mut skips = Skips::default();
+    let order = conversation(lines, numbers, view, &mut skips);
     let mut transcript = Transcript::new();
-    transcript.skipped = skipped;
+    transcript.skips = skips;
     for i in order {
-        transcript.line(&lines[i]);
+        transcript.line(&lines[i], numbers.get(i).copied().unwrap_or(i + 1));
         if !transcript.hand_on(&mut emit) {
-            return transcript.skipped;
+            return transcript.skips;
         }
     }
-    let skipped = transcript.skipped;
+    let skips = std::mem::take(&mut transcript.skips);
     transcript.finish(&mut emit);
-    skipped
+    skips
 }
 
 fn blocks(content: Option<&Json>) -> &[Json] {
@@ -458,6 +522,11 @@ pub fn block_pieces(blocks: &[Json], user: bool) -> (MessageRole, Vec<Piece>) {
         }
     }
     (side, pieces)
+}
+
+/// The kind a known line that shows nothing is counted as (its type), if it is one.
+pub fn bookkeeping_kind(line: &Json) -> Option<&Wtf8> {
+    str_of(line, "type").filter(|ty| BOOKKEEPING.iter().any(|b| *ty == b))
 }
 
 /// Whether this version knows a line: a conversation line or a bookkeeping line.

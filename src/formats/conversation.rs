@@ -22,7 +22,7 @@ use std::ops::Range;
 
 use crate::bytes::{Frame, Framer, Framing};
 
-use super::check::{FormatError, FormatResult, Skips};
+use super::check::{unreadable_kind, FormatError, FormatResult, Skips, NOT_UTF8};
 use super::live::{Folded, LiveFold, Origin};
 use super::model_json::FormatMessage;
 use super::registry::Format;
@@ -40,6 +40,11 @@ pub struct LiveOptions {
     /// The line the stream starts at (1 for a stream read from its start; after a
     /// history of n lines, n + 1), for the formats that name messages by their line.
     pub first_line: usize,
+    /// A recording read whole (`foldStream`, a stream's history): a frame that cannot be
+    /// read is skipped and counted once a value was read (values written back to back on
+    /// it are each read), as the history readers skip a torn line; refused when `strict`.
+    /// Live, a bad frame is an error that changes nothing.
+    pub recording: bool,
 }
 
 impl Default for LiveOptions {
@@ -48,8 +53,18 @@ impl Default for LiveOptions {
             strict: false,
             limit: None,
             first_line: 1,
+            recording: false,
         }
     }
+}
+
+/// How frames are read: the limit, and whether a recording's torn frames are skipped.
+#[derive(Debug, Clone, Copy)]
+struct Reading {
+    limit: Option<usize>,
+    recording: bool,
+    /// A value was read (a recording's first frame must be one).
+    read_any: bool,
 }
 
 /// What one push changed.
@@ -136,7 +151,7 @@ pub struct Conversation {
     out: Folded,
     skips: Skips,
     framer: Framer,
-    limit: Option<usize>,
+    reading: Reading,
     /// Values pushed already parsed: the line numbers they are given.
     values: usize,
     /// What was written of it as a UI message stream.
@@ -178,7 +193,11 @@ impl Conversation {
             out,
             skips: Skips::new(options.strict),
             framer: Framer::starting_at(Framing::Auto, first_line as u64),
-            limit: options.limit,
+            reading: Reading {
+                limit: options.limit,
+                recording: options.recording,
+                read_any: false,
+            },
             values: first_line - 1,
             ui: Default::default(),
             ui_touched: Vec::new(),
@@ -212,11 +231,11 @@ impl Conversation {
                 out,
                 skips,
                 framer,
-                limit,
+                reading,
                 ..
             } = self;
             framer.push(bytes, |frame| {
-                fold_frame(fold.as_mut(), out, skips, *limit, frame)
+                fold_frame(fold.as_mut(), out, skips, reading, frame)
             })
         };
         let result = result.and_then(|()| self.check_unfinished());
@@ -248,10 +267,10 @@ impl Conversation {
                 out,
                 skips,
                 framer,
-                limit,
+                reading,
                 ..
             } = self;
-            framer.finish(|frame| fold_frame(fold.as_mut(), out, skips, *limit, frame))
+            framer.finish(|frame| fold_frame(fold.as_mut(), out, skips, reading, frame))
         };
         self.ended = true;
         let changes = self.changes(start);
@@ -284,7 +303,7 @@ impl Conversation {
 
     /// A frame past the limit that is still arriving is refused now, not buffered.
     fn check_unfinished(&mut self) -> Result<(), LiveError> {
-        let Some(limit) = self.limit else {
+        let Some(limit) = self.reading.limit else {
             return Ok(());
         };
         if self.framer.buffered() <= limit {
@@ -343,11 +362,11 @@ fn fold_frame(
     fold: &mut dyn LiveFold,
     out: &mut Folded,
     skips: &mut Skips,
-    limit: Option<usize>,
+    reading: &mut Reading,
     frame: Frame<'_>,
 ) -> Result<(), LiveError> {
     let line = frame.line as usize;
-    if let Some(limit) = limit.filter(|&limit| frame.bytes.len() > limit) {
+    if let Some(limit) = reading.limit.filter(|&limit| frame.bytes.len() > limit) {
         return Err(too_large(frame.bytes.len(), limit, frame.line, frame.offset));
     }
     if &*frame.bytes == b"[DONE]" {
@@ -362,9 +381,34 @@ fn fold_frame(
         },
         offset: Some(frame.offset),
     };
-    let value = value::parse(&frame.bytes).map_err(|e| at(FormatError::new("", e.to_string())))?;
-    out.line = line;
-    fold.push(value, line, out, skips).map_err(at)
+    let mut fold_one = |value: Json, skips: &mut Skips| {
+        out.line = line;
+        fold.push(value, line, out, skips).map_err(at)
+    };
+    let problem = match value::parse(&frame.bytes) {
+        Ok(value) => {
+            reading.read_any = true;
+            return fold_one(value, skips);
+        }
+        Err(problem) => problem,
+    };
+    if !reading.recording || skips.strict || !reading.read_any {
+        return Err(at(FormatError::new("", problem.to_string())));
+    }
+    // A torn frame of a recording: each whole value on it is read, the rest skipped.
+    let Ok(text) = std::str::from_utf8(&frame.bytes) else {
+        return skips.unreadable(line, NOT_UTF8, "invalid UTF-8").map_err(at);
+    };
+    let (values, torn) = value::split_values(text, &value::parse_str);
+    for (start, problem) in torn {
+        let kind = unreadable_kind(start, &problem, !values.is_empty());
+        skips.unreadable(line, kind, problem).map_err(at)?;
+    }
+    for range in values {
+        let value = value::parse_str(&text[range]).map_err(|e| at(FormatError::new("", e.to_string())))?;
+        fold_one(value, skips)?;
+    }
+    Ok(())
 }
 
 /// Message `index` as owned, for comparisons.

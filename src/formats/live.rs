@@ -330,6 +330,7 @@ pub fn fold_stream(
     use super::conversation::{Conversation, LiveOptions};
     let options = LiveOptions {
         strict,
+        recording: true,
         ..LiveOptions::default()
     };
     let mut live = Conversation::new(format, options).map_err(|e| FormatError::new("", e))?;

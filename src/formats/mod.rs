@@ -37,6 +37,7 @@ pub mod claude;
 pub mod conversation;
 pub mod date;
 pub mod json;
+pub mod line_tree;
 pub mod live;
 pub mod model_json;
 pub mod pi;

@@ -99,6 +99,8 @@ fn read_member(depth: usize, key: &[u8]) -> bool {
                 | b"fullOutputPath"
                 | b"display"
                 | b"summary"
+                | b"firstKeptEntryId"
+                | b"firstKeptEntryIndex"
                 | b"modelId"
                 | b"thinkingLevel"
         )

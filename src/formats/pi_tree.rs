@@ -13,19 +13,38 @@ use crate::model::{AgentEvent, ChatMessage, MessageRole};
 use crate::owned::IndexedChunks;
 use crate::reducer::{append_event, ChunkStore};
 
-use super::check::{object, optional_string, split_lines, wrong, FormatError, FormatResult, Skips};
+use super::check::{
+    object, optional_string, split_lines, wrong, FormatError, FormatResult, Skips, COMPACTED, OFF_BRANCH,
+    UNREACHABLE,
+};
 use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
 use super::pi::{line_error, parse_line, read_entry, read_message, Stored};
+use super::registry::View;
 use super::value::Json;
 use super::wtf8::Wtf8;
 
-/// How a session is read.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// How a session is read. By default the whole path ([`View::Transcript`]), as
+/// `pi.toMessages` reads it; the history readers name their view.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionOptions {
     /// The leaf whose path is read (an entry id); the last entry when `None`.
     pub leaf: Option<String>,
     /// Refuse entry types, roles and content blocks this version does not know.
     pub strict: bool,
+    /// Which entries are read: the conversation as pi shows it on reload (after a
+    /// compaction, its summary and then the entries it kept), the path whole, or every
+    /// entry.
+    pub view: View,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        SessionOptions {
+            leaf: None,
+            strict: false,
+            view: View::Transcript,
+        }
+    }
 }
 
 /// What a line is, by its `type`.
@@ -68,6 +87,30 @@ struct Entry {
     parent: Option<usize>,
     line: usize,
     stored: Stored,
+    /// For a compaction: the first entry it kept.
+    kept: Option<Kept>,
+}
+
+/// The first entry a compaction kept, as it names it.
+#[derive(Debug)]
+enum Kept {
+    /// `firstKeptEntryId` (version 2 and later).
+    Id(Wtf8),
+    /// `firstKeptEntryIndex` (version 1): the index among the lines pi could parse, the
+    /// header included.
+    Index(usize),
+    /// Neither: nothing before the compaction is kept.
+    Nothing,
+}
+
+fn kept(line: &Json) -> Kept {
+    if let Some(id) = line.get("firstKeptEntryId").and_then(Json::as_str) {
+        return Kept::Id(id.clone());
+    }
+    match line.get("firstKeptEntryIndex").and_then(Json::as_f64) {
+        Some(index) if index >= 0.0 && index.fract() == 0.0 => Kept::Index(index as usize),
+        _ => Kept::Nothing,
+    }
 }
 
 /// Reads a session line by line ([`read_parsed`]), handing on finished messages with
@@ -91,6 +134,12 @@ pub struct SessionReader {
     walked: usize,
     walker: Walker,
     pub skips: Skips,
+    /// Per line pi could parse (the header included), the entry it is, in order: what a
+    /// version 1 compaction's `firstKeptEntryIndex` counts.
+    parsed: Vec<Option<usize>>,
+    /// The line being read is a whole line (not a value found beside another on it, which
+    /// pi cannot parse).
+    pub whole_line: bool,
 }
 
 /// The messages of the entries of a path, taken in order: tool results land in the
@@ -225,10 +274,17 @@ impl SessionReader {
     pub fn new(options: SessionOptions) -> Self {
         SessionReader {
             skips: Skips::new(options.strict),
-            in_order: options.leaf.is_none(),
+            in_order: options.leaf.is_none() && options.view != View::All,
             options,
+            whole_line: true,
             ..SessionReader::default()
         }
+    }
+
+    /// Keeps every entry until the end, where the view is made: for a session that holds
+    /// a compaction (its summary comes first, before the entries it kept).
+    pub fn collect_all(&mut self) {
+        self.in_order = false;
     }
 
     /// Reads line `number`, already parsed (its strings are moved into the messages).
@@ -251,7 +307,12 @@ impl SessionReader {
             )
         };
         let kind = match optional_string(&line, "type", "")?.map(Wtf8::as_bytes) {
-            Some(b"session") => return Ok(()),
+            Some(b"session") => {
+                if self.whole_line {
+                    self.parsed.push(None);
+                }
+                return Ok(());
+            }
             Some(b"message") => Kind::Message,
             Some(kind) => match ENTRY_KINDS.iter().find(|k| **k == kind) {
                 Some(kind) => Kind::Entry(kind),
@@ -265,6 +326,7 @@ impl SessionReader {
             },
             None => Kind::Bare,
         };
+        let compaction = matches!(kind, Kind::Entry(b"compaction")).then(|| kept(&line));
         let stored = match kind {
             Kind::Message => {
                 let mut message = line.take("message").unwrap_or(Json::Null);
@@ -298,6 +360,9 @@ impl SessionReader {
         self.in_order &= id.is_none() && line.get("parentId").is_none();
         let id = id.unwrap_or_else(|| Wtf8::from(format!("line-{number}")));
         self.ids.insert(id.clone(), self.entries.len());
+        if self.whole_line {
+            self.parsed.push(Some(self.entries.len()));
+        }
         let stored = if self.in_order {
             self.walker.take(&id, stored);
             self.walked = self.entries.len() + 1;
@@ -310,6 +375,7 @@ impl SessionReader {
             parent,
             line: number,
             stored,
+            kept: compaction,
         });
         Ok(())
     }
@@ -364,29 +430,98 @@ impl SessionReader {
 
     /// Hands on the rest of the messages of the path, in order; `emit` returns `false`
     /// to stop.
-    pub fn finish_with(mut self, mut emit: impl FnMut(FormatMessage) -> bool) -> FormatResult<()> {
+    /// Returns what was skipped and left out.
+    pub fn finish_with(mut self, mut emit: impl FnMut(FormatMessage) -> bool) -> FormatResult<Skips> {
         if !self.hand_on(&mut emit) {
-            return Ok(());
+            return Ok(self.skips);
         }
         if self.planned {
             self.walker.close();
             self.hand_on(&mut emit);
-            return Ok(());
+            return Ok(self.skips);
         }
-        let path = self.path()?;
+        let path = match self.options.view {
+            View::All => (0..self.entries.len()).collect(),
+            _ => self.path()?,
+        };
+        let order = self.view(&path);
+        self.report_left_out(&path, &order);
         let walked = self.walked;
-        for index in path.into_iter().filter(|&i| i >= walked) {
+        for index in order.into_iter().filter(|&i| i >= walked) {
             let entry = &mut self.entries[index];
             let stored = std::mem::replace(&mut entry.stored, Stored::Hidden);
             let id = entry.id.clone();
             self.walker.take(&id, stored);
             if !self.hand_on(&mut emit) {
-                return Ok(());
+                return Ok(self.skips);
             }
         }
         self.walker.close();
         self.hand_on(&mut emit);
-        Ok(())
+        Ok(self.skips)
+    }
+
+    /// The entries of `path` the view reads, in the order pi shows them: resumed, after
+    /// the path's last compaction its summary comes first, then the entries from the one
+    /// it kept first up to it, then those after it (pi's `buildSessionContext`). A kept
+    /// entry not on the path keeps nothing before the compaction, as in pi.
+    fn view(&self, path: &[usize]) -> Vec<usize> {
+        if self.options.view != View::Resumed {
+            return path.to_vec();
+        }
+        let Some(at) = path.iter().rposition(|&i| self.entries[i].kept.is_some()) else {
+            return path.to_vec();
+        };
+        let first = match &self.entries[path[at]].kept {
+            Some(Kept::Id(id)) => self.ids.get(id).copied(),
+            Some(Kept::Index(index)) => self.parsed.get(*index).copied().flatten(),
+            _ => None,
+        };
+        let from = first
+            .and_then(|first| path[..at].iter().position(|&i| i == first))
+            .unwrap_or(at);
+        let mut order = Vec::with_capacity(path.len() - from);
+        order.push(path[at]);
+        order.extend_from_slice(&path[from..at]);
+        order.extend_from_slice(&path[at + 1..]);
+        order
+    }
+
+    /// Counts the entries the reading leaves out, and why: before the compaction's kept
+    /// part, on another branch of the leaf's tree, or on no branch it reaches.
+    fn report_left_out(&mut self, path: &[usize], order: &[usize]) {
+        let n = self.entries.len();
+        let mut read = vec![false; n];
+        let mut on_path = vec![false; n];
+        for &i in order {
+            read[i] = true;
+        }
+        for &i in path {
+            on_path[i] = true;
+        }
+        let mut root = vec![0; n];
+        for i in 0..n {
+            root[i] = match self.entries[i].parent.filter(|&p| p < i) {
+                Some(parent) => root[parent],
+                None => i,
+            };
+        }
+        let leaf_root = path.last().map(|&leaf| root[leaf]);
+        for i in 0..n {
+            if read[i] || i < self.walked {
+                continue;
+            }
+            let reason = if on_path[i] {
+                COMPACTED
+            } else if Some(root[i]) == leaf_root {
+                OFF_BRANCH
+            } else {
+                UNREACHABLE
+            };
+            let entry = &self.entries[i];
+            self.skips
+                .leave_out(|| format!("line {} (id \"{}\")", entry.line, entry.id), reason);
+        }
     }
 
     /// The messages of the path.
@@ -412,44 +547,56 @@ pub fn read_session_with(
     options: SessionOptions,
     emit: impl FnMut(FormatMessage) -> bool,
 ) -> FormatResult<Skips> {
-    let reader = read_all(text, options, true)?;
-    let skips = reader.skips.clone();
-    reader.finish_with(emit)?;
-    Ok(skips)
+    read_all(text, options, true)?.finish_with(emit)
 }
 
 /// The plan of a session's bytes ([`Planner`]): per line number, whether it is on the
-/// path to `leaf`.
-pub fn plan(text: &[u8], leaf: Option<&str>) -> Option<Vec<bool>> {
+/// path to `options.leaf`; the entries it leaves out are counted in `skips`.
+pub fn plan(text: &[u8], options: &SessionOptions, skips: &mut Skips) -> Plan {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let mut planner = Planner::default();
     let mut start = 0;
     for (number, end) in memchr::memchr_iter(b'\n', text).chain([text.len()]).enumerate() {
-        if start > text.len() || !planner.line(number + 1, &text[start..end]) {
+        if start > text.len() {
             break;
         }
+        planner.line(number + 1, &text[start..end]);
         start = end + 1;
     }
-    planner.finish(leaf)
+    planner.finish(options, skips)
+}
+
+/// What the planner found: the lines of the path (`None` when it cannot be planned), and
+/// whether the session holds a compaction.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub on_path: Option<Vec<bool>>,
+    pub compaction: bool,
 }
 
 /// Reads every line, or with `planned` only those on the path when it can be found first.
 fn read_all(text: &[u8], options: SessionOptions, planned: bool) -> FormatResult<SessionReader> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    let mut reader = SessionReader::new(options);
     let plan = if planned {
-        plan(text, options.leaf.as_deref())
+        plan(text, &reader.options, &mut reader.skips)
     } else {
-        None
+        Plan {
+            on_path: None,
+            compaction: true,
+        }
     };
     let lines = split_lines(text);
     let last = lines.iter().rposition(|line| !is_blank(line));
-    let mut reader = SessionReader::new(options);
-    if plan.is_some() {
+    if plan.on_path.is_some() {
         reader.follow_plan();
+    } else if plan.compaction {
+        reader.collect_all();
     }
     for (i, line) in lines.iter().enumerate() {
         if is_blank(line)
             || plan
+                .on_path
                 .as_ref()
                 .is_some_and(|p| !p.get(i + 1).copied().unwrap_or(false))
         {
@@ -501,6 +648,8 @@ pub struct Planner {
     /// Entry by id, built only once an entry continues another than the one before it.
     by_id: Option<HashMap<Vec<u8>, usize>>,
     failed: bool,
+    /// A line starts as a compaction entry does.
+    compaction: bool,
 }
 
 /// The `type`, `id` and `parentId` (absent for `null`) at the start of an entry line.
@@ -542,8 +691,13 @@ impl Planner {
         self.by_id.as_ref().expect("built above")
     }
 
-    /// Notes line `number`; `false` once the plan is given up.
+    /// Notes line `number`; `false` once the plan is given up (a line in another shape,
+    /// or an entry whose parent is not an earlier entry: a torn line may hide it). Lines
+    /// after that are still looked at for compactions.
     pub fn line(&mut self, number: usize, line: &[u8]) -> bool {
+        if line.starts_with(b"{\"type\":\"compaction\"") {
+            self.compaction = true;
+        }
         if self.failed || line.iter().all(u8::is_ascii_whitespace) {
             return !self.failed;
         }
@@ -558,7 +712,13 @@ impl Planner {
         let parent = match parent {
             None => None,
             Some(parent) if previous.is_some_and(|p| self.id(p) == parent) => previous,
-            Some(parent) => self.index().get(parent).copied(),
+            Some(parent) => match self.index().get(parent).copied() {
+                Some(found) => Some(found),
+                None => {
+                    self.failed = true;
+                    return false;
+                }
+            },
         };
         let entry = self.entries.len();
         self.entries.push((number, parent));
@@ -570,27 +730,64 @@ impl Planner {
         true
     }
 
-    /// Per line number: whether it is on the path to `leaf` (the last entry when
-    /// `None`); `None` when the plan was given up or the leaf is not there.
-    pub fn finish(self, leaf: Option<&str>) -> Option<Vec<bool>> {
-        if self.failed {
-            return None;
+    /// Gives the plan up: the reader reads every line.
+    pub fn give_up(&mut self) {
+        self.failed = true;
+        // What the rest holds is not known.
+        self.compaction = true;
+    }
+
+    /// Per line number: whether it is on the path to `options.leaf` (the last entry when
+    /// `None`); `None` when the plan was given up, the leaf is not there, or the view
+    /// needs every entry (all of them, or a compaction's summary before what it kept).
+    /// The entries off the path are counted in `skips`.
+    pub fn finish(self, options: &SessionOptions, skips: &mut Skips) -> Plan {
+        let compaction = self.compaction;
+        let unplanned = Plan {
+            on_path: None,
+            compaction,
+        };
+        if self.failed || options.view == View::All || compaction && options.view == View::Resumed {
+            return unplanned;
         }
         let last_line = self.entries.last().map_or(0, |e| e.0);
         let mut on_path = vec![false; last_line + 1];
-        let mut at = match leaf {
+        let mut at = match &options.leaf {
             None => self.entries.len().checked_sub(1),
             Some(id) => (0..self.entries.len())
                 .rev()
                 .find(|&i| self.id(i) == id.as_bytes()),
         };
-        at?;
+        if at.is_none() {
+            return unplanned;
+        }
+        let leaf = at;
         while let Some(index) = at {
             let (line, parent) = self.entries[index];
             on_path[line] = true;
             at = parent.filter(|&p| p < index);
         }
-        Some(on_path)
+        let mut root = vec![0; self.entries.len()];
+        for (i, &(_, parent)) in self.entries.iter().enumerate() {
+            root[i] = parent.filter(|&p| p < i).map_or(i, |p| root[p]);
+        }
+        let leaf_root = leaf.map(|leaf| root[leaf]);
+        for (i, &(line, _)) in self.entries.iter().enumerate() {
+            if on_path[line] {
+                continue;
+            }
+            let reason = if Some(root[i]) == leaf_root {
+                OFF_BRANCH
+            } else {
+                UNREACHABLE
+            };
+            let id = String::from_utf8_lossy(self.id(i));
+            skips.leave_out(|| format!("line {line} (id \"{id}\")"), reason);
+        }
+        Plan {
+            on_path: Some(on_path),
+            compaction,
+        }
     }
 }
 

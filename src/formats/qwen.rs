@@ -20,19 +20,24 @@
 //! - `system` records: a `chat_compression` is a `system` message with a `compaction`
 //!   chunk (the summary the compressed history starts with); a `slash_command`
 //!   invocation and records with a `displayText` are `notice`s; telemetry
-//!   (`ui_telemetry`) and session bookkeeping are skipped; subtypes this version does
-//!   not know are counted in [`Skipped::unknown`].
-
-use std::collections::HashMap;
+//!   (`ui_telemetry`) and session bookkeeping are counted by subtype in
+//!   [`Skips::kinds`]; subtypes this version does not know are skipped and counted.
+//!
+//! A `chat_compression` replaces what came before it in the model's context: resumed
+//! ([`View::Resumed`], the default) the conversation starts at the last one on the
+//! chain, its summary first; [`View::Transcript`] reads the whole chain. Records off the
+//! chain are counted in [`Skips::left_out`] by reason.
 
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
+use super::check::Skips;
+use super::claude::ORPHAN_RESULT;
+use super::line_tree::{is_sidechain, LeftOutLines, Tree};
 use super::model_json::{FormatEvent, FormatMessage};
+use super::registry::View;
 use super::stored::StoredMessages;
 use super::value::Json;
 use super::wtf8::Wtf8;
-
-pub use super::claude::Skipped;
 
 /// The tag around the context a UserPromptSubmit hook adds to a prompt.
 pub const CONTEXT_OPEN: &str = "<qwen:user-prompt-submit-context>";
@@ -88,37 +93,59 @@ pub fn is_record(line: &Json) -> bool {
             || str_of(line, "type").is_some_and(|t| *t == "system"))
 }
 
-/// The records of the conversation, in order.
-pub fn chain(lines: &[Json], skipped: &mut Skipped) -> Vec<usize> {
-    let mut by_uuid: HashMap<&Wtf8, usize> = HashMap::new();
-    let mut records = 0;
-    for (i, line) in lines.iter().enumerate() {
-        match str_of(line, "uuid") {
-            Some(uuid) if str_of(line, "type").is_some() => {
-                records += 1;
-                by_uuid.insert(uuid, i);
-            }
-            _ => skipped.unknown += 1,
-        }
+/// A line with a `uuid` and a `type`: a link of the chain.
+fn is_linked(line: &Json) -> bool {
+    str_of(line, "uuid").is_some() && str_of(line, "type").is_some()
+}
+
+fn is_compression(line: &Json) -> bool {
+    str_of(line, "subtype").is_some_and(|s| *s == "chat_compression")
+}
+
+/// The records of the conversation in `view`, in order; the records left out are
+/// counted in `skips`, `numbers[i]` naming line `i`.
+pub fn conversation(lines: &[Json], numbers: &[usize], view: View, skips: &mut Skips) -> Vec<usize> {
+    let n = lines.len();
+    if view == View::All {
+        return (0..n).filter(|&i| is_linked(&lines[i])).collect();
     }
-    let is_record = |l: &Json| str_of(l, "uuid").is_some() && str_of(l, "type").is_some();
+    let tree = Tree::new(lines, is_linked);
     let leaf = lines
         .iter()
-        .rposition(|l| is_record(l) && !is_true(l, "isSidechain"))
-        .or_else(|| lines.iter().rposition(is_record));
-    let mut order = Vec::new();
-    let mut seen = vec![false; lines.len()];
-    let mut next = leaf;
-    while let Some(i) = next {
-        if std::mem::replace(&mut seen[i], true) {
-            break; // a cycle of parents: each record once
-        }
-        order.push(i);
-        next = str_of(&lines[i], "parentUuid").and_then(|p| by_uuid.get(p).copied());
+        .rposition(|l| is_linked(l) && !is_sidechain(l))
+        .or_else(|| lines.iter().rposition(is_linked));
+    let chain = leaf.map(|leaf| tree.chain(leaf, true)).unwrap_or_default();
+    let from = match view {
+        View::Resumed => chain
+            .iter()
+            .rposition(|&i| is_compression(&lines[i]))
+            .unwrap_or(0),
+        _ => 0,
+    };
+    let (mut shown, mut full) = (vec![false; n], vec![false; n]);
+    for (at, &i) in chain.iter().enumerate() {
+        full[i] = true;
+        shown[i] = at >= from;
     }
-    order.reverse();
-    skipped.off_chain += records - order.len();
-    order
+    let left_out = LeftOutLines {
+        tree: &tree,
+        shown: &shown,
+        full: &full,
+        leaf,
+    };
+    left_out.report(
+        view,
+        is_linked,
+        |i| {
+            let number = numbers.get(i).copied().unwrap_or(i + 1);
+            match str_of(&lines[i], "uuid") {
+                Some(uuid) => format!("line {number} (uuid \"{uuid}\")"),
+                None => format!("line {number}"),
+            }
+        },
+        skips,
+    );
+    chain[from..].to_vec()
 }
 
 fn parts(record: &Json) -> &[Json] {
@@ -215,7 +242,7 @@ fn file_chunk(part: &Json) -> Option<Chunk<Wtf8, Json>> {
 #[derive(Debug, Default)]
 pub struct Recording {
     stored: StoredMessages,
-    pub skipped: Skipped,
+    pub skips: Skips,
 }
 
 impl Recording {
@@ -223,7 +250,8 @@ impl Recording {
         Self::default()
     }
 
-    pub fn record(&mut self, record: &Json) {
+    /// Folds the record of line `number` in.
+    pub fn record(&mut self, record: &Json, number: usize) {
         let uuid = str_of(record, "uuid")
             .map(|u| u.to_string_lossy().into_owned())
             .unwrap_or_default();
@@ -258,18 +286,22 @@ impl Recording {
                         continue;
                     };
                     let Some(id) = str_of(response, "id") else {
-                        self.skipped.orphan_results += 1;
+                        self.skips.leave_out(|| format!("line {number}"), ORPHAN_RESULT);
                         continue;
                     };
                     let result = response.get("response").cloned().unwrap_or(Json::Undefined);
                     let is_error = status_error || result.get("error").is_some();
                     if !self.stored.set_result(id, Some((result, Json::Bool(is_error)))) {
-                        self.skipped.orphan_results += 1;
+                        self.skips.leave_out(
+                            || format!("line {number} (functionResponse id \"{id}\")"),
+                            ORPHAN_RESULT,
+                        );
                     }
                 }
             }
             Some(b"system") => self.system(record, &uuid),
-            _ => self.skipped.unknown += 1,
+            // Counted when the lines were read ([`is_known_record`]).
+            _ => {}
         }
     }
 
@@ -341,34 +373,51 @@ impl Recording {
                     _ => {}
                 }
             }
-            _ => match payload.and_then(|p| str_of(p, "displayText")) {
-                Some(text) => notice(self, SystemChunkKind::Notice, text.clone()),
-                None => {
-                    let known = subtype.is_some_and(|s| BOOKKEEPING.iter().any(|b| s == b));
-                    if !known {
-                        self.skipped.unknown += 1;
-                    }
+            // Bookkeeping and unknown subtypes without a text are counted when the lines
+            // were read ([`is_known_record`], [`bookkeeping_kind`]).
+            _ => {
+                if let Some(text) = payload.and_then(|p| str_of(p, "displayText")) {
+                    notice(self, SystemChunkKind::Notice, text.clone());
                 }
-            },
+            }
         }
     }
 }
 
-/// A recording's lines (parsed), read as the conversation to its last record.
-pub fn read_lines(lines: &[Json], mut emit: impl FnMut(FormatMessage) -> bool) -> Skipped {
-    let mut skipped = Skipped::default();
-    let order = chain(lines, &mut skipped);
+/// A recording's lines (parsed), `numbers[i]` the line number of `lines[i]`, read as
+/// the conversation in `view`; what was left out is counted in the result.
+pub fn read_lines(
+    lines: &[Json],
+    numbers: &[usize],
+    view: View,
+    mut emit: impl FnMut(FormatMessage) -> bool,
+) -> Skips {
+    let mut skips = Skips::default();
+    let order = conversation(lines, numbers, view, &mut skips);
     let mut recording = Recording::new();
-    recording.skipped = skipped;
+    recording.skips = skips;
     for i in order {
-        recording.record(&lines[i]);
+        recording.record(&lines[i], numbers.get(i).copied().unwrap_or(i + 1));
         if !recording.stored.hand_on(&mut emit) {
-            return recording.skipped;
+            return recording.skips;
         }
     }
-    let skipped = recording.skipped;
+    let skips = std::mem::take(&mut recording.skips);
     recording.stored.finish(&mut emit);
-    skipped
+    skips
+}
+
+/// The kind a known record that shows nothing is counted as (its subtype), if it is one.
+pub fn bookkeeping_kind(line: &Json) -> Option<&Wtf8> {
+    if str_of(line, "type").is_some_and(|t| *t == "system")
+        && line
+            .get("systemPayload")
+            .and_then(|p| str_of(p, "displayText"))
+            .is_none()
+    {
+        return str_of(line, "subtype").filter(|s| BOOKKEEPING.iter().any(|b| *s == b));
+    }
+    None
 }
 
 /// Whether this version knows a record: the four types, a system record of a known

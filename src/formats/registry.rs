@@ -53,6 +53,37 @@ pub struct ReadOptions {
     pub strict: bool,
     /// For tree-shaped sessions (Pi): the leaf whose conversation is read.
     pub leaf: Option<String>,
+    /// Which of a session's entries are read.
+    pub view: View,
+}
+
+/// Which entries of a session a reading gives, for the formats whose sessions are trees
+/// (branches) or are compacted; the others give every entry in each view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum View {
+    /// The conversation as the tool shows it when the session is opened again: the
+    /// current branch, from its last compaction on (the summary, then what it kept).
+    #[default]
+    Resumed,
+    /// The current branch whole: every message of it, compaction summaries where they
+    /// were made.
+    Transcript,
+    /// Every entry of the file in file order: every branch, sub-agent lines, entries no
+    /// branch reaches.
+    All,
+}
+
+impl View {
+    pub const NAMES: [&'static str; 3] = ["resumed", "transcript", "all"];
+
+    pub fn from_name(name: &str) -> Option<View> {
+        match name {
+            "resumed" => Some(View::Resumed),
+            "transcript" => Some(View::Transcript),
+            "all" => Some(View::All),
+            _ => None,
+        }
+    }
 }
 
 /// Reads a history, handing each message to `emit` (which returns `false` to stop);

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
 
 use crate::bytes::scan::ordinary_run;
 use crate::decode::ValueType;
@@ -197,6 +198,69 @@ fn parse_with(text: &[u8], keep: fn(usize, &[u8]) -> bool, utf8: bool) -> Result
         return Err(parser.error(ParseErrorKind::TrailingCharacters));
     }
     Ok(value)
+}
+
+/// The complete JSON values of a line that does not parse as one, by their place in it,
+/// and where each stretch that is no value starts, with why. An append cut short and the
+/// next entry written onto the same line fails where the next entry starts (or a few
+/// bytes in, when the cut left a string open): the next value is taken to start at the
+/// last `{` the parser reached. Each step starts past the one before and costs at most
+/// the bytes it parses, so a line is split in time linear in its length.
+pub fn split_values<T>(
+    text: &str,
+    parse: &impl Fn(&str) -> Result<T, ParseError>,
+) -> (Vec<Range<usize>>, Vec<(usize, ParseError)>) {
+    let (mut values, mut torn) = (Vec::new(), Vec::new());
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    loop {
+        while bytes
+            .get(pos)
+            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            pos += 1;
+        }
+        if pos >= bytes.len() {
+            break;
+        }
+        let e = match parse(&text[pos..]) {
+            Ok(_) => {
+                values.push(pos..text.len());
+                break;
+            }
+            Err(e) => ParseError {
+                offset: pos + e.offset,
+                ..e
+            },
+        };
+        if e.kind == ParseErrorKind::TrailingCharacters {
+            if let Some(value) = text.get(pos..e.offset).filter(|v| parse(v).is_ok()) {
+                values.push(pos..pos + value.len());
+                pos = e.offset;
+                continue;
+            }
+        }
+        let next = match e.kind {
+            // The text ends inside the value: no other starts on this line.
+            ParseErrorKind::Truncated => None,
+            _ => {
+                let reached = e.offset.min(bytes.len() - 1);
+                memchr::memrchr(b'{', &bytes[pos + 1..=reached]).map(|at| pos + 1 + at)
+            }
+        };
+        torn.push((
+            pos,
+            ParseError {
+                offset: e.offset - pos,
+                ..e
+            },
+        ));
+        match next {
+            Some(next) => pos = next,
+            None => break,
+        }
+    }
+    (values, torn)
 }
 
 /// A string as [`Parser::string_ref`] read it.

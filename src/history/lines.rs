@@ -5,9 +5,11 @@
 //! starts with, or holds bytes that are not UTF-8) is refused as soon as its first block
 //! is read, not when its end is found (`/dev/zero` has none).
 
+use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use crate::formats::value::{ParseError, ParseErrorKind};
+use crate::formats::check::{unreadable_kind, Skips, NOT_JSON, NOT_UTF8};
+use crate::formats::value::{split_values, ParseError, ParseErrorKind};
 
 use super::HistoryError;
 
@@ -71,6 +73,21 @@ pub struct Lines<R> {
     /// The lines are JSON texts (read by [`Self::next_parsed`]): one that cannot be is
     /// handed on before its end.
     json: bool,
+    /// The last line was handed on before its end (it can be no JSON); the rest of it is
+    /// passed over before the next line.
+    cut_short: bool,
+    discard_rest: bool,
+    /// Values found on a line beside others, not handed on yet, with their line and
+    /// whether each starts it.
+    pending: VecDeque<(String, usize, bool)>,
+    /// The value handed on last starts its line (it is not one found after another).
+    pub starts_line: bool,
+    /// The value handed on last is its whole line.
+    pub whole_line: bool,
+    /// A value was read: lines that cannot be read are skipped from now on.
+    read_any: bool,
+    /// Lines skipped because they could not be read.
+    pub skips: Skips,
 }
 
 impl<R: Read> Lines<R> {
@@ -85,6 +102,13 @@ impl<R: Read> Lines<R> {
             eof: false,
             checked: 0,
             json: false,
+            cut_short: false,
+            discard_rest: false,
+            pending: VecDeque::new(),
+            starts_line: true,
+            whole_line: true,
+            read_any: false,
+            skips: Skips::default(),
         }
     }
 
@@ -119,6 +143,37 @@ impl<R: Read> Lines<R> {
 
     /// The next line (the last one may lack its `\n`), checked as UTF-8; `None` at the end.
     pub fn next_line(&mut self) -> Result<Option<Line<'_>>, HistoryError> {
+        Ok(match self.next_raw()? {
+            None => None,
+            Some((Ok(text), number, offset)) => Some(Line { text, number, offset }),
+            Some((Err(e), _, _)) => return Err(e),
+        })
+    }
+
+    /// Passes over the rest of a line handed on before its end, without keeping it.
+    fn pass_rest(&mut self) -> Result<(), HistoryError> {
+        loop {
+            if let Some(at) = memchr::memchr(b'\n', &self.buf[self.start..self.end]) {
+                self.start += at + 1;
+                self.discard_rest = false;
+                return Ok(());
+            }
+            self.start = self.end;
+            if !self.fill().map_err(read_error)? {
+                self.discard_rest = false;
+                return Ok(());
+            }
+        }
+    }
+
+    /// The next line, its number and offset; the text is an error when it is not UTF-8
+    /// (the line is passed over either way).
+    #[allow(clippy::type_complexity)]
+    fn next_raw(&mut self) -> Result<Option<(Result<&str, HistoryError>, usize, u64)>, HistoryError> {
+        if self.discard_rest {
+            self.pass_rest()?;
+        }
+        self.cut_short = false;
         let mut searched = self.start;
         let end = loop {
             if let Some(at) = memchr::memchr(b'\n', &self.buf[searched..self.end]) {
@@ -144,6 +199,7 @@ impl<R: Read> Lines<R> {
                 self.checked = partial;
                 let partial = &self.buf[self.start..self.end];
                 if hopeless(partial) {
+                    self.cut_short = true;
                     // Without a sequence the next block may complete.
                     break match simdutf8::compat::from_utf8(partial) {
                         Err(e) if e.error_len().is_none() => self.start + e.valid_up_to(),
@@ -171,45 +227,37 @@ impl<R: Read> Lines<R> {
                 offset: Some(at),
                 message: format!("line {}, byte {at}: invalid UTF-8", self.number),
             }
-        })?;
-        Ok(Some(Line {
-            text,
-            number: self.number,
-            offset,
-        }))
+        });
+        Ok(Some((text, self.number, offset)))
     }
 
-    /// The next non-blank line, parsed by `parse`, and its number. A line that does not
     /// Lines are JSON texts: one that cannot become JSON however it goes on is handed on
     /// after its first block, not at its end (see [`hopeless`]).
     pub fn expect_json(&mut self) {
         self.json = true;
     }
 
-    /// parse is reported by `error(e, number, is_last)`; `is_last`: nothing but blank
-    /// lines follows (so a line cut short can be told from one that is wrong).
+    /// Refuse a line that cannot be read (strict) instead of skipping and counting it in
+    /// [`Self::skips`].
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.skips.strict = strict;
+        self
+    }
+
+    /// The next non-blank line, parsed by `parse`, and its number. A line that does not
+    /// parse is reported by `error(e, number, is_last)` when strict; `is_last`: nothing
+    /// but blank lines follows (so a line cut short can be told from one that is wrong).
+    /// Otherwise it is read as far as it can be: each complete value on it is handed on
+    /// (an append cut short and the next entry written onto the same line), and what is
+    /// no value is skipped and counted in [`Self::skips`]. The first non-blank line must
+    /// be read: a file that starts with no value is no file of this format.
     pub fn next_parsed<T>(
         &mut self,
         parse: impl Fn(&str) -> Result<T, ParseError>,
         error: impl FnOnce(ParseError, usize, bool) -> HistoryError,
     ) -> Result<Option<(T, usize)>, HistoryError> {
         self.expect_json();
-        loop {
-            let Some(line) = self.next_line()? else {
-                return Ok(None);
-            };
-            if line.text.bytes().all(|b| b.is_ascii_whitespace()) {
-                continue;
-            }
-            let number = line.number;
-            return match parse(line.text) {
-                Ok(parsed) => Ok(Some((parsed, number))),
-                Err(e) => {
-                    let last = e.kind == ParseErrorKind::Truncated && self.rest_is_blank();
-                    Err(error(e, number, last))
-                }
-            };
-        }
+        self.next_parsed_of(|_| true, parse, error)
     }
 
     /// [`Lines::next_parsed`] of the lines `wanted` keeps (by number); the others are
@@ -221,20 +269,71 @@ impl<R: Read> Lines<R> {
         error: impl FnOnce(ParseError, usize, bool) -> HistoryError,
     ) -> Result<Option<(T, usize)>, HistoryError> {
         loop {
-            let Some(line) = self.next_line()? else {
-                return Ok(None);
+            if let Some((text, number, first)) = self.pending.pop_front() {
+                self.starts_line = first;
+                self.whole_line = false;
+                match parse(&text) {
+                    Ok(parsed) => return Ok(Some((parsed, number))),
+                    // Checked when the line was split.
+                    Err(e) => return Err(error(e, number, false)),
+                }
+            }
+            let lenient = !self.skips.strict && self.read_any;
+            let line = match self.next_raw()? {
+                None => return Ok(None),
+                Some((Ok(text), number, offset)) => Line { text, number, offset },
+                Some((Err(e), number, _)) => {
+                    if !lenient {
+                        return Err(e);
+                    }
+                    let _ = self.skips.unreadable(number, NOT_UTF8, "invalid UTF-8");
+                    if self.cut_short {
+                        self.discard_rest = true;
+                    }
+                    continue;
+                }
             };
             if !wanted(line.number) || line.text.bytes().all(|b| b.is_ascii_whitespace()) {
                 continue;
             }
             let number = line.number;
-            return match parse(line.text) {
-                Ok(parsed) => Ok(Some((parsed, number))),
-                Err(e) => {
-                    let last = e.kind == ParseErrorKind::Truncated && self.rest_is_blank();
-                    Err(error(e, number, last))
+            let e = match parse(line.text) {
+                Ok(parsed) => {
+                    self.read_any = true;
+                    self.starts_line = true;
+                    self.whole_line = true;
+                    return Ok(Some((parsed, number)));
                 }
+                Err(e) => e,
             };
+            // A line that does not parse is rare: it is copied, and split.
+            let text = line.text.to_owned();
+            let (values, torn) = split_values(&text, &parse);
+            let cut = self.cut_short;
+            if !torn.is_empty() && (self.skips.strict || !self.read_any) {
+                let last = e.kind == ParseErrorKind::Truncated && !cut && self.rest_is_blank();
+                return Err(error(e, number, last));
+            }
+            let values: Vec<(String, bool)> = values
+                .into_iter()
+                .map(|v| (text[v.clone()].to_string(), text[..v.start].trim().is_empty()))
+                .collect();
+            let followed = !values.is_empty();
+            for (at, problem) in torn {
+                let kind = match cut {
+                    true => NOT_JSON,
+                    false => unreadable_kind(at, &problem, followed),
+                };
+                let _ = self.skips.unreadable(number, kind, problem);
+            }
+            if cut {
+                self.discard_rest = true;
+            }
+            self.pending
+                .extend(values.into_iter().map(|(v, first)| (v, number, first)));
+            if !self.pending.is_empty() {
+                self.read_any = true;
+            }
         }
     }
 

@@ -29,7 +29,7 @@ use crate::formats::chatviewer::adapt_jsonl_messages;
 use crate::formats::check::FormatError;
 use crate::formats::check::Skips;
 use crate::formats::model_json::FormatMessage;
-use crate::formats::registry::{Format, Input, ReadOptions};
+use crate::formats::registry::{Format, Input, ReadOptions, View};
 use crate::formats::source::{Invalid, Reader};
 use crate::formats::stored::StoredMessages;
 use crate::formats::streams::owned_event;
@@ -171,9 +171,9 @@ fn reader_of<'a>(input: Input<'a>) -> Box<dyn Read + 'a> {
     }
 }
 
-/// Lines of a reader or of bytes.
-fn lines_of<'a>(input: Input<'a>) -> Lines<Box<dyn Read + 'a>> {
-    Lines::new(reader_of(input))
+/// Lines of a reader or of bytes; with `strict`, a line that cannot be read is refused.
+fn lines_of<'a>(input: Input<'a>, strict: bool) -> Lines<Box<dyn Read + 'a>> {
+    Lines::new(reader_of(input)).strict(strict)
 }
 
 /// Fills `block` from `reader` as far as one read goes; 0 at the end.
@@ -250,6 +250,7 @@ fn read_stream_history(
     let options = LiveOptions {
         strict: options.strict,
         limit: Some(lines::MAX_LINE),
+        recording: true,
         ..LiveOptions::default()
     };
     let mut live = Conversation::new(format, options).map_err(|message| HistoryError {
@@ -307,14 +308,13 @@ pub fn read_ai_sdk(
 /// The `sn` history: one message per thought, read one at a time.
 pub fn read_sn(
     input: Input<'_>,
-    _options: &ReadOptions,
+    options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    read_items(reader_of(input), |item, at| {
+    read_items(reader_of(input), options.strict, |item, at| {
         let message = sn::read_thought(&item).map_err(|e| at.error(e))?;
         Ok(emit(Message::Format(message)))
-    })?;
-    Ok(Skips::default())
+    })
 }
 
 /// The `acp` history.
@@ -340,15 +340,17 @@ pub fn read_acp_history(
                 if let Some(records) = crate::formats::registry::document_records(&bytes) {
                     return read_acp_records(records, options.strict, emit);
                 }
-                return read_acp(Lines::new(&bytes[..]), options.strict, |message| {
-                    emit(Message::Format(message))
-                });
+                return read_acp(
+                    Lines::new(&bytes[..]).strict(options.strict),
+                    options.strict,
+                    |message| emit(Message::Format(message)),
+                );
             }
             Input::Reader(reader)
         }
         input => input,
     };
-    read_acp(lines_of(input), options.strict, |message| {
+    read_acp(lines_of(input, options.strict), options.strict, |message| {
         emit(Message::Format(message))
     })
 }
@@ -392,11 +394,12 @@ fn read_acp_records(
 /// The `chatviewer` history.
 pub fn read_chatviewer_history(
     input: Input<'_>,
-    _options: &ReadOptions,
+    options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    read_chatviewer(reader_of(input), |message| emit(Message::Format(message)))?;
-    Ok(Skips::default())
+    read_chatviewer(reader_of(input), options.strict, |message| {
+        emit(Message::Format(message))
+    })
 }
 
 /// The `pi` history: the path to the current leaf (or `options.leaf`). The path is found
@@ -410,52 +413,77 @@ pub fn read_pi_history(
     let session = pi::SessionOptions {
         leaf: options.leaf.clone(),
         strict: options.strict,
+        view: options.view,
     };
+    let mut skips = Skips::new(options.strict);
     let emit = |message| emit(Message::Format(message));
     match input {
         Input::Bytes(bytes) => {
-            let plan = pi::plan(bytes, session.leaf.as_deref());
-            read_pi(Lines::new(bytes), session, plan, emit)
+            let plan = pi::plan(bytes, &session, &mut skips);
+            read_pi(Lines::new(bytes), session, plan, skips, emit)
         }
         Input::Reader(reader) => {
             let mut planner = pi::Planner::default();
             let mut lines = Lines::new(&mut *reader);
             lines.expect_json();
-            while let Some(line) = lines.next_line()? {
-                // A line that can be no entry is refused now, not after the whole file.
+            let mut first = true;
+            loop {
+                let line = match lines.next_line() {
+                    Ok(Some(line)) => line,
+                    Ok(None) => break,
+                    // Not UTF-8: the reading proper says where, or skips it.
+                    Err(_) if !first => {
+                        planner.give_up();
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                };
+                // A line that can be no entry is refused now when it is the first (the
+                // file is no session), not after the whole file; later, the plan is
+                // given up and the reading proper skips it.
                 if lines::hopeless(line.text.as_bytes()) {
                     if let Err(e) = pi::parse_str_line(line.text) {
-                        return Err(format_error(pi::line_error(e, line.number, false)));
+                        if first || options.strict {
+                            return Err(format_error(pi::line_error(e, line.number, false)));
+                        }
+                        planner.give_up();
+                        break;
                     }
                 }
-                if !planner.line(line.number, line.text.as_bytes()) {
-                    break;
-                }
+                first &= line.text.bytes().all(|b| b.is_ascii_whitespace());
+                planner.line(line.number, line.text.as_bytes());
             }
             drop(lines);
-            let plan = planner.finish(session.leaf.as_deref());
+            let plan = planner.finish(&session, &mut skips);
             reader.seek(SeekFrom::Start(0)).map_err(|e| HistoryError {
                 line: None,
                 offset: None,
                 message: format!("reading failed: {e}"),
             })?;
-            read_pi(Lines::new(reader), session, plan, emit)
+            read_pi(Lines::new(reader), session, plan, skips, emit)
         }
     }
 }
 
 fn read_pi(
-    mut lines: Lines<impl Read>,
+    lines: Lines<impl Read>,
     options: pi::SessionOptions,
-    plan: Option<Vec<bool>>,
+    plan: crate::formats::pi_tree::Plan,
+    planned: Skips,
     mut emit: impl FnMut(FormatMessage) -> bool,
 ) -> Result<Skips, HistoryError> {
+    let mut lines = lines.strict(options.strict);
     let mut reader = pi::SessionReader::new(options);
-    if plan.is_some() {
+    let last_planned = plan.on_path.as_ref().and_then(|p| p.iter().rposition(|&on| on));
+    if plan.on_path.is_some() {
         reader.follow_plan();
+    } else if plan.compaction {
+        reader.collect_all();
     }
+    let on_path = plan.on_path;
     let wanted = |number: usize| {
-        plan.as_ref()
+        on_path
+            .as_ref()
             .is_none_or(|plan| plan.get(number).copied().unwrap_or(false))
     };
     let error = |e: FormatError| HistoryError {
@@ -463,18 +491,36 @@ fn read_pi(
         offset: None,
         message: e.to_string(),
     };
+    let mut hidden = Skips::default();
     while let Some((parsed, number)) =
         lines.next_parsed_of(wanted, pi::parse_str_line, |e, number, last| {
             error(pi::line_error(e, number, last))
         })?
     {
+        // A value found beside another on a line pi cannot parse: when the path was
+        // planned from the line's start, one that is not its first is on the path only
+        // on the leaf's line (nothing continues it).
+        reader.whole_line = lines.whole_line;
+        if last_planned.is_some_and(|last| !lines.starts_line && number != last) {
+            hidden.leave_out(
+                || format!("line {number} (a second entry on it)"),
+                crate::formats::check::OFF_BRANCH,
+            );
+            continue;
+        }
         reader.read_parsed(parsed, number).map_err(error)?;
         if !reader.hand_on(&mut emit) {
-            return Ok(reader.skips);
+            let mut skips = std::mem::take(&mut reader.skips);
+            for more in [planned, hidden, lines.skips] {
+                skips.merge(more);
+            }
+            return Ok(skips);
         }
     }
-    let skips = reader.skips.clone();
-    reader.finish_with(emit).map_err(error)?;
+    let mut skips = reader.finish_with(emit).map_err(error)?;
+    for more in [planned, hidden, lines.skips] {
+        skips.merge(more);
+    }
     Ok(skips)
 }
 
@@ -516,8 +562,9 @@ fn parse_error(e: ParseError, line: usize, last: bool) -> HistoryError {
 /// handed to `each` one at a time as they are read; `each` returns `false` to stop.
 fn read_items(
     mut reader: impl Read,
+    strict: bool,
     mut each: impl FnMut(Json, At) -> Result<bool, HistoryError>,
-) -> Result<(), HistoryError> {
+) -> Result<Skips, HistoryError> {
     // Whole blank lines before the first item are skipped here; the line the first item
     // starts on is read on by the array or line reader.
     const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -528,7 +575,7 @@ fn read_items(
         let n = read_block(&mut reader, &mut block)?;
         if n == 0 {
             if head.iter().all(u8::is_ascii_whitespace) {
-                return Ok(());
+                return Ok(Skips::new(strict));
             }
             break 0;
         }
@@ -569,16 +616,16 @@ fn read_items(
                 break;
             }
         }
-        return Ok(());
+        return Ok(Skips::new(strict));
     }
     let reader = std::io::Cursor::new(head).chain(reader);
-    let mut lines = Lines::after(reader, lines_before, offset);
+    let mut lines = Lines::after(reader, lines_before, offset).strict(strict);
     while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
         if !each(item, At::Line(number))? {
             break;
         }
     }
-    Ok(())
+    Ok(lines.skips)
 }
 
 fn text(node: Node<'_>) -> Wtf8 {
@@ -603,10 +650,12 @@ fn read_acp(
             skips.skip(number, NO_ACP_MESSAGE).map_err(format_error)?;
         }
         if !fold.hand_on(&mut emit) {
+            skips.merge(lines.skips);
             return Ok(skips);
         }
     }
     fold.finish(&mut emit);
+    skips.merge(lines.skips);
     Ok(skips)
 }
 
@@ -620,15 +669,15 @@ fn format_error(e: FormatError) -> HistoryError {
 
 /// The values of JSON lines with their line numbers, blank lines skipped. A transcript
 /// is a tree of lines, so its conversation is known only once every line is read.
-fn json_lines(input: Input<'_>) -> Result<(Vec<Json>, Vec<usize>), HistoryError> {
-    let mut lines = lines_of(input);
+fn json_lines(input: Input<'_>, strict: bool) -> Result<(Vec<Json>, Vec<usize>, Skips), HistoryError> {
+    let mut lines = lines_of(input, strict);
     let mut values = Vec::new();
     let mut numbers = Vec::new();
     while let Some((value, number)) = lines.next_parsed(value::parse_str, parse_error)? {
         values.push(value);
         numbers.push(number);
     }
-    Ok((values, numbers))
+    Ok((values, numbers, lines.skips))
 }
 
 /// The `claude` history: a Claude Code transcript, the chain to its last line.
@@ -637,16 +686,13 @@ pub fn read_claude_history(
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    let unknown = "a line type this version does not know";
-    read_line_tree(
-        input,
-        options,
-        (claude::is_known_line, unknown),
-        emit,
-        |lines, emit| {
-            claude::read_lines(lines, emit);
-        },
-    )
+    let tree = LineTree {
+        known: claude::is_known_line,
+        quiet: claude::bookkeeping_kind,
+        unknown: "line",
+        read: |lines, numbers, view, emit| claude::read_lines(lines, numbers, view, emit),
+    };
+    read_line_tree(input, options, tree, emit)
 }
 
 /// The `qwen` history: a Qwen Code chat recording, the chain to its last record.
@@ -655,49 +701,70 @@ pub fn read_qwen_history(
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    let unknown = "a record this version does not know";
-    read_line_tree(
-        input,
-        options,
-        (qwen::is_known_record, unknown),
-        emit,
-        |lines, emit| {
-            qwen::read_lines(lines, emit);
-        },
-    )
+    let tree = LineTree {
+        known: qwen::is_known_record,
+        quiet: qwen::bookkeeping_kind,
+        unknown: "record",
+        read: |lines, numbers, view, emit| qwen::read_lines(lines, numbers, view, emit),
+    };
+    read_line_tree(input, options, tree, emit)
+}
+
+/// Reads parsed lines (`numbers[i]` the line of `lines[i]`) in a view.
+type ReadLines = fn(&[Json], &[usize], View, &mut dyn FnMut(FormatMessage) -> bool) -> Skips;
+
+/// A format whose lines form a tree: which lines it knows, which of those show nothing
+/// (and as what they are counted), and how it reads the conversation.
+struct LineTree {
+    known: fn(&Json) -> bool,
+    quiet: fn(&Json) -> Option<&Wtf8>,
+    /// What a line is called in the note for one this version does not know.
+    unknown: &'static str,
+    read: ReadLines,
 }
 
 /// A transcript whose lines form a tree (its conversation is known only once every line
 /// is read): lines the format does not know are skipped and counted (refused when
-/// strict), then `read` hands on the messages.
+/// strict), lines it knows and that show nothing are counted by kind, then the
+/// conversation is read.
 fn read_line_tree(
     input: Input<'_>,
     options: &ReadOptions,
-    (known, unknown): (fn(&Json) -> bool, &str),
+    tree: LineTree,
     emit: &mut dyn FnMut(Message) -> bool,
-    read: impl FnOnce(&[Json], &mut dyn FnMut(FormatMessage) -> bool),
 ) -> Result<Skips, HistoryError> {
-    let (lines, numbers) = json_lines(input)?;
-    let mut skips = Skips::new(options.strict);
+    let (lines, numbers, mut skips) = json_lines(input, options.strict)?;
     for (line, &number) in lines.iter().zip(&numbers) {
-        if !known(line) {
-            skips.skip(number, unknown).map_err(format_error)?;
+        if let Some(kind) = (tree.quiet)(line) {
+            skips.pass(&kind.to_string_lossy());
+        } else if !(tree.known)(line) {
+            let subtype = line.get("subtype").and_then(Json::as_str);
+            let what = match (line.get("type").and_then(Json::as_str), subtype) {
+                (Some(ty), Some(sub)) => format!("unknown {} type \"{ty}\" subtype \"{sub}\"", tree.unknown),
+                (Some(ty), None) => format!("unknown {} type \"{ty}\"", tree.unknown),
+                (None, _) => format!("a {} without a \"type\"", tree.unknown),
+            };
+            skips.skip(number, what).map_err(format_error)?;
         }
     }
-    read(&lines, &mut |message| emit(Message::Format(message)));
+    let read = (tree.read)(&lines, &numbers, options.view, &mut |message| {
+        emit(Message::Format(message))
+    });
+    skips.merge(read);
     Ok(skips)
 }
 
 fn read_chatviewer(
     reader: impl Read,
+    strict: bool,
     mut emit: impl FnMut(FormatMessage) -> bool,
-) -> Result<(), HistoryError> {
+) -> Result<Skips, HistoryError> {
     // The rows are ordered by timestamp, so all of them are needed before the first
     // message; each is checked as soon as it is read, so a bad one fails the load at once.
     // A Claude Code transcript's bookkeeping lines (session titles, file snapshots) are
     // not messages.
     let (mut items, mut places) = (Vec::new(), Vec::new());
-    read_items(reader, |item, at| {
+    let skips = read_items(reader, strict, |item, at| {
         if claude::is_bookkeeping_line(&item) {
             return Ok(true);
         }
@@ -861,11 +928,11 @@ fn read_chatviewer(
             }
         }
         if !stored.hand_on(&mut emit) {
-            return Ok(());
+            return Ok(skips);
         }
     }
     stored.finish(&mut emit);
-    Ok(())
+    Ok(skips)
 }
 
 /// The adapter names items `messages[i]`; say which line or element that is.

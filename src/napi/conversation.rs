@@ -560,6 +560,8 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
         strict,
         limit,
         first_line,
+        // Live, a bad frame is an error that changes nothing.
+        recording: false,
     };
     let core = Core::resume(format, options, messages).map_err(JsError::Type)?;
     Ok((core, immutable))
@@ -846,14 +848,7 @@ impl Conversation {
 
     fn skipped_js(&self, js: &Js) -> JsResult<Value> {
         self.with("Conversation.skipped", |live| {
-            let skips = live.core.skips();
-            let json = Json::object([
-                ("count", Json::Number(skips.count.to_string().into())),
-                (
-                    "examples",
-                    Json::Array(skips.examples.iter().map(|e| Json::string(e.as_str())).collect()),
-                ),
-            ]);
+            let json = super::registry::skipped_json(live.core.skips());
             let mut out = Vec::new();
             value::write_ascii(&mut out, &json);
             js.parse_json(&out)

@@ -167,7 +167,11 @@ fn pi_options(b: &Bridge, value: Value) -> Result<pi::SessionOptions> {
             )))
         }
     };
-    Ok(pi::SessionOptions { leaf, strict })
+    Ok(pi::SessionOptions {
+        leaf,
+        strict,
+        ..pi::SessionOptions::default()
+    })
 }
 
 /// Reads a Pi / OpenClaw session (v1–v3): JSONL text (a string or a Buffer: a session

@@ -292,6 +292,8 @@ pub struct LoadHistoryOptions {
     pub strict: Option<bool>,
     /// A Pi session's leaf to read (an entry id); default the last entry.
     pub leaf: Option<String>,
+    /// Default `'resumed'`.
+    pub view: Option<super::registry::HistoryView>,
 }
 
 /// What the reading thread tells the main thread.

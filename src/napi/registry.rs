@@ -12,7 +12,7 @@ use crate::decode::ValueType;
 use crate::formats::check::Skips;
 use crate::formats::live::fold_stream;
 use crate::formats::model_json::{write_chunk, write_message_head, FormatMessage};
-use crate::formats::registry::{detect, find, Format, Input, ReadOptions};
+use crate::formats::registry::{detect, find, Format, Input, ReadOptions, View};
 use crate::formats::value::{self, Json};
 use crate::formats::wtf8::Wtf8;
 use crate::formats::FORMATS;
@@ -94,13 +94,45 @@ pub struct Detection {
     pub line: Option<u32>,
 }
 
-/// Lines a reader did not know: skipped and counted (with `strict` they are refused).
+/// Lines a reader did not read into any message.
 #[allow(dead_code)]
 #[napi(object)]
 pub struct SkippedLines {
+    /// Lines this version does not know or cannot read (not JSON, cut short): skipped
+    /// and counted here (with `strict` they are refused).
     pub count: u32,
-    /// The first few, as `line 4: unknown entry type "x"`.
+    /// The first few of those, as `line 4: unknown entry type "x"`.
     pub examples: Vec<String>,
+    /// Every skipped line by kind: those, and the lines this version knows and that show
+    /// nothing (a Claude Code `attachment`, a Qwen `ui_telemetry` record …).
+    pub kinds: std::collections::HashMap<String, u32>,
+}
+
+/// Entries read and understood but not in the conversation read, by reason: another
+/// branch, unreachable (its parent is not in the file), before a compaction's kept part,
+/// a sub-agent's line, a tool result whose call is not there. `view: 'all'` reads them.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct LeftOutEntries {
+    pub count: u32,
+    /// How many were left out for each reason.
+    pub reasons: std::collections::HashMap<String, u32>,
+    /// The first few, as `line 7 (id "x"): off the current branch`.
+    pub examples: Vec<String>,
+}
+
+/// Which entries of a session are read (the formats whose sessions branch or compact;
+/// the others read every entry in each view).
+#[napi(string_enum = "lowercase")]
+pub enum HistoryView {
+    /// The conversation as the tool shows it when the session is opened again: the
+    /// current branch, from its last compaction on (the summary, then what it kept).
+    Resumed,
+    /// The current branch whole, compaction summaries where they were made.
+    Transcript,
+    /// Every entry of the file in file order: every branch, sub-agent lines, entries no
+    /// branch reaches.
+    All,
 }
 
 /// Options of `readHistory` and `foldStream`.
@@ -115,6 +147,8 @@ pub struct ReadHistoryOptions {
     /// A Pi session's leaf to read (an entry id; `pi.leaves` lists them); default the
     /// current one, the last entry.
     pub leaf: Option<String>,
+    /// Default `'resumed'`.
+    pub view: Option<HistoryView>,
 }
 
 /// Options of `loadHistory` / `loadHistorySync`.
@@ -125,6 +159,8 @@ pub struct HistoryOptions {
     pub strict: Option<bool>,
     /// A Pi session's leaf to read (an entry id); default the last entry.
     pub leaf: Option<String>,
+    /// Default `'resumed'`.
+    pub view: Option<HistoryView>,
 }
 
 /// `loadHistory`'s `options` (a `format` there is the argument before).
@@ -140,6 +176,8 @@ pub struct HistoryRead {
     pub format: String,
     pub messages: Vec<super::types::HistoryMessage>,
     pub skipped: SkippedLines,
+    #[napi(js_name = "leftOut")]
+    pub left_out: LeftOutEntries,
 }
 
 /// Which stream lines built a message: its first and last line, and each chunk's.
@@ -250,7 +288,25 @@ fn options(js: &Js, value: Value) -> JsResult<(Option<&'static Format>, ReadOpti
             )))
         }
     };
-    Ok((format, ReadOptions { strict, leaf }))
+    let view = named(js, value, c"view")?;
+    let view = match js.value_type(view)? {
+        ValueType::Undefined => View::default(),
+        ValueType::String => {
+            let name = js.utf8(view)?;
+            View::from_name(&name).ok_or_else(|| {
+                JsError::Type(format!(
+                    "options.view must be one of 'resumed', 'transcript', 'all', got '{name}'"
+                ))
+            })?
+        }
+        got => {
+            return Err(JsError::Type(format!(
+                "options.view must be a string, got {}",
+                got.name()
+            )))
+        }
+    };
+    Ok((format, ReadOptions { strict, leaf, view }))
 }
 
 fn located(message: String, line: Option<u64>, offset: Option<u64>) -> JsError {
@@ -270,13 +326,38 @@ fn format_of(bytes: &[u8], given: Option<&'static Format>) -> JsResult<&'static 
     }
 }
 
-fn skipped_json(skips: &Skips) -> Json {
+fn number(n: u64) -> Json {
+    Json::Number(n.to_string().into())
+}
+
+fn counts(counts: &std::collections::BTreeMap<String, u64>) -> Json {
+    Json::Object(
+        counts
+            .iter()
+            .map(|(kind, &n)| (Wtf8::from(kind.as_str()), number(n)))
+            .collect(),
+    )
+}
+
+fn strings(texts: &[String]) -> Json {
+    Json::Array(texts.iter().map(|e| Json::string(e.as_str())).collect())
+}
+
+/// A reading's `skipped` report, as `readHistory`, `foldStream` and a `Conversation` give it.
+pub fn skipped_json(skips: &Skips) -> Json {
     Json::object([
-        ("count", Json::Number(skips.count.to_string().into())),
-        (
-            "examples",
-            Json::Array(skips.examples.iter().map(|e| Json::string(e.as_str())).collect()),
-        ),
+        ("count", number(skips.count)),
+        ("examples", strings(&skips.examples)),
+        ("kinds", counts(&skips.kinds)),
+    ])
+}
+
+fn left_out_json(skips: &Skips) -> Json {
+    let left = &skips.left_out;
+    Json::object([
+        ("count", number(left.count)),
+        ("reasons", counts(&left.reasons)),
+        ("examples", strings(&left.examples)),
     ])
 }
 
@@ -356,6 +437,8 @@ pub fn read_history<'env>(env: &'env Env, source: Unknown, options_value: Unknow
             out.extend_from_slice(messages.as_deref().unwrap_or(b"[]"));
             out.extend_from_slice(b",\"skipped\":");
             out.extend_from_slice(&ascii(&skipped_json(&skips)));
+            out.extend_from_slice(b",\"leftOut\":");
+            out.extend_from_slice(&ascii(&left_out_json(&skips)));
             out.push(b'}');
             Ok(out)
         })?;

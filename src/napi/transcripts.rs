@@ -7,6 +7,7 @@ use napi::JsValue;
 use napi_derive::napi;
 
 use crate::formats::model_json::FormatMessage;
+use crate::formats::registry::{Input, ReadOptions, View};
 use crate::formats::{acp_fold, claude, qwen};
 use crate::history::{self, HistoryFormat, Message};
 
@@ -22,20 +23,34 @@ fn read(env: &Env, name: &'static str, value: Unknown, format: HistoryFormat) ->
         true
     };
     match history(&b, value.raw(), "history", true)? {
-        History::Text(text) => history::read(text.bytes(), format, |message| match message {
-            Message::Format(message) => collect(message),
-            Message::Turn(_) => true,
-        })
-        .map_err(|e| b.type_error(e))?,
+        History::Text(text) => {
+            // The format's own reader gives the whole transcript.
+            let options = ReadOptions {
+                view: View::Transcript,
+                ..ReadOptions::default()
+            };
+            history::read_with(
+                Input::Bytes(text.bytes()),
+                format,
+                &options,
+                &mut |message| match message {
+                    Message::Format(message) => collect(message),
+                    Message::Turn(_) => true,
+                },
+            )
+            .map_err(|e| b.type_error(e))?;
+        }
         History::Items(items) => match format.name() {
             "acp" => {
                 messages = acp_fold::to_messages(&items).map_err(|e| b.type_error(format!("history{e}")))?;
             }
             "claude" => {
-                claude::read_lines(&items, collect);
+                let numbers: Vec<usize> = (1..=items.len()).collect();
+                claude::read_lines(&items, &numbers, View::Transcript, collect);
             }
             _ => {
-                qwen::read_lines(&items, collect);
+                let numbers: Vec<usize> = (1..=items.len()).collect();
+                qwen::read_lines(&items, &numbers, View::Transcript, collect);
             }
         },
     }
