@@ -448,7 +448,7 @@ export interface PiMessageEntry {
 /**
  * An entry of a session file that is not a message (`model_change`,
  * `thinking_level_change`, `compaction`, `branch_summary`, `custom`, `custom_message`,
- * `label`, `session_info`); what each is read as is listed in the README.
+ * `label`, `session_info`); what each is read as is listed in docs/formats/pi.md.
  */
 export interface PiOtherEntry {
   type: 'model_change' | 'thinking_level_change' | 'compaction' | 'branch_summary' | 'custom' | 'custom_message' | 'label' | 'session_info'
@@ -985,7 +985,7 @@ export declare namespace aiSdk {
    * `reasoning-delta`, `reasoning-end` → `reasoning-end` with the part's latest
    * `providerMetadata`, `tool-input-available` → `tool-call`, `tool-output-available` /
    * `tool-output-error` → `tool-result`, `tool-input-error` → both, `error` → `error`.
-   * Every other chunk gives none (the README's AI SDK section names each).
+   * Every other chunk gives none (docs/formats/ai-sdk.md names each).
    */
   export function fromUIMessageChunks(chunks: Array<{ type: string; [key: string]: unknown }>): AgentContentEvent[]
   /**

@@ -1,4 +1,4 @@
-// Limits (README, "Limits"): a single line of 200 MB on every path that takes bytes or
+// Limits (docs/limits.md): a single line of 200 MB on every path that takes bytes or
 // JSON text, and results longer than V8 can hold in a string. The lines are made with
 // Buffer.alloc and joined once: a few seconds, about 1.5 GB at the peak.
 import test from 'node:test'

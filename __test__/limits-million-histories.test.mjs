@@ -1,4 +1,4 @@
-// Limits (README, "Limits"): a million tool calls in one batch in a Pi session and in a
+// Limits (docs/limits.md): a million tool calls in one batch in a Pi session and in a
 // Solar Network thought. Reading one holds about 1.5 KB per call; about 2 GB at the peak.
 import test from 'node:test'
 import assert from 'node:assert/strict'

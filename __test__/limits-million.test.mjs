@@ -1,4 +1,4 @@
-// Limits (README, "Limits"): a million tool calls in one batch (and their results), on
+// Limits (docs/limits.md): a million tool calls in one batch (and their results), on
 // the bytes path and through the drop-in. About 1.5 GB at the peak; the histories are in
 // limits-million-histories.test.mjs, in a process of their own.
 import test from 'node:test'

@@ -1,4 +1,4 @@
-// The limits of every path that takes bytes or JSON (README, "Limits"): each input is
+// The limits of every path that takes bytes or JSON (docs/limits.md): each input is
 // handled, or refused with an Error naming the limit and where it was hit. Never a stack
 // overflow, an abort or a hang; after each refusal the addon keeps working.
 // The large inputs are in limits-200mb.test.mjs and limits-million*.test.mjs, one

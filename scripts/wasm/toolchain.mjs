@@ -52,12 +52,15 @@ export function ensurePackages(packages, missing, what) {
   let lacks = missing()
   if (lacks.length === 0) return
   const install = ['install', '-y', '--no-install-recommends', ...packages]
+  // Another apt-get (an unattended upgrade, a second build) may hold dpkg's lock for a
+  // while: wait for it rather than fail the build.
+  const wait = ['-o', 'DPkg::Lock::Timeout=600']
   const asRoot = process.getuid?.() === 0
   if (asRoot && existsSync('/usr/bin/apt-get')) {
     console.log(`${what} needs Debian's ${packages.join(', ')}; installing them.`)
-    if (!run('apt-get', install)) {
-      run('apt-get', ['update'])
-      run('apt-get', install)
+    if (!run('apt-get', [...wait, ...install])) {
+      run('apt-get', [...wait, 'update'])
+      run('apt-get', [...wait, ...install])
     }
     lacks = missing()
   }

@@ -3,7 +3,7 @@
 //!
 //! Stream chunks become agent events and are folded by [`crate::append_event`], so a
 //! capture folded live and the `UIMessage` the SDK persists for it give the same chunks.
-//! Where the models differ, the mapping is stated here and in the README:
+//! Where the models differ, the mapping is stated here and in docs/formats/ai-sdk.md:
 //!
 //! - text and reasoning parts are not kept apart by `id`: consecutive parts of one kind
 //!   join into one chunk, and deltas of parts that interleave are joined in arrival order;

@@ -39,7 +39,7 @@ fn events_of(
 /// `reasoning-delta`, `reasoning-end` → `reasoning-end` with the part's latest
 /// `providerMetadata`, `tool-input-available` → `tool-call`, `tool-output-available` /
 /// `tool-output-error` → `tool-result`, `tool-input-error` → both, `error` → `error`.
-/// Every other chunk gives none (the README's AI SDK section names each).
+/// Every other chunk gives none (docs/formats/ai-sdk.md names each).
 #[napi(
     namespace = "aiSdk",
     js_name = "fromUIMessageChunks",

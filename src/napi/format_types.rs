@@ -144,7 +144,7 @@ pub type PiMessage = Either6<
 
 /// An entry of a session file that is not a message (`model_change`,
 /// `thinking_level_change`, `compaction`, `branch_summary`, `custom`, `custom_message`,
-/// `label`, `session_info`); what each is read as is listed in the README.
+/// `label`, `session_info`); what each is read as is listed in docs/formats/pi.md.
 #[napi(object)]
 pub struct PiOtherEntry {
     #[napi(

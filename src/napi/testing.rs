@@ -1,7 +1,7 @@
 //! Test-only: `__panicForTest(via, secret)` panics inside the addon, so that the tests can
 //! show a panic reaching JavaScript as an `Error`, with the process going on working and
 //! `secret` (the caller's data) shown neither in the `Error` nor on stderr. It is not part
-//! of the API: left out of the typings, documented as test-only in `README.md`, and
+//! of the API: left out of the typings, documented as test-only in `docs/limits.md`, and
 //! harmless (it throws). `via` picks the boundary the panic crosses:
 //!
 //! - `"entry"`: the wrapper every raw entry point, the `ChunkStream` class and the
