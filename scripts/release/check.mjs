@@ -26,12 +26,16 @@ function fail(target, message) {
 
 // ---- ELF (Linux) ----
 
-const ELF_MACHINE = { 'x86_64-unknown-linux-gnu': 'X86-64', 'x86_64-unknown-linux-musl': 'X86-64', 'aarch64-unknown-linux-gnu': 'AArch64' }
+const ELF_MACHINE = {
+  'x86_64-unknown-linux-gnu': 'Advanced Micro Devices X86-64',
+  'x86_64-unknown-linux-musl': 'Advanced Micro Devices X86-64',
+  'aarch64-unknown-linux-gnu': 'AArch64',
+}
 const readelf = LLVM_TOOLS.readobj.replace('readobj', 'readelf')
 
 function checkElf(target, file) {
   const header = tool(readelf, ['--file-header', file])
-  const machine = /Machine:\s+(\S+)/.exec(header)?.[1]
+  const machine = /Machine:\s+(.+)/.exec(header)?.[1].trim()
   if (machine !== ELF_MACHINE[target.rust]) fail(target, `machine ${machine}`)
   if (!/Type:\s+DYN/.test(header)) fail(target, 'not a shared object')
   const exports = tool(LLVM_TOOLS.nm, ['-D', '--defined-only', '--format=just-symbols', file]).split('\n').filter(Boolean)

@@ -24,7 +24,7 @@ import { wineEnv, winPath } from './wine.mjs'
 
 // The suites the issue asks for on every platform, and the panic test: unwinding differs
 // per platform (DWARF on Linux and macOS, SEH on Windows), the boundary must catch it.
-const SUITES = ['differential', 'drop-in', 'bytes', 'history', 'bad-input', 'panics']
+const SUITES = (process.env.PLATFORM_SUITES || 'differential,drop-in,bytes,history,bad-input,panics').split(',')
 
 // The Node that runs the tests: the version of the Node running this script, from npm.
 const NODE_VERSION = process.env.PLATFORM_NODE_VERSION || process.versions.node
@@ -105,15 +105,26 @@ function runSuite(run, platform, suite) {
   }
 }
 
-/** Which binary the tests loaded: the environment variable took effect, not index.js's own search. */
+/**
+ * The binary the tests will load: the environment variable took effect and the loader
+ * loaded that very file (listed among the process's shared objects), not another build
+ * or a fallback.
+ */
 function loadsBinary(run, binary) {
-  const probe = `const b = require(${JSON.stringify(join(root, 'index.js'))}); if (typeof b.appendEventToChunks !== 'function') process.exit(2); console.log(process.platform + '-' + process.arch)`
+  const name = binary.split('/').pop()
+  const probe = [
+    `const b = require(${JSON.stringify(join(root, 'index.js'))})`,
+    `if (typeof b.appendEventToChunks !== 'function') process.exit(2)`,
+    `const loaded = process.report.getReport().sharedObjects.filter((f) => f.endsWith(${JSON.stringify(name)}))`,
+    `console.log(process.platform + '-' + process.arch + ', Node ' + process.version + ', loaded ' + loaded.join(' '))`,
+    `process.exit(loaded.length === 1 ? 0 : 3)`,
+  ].join('\n')
   const out = join(xbuild, 'logs', 'probe.log')
   mkdirSync(join(xbuild, 'logs'), { recursive: true })
   const fd = openSync(out, 'w')
   const done = spawnSync(run.command, [...run.args, '-e', probe], { cwd: root, env: { ...process.env, ...run.env }, stdio: ['ignore', fd, fd] })
   closeSync(fd)
-  return { ok: done.status === 0, output: readFileSync(out, 'utf8').trim(), binary }
+  return { ok: done.status === 0, output: readFileSync(out, 'utf8').trim() }
 }
 
 ensureRunTools()
@@ -132,7 +143,7 @@ for (const target of selectTargets(process.argv.slice(2))) {
     continue
   }
   const probe = loadsBinary(run, binary)
-  console.log(`${target.platform}: Node reports ${probe.output}`)
+  console.log(`${target.platform}: ${probe.output}`)
   if (!probe.ok) {
     failed = true
     continue
