@@ -8,7 +8,7 @@
 // compilers and lld. Cold, a target takes a few minutes on two cores; its cargo folder
 // under XBUILD_DIR is kept, so a second run only relinks what changed.
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { cargoBuildStd } from '../wasm/toolchain.mjs'
@@ -64,7 +64,10 @@ for (const target of targets) {
   const started = Date.now()
   const out = cargoBuildStd({ root, target: target.rust, targetDir: join(xbuild, target.platform), env: targetEnv(target) })
   const binary = join(root, 'npm', target.platform, binaryName(target))
-  copyFileSync(artifact(out, target), binary)
+  // A new file in place of the old one, not the old one rewritten: a process (a test
+  // run) may have the old one mapped.
+  copyFileSync(artifact(out, target), `${binary}.new`)
+  renameSync(`${binary}.new`, binary)
   const facts = checkBinary(target, binary)
   const packed = pack(target)
   const bytes = readFileSync(binary)
@@ -75,15 +78,15 @@ for (const target of targets) {
     unpacked: packed.unpacked,
     ...facts,
   }
+  writeFileSync(sizesFile, JSON.stringify(sizes, null, 2) + '\n')
   console.log(`${target.platform}: built and checked in ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }
 
-writeFileSync(sizesFile, JSON.stringify(sizes, null, 2) + '\n')
-console.log('\npackage                        tarball  unpacked  binary gzip')
+console.log('\npackage                       tarball unpacked   binary  gzip -9')
 for (const target of TARGETS) {
   const s = sizes[target.platform]
   if (!s) continue
   const tarball = join(dist, `agent-chunks-${target.platform}-${JSON.parse(readFileSync(join(root, 'package.json'))).version}.tgz`)
   if (!existsSync(tarball) || statSync(tarball).size !== s.tarball) continue
-  console.log(`agent-chunks-${target.platform}`.padEnd(28) + kib(s.tarball) + kib(s.unpacked) + kib(s.binaryGzip))
+  console.log(`agent-chunks-${target.platform}`.padEnd(28) + kib(s.tarball) + kib(s.unpacked) + kib(s.binary) + kib(s.binaryGzip))
 }

@@ -49,8 +49,10 @@ function checkElf(target, file) {
     .map((m) => [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)])
     .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2])
     .pop()
-  const libc = target.rust.endsWith('musl') ? 'libc.musl-x86_64.so.1' : 'libc.so.6'
-  if (!needs.includes(libc)) fail(target, `does not link ${libc}: ${needs}`)
+  // musl's own linker names its C library `libc.so` (Alpine's toolchain,
+  // `libc.musl-x86_64.so.1`); musl's loader takes either as itself.
+  const libcs = target.rust.endsWith('musl') ? ['libc.so', 'libc.musl-x86_64.so.1'] : ['libc.so.6']
+  if (!needs.some((n) => libcs.includes(n))) fail(target, `does not link ${libcs.join(' or ')}: ${needs}`)
   if (target.rust.endsWith('musl') && glibc) fail(target, 'a musl build asks for glibc symbol versions')
   return {
     machine,
