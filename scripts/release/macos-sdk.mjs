@@ -29,11 +29,12 @@ export const LIBSYSTEM_SYMBOLS = [
   '_pthread_mutex_init', '_pthread_mutex_lock', '_pthread_mutex_trylock',
   '_pthread_mutex_unlock', '_pthread_mutexattr_destroy', '_pthread_mutexattr_init',
   '_pthread_mutexattr_settype', '_pthread_self', '_pthread_setname_np',
-  '_pthread_threadid_np', '_read', '_readdir_r', '_realloc', '_sigaltstack', '_strerror_r',
+  '_pthread_threadid_np', '_read', '_readdir_r', '_realloc', '_sigaltstack', '_stat', '_strerror_r',
   '_strlen', '_sysconf', '_write', '_writev',
   // Intel only: the variants the x86_64 C library binds its 64-bit-inode and
   // non-cancelable calls to.
   '___bzero', '_close$NOCANCEL', '_fstat$INODE64', '_opendir$INODE64', '_readdir_r$INODE64',
+  '_stat$INODE64',
   // The lazy binder the linker's stubs call; C-named, without the leading underscore.
   'dyld_stub_binder',
 ]
