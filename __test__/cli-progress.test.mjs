@@ -35,6 +35,16 @@ test('on a terminal: a bar per stage, redrawn only when the percentage changes, 
   assert.ok(writes.every((text) => text.length <= 60 + 8), 'fits the terminal')
 })
 
+test('cleared for other output, the bar is drawn again at the next update, even at the same percentage', () => {
+  const { writes, stream } = terminal()
+  const progress = createProgress({ size: THRESHOLD, stream })
+  progress.stage('scanning', 4)
+  progress.update(2)
+  progress.end()
+  progress.update(2)
+  assert.deepEqual(writes.slice(-2).map((text) => text.replace(/[█░]+/, 'BAR')), ['\r\x1b[2K', '\r\x1b[2Kscanning BAR  50%'])
+})
+
 test('no bar off a terminal or for a small input', () => {
   for (const [isTTY, size] of [[false, THRESHOLD * 2], [true, THRESHOLD - 1]]) {
     const { writes, stream } = terminal(isTTY)

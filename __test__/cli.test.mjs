@@ -148,14 +148,17 @@ describe('replay', { concurrency: 2 }, () => {
     assert.doesNotMatch(plain, ANSI)
   })
 
-  test('--format reads a file whose first line tells nothing', async () => {
+  test('detection looks past a first line that tells nothing; --format reads a file none tells', async () => {
     const file = tmp.file('heartbeat.ndjson', ndjson([{ type: 'heartbeat' }, { type: 'text-delta', delta: 'hello' }]))
     const sniffed = await run(['replay', file])
-    assert.equal(sniffed.code, 2)
-    assert.equal(sniffed.stderr, `${file}:1: cannot tell the format from this line ({"type":"heartbeat"}); pass --format\n`)
-    const told = await run(['replay', file, '--format', 'events'])
+    assert.equal(sniffed.code, 0, sniffed.stderr)
+    assert.match(sniffed.stdout, /assistant · turn-1\n  hello\n/)
+    const silent = tmp.file('heartbeats.ndjson', ndjson([{ type: 'heartbeat' }, { type: 'heartbeat' }]))
+    const unknown = await run(['replay', silent])
+    assert.equal(unknown.code, 2)
+    assert.equal(unknown.stderr, `${silent}:1: cannot tell the format from its first 2 lines (the first: {"type":"heartbeat"}); closest: events (objects tagged by "type", none of an agent event type); pass --format\n`)
+    const told = await run(['replay', silent, '--format', 'events'])
     assert.equal(told.code, 0, told.stderr)
-    assert.match(told.stdout, /assistant · turn-1\n  hello\n/)
   })
 
   test('--json prints the messages, as the library reads them', async () => {
@@ -363,7 +366,8 @@ describe('check', { concurrency: 2 }, () => {
   })
 
   test('--stream-format and --history-format override detection', async () => {
-    const stream = tmp.file('stream.txt', `{"type":"keepalive"}\n${readFileSync(new URL('../examples/pi-session.stream.ndjson', import.meta.url), 'utf8')}`)
+    // More lines that tell nothing than detection looks past.
+    const stream = tmp.file('stream.txt', `${'{"type":"keepalive"}\n'.repeat(64)}${readFileSync(new URL('../examples/pi-session.stream.ndjson', import.meta.url), 'utf8')}`)
     assert.equal((await run(['check', stream, example('pi-session.jsonl')])).code, 2)
     const { code, stdout } = await run(['check', stream, example('pi-session.jsonl'), '--stream-format', 'pi-stream', '--history-format', 'pi'])
     assert.equal(code, 0, stdout)
@@ -376,7 +380,7 @@ describe('bad input: one line with the position, exit 2', { concurrency: 2 }, ()
     ['a directory', () => 'examples', 'examples: is a directory'],
     ['an empty file', () => tmp.file('empty.ndjson', '\n\n'), (file) => `${file}: the file is empty`],
     ['a file of no known format', () => 'README.md', 'README.md:1: cannot tell the format: the first line is not JSON (# agent-chunks); pass --format'],
-    ['invalid UTF-8', () => tmp.file('latin1.ndjson', Buffer.concat([Buffer.from('{"type":"text-delta","delta":"a"}\n{"type":"text-delta","delta":"'), Buffer.from([0xe9]), Buffer.from('"}\n')])), (file) => `${file}:2: invalid UTF-8`],
+    ['invalid UTF-8', () => tmp.file('latin1.ndjson', Buffer.concat([Buffer.from('{"type":"text-delta","delta":"a"}\n{"type":"text-delta","delta":"'), Buffer.from([0xe9]), Buffer.from('"}\n')])), (file) => new RegExp(`^${file}:2: invalid UTF-8`)],
     ['a line that is not JSON in agent events', () => tmp.file('cut.ndjson', '{"type":"text-delta","delta":"a"}\n\n{"type":"text-delta","delta":\n'), (file) => new RegExp(`^${file}:3: `)],
     ['a field of the wrong type in agent events', () => tmp.file('typed.ndjson', ndjson([{ type: 'text-delta', delta: 'a' }, { type: 'text-delta', delta: 5 }])), (file) => `${file}:2: text-delta event: "delta" must be a string, got number`],
     ['a bad frame in an SSE capture', () => tmp.file('bad.sse', 'data: {"type":"text-delta","delta":"a"}\n\nevent: x\ndata: {"type":"tool-call","toolCall":{"id":1}}\n\n'), (file) => new RegExp(`^${file}:4: tool-call event: "toolCall\\.id" must be a string`)],

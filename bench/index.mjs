@@ -19,6 +19,7 @@ import { benchTranscript, benchWebview } from '../__test__/random-webui.mjs';
 import { piSession } from './pi-session.mjs';
 import { runHistoryCases } from './history.mjs';
 import { runBrowserCases } from './browser.mjs';
+import { runLiveCases } from './live.mjs';
 
 // Every sample starts from a collected heap, so one run's garbage is not the next run's GC.
 if (typeof globalThis.gc !== 'function') {
@@ -183,6 +184,49 @@ const webviewState = benchWebview(ADAPTER_MESSAGES);
 const transcriptLines = benchTranscript(ADAPTER_MESSAGES);
 const clock = { now: 1_715_000_000_000 };
 
+// One row per event type: 2,000 events of that type folded into a fresh array (with
+// what each needs before it: a call for results, a batch for shell output, a thinking
+// block for each reasoning-end), so that each row is what that event costs.
+const TYPE_EVENTS = 2_000;
+const call = (i) => ({ id: `call_${i}`, name: 'bash', arguments: { command: 'ls' } });
+const signature = { anthropic: { signature: 'sig' } };
+const eventTypeCases = [
+  ['text-delta (extends the last chunk)', () => deltas(createRng(1), 'text-delta', TYPE_EVENTS)],
+  ['reasoning-delta (extends the last chunk)', () => deltas(createRng(2), 'reasoning-delta', TYPE_EVENTS)],
+  ['text-delta after reasoning (pushes a chunk)', () => Array.from({ length: TYPE_EVENTS }, (_, i) => ({ type: i % 2 ? 'text-delta' : 'reasoning-delta', delta: 'word ' }))],
+  ['reasoning-end (seals the block before it)', () => Array.from({ length: TYPE_EVENTS }, (_, i) => (i % 2 ? { type: 'reasoning-end', metadata: signature } : { type: 'reasoning-delta', delta: 'r' }))],
+  ['tool-call (joins the last batch)', () => Array.from({ length: TYPE_EVENTS }, (_, i) => ({ type: 'tool-call', toolCall: call(i) }))],
+  ['tool-result (on the call of the last batch)', () => [{ type: 'tool-call', toolCall: call(0) }, ...Array.from({ length: TYPE_EVENTS - 1 }, (_, i) => ({ type: 'tool-result', toolResult: { toolCallId: 'call_0', result: i, isError: false } }))]],
+  ['shell-output (to the last call)', () => [{ type: 'tool-call', toolCall: call(0) }, ...Array.from({ length: TYPE_EVENTS - 1 }, (_, i) => ({ type: 'shell-output', stream: i % 5 ? 'stdout' : 'stderr', data: 'a line of output\n' }))]],
+  ['error', () => Array.from({ length: TYPE_EVENTS }, () => ({ type: 'error', error: 'Overloaded', statusCode: 529 }))],
+  ['notice', () => Array.from({ length: TYPE_EVENTS }, () => ({ type: 'notice', message: 'Context compacted' }))],
+  ['model-changed', () => Array.from({ length: TYPE_EVENTS }, () => ({ type: 'model-changed', modelId: 'claude-sonnet', keyId: 'key-1' }))],
+  ['config-reload', () => Array.from({ length: TYPE_EVENTS }, () => ({ type: 'config-reload' }))],
+  ['an unknown type', () => Array.from({ length: TYPE_EVENTS }, () => ({ type: 'custom-progress', percent: 50 }))],
+].map(([name, make]) => {
+  const events = make();
+  return {
+    name: `event: ${name}`,
+    events: events.length,
+    native: () => foldOne(native.appendEventToChunks, events),
+    js: () => foldOne(baseline.appendEventToChunks, events),
+  };
+});
+
+// Walks back through 10,000 text chunks that hold nothing the event looks for; an
+// "event" here is one chunk walked.
+const WALK = 10_000;
+const walkedChunks = Array.from({ length: WALK }, (_, i) => ({ type: 'text', text: `paragraph ${i}` }));
+const walkCases = [
+  ['orphan tool-result over 10,000 chunks (per chunk walked)', { type: 'tool-result', toolResult: { toolCallId: 'nowhere', result: 'ok', isError: false } }],
+  ['lone reasoning-end over 10,000 chunks (per chunk walked)', { type: 'reasoning-end', metadata: signature }],
+].map(([name, event]) => ({
+  name,
+  events: WALK,
+  native: () => native.appendEventToChunks(walkedChunks, event),
+  js: () => baseline.appendEventToChunks(walkedChunks, event),
+}));
+
 /** Rows of the first table: `events` per call of `native()` / `js()`. */
 const perEventCases = [
   {
@@ -199,6 +243,8 @@ const perEventCases = [
     native: () => foldOne(native.appendEventToChunks, lifecycleEvents),
     js: () => foldOne(baseline.appendEventToChunks, lifecycleEvents),
   },
+  ...eventTypeCases,
+  ...walkCases,
   {
     // One event after `chunks.length = 1e6`: the walk back to the thinking chunk goes
     // through a million holes (an "event" here is one such reasoning-end).
@@ -419,10 +465,19 @@ if (native && JSON.stringify(JSON.parse(native.reduceEventsToJson(ndjsonBuffer))
 runPerEventCases();
 if (scalingCases.some((c) => wanted(c.name))) runScalingCases();
 if (native && wanted('history')) await runHistoryCases({ native, settings, piSessionBytes, printTable, ratio });
+if (native && wanted('live')) runLiveCases({ native, measurePair, printTable, ratio, quick });
 if (native && wanted('browser')) {
   await runBrowserCases({ native, turns, ndjson: ndjsonBuffer.toString('utf8'), settings, measurePair, printTable, ratio });
+}
+if (native && wanted('fallback')) {
+  const { runFallbackCases } = await import('./fallback.mjs');
+  await runFallbackCases({ native, turns, ndjson: ndjsonBuffer.toString('utf8'), settings, measurePair, printTable, ratio });
 }
 if (native && wanted('peers')) {
   const { runPeerCases } = await import('./peers.mjs');
   await runPeerCases({ native, settings, printTable, ratio, quick });
+}
+if (native && wanted('scan')) {
+  const { runScanCases } = await import('./scan.mjs');
+  await runScanCases({ settings, printTable, ratio });
 }

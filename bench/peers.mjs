@@ -189,11 +189,20 @@ function sides(native, chunks) {
         return out
       }
     : null
+  // A live conversation as a UI holds it: each SSE frame pushed as it arrives.
+  const frames = sseText(chunks).split(/(?<=\n\n)/).map((frame) => Buffer.from(frame))
+  const conversation = () => {
+    const live = new native.Conversation({ format: 'ai-sdk' })
+    for (const frame of frames) live.push(frame)
+    live.end()
+    return live.messages[0].chunks
+  }
   return {
     sse,
     events,
     bytes: {
       'agent-chunks ChunkStream': bytesPath,
+      'agent-chunks Conversation (a push per frame)': conversation,
       'readUIMessageStream': () => readMessage(sseChunks(sse)),
       'AbstractChat': () => chatMessage(new SseTransport(sse)),
     },
@@ -217,6 +226,7 @@ async function check(native, chunks, side) {
   if (batch && JSON.stringify(batch()) !== wanted) problems.push('appendEventsToChunks')
   if (fromSdk(await side.bytes.readUIMessageStream()) !== wanted) problems.push('readUIMessageStream')
   if (fromSdk(await side.bytes.AbstractChat()) !== wanted) problems.push('AbstractChat')
+  if (JSON.stringify(side.bytes['agent-chunks Conversation (a push per frame)']()) !== wanted) problems.push('Conversation')
   return problems
 }
 

@@ -39,7 +39,8 @@ function readInput(file, stderr) {
 function readProblem(error) {
   if (error.code === 'ENOENT') return 'no such file'
   if (error.code === 'EISDIR') return 'is a directory'
-  if (error.code === 'EACCES') return 'permission denied'
+  if (error.code === 'EACCES' || error.code === 'EPERM') return 'permission denied'
+  if (error.code === 'ELOOP') return 'a loop of symbolic links'
   return `cannot read: ${error.message}`
 }
 
@@ -68,4 +69,4 @@ function writeOutput(output, text, stdout) {
   }
 }
 
-module.exports = { withInput, writeOutput }
+module.exports = { readProblem, withInput, writeOutput }

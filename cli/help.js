@@ -20,6 +20,8 @@ Commands:
   check STREAM HISTORY    exit 0 when the folded stream equals the history, else
                           print the first difference and exit 1
   view FILE -o PAGE       write it as a self-contained HTML page
+  scan PATH…              what every conversation file under PATH reads as: format,
+                          messages, tool calls, skipped lines, failures; exit 1 if any fails
 
 Run agent-chunks COMMAND --help for a command's options.
 
@@ -32,7 +34,8 @@ Options:
   --debug      show stack traces of errors
 
 Inputs of 4 MiB or more show a progress bar on standard error when it is a terminal.
-Exit status: 0 done, 1 check found a difference, 2 bad input or usage.
+Exit status: 0 done, 1 check found a difference or scan a file it could not read, 2 bad
+input or usage.
 `,
   replay: `Usage: agent-chunks replay FILE [options]
 
@@ -110,6 +113,30 @@ Options:
                  standard error)
   --leaf ID      a Pi session: the leaf (entry id) whose branch to read (default: the last entry)
   --debug        show stack traces of errors
+`,
+  scan: `Usage: agent-chunks scan PATH… [options]
+
+Reads every conversation file under each PATH as replay reads it and prints, per file,
+its format, messages, tool calls (and how many have a result) and every counter the
+reader reports (skipped lines, by kind where the reader gives kinds); a file that
+cannot be read is a line \`FILE:LINE: failed: why\`. A summary follows. A directory is
+walked (symbolic links followed, each directory once) for .jsonl, .ndjson and .sse files,
+and .json files whose format is told from their content; a file named on the command
+line is read whatever its name. Files are read on several threads when there are many.
+On a terminal a progress bar is drawn on standard error.
+
+Options:
+  --format F     read every file as F (${formatNames.join(', ')});
+                 default: each file's format is detected
+  --json         print { files, summary } as JSON: each file's counts, the reader's
+                 report whole, or its error { line, reason }
+  -q, --quiet    print only the files that fail, and the summary
+  --strict       refuse lines the format does not know (they then fail the file)
+  -j, --jobs N   read on N threads (default: one per processor, up to 8, from 64 MiB of
+                 files on; below that on one)
+  --debug        show stack traces of errors
+
+Exit status: 0 every file was read, 1 some file failed, 2 bad usage.
 `,
 }
 

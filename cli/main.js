@@ -13,6 +13,9 @@ const { withInput, writeOutput } = require('./files')
 const { formatNames, readConversation, readHistory, readStream } = require('./formats')
 const { HELP } = require('./help')
 const { renderPage } = require('./page')
+const { createProgress } = require('./progress')
+const scan = require('./scan')
+const scanReport = require('./scan-report')
 const { renderText } = require('./terminal')
 
 const COMMON = { help: { type: 'boolean', short: 'h' }, debug: { type: 'boolean' } }
@@ -33,9 +36,12 @@ const OPTIONS = {
   convert: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string' }, now: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' } },
   check: { 'stream-format': { type: 'string' }, 'history-format': { type: 'string' }, strict: { type: 'boolean' } },
   view: { output: { type: 'string', short: 'o' }, format: { type: 'string' }, title: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' } },
+  scan: { format: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, strict: { type: 'boolean' }, jobs: { type: 'string', short: 'j' } },
 }
 
-const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'] }
+const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'], scan: ['PATH'] }
+/** Commands whose last positional may be given any number of times (at least once). */
+const VARIADIC = new Set(['scan'])
 
 /** The command's options and positionals; a UsageError for anything else. */
 function parse(command, args) {
@@ -50,7 +56,7 @@ function parse(command, args) {
   for (const name of ['format', 'stream-format', 'history-format']) formatOption(values, name, command)
   const wanted = POSITIONALS[command]
   if (positionals.length < wanted.length) throw new UsageError(`${command} needs ${wanted.slice(positionals.length).join(' and ')}`, command)
-  if (positionals.length > wanted.length) throw new UsageError(`${command} takes ${wanted.join(' ')}; unexpected ${positionals.slice(wanted.length).join(' ')}`, command)
+  if (positionals.length > wanted.length && !VARIADIC.has(command)) throw new UsageError(`${command} takes ${wanted.join(' ')}; unexpected ${positionals.slice(wanted.length).join(' ')}`, command)
   return { values, positionals }
 }
 
@@ -100,7 +106,17 @@ function replayText(file, format, messages, values, io) {
   io.stdout.write(`${renderText(messages, { colour, full: values.full, title })}\n`)
 }
 
-/** The commands; each returns its exit status, or nothing for 0. */
+/** `--jobs N`, checked: a whole number of threads from 1 to 64. */
+function jobsOption(values) {
+  if (values.jobs === undefined) return undefined
+  const jobs = Number(values.jobs)
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64 || values.jobs.trim() !== String(jobs)) {
+    throw new UsageError(`--jobs must be a whole number from 1 to 64, got ${JSON.stringify(values.jobs)}`, 'scan')
+  }
+  return jobs
+}
+
+/** The commands; each returns its exit status (or a promise of it), or nothing for 0. */
 const COMMANDS = {
   replay({ values, positionals: [file] }, io) {
     const modes = ['json', 'unified', 'timeline'].filter((mode) => values[mode])
@@ -142,6 +158,44 @@ const COMMANDS = {
     return agree ? 0 : 1
   },
 
+  async scan({ values, positionals }, io) {
+    const jobs = jobsOption(values)
+    const { files, failures } = scan.collect(positionals)
+    if (!values.json && failures.length) io.stdout.write(failures.map((failure) => `${scanReport.describeResult(failure)}\n`).join(''))
+    const results = new Array(files.length)
+    const progress = files.length > 1 ? createProgress({ size: files.length, stream: io.stderr, threshold: 1 }) : createProgress({ size: 0, stream: io.stderr })
+    progress.stage('scanning', files.length)
+    // Each file's line is printed in order, as soon as every file before it is done.
+    let printed = 0
+    let done = 0
+    const flush = () => {
+      let text = ''
+      while (printed < results.length && results[printed] !== undefined) {
+        const result = results[printed++]
+        if (!values.json && result.ignored === undefined && !(values.quiet && !result.error)) text += `${scanReport.describeResult(result)}\n`
+      }
+      if (text) {
+        progress.end()
+        io.stdout.write(text)
+      }
+    }
+    const options = { format: values.format, strict: values.strict }
+    await scan.scanAll(files, options, scan.threadsFor(files, jobs), (index, result) => {
+      results[index] = result
+      flush()
+      progress.update(++done)
+    })
+    progress.end()
+    const all = [...failures, ...results]
+    const summary = scanReport.summarize(all)
+    if (values.json) {
+      io.stdout.write(pretty({ files: all, summary }))
+    } else {
+      io.stdout.write(scanReport.describeSummary(summary).map((line) => `${line}\n`).join(''))
+    }
+    return summary.failed ? 1 : 0
+  },
+
   view({ values, positionals: [file] }, io) {
     const { format, messages } = conversation(file, values, io)
     const title = values.title ?? (file === '-' ? 'conversation' : path.basename(file))
@@ -156,24 +210,7 @@ const COMMANDS = {
 function main(argv, io = { stdout: process.stdout, stderr: process.stderr, env: process.env }) {
   const debug = argv.includes('--debug')
   const [command, ...args] = argv
-  try {
-    if (command === undefined) throw new UsageError('a command is needed: replay, convert, check or view')
-    if (command === '-h' || command === '--help' || command === 'help') {
-      io.stdout.write(HELP.main)
-      return 0
-    }
-    if (command === '--version') {
-      io.stdout.write(`${require('../package.json').version}\n`)
-      return 0
-    }
-    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: replay, convert, check, view)`)
-    const parsed = parse(command, args)
-    if (parsed.help) {
-      io.stdout.write(HELP[command])
-      return 0
-    }
-    return COMMANDS[command](parsed, io) ?? 0
-  } catch (error) {
+  const fail = (error) => {
     if (error instanceof UsageError) {
       io.stderr.write(`agent-chunks: ${error.message} (see agent-chunks ${error.command ? `${error.command} ` : ''}--help)\n`)
     } else if (error instanceof InputError) {
@@ -183,6 +220,28 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr, env: 
     }
     if (debug) io.stderr.write(`${(error.cause ?? error).stack ?? error.stack}\n`)
     return 2
+  }
+  try {
+    if (command === undefined) throw new UsageError('a command is needed: replay, convert, check, view or scan')
+    if (command === '-h' || command === '--help' || command === 'help') {
+      io.stdout.write(HELP.main)
+      return 0
+    }
+    if (command === '--version') {
+      io.stdout.write(`${require('../package.json').version}\n`)
+      return 0
+    }
+    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: replay, convert, check, view, scan)`)
+    const parsed = parse(command, args)
+    if (parsed.help) {
+      io.stdout.write(HELP[command])
+      return 0
+    }
+    const status = COMMANDS[command](parsed, io)
+    if (typeof status?.then === 'function') return status.then((value) => value ?? 0, fail)
+    return status ?? 0
+  } catch (error) {
+    return fail(error)
   }
 }
 

@@ -38,9 +38,11 @@ function createProgress({ size, stream = process.stderr, threshold = THRESHOLD }
       const full = Math.round((percent / 100) * width)
       draw(`${label} ${'█'.repeat(full)}${'░'.repeat(width - full)} ${String(percent).padStart(3)}%`)
     },
+    /** Clears the bar; the next update draws it again (after other output, say). */
     end() {
       if (drawn) stream.write('\r\x1b[2K')
       drawn = false
+      shown = -1
     },
   }
 }

@@ -5,18 +5,28 @@
 // with chunks()), then ten million through appendEventToChunks (fresh messages of 10,000
 // events each). Each message is one task of the event loop, as one request or one agent
 // turn is in a server: Node runs the finalizers that free a ChunkStream's native memory
-// on the event loop, never inside a synchronous loop. After every million the process's
-// RSS is sampled (after a full GC). The first million of each phase is the warm-up;
-// after it, RSS must stay within 5% of the warm-up sample, or the script exits with
-// status 1.
+// on the event loop, never inside a synchronous loop. After every half million the
+// process's RSS is sampled (after a full GC and the finalizers it schedules).
+//
+// A leak grows at a steady rate; a heap settling rises less and less and stops. The
+// ChunkStream phase settles over its first few million events (from about 118 to 143 MB,
+// then flat): the native memory of finished streams waits for V8's next major
+// collection (ChunkStream tells V8 its size, which bounds that to some tens of MB), and
+// glibc keeps the memory it was once given for the next allocations. So the first half
+// of each phase is its warm-up, and the samples of the second half are fitted with a
+// line (least squares): the growth it projects over ten million events must stay below
+// 5% of the warm-up's last sample, or the script exits with status 1.
 //
 // Then the teardown soak: for a few minutes, worker threads start loadHistory (every
 // format, from a file path and from a Buffer, 8 MB each) and are terminated at random
 // moments, most of them mid-load, three at a time. RSS is sampled (after a full GC, with
-// no worker alive) every 60 workers; the first third of the time is the warm-up (new workers' heaps and the
-// allocator's arenas settle). RSS after it swings by tens of MB as the allocator's
-// per-thread arenas fill and empty, so flat means no trend: the median of the second
-// half of the later samples must be within 10% of the first half's.
+// no worker alive) fifteen times over the run; the first third of the time is the warm-up
+// (new workers' heaps and the allocator's arenas settle). RSS after it swings by tens of
+// MB as the allocator's per-thread arenas fill and empty, up and down; a leak in starting
+// or ending a worker or a load grows with every worker. So the samples after the warm-up
+// are fitted with a line (least squares) against the number of workers, and its slope
+// must stay below 128 KiB per worker (1/64 of the history each one loads; the swings
+// alone have given slopes of about 26 KiB).
 //
 // SOAK_EVENTS=<n> changes the events per phase (default 10,000,000);
 // SOAK_TEARDOWN_SECONDS=<s> the length of the teardown soak (default 180).
@@ -34,9 +44,10 @@ const { ChunkStream, appendEventToChunks } = createRequire(import.meta.url)('../
 
 const EVENTS = Number(process.env.SOAK_EVENTS ?? 10_000_000)
 const PER_MESSAGE = 10_000
-const SAMPLE_EVERY = 1_000_000
-const WARM_UP = SAMPLE_EVERY
+const SAMPLE_EVERY = 500_000
+const WARM_UP = Math.floor(EVENTS / 2 / SAMPLE_EVERY) * SAMPLE_EVERY
 const LIMIT = 0.05
+const PROJECTED_OVER = 10_000_000
 const PIECE = 16 * 1024
 
 if (typeof globalThis.gc !== 'function') {
@@ -89,13 +100,20 @@ const streams = messages.map((events, i) => {
 
 // ─── Phases ────────────────────────────────────────────────────────────────────────
 
-function rss() {
+const nextTask = () => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * RSS after a full GC. Node runs the finalizers that free native memory (a ChunkStream's
+ * chunks) on the event loop after the collection that found the objects dead, so the
+ * loop turns before the sample: measured right after `gc()`, that memory was still held.
+ */
+async function rss() {
   globalThis.gc()
+  await nextTask()
+  await nextTask()
   globalThis.gc()
   return process.memoryUsage().rss
 }
-
-const nextTask = () => new Promise((resolve) => setImmediate(resolve))
 
 async function phase(name, runMessage) {
   const samples = []
@@ -104,13 +122,28 @@ async function phase(name, runMessage) {
     runMessage(n)
     await nextTask()
     done += PER_MESSAGE
-    if (done % SAMPLE_EVERY === 0) samples.push({ events: done, rss: rss() })
+    if (done % SAMPLE_EVERY === 0) samples.push({ events: done, rss: await rss() })
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   const base = samples.find((s) => s.events === WARM_UP) ?? samples[0]
   const later = samples.filter((s) => s.events > base.events)
   const peak = Math.max(base.rss, ...later.map((s) => s.rss))
-  return { name, samples, seconds, base, peak, growth: peak / base.rss - 1 }
+  const slope = later.length >= 3 ? leastSquaresSlope(later.map((s) => [s.events, s.rss])) : NaN
+  return { name, samples, seconds, base, peak, later, slope, growth: (slope * PROJECTED_OVER) / base.rss }
+}
+
+/** The slope of the line that fits `points` ([x, y] pairs) best, by least squares. */
+function leastSquaresSlope(points) {
+  const n = points.length
+  const mx = points.reduce((sum, [x]) => sum + x, 0) / n
+  const my = points.reduce((sum, [, y]) => sum + y, 0) / n
+  let sxy = 0
+  let sxx = 0
+  for (const [x, y] of points) {
+    sxy += (x - mx) * (y - my)
+    sxx += (x - mx) ** 2
+  }
+  return sxy / sxx
 }
 
 let badFrames = 0
@@ -148,18 +181,24 @@ for (let i = 0; i < results[0].samples.length; i++) {
 console.log('')
 let failed = false
 for (const r of results) {
+  const rate = Math.round(EVENTS / r.seconds).toLocaleString('en')
+  if (r.later.length < 3) {
+    failed = true
+    console.log(`${r.name}: FAILED: ${r.later.length} samples after the warm-up, a trend needs 3 (SOAK_EVENTS of at least ${(6 * SAMPLE_EVERY).toLocaleString('en')})`)
+    continue
+  }
   const ok = r.growth < LIMIT
   failed ||= !ok
-  const rate = Math.round(EVENTS / r.seconds).toLocaleString('en')
-  console.log(`${r.name}: ${mb(r.base.rss)} MB after warm-up, peak ${mb(r.peak)} MB: growth ${(r.growth * 100).toFixed(2)}% (limit ${LIMIT * 100}%) — ${ok ? 'ok' : 'FAILED'}; ${r.seconds.toFixed(1)} s, ${rate} events/s`)
+  const perMillion = (r.slope * 1e6) / 1024
+  console.log(`${r.name}: ${mb(r.base.rss)} MB after warm-up, peak ${mb(r.peak)} MB; trend after it ${perMillion >= 0 ? '+' : ''}${perMillion.toFixed(1)} KB per million events: ${(r.growth * 100).toFixed(2)}% in ${(PROJECTED_OVER / 1e6).toLocaleString('en')} million (limit ${LIMIT * 100}%) — ${ok ? 'ok' : 'FAILED'}; ${r.seconds.toFixed(1)} s, ${rate} events/s`)
 }
 console.log(`(${badFrames.toLocaleString('en')} bad frames reported and skipped)`)
 
 // ─── Teardown ──────────────────────────────────────────────────────────────────────
 
 const TEARDOWN_SECONDS = Number(process.env.SOAK_TEARDOWN_SECONDS ?? 180)
-const TEARDOWN_SAMPLE_EVERY = 60
-const TEARDOWN_LIMIT = 0.1
+const TEARDOWN_SAMPLES = 15
+const TEARDOWN_LIMIT = 128 * 1024
 const addon = fileURLToPath(new URL('../index.js', import.meta.url))
 const loader = `
 const { parentPort, workerData } = require('node:worker_threads')
@@ -191,20 +230,22 @@ async function teardownSoak() {
     await worker.terminate()
     counts.workers++
   }
-  // Three at a time; sampled between rounds, when no worker is alive.
-  for (let next = 0; Date.now() < end; ) {
+  // Three at a time; sampled between rounds, when no worker is alive, at even times.
+  const every = (TEARDOWN_SECONDS * 1000) / TEARDOWN_SAMPLES
+  for (let next = 0, sampleAt = Date.now() + every; Date.now() < end; ) {
     await Promise.all([one(next++), one(next++), one(next++)])
-    if (counts.workers % TEARDOWN_SAMPLE_EVERY === 0) samples.push({ workers: counts.workers, rss: rss(), warmUp: Date.now() < warmUpEnd })
+    if (Date.now() >= sampleAt || Date.now() >= end) {
+      samples.push({ workers: counts.workers, rss: await rss(), warmUp: Date.now() < warmUpEnd })
+      sampleAt += every
+    }
   }
   rmSync(dir, { recursive: true, force: true })
   const base = samples.findLast((s) => s.warmUp) ?? samples[0]
-  const later = samples.filter((s) => !s.warmUp)
-  const half = later.length >> 1
-  const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1]
-  const first = median(later.slice(0, half).map((s) => s.rss))
-  const second = median(later.slice(half).map((s) => s.rss))
+  const later = samples.filter((s) => s !== base && !s.warmUp)
   const peak = Math.max(...later.map((s) => s.rss))
-  return { samples, counts, base, peak, first, second, enough: half >= 2, growth: second / first - 1 }
+  const enough = later.length >= 3
+  const slope = enough ? leastSquaresSlope(later.map((s) => [s.workers, s.rss])) : NaN
+  return { samples, counts, base, peak, later, enough, slope }
 }
 
 const teardown = await teardownSoak()
@@ -212,7 +253,13 @@ console.log(`\nTeardown: ${teardown.counts.workers} workers in ${TEARDOWN_SECOND
 console.log('| workers | RSS |')
 console.log('| --- | --- |')
 for (const s of teardown.samples) console.log(`| ${s.workers}${s === teardown.base ? ' (warm-up)' : ''} | ${mb(s.rss)} |`)
-const teardownOk = teardown.enough && teardown.growth < TEARDOWN_LIMIT
+const teardownOk = teardown.enough && teardown.slope < TEARDOWN_LIMIT
 failed ||= !teardownOk
-console.log(`\nteardown: after warm-up, median ${mb(teardown.first)} MB in the first half, ${mb(teardown.second)} MB in the second (peak ${mb(teardown.peak)} MB): growth ${(teardown.growth * 100).toFixed(2)}% (limit ${TEARDOWN_LIMIT * 100}%) — ${teardownOk ? 'ok' : 'FAILED'}`)
+if (!teardown.enough) {
+  console.log(`\nteardown: FAILED: ${teardown.samples.length} samples, too few after the warm-up for a trend (SOAK_TEARDOWN_SECONDS=${TEARDOWN_SECONDS}: were the loads longer than the run?)`)
+} else {
+  const kib = (bytes) => `${bytes >= 0 ? '+' : ''}${(bytes / 1024).toFixed(1)} KiB`
+  const rssLater = teardown.later.map((s) => s.rss)
+  console.log(`\nteardown: after warm-up, RSS between ${mb(Math.min(...rssLater))} and ${mb(teardown.peak)} MB; trend ${kib(teardown.slope)} per worker (limit ${kib(TEARDOWN_LIMIT)}) — ${teardownOk ? 'ok' : 'FAILED'}`)
+}
 process.exit(failed ? 1 : 0)

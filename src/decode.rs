@@ -290,13 +290,22 @@ pub fn decode_type<E: EventSource>(source: &E, event: &E::Value) -> Result<Event
     // The hot path reads `type` first; what `event` itself is matters only when that
     // fails (reading a field of a non-object gives `undefined`).
     let tag = source.field(event, Field::Type)?;
-    let Some(ty) = source.event_type(&tag)? else {
+    classify_type(source, event, &tag)
+}
+
+/// [`decode_type`] for a `type` already read from `event`.
+pub fn classify_type<E: EventSource>(
+    source: &E,
+    event: &E::Value,
+    tag: &E::Value,
+) -> Result<EventType, E::Error> {
+    let Some(ty) = source.event_type(tag)? else {
         return Err(match source.value_type(event)? {
             ValueType::Object | ValueType::Array | ValueType::Function => InvalidEvent {
                 event_type: None,
                 path: Some("type"),
                 expected: Expected::String,
-                got: source.value_type(&tag)?,
+                got: source.value_type(tag)?,
             },
             got => InvalidEvent {
                 event_type: None,

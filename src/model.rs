@@ -144,6 +144,33 @@ pub enum EventType {
 }
 
 impl EventType {
+    /// Every tag [`EventType::from_tag`] knows, each once.
+    pub const TAGS: [&'static str; 23] = [
+        "text-delta",
+        "reasoning-delta",
+        "reasoning-end",
+        "tool-call",
+        "tool-result",
+        "shell-output",
+        "error",
+        "notice",
+        "model-changed",
+        "config-reload",
+        "status",
+        "turn-start",
+        "turn-sealed",
+        "done",
+        "usage",
+        "task-list-update",
+        "tab-created",
+        "message-queued",
+        "message-consumed",
+        "message-cancelled",
+        "compaction-started",
+        "compaction-complete",
+        "compaction-error",
+    ];
+
     /// Classifies an event `type` tag; unknown tags are [`EventType::Unknown`], never an error.
     pub fn from_tag(tag: &[u8]) -> Self {
         use LifecycleKind::*;
@@ -194,6 +221,9 @@ pub enum SystemChunkKind {
     Custom,
     /// The agent's plan of work, each entry a line (`[completed] Write the tests (high)`).
     Plan,
+    /// The agent stopped its turn before it was done: the text is the reason as the
+    /// protocol names it (ACP's `max_tokens`, `max_turn_requests`, `refusal`, …).
+    Stopped,
 }
 
 impl SystemChunkKind {
@@ -208,6 +238,7 @@ impl SystemChunkKind {
             SystemChunkKind::ThinkingLevelChanged => "thinking-level-changed",
             SystemChunkKind::Custom => "custom",
             SystemChunkKind::Plan => "plan",
+            SystemChunkKind::Stopped => "stopped",
         }
     }
 
@@ -222,6 +253,7 @@ impl SystemChunkKind {
             "thinking-level-changed" => SystemChunkKind::ThinkingLevelChanged,
             "custom" => SystemChunkKind::Custom,
             "plan" => SystemChunkKind::Plan,
+            "stopped" => SystemChunkKind::Stopped,
             _ => return None,
         })
     }
@@ -257,6 +289,10 @@ pub struct ToolCallEntry<S = String, V = serde_json::Value> {
     pub shell_output: Option<ShellOutput<S>>,
     /// True when `shellOutput` was set before `result`.
     pub shell_output_first: bool,
+    /// What the source format says of the call beyond its id, name, arguments and result
+    /// (the AI SDK: a dynamic tool, its title, provider execution and metadata), an object
+    /// written after `arguments`. Made only by format readers: no agent event carries one.
+    pub meta: Option<V>,
 }
 
 impl<S, V> ToolCallEntry<S, V> {
@@ -268,6 +304,7 @@ impl<S, V> ToolCallEntry<S, V> {
             result: None,
             shell_output: None,
             shell_output_first: false,
+            meta: None,
         }
     }
 }
@@ -321,4 +358,20 @@ pub struct ChatMessage<S = String, V = serde_json::Value> {
     pub id: String,
     pub role: MessageRole,
     pub chunks: Vec<Chunk<S, V>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EventType;
+
+    #[test]
+    fn every_listed_tag_is_known_and_listed_once() {
+        let mut seen = Vec::new();
+        for tag in EventType::TAGS {
+            let ty = EventType::from_tag(tag.as_bytes());
+            assert_ne!(ty, EventType::Unknown, "{tag}");
+            assert!(!seen.contains(&ty), "{tag} twice");
+            seen.push(ty);
+        }
+    }
 }

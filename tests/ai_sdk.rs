@@ -22,7 +22,7 @@ fn sse(chunks: &[&str]) -> String {
 }
 
 #[test]
-fn interleaved_text_parts_join_in_arrival_order() {
+fn interleaved_text_parts_keep_their_own_text() {
     let chunks = [
         r#"{"type":"text-start","id":"a"}"#,
         r#"{"type":"text-start","id":"b"}"#,
@@ -30,11 +30,12 @@ fn interleaved_text_parts_join_in_arrival_order() {
         r#"{"type":"text-delta","id":"b","delta":"2"}"#,
         r#"{"type":"text-delta","id":"a","delta":"3"}"#,
     ];
+    let wanted = r#"[{"type":"text","text":"13"},{"type":"text","text":"2"}]"#;
     let folded = fold_ui_chunks(&chunks.map(json)).unwrap();
-    assert_eq!(chunks_text(&folded), r#"[{"type":"text","text":"123"}]"#);
+    assert_eq!(chunks_text(&folded), wanted);
     assert_eq!(
         reduce_to_json(sse(&chunks).as_bytes(), Framing::Auto).unwrap(),
-        r#"[{"type":"text","text":"123"}]"#
+        wanted
     );
 }
 
@@ -45,7 +46,7 @@ fn reasoning_keeps_the_latest_provider_metadata_of_its_part() {
         r#"{"type":"reasoning-delta","id":"r","delta":"x"}"#,
         r#"{"type":"reasoning-delta","id":"r","delta":"","providerMetadata":{"a":2}}"#,
         r#"{"type":"reasoning-end","id":"r"}"#,
-        // A part without any metadata leaves its thinking chunk open: the next joins it.
+        // A part without any metadata is a thinking chunk of its own all the same.
         r#"{"type":"reasoning-start","id":"s"}"#,
         r#"{"type":"reasoning-delta","id":"s","delta":"y"}"#,
         r#"{"type":"reasoning-end","id":"s"}"#,
@@ -55,7 +56,8 @@ fn reasoning_keeps_the_latest_provider_metadata_of_its_part() {
     ];
     let wanted = concat!(
         r#"[{"type":"thinking","text":"x","metadata":{"a":2}},"#,
-        r#"{"type":"thinking","text":"yz","metadata":{"b":1.0}}]"#
+        r#"{"type":"thinking","text":"y"},"#,
+        r#"{"type":"thinking","text":"z","metadata":{"b":1.0}}]"#
     );
     assert_eq!(chunks_text(&fold_ui_chunks(&chunks.map(json)).unwrap()), wanted);
     assert_eq!(
@@ -124,12 +126,20 @@ fn a_message_round_trips_through_a_ui_message() {
         concat!(
             r#"[{"type":"thinking","text":"r","metadata":{"x":1}},{"type":"text","text":"t"},"#,
             r#"{"type":"tool-batch","calls":[{"id":"1","name":"bash","arguments":{"c":1},"result":"ok","isError":false},"#,
-            r#"{"id":"2","name":"d","arguments":null}]},"#,
+            r#"{"id":"2","name":"d","arguments":null,"meta":{"dynamic":true}}]},"#,
             r#"{"type":"file","mediaType":"image/png","url":"https://x/y.png"}]"#
         )
     );
     let written = write_message(&read);
     assert_eq!(read_message(&written).unwrap(), read);
+    let parts = match written.get("parts") {
+        Some(Json::Array(parts)) => parts,
+        _ => panic!("parts"),
+    };
+    assert_eq!(
+        String::from_utf8(parts[4].to_json()).unwrap(),
+        r#"{"type":"dynamic-tool","toolName":"d","toolCallId":"2","state":"input-available","input":null}"#
+    );
     let bad =
         json(r#"{"id":"m","role":"assistant","parts":[{"type":"tool-x","toolCallId":"1","state":"done"}]}"#);
     assert_eq!(

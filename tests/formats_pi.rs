@@ -2,12 +2,12 @@
 //! session files the same runs wrote, round trips, errors.
 
 use agent_chunks::formats::check::Skips;
-use agent_chunks::formats::live::{fold_stream, FoldedStream, LiveFold};
+use agent_chunks::formats::live::{fold_stream, FoldedStream};
 use agent_chunks::formats::model_json::{message_json, FormatMessage};
 use agent_chunks::formats::pi::{
     leaves, read_lines, read_session, read_session_with, tool_result_value, write_session, SessionOptions,
 };
-use agent_chunks::formats::pi_stream::{Gateway, PiEvents};
+use agent_chunks::formats::registry::find;
 use agent_chunks::formats::value::{parse, Json};
 use agent_chunks::{Chunk, MessageRole, SystemChunkKind};
 
@@ -25,8 +25,8 @@ fn json(message: &FormatMessage) -> String {
     String::from_utf8(message_json(message).to_json()).unwrap()
 }
 
-fn fold(fold: &mut dyn LiveFold, bytes: &[u8]) -> FoldedStream {
-    fold_stream(fold, "turn", bytes, false).unwrap()
+fn fold(format: &str, bytes: &[u8]) -> FoldedStream {
+    fold_stream(find(format).unwrap(), bytes, false).unwrap()
 }
 
 /// Role and chunks of the messages of `roles`, in order (ids differ: a stream has none).
@@ -44,7 +44,7 @@ fn shown(messages: &[FormatMessage], roles: &[MessageRole]) -> Vec<(MessageRole,
 #[test]
 fn the_shorthand_stream_builds_the_persisted_assistant_messages() {
     let history = read_session(SESSION).unwrap();
-    let streamed = fold(&mut Gateway::default(), SHORTHAND);
+    let streamed = fold("pi-stream", SHORTHAND);
     assert_eq!(streamed.skips.count, 0);
     let assistant = [MessageRole::Assistant];
     assert_eq!(shown(&streamed.messages, &assistant), shown(&history, &assistant));
@@ -58,7 +58,7 @@ fn the_shorthand_stream_builds_the_persisted_assistant_messages() {
 #[test]
 fn pi_agent_events_build_the_session_the_same_run_wrote() {
     let history = read_session(PI_EVENTS_SESSION).unwrap();
-    let streamed = fold(&mut PiEvents::default(), PI_EVENTS);
+    let streamed = fold("pi-events", PI_EVENTS);
     assert_eq!(streamed.skips.count, 0, "{:?}", streamed.skips.examples);
     let roles = [MessageRole::User, MessageRole::Assistant];
     assert_eq!(shown(&streamed.messages, &roles), shown(&history, &roles));
@@ -77,7 +77,7 @@ fn pi_agent_events_build_the_session_the_same_run_wrote() {
 #[test]
 fn openclaw_gateway_frames_build_the_session_the_same_runs_wrote() {
     let history = read_session(OPENCLAW_SESSION).unwrap();
-    let streamed = fold(&mut Gateway::default(), GATEWAY);
+    let streamed = fold("pi-stream", GATEWAY);
     assert_eq!(streamed.skips.count, 0, "{:?}", streamed.skips.examples);
     let assistant = [MessageRole::Assistant];
     assert_eq!(shown(&streamed.messages, &assistant), shown(&history, &assistant));
@@ -102,7 +102,7 @@ fn a_cumulative_text_that_does_not_extend_the_last_one_loses_nothing() {
         r#"{"type":"event","event":"chat","payload":{"state":"final","message":{"role":"assistant","content":[{"type":"text","text":"Hello there, world"}]}}}"#,
         "\n"
     );
-    let folded = fold(&mut Gateway::default(), frames.as_bytes());
+    let folded = fold("pi-stream", frames.as_bytes());
     assert_eq!(
         folded.messages[0].chunks,
         vec![Chunk::Text {

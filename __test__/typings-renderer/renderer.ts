@@ -9,6 +9,7 @@ import {
   type AgentEvent,
   type ChatMessage,
   type Chunk,
+  type HistoryMessage,
 } from 'agent-chunks'
 
 const message: ChatMessage = { id: 'm1', role: 'assistant', chunks: [] }
@@ -24,7 +25,7 @@ stream.end()
 const chunks: Chunk[] = stream.chunks()
 const folded: Chunk[] = reduceEvents(bytes)
 
-async function fromServer(response: Response): Promise<ChatMessage[]> {
+async function fromServer(response: Response): Promise<HistoryMessage[]> {
   return loadHistory(new Uint8Array(await response.arrayBuffer()), 'events')
 }
 

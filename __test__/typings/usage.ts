@@ -11,6 +11,9 @@ import {
   type AgentEvent,
   type ChatMessage,
   type Chunk,
+  type HistoryChunk,
+  type HistoryMessage,
+  type HistorySystemChunkKind,
   type IdentifiedMessage,
   type MessageRole,
   type ProviderMetadata,
@@ -52,8 +55,9 @@ const stream: AgentEvent[] = [
 ]
 for (const event of stream) appendEventToChunks(message.chunks, event)
 
-// Narrowing on `type`, as a renderer does, with an exhaustiveness check.
-function describe(chunk: Chunk): string {
+// Narrowing on `type`, as a renderer of loaded histories does, with an exhaustiveness
+// check: a history's chunks are the drop-in's and files and other tools' notices.
+function describe(chunk: HistoryChunk): string {
   switch (chunk.type) {
     case 'text':
       return chunk.text
@@ -66,7 +70,7 @@ function describe(chunk: Chunk): string {
     case 'error':
       return `${chunk.message} ${chunk.statusCode ?? ''}`
     case 'system': {
-      const kind: SystemChunkKind = chunk.kind
+      const kind: HistorySystemChunkKind = chunk.kind
       return `${kind}: ${chunk.text}`
     }
     case 'file':
@@ -132,10 +136,19 @@ appendEventToChunks([], { type: 'shell-output', stream: 'stdin', data: 'x' })
 applySystemEvent([], { kind: 'warning', text: 'x' })
 // @ts-expect-error an idFactory that does not return a string
 applySystemEvent([], { kind: 'notice', text: 'x' }, () => 42)
-const kinds: SystemChunkKind[] = ['compaction', 'branch-summary', 'thinking-level-changed', 'custom']
-const fileChunk: Chunk = { type: 'file', mediaType: 'image/png', data: 'iVBORw0KGgo=' }
+const kinds: HistorySystemChunkKind[] = ['compaction', 'branch-summary', 'thinking-level-changed', 'custom']
+const fileChunk: HistoryChunk = { type: 'file', mediaType: 'image/png', data: 'iVBORw0KGgo=' }
 // @ts-expect-error a file chunk needs its mediaType
-const untyped: Chunk = { type: 'file', data: 'iVBORw0KGgo=' }
+const untyped: HistoryChunk = { type: 'file', data: 'iVBORw0KGgo=' }
+// @ts-expect-error the drop-in never makes a file chunk: not in the helper's union
+const dropInFile: Chunk = { type: 'file', mediaType: 'image/png', data: 'iVBORw0KGgo=' }
+// @ts-expect-error the drop-in's system kinds are the helper's four
+const dropInKind: SystemChunkKind = 'compaction'
+// @ts-expect-error a history's messages are not all the helper's ChatMessage
+const dropInMessages: ChatMessage[] = loadHistorySync(new Uint8Array(0), 'pi')
+// A helper-typed message is a history message: it goes where those go.
+const asHistory: HistoryMessage[] = [message]
+void [dropInFile, dropInKind, dropInMessages, asHistory]
 // @ts-expect-error a chunk with an unknown type
 const badChunk: Chunk = { type: 'image', text: 'x' }
 // @ts-expect-error metadata must be keyed by provider
@@ -221,8 +234,8 @@ const replay: Array<SessionNotification | SessionUpdate> = [
   { sessionUpdate: 'usage_update', used: 10, size: 100 },
   { sessionUpdate: 'config_option_update', configOptions: [] },
 ]
-const acpFolded: ChatMessage[] = acp.toMessages(replay)
-const planKind: SystemChunkKind = 'plan'
+const acpFolded: HistoryMessage[] = acp.toMessages(replay)
+const planKind: HistorySystemChunkKind = 'plan'
 void [acpFolded, planKind]
 for (const entry of state) {
   if (entry.type === 'message') void entry.data.role
@@ -271,7 +284,7 @@ const lines: PiSessionLine[] = [
   { type: 'message', id: 'e1', parentId: null, message: { role: 'assistant', content: [{ type: 'thinking', thinking: 't', thinkingSignature: 's' }, { type: 'toolCall', id: 'c', name: 'exec', arguments: {} }], provider: 'anthropic' } },
   { role: 'toolResult', toolCallId: 'c', toolName: 'exec', content: [{ type: 'text', text: 'ok' }], isError: false },
 ]
-const fromPi: ChatMessage[] = [...pi.toMessages(lines), ...pi.toMessages(sessionFile), ...pi.toMessages('{"role":"user","content":"x"}')]
+const fromPi: HistoryMessage[] = [...pi.toMessages(lines), ...pi.toMessages(sessionFile), ...pi.toMessages('{"role":"user","content":"x"}')]
 const persisted: string = pi.fromMessages(fromPi)
 const gateway: PiGatewayEvent[] = [
   { type: 'delta', text: 'a' },
@@ -294,7 +307,7 @@ const thought: SnThinkingThought = {
   createdAt: '2026-01-01T00:00:00Z',
 }
 const gatewayThought: SnGatewayThought = { id: 'g', role: 'User', parts: [{ type: 0, text: 'q' }], created_at: 'x' }
-const snMessage: ChatMessage = sn.toMessage(gatewayThought)
+const snMessage: HistoryMessage = sn.toMessage(gatewayThought)
 const written: SnThinkingThought = sn.fromMessage(snMessage, { createdAt: 'now' })
 const sse: SnStreamEvent[] = [
   { type: 'text', data: 'a' },
@@ -308,7 +321,7 @@ const streamed: Chunk[] = []
 for (const event of sse) for (const agentEvent of sn.toAgentEvents(event)) appendEventToChunks(streamed, agentEvent)
 const reconciled: SnReconciled = sn.reconcile(streamed, thought)
 const firstDifference: string | undefined = reconciled.difference?.path
-const many: ChatMessage[] = sn.toMessages([thought, gatewayThought])
+const many: HistoryMessage[] = sn.toMessages([thought, gatewayThought])
 void [persisted, written, firstDifference, many]
 
 const groups: TimelineGroup[] = buildTimeline(
@@ -354,18 +367,18 @@ const badItem: TimelineItem = { kind: 'text', id: 'x', text: 'y', status: 'compl
 void [badLine, badCall, badPart, notAMessage, badItem]
 
 // History loading: a path or bytes and a format name; a promise of messages, or messages.
-async function loadAll(): Promise<ChatMessage[]> {
+async function loadAll(): Promise<HistoryMessage[]> {
   const format: HistoryFormatName = 'pi'
-  const fromBytes: ChatMessage[] = loadHistorySync(new Uint8Array(0), 'events')
-  const fromPath: Promise<ChatMessage[]> = loadHistory('session.jsonl', format)
-  const transcripts: ChatMessage[] = [...loadHistorySync('session.jsonl', 'claude'), ...loadHistorySync('chat.jsonl', 'qwen')]
+  const fromBytes: HistoryMessage[] = loadHistorySync(new Uint8Array(0), 'events')
+  const fromPath: Promise<HistoryMessage[]> = loadHistory('session.jsonl', format)
+  const transcripts: HistoryMessage[] = [...loadHistorySync('session.jsonl', 'claude'), ...loadHistorySync('chat.jsonl', 'qwen')]
   void transcripts
   // @ts-expect-error an unknown format
   loadHistorySync('session.jsonl', 'gemini')
   // @ts-expect-error the format is required
   loadHistory('session.jsonl')
   // @ts-expect-error the async load returns a promise, not messages
-  const notYet: ChatMessage[] = loadHistory('session.jsonl', 'acp')
+  const notYet: HistoryMessage[] = loadHistory('session.jsonl', 'acp')
   void notYet
   return [...fromBytes, ...(await fromPath)]
 }
@@ -375,7 +388,7 @@ void loadAll
 const fromUi: AgentEvent[] = aiSdk.fromUIMessageChunks([{ type: 'text-delta', id: 't', delta: 'a' }])
 const fromParts: AgentEvent[] = aiSdk.fromFullStreamParts([{ type: 'text-delta', id: 't', text: 'a' }])
 appendEventsToChunks([], [...fromUi, ...fromParts])
-const uiHistory: ChatMessage[] = aiSdk.toMessages([{ id: 'm', role: 'assistant', parts: [{ type: 'text', text: 'a' }] }])
+const uiHistory: HistoryMessage[] = aiSdk.toMessages([{ id: 'm', role: 'assistant', parts: [{ type: 'text', text: 'a' }] }])
 const uiMessage: { id: string; parts: Array<{ type: string }> } = aiSdk.fromMessage(uiHistory[0])
 void uiMessage
 void aiSdk.fromMessages(uiHistory)
@@ -388,13 +401,13 @@ appendEventsToChunks([], { type: 'done' })
 const detection: Detection = detectFormat(Buffer.from('{"type":"session","version":3}'))
 const detectedName: FormatName | undefined = detection.format
 const read: HistoryRead = readHistory('{"role":"user","content":"hi"}', { format: 'pi', strict: true, leaf: 'a1' })
-const readMessages: ChatMessage[] = read.messages
+const readMessages: HistoryMessage[] = read.messages
 const skippedCount: number = read.skipped.count
 const folded: FoldedStream = foldStream('{"type":"delta","text":"a"}', { format: 'pi-stream' })
 const firstLines: [number, number] = folded.origins[0].lines
 const table: FormatInfo[] = formats()
 const leafList: PiLeaf[] = pi.leaves('{"type":"session","version":3}')
-const branch: ChatMessage[] = pi.toMessages('', { leaf: leafList[0]?.id, strict: false })
+const branch: HistoryMessage[] = pi.toMessages('', { leaf: leafList[0]?.id, strict: false })
 // @ts-expect-error not a format name
 readHistory('', { format: 'yaml' })
 
@@ -409,7 +422,29 @@ const qwenRecords: QwenChatRecord[] = [
   { uuid: 'u', parentUuid: null, sessionId: 's', timestamp: 't', type: 'user', message: { role: 'user', parts: [{ text: 'hi' }] } },
   { uuid: 'a', parentUuid: 'u', sessionId: 's', timestamp: 't', type: 'assistant', message: { role: 'model', parts: [{ text: 'hm', thought: true }, { functionCall: { id: 'c', name: 'read_file', args: {} } }] } },
 ]
-const fromTools: ChatMessage[] = [...claude.toMessages(claudeLines), ...qwen.toMessages(qwenRecords)]
+const fromTools: HistoryMessage[] = [...claude.toMessages(claudeLines), ...qwen.toMessages(qwenRecords)]
 // @ts-expect-error a Qwen record's type is one of four
 const badRecord: QwenChatRecord = { uuid: 'u', parentUuid: null, sessionId: 's', timestamp: 't', type: 'tool_call' }
 void [fromTools, badRecord]
+
+// ─── A live conversation ─────────────────────────────────────────────────────────
+import { Conversation, type ConversationChanges } from '../../index.js'
+{
+  const live = new Conversation({ format: 'acp', mode: 'immutable', strict: true, limit: 1 << 20 })
+  const changes: ConversationChanges = live.push(new Uint8Array())
+  live.push('{"type":"text-delta","delta":"a"}\n')
+  live.push({ jsonrpc: '2.0', method: 'session/update', params: {} })
+  const added: number[] = changes.added
+  const chunkIndexes: number[] = changes.changed[0]?.chunks ?? []
+  const messages: ChatMessage[] = live.messages
+  const sse: string = live.toUIMessageStream()
+  const ui: Array<{ type: string }> = live.toUIMessageChunks()
+  const resumed = new Conversation({ format: 'events', messages, line: 12 })
+  void [added, chunkIndexes, sse, ui, resumed, live.skipped.count, live.end()]
+  // @ts-expect-error the format is required
+  new Conversation({})
+  // @ts-expect-error push takes bytes, text or a parsed value
+  live.push(42)
+  // @ts-expect-error messages is read-only
+  live.messages = []
+}

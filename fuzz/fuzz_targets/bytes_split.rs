@@ -114,9 +114,16 @@ fuzz_target!(|input: Input| {
     pieces.push(rest);
     let mut changed = EventStream::new(framing);
     let changed_clean = run(&mut changed, &pieces);
-    assert_eq!(changed_clean, whole_clean, "a BOM or CR line ends changed whether the stream failed");
+    assert_eq!(
+        changed_clean, whole_clean,
+        "a BOM or CR line ends changed whether the stream failed"
+    );
     if whole_clean {
-        assert_eq!(changed.to_json(), whole.to_json(), "a BOM or CR line ends changed the chunks");
+        assert_eq!(
+            changed.to_json(),
+            whole.to_json(),
+            "a BOM or CR line ends changed the chunks"
+        );
         assert_eq!(changed.event_count(), whole.event_count());
     }
 });

@@ -23,7 +23,13 @@ fuzz_target!(|data: &[u8]| {
         .split(|&b| b == b'\n')
         .filter_map(|line| value::parse(line).ok())
         .collect();
-    let _ = pi::read_lines(lines.clone());
+    // Both ways of reading: forgiving (the default) and strict.
+    let _ = pi::read_lines(lines.clone(), pi::SessionOptions::default());
+    let strict = pi::SessionOptions {
+        strict: true,
+        ..Default::default()
+    };
+    let _ = pi::read_lines(lines.clone(), strict);
     for line in &lines {
         let _ = pi::gateway_events(line);
     }

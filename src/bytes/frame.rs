@@ -59,6 +59,10 @@ pub struct Framer {
     after_cr: bool,
     /// The first bytes were checked for a byte order mark.
     bom_checked: bool,
+    /// The rest of a line given up on ([`Framer::drop_unfinished`]) is dropped as it comes.
+    dropping_line: bool,
+    /// The rest of an SSE frame given up on is dropped, up to the blank line that ends it.
+    dropping_frame: bool,
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -89,6 +93,59 @@ impl Framer {
             sse: SseFrame::default(),
             after_cr: false,
             bom_checked: false,
+            dropping_line: false,
+            dropping_frame: false,
+        }
+    }
+
+    /// A framer whose first line is numbered `line` (a stream that goes on from lines
+    /// read before).
+    pub fn starting_at(framing: Framing, line: u64) -> Self {
+        Framer {
+            line,
+            ..Framer::new(framing)
+        }
+    }
+
+    /// Gives up the unfinished line (and, in SSE, the unfinished frame): what is buffered
+    /// is dropped now, and what is left of it is dropped as it arrives, never buffered.
+    /// For a frame larger than a reader will take.
+    pub fn drop_unfinished(&mut self) {
+        self.offset += self.pending.len() as u64;
+        self.pending.clear();
+        self.pending_break = false;
+        self.dropping_line = true;
+        if self.sse.has_data {
+            self.sse = SseFrame::default();
+            self.dropping_frame = true;
+        }
+    }
+
+    /// Drops the start of `bytes` that belongs to a line given up on.
+    fn skip_dropped<'b>(&mut self, bytes: &'b [u8]) -> &'b [u8] {
+        if !self.dropping_line {
+            return bytes;
+        }
+        match line_end(bytes) {
+            Some(at) => {
+                // The dropped line ends here: its line break goes with it.
+                self.dropping_line = false;
+                let mut next = at + 1;
+                if bytes[at] == b'\r' {
+                    match bytes.get(next) {
+                        Some(b'\n') => next += 1,
+                        Some(_) => {}
+                        None => self.after_cr = true,
+                    }
+                }
+                self.offset += next as u64;
+                self.line += 1;
+                &bytes[next..]
+            }
+            None => {
+                self.offset += bytes.len() as u64;
+                &[]
+            }
         }
     }
 
@@ -100,6 +157,14 @@ impl Framer {
         bytes: &[u8],
         mut each: impl FnMut(Frame<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
+        let bytes = if self.dropping_line {
+            match self.skip_dropped(bytes) {
+                [] => return Ok(()),
+                rest => rest,
+            }
+        } else {
+            bytes
+        };
         if self.pending.is_empty() {
             // Lines are cut straight from the caller's bytes; only a tail is copied.
             let (used, result) = self.lines(bytes, false, &mut each);
@@ -120,6 +185,15 @@ impl Framer {
         self.framing
     }
 
+    /// Line and byte offset of the unfinished frame (its first line in SSE).
+    pub fn position(&self) -> (u64, u64) {
+        if self.sse.has_data {
+            (self.sse.line, self.sse.offset)
+        } else {
+            (self.line, self.offset)
+        }
+    }
+
     /// Bytes held for an unfinished line or SSE frame.
     pub fn buffered(&self) -> usize {
         self.pending.len() + self.sse.data.len()
@@ -127,6 +201,8 @@ impl Framer {
 
     /// Processes what is left as if the stream ended with a line break and a blank line.
     pub fn finish<E>(&mut self, mut each: impl FnMut(Frame<'_>) -> Result<(), E>) -> Result<(), E> {
+        self.dropping_line = false;
+        self.dropping_frame = false;
         self.drain(true, &mut each)?;
         self.end_sse_frame(&mut each)
     }
@@ -243,7 +319,11 @@ impl Framer {
         each: &mut impl FnMut(Frame<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         if line.is_empty() {
+            self.dropping_frame = false;
             return self.end_sse_frame(each);
+        }
+        if self.dropping_frame {
+            return Ok(());
         }
         let value = match line.strip_prefix(b"data") {
             Some(b"") => b"",

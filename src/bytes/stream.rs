@@ -15,6 +15,7 @@ use super::scan::{scan, string_at, Fields, Node, SyntaxError};
 use super::text::{JsonText, Payload};
 use super::ui::{starts_ui_stream, Step, UiFrame, UiStream};
 use super::write::chunks_json;
+use crate::formats::ai_sdk::is_ui_error;
 
 /// What was wrong with a frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,7 +77,7 @@ enum Flavor {
     #[default]
     Undecided,
     AgentEvents,
-    UiMessages(UiStream),
+    UiMessages(Box<UiStream>),
 }
 
 /// What a frame means in the stream's protocol.
@@ -111,21 +112,25 @@ fn opens_ui_stream(text: &str) -> bool {
         _ => None,
     };
     starts_ui_stream(text, tag, fields.get(Field::Id).is_some())
+        || tag == Some(b"error")
+            && fields.get(Field::Error).is_none()
+            && crate::formats::value::parse_str(text).is_ok_and(|chunk| is_ui_error(&chunk))
 }
 
 impl Flavor {
-    /// The frame's meaning; the first frame decides the protocol.
-    fn meaning(&mut self, frame: &Frame<'_>, at_end: bool) -> Result<Meaning, StreamError> {
+    /// The frame's meaning in a message of `len` chunks; the first frame decides the
+    /// protocol.
+    fn meaning(&mut self, frame: &Frame<'_>, at_end: bool, len: usize) -> Result<Meaning, StreamError> {
         if let Flavor::Undecided = self {
             *self = match opens_ui_stream(frame_text(frame)?) {
-                true => Flavor::UiMessages(UiStream::default()),
+                true => Flavor::UiMessages(Box::default()),
                 false => Flavor::AgentEvents,
             };
         }
         match self {
             Flavor::UiMessages(stream) => {
                 let text = frame_text(frame)?;
-                match stream.frame(text) {
+                match stream.frame(text, len) {
                     Ok(UiFrame::Steps(steps)) => Ok(Meaning::Steps(steps)),
                     Ok(UiFrame::Start(id)) => Ok(Meaning::Start(id)),
                     Ok(UiFrame::Done) => Ok(Meaning::Nothing),
@@ -234,7 +239,7 @@ fn fold_frame(
         let Ok(()) = append_event(chunks, event);
         return Ok(true);
     }
-    match flavor.meaning(frame, at_end)? {
+    match flavor.meaning(frame, at_end, chunks.chunks().len())? {
         Meaning::Steps(steps) => {
             for step in steps {
                 step.fold(chunks);
@@ -350,7 +355,8 @@ impl<F: FnMut(Turn) -> bool> Turns<F> {
         if self.stopped {
             return Ok(());
         }
-        let steps = match self.flavor.meaning(&frame, at_end)? {
+        let len = self.open.as_ref().map_or(0, |turn| turn.chunks.chunks().len());
+        let steps = match self.flavor.meaning(&frame, at_end, len)? {
             Meaning::Start(id) => {
                 self.close();
                 self.open = Some(Open {
@@ -396,6 +402,13 @@ impl<F: FnMut(Turn) -> bool> TurnReader<F> {
                 emit,
             },
         }
+    }
+
+    /// Reads the stream as an AI SDK UI message stream whatever its first frame is (the
+    /// format was named: a stream that begins with an `error` chunk is still one).
+    pub fn ui_messages(mut self) -> Self {
+        self.turns.flavor = Flavor::UiMessages(Box::default());
+        self
     }
 
     /// Reads every complete frame of `bytes` (after what earlier pushes left over).

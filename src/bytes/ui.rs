@@ -7,11 +7,11 @@
 //! every other chunk is parsed exactly (strings as WTF-8, numbers as their source text)
 //! and mapped by [`crate::formats::ai_sdk`], then written back as JSON source text.
 
-use crate::formats::ai_sdk::{is_ui_only_type, Folded, StreamState};
-use crate::formats::model_json::FormatEvent;
+use crate::formats::ai_sdk::{fold, is_ui_only_type, Folded, StreamState};
+use crate::formats::model_json::{FormatChunk, FormatEvent};
 use crate::formats::value::{self, write_str_with, Json};
 use crate::formats::wtf8::Wtf8;
-use crate::model::{AgentEvent, Chunk};
+use crate::model::{AgentEvent, Chunk, ToolCallEntry};
 use crate::owned::IndexedChunks;
 use crate::reducer::{append_event, ChunkStore};
 
@@ -31,8 +31,9 @@ pub fn starts_ui_stream(text: &str, tag: Option<&[u8]>, has_id: bool) -> bool {
 }
 
 /// A UI stream's text or reasoning delta as `JSON.stringify` writes it:
-/// `{"type":"text-delta","id":"…","delta":"…"}`. Anything else is left to [`UiStream::events`].
-pub fn stringified_ui_delta(text: &str) -> Option<AgentEvent<JsonText, Payload>> {
+/// `{"type":"text-delta","id":"…","delta":"…"}`, with its part's id (plain ASCII).
+/// Anything else is left to [`UiStream::frame`]'s general path.
+pub fn stringified_ui_delta(text: &str) -> Option<(&str, AgentEvent<JsonText, Payload>)> {
     const TEXT: &str = r#"{"type":"text-delta","id":""#;
     const REASONING: &str = r#"{"type":"reasoning-delta","id":""#;
     let (rest, reasoning) = if let Some(rest) = text.strip_prefix(TEXT) {
@@ -42,7 +43,8 @@ pub fn stringified_ui_delta(text: &str) -> Option<AgentEvent<JsonText, Payload>>
     };
     // The id: a plain string (an escape or quote sends the chunk the general way).
     let end = rest.find('"')?;
-    if rest[..end].contains('\\') {
+    let id = &rest[..end];
+    if id.contains('\\') || !id.is_ascii() {
         return None;
     }
     let rest = rest[end..].strip_prefix(r#"","delta":"#)?;
@@ -54,11 +56,14 @@ pub fn stringified_ui_delta(text: &str) -> Option<AgentEvent<JsonText, Payload>>
         return None;
     }
     let delta = JsonText::from(body);
-    Some(match reasoning {
-        false => AgentEvent::TextDelta { delta },
-        // A reasoning delta may carry `providerMetadata`: only one without reaches here.
-        true => AgentEvent::ReasoningDelta { delta },
-    })
+    Some((
+        id,
+        match reasoning {
+            false => AgentEvent::TextDelta { delta },
+            // A reasoning delta may carry `providerMetadata`: only one without reaches here.
+            true => AgentEvent::ReasoningDelta { delta },
+        },
+    ))
 }
 
 /// A string's escaped JSON body.
@@ -122,10 +127,12 @@ fn bytes_event(event: FormatEvent) -> AgentEvent<JsonText, Payload> {
     }
 }
 
-/// What a frame folds to: an event, or a chunk no event makes (a file).
+/// What a frame folds to: an event or a part's delta read without building a value (most
+/// of a stream), or what the general path made of the chunk.
 pub enum Step {
     Event(AgentEvent<JsonText, Payload>),
-    Chunk(Chunk<JsonText, Payload>),
+    Extend(usize, JsonText),
+    Folded(Folded),
 }
 
 impl Step {
@@ -134,9 +141,19 @@ impl Step {
             Step::Event(event) => {
                 let Ok(()) = append_event(chunks, event);
             }
-            Step::Chunk(chunk) => {
-                let Ok(()) = chunks.push_chunk(chunk);
+            Step::Extend(index, delta) => {
+                if index < chunks.chunks().len() {
+                    let Ok(()) = chunks.extend_text(index, delta);
+                }
             }
+            Step::Folded(folded) => fold(
+                chunks,
+                folded,
+                |t| body(t.as_bytes()),
+                payload,
+                bytes_event,
+                bytes_chunk,
+            ),
         }
     }
 }
@@ -145,22 +162,48 @@ fn optional_body(text: Option<Wtf8>) -> Option<JsonText> {
     text.map(|text| body(text.as_bytes()))
 }
 
-fn step(folded: Folded) -> Step {
-    match folded {
-        Folded::Event(event) => Step::Event(bytes_event(event)),
-        Folded::File(Chunk::File {
+fn bytes_chunk(chunk: FormatChunk) -> Chunk<JsonText, Payload> {
+    match chunk {
+        Chunk::File {
             media_type,
             data,
             url,
             filename,
-        }) => Step::Chunk(Chunk::File {
+        } => Chunk::File {
             media_type: body(media_type.as_bytes()),
             data: optional_body(data),
             url: optional_body(url),
             filename: optional_body(filename),
-        }),
-        // The mapping makes no other chunk.
-        Folded::File(_) => Step::Event(AgentEvent::Unknown),
+        },
+        Chunk::Text { text } => Chunk::Text {
+            text: body(text.as_bytes()),
+        },
+        Chunk::Thinking { text, metadata } => Chunk::Thinking {
+            text: body(text.as_bytes()),
+            metadata: metadata.map(payload),
+        },
+        Chunk::ToolBatch { calls } => Chunk::ToolBatch {
+            calls: calls
+                .into_iter()
+                .map(|call| {
+                    let mut entry = ToolCallEntry::new(
+                        body(call.id.as_bytes()),
+                        body(call.name.as_bytes()),
+                        payload(call.arguments),
+                    );
+                    entry.meta = call.meta.map(payload);
+                    entry
+                })
+                .collect(),
+        },
+        Chunk::Error { message, status_code } => Chunk::Error {
+            message: body(message.as_bytes()),
+            status_code,
+        },
+        Chunk::System { kind, text } => Chunk::System {
+            kind,
+            text: body(text.as_bytes()),
+        },
     }
 }
 
@@ -176,25 +219,45 @@ pub enum UiFrame {
 #[derive(Debug, Default)]
 pub struct UiStream {
     state: StreamState,
+    /// The `messageId` of the open message: a `start` with the same id continues it, as
+    /// the SDK keeps one message.
+    open_id: Option<Wtf8>,
 }
 
 impl UiStream {
-    /// The frame's meaning, or why it is not a UI stream chunk.
-    pub fn frame(&mut self, text: &str) -> Result<UiFrame, String> {
+    /// The frame's meaning in a message of `len` chunks, or why it is not a UI stream
+    /// chunk.
+    pub fn frame(&mut self, text: &str, len: usize) -> Result<UiFrame, String> {
         if text.as_bytes() == DONE {
             return Ok(UiFrame::Done);
         }
-        if let Some(event) = stringified_ui_delta(text) {
-            return Ok(UiFrame::Steps(vec![Step::Event(event)]));
+        if let Some((id, event)) = stringified_ui_delta(text) {
+            let step = match (
+                self.state
+                    .part_of(id.as_bytes(), matches!(event, AgentEvent::ReasoningDelta { .. })),
+                event,
+            ) {
+                (Some(index), AgentEvent::TextDelta { delta } | AgentEvent::ReasoningDelta { delta }) => {
+                    Step::Extend(index, delta)
+                }
+                (_, event) => Step::Event(event),
+            };
+            return Ok(UiFrame::Steps(vec![step]));
         }
         let chunk = value::parse_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
         if matches!(chunk.get("type"), Some(Json::String(tag)) if tag == "start") {
-            return Ok(UiFrame::Start(match chunk.get("messageId") {
-                Some(Json::String(id)) => Some(body(id.as_bytes())),
+            let id = match chunk.get("messageId") {
+                Some(Json::String(id)) => Some(id.clone()),
                 _ => None,
-            }));
+            };
+            if id.is_some() && id == self.open_id {
+                return Ok(UiFrame::Steps(Vec::new()));
+            }
+            self.state.start_message();
+            self.open_id = id.clone();
+            return Ok(UiFrame::Start(id.map(|id| body(id.as_bytes()))));
         }
-        let steps = self.state.ui_chunk(&chunk).map_err(|e| e.to_string())?;
-        Ok(UiFrame::Steps(steps.into_iter().map(step).collect()))
+        let steps = self.state.ui_chunk(&chunk, len).map_err(|e| e.to_string())?;
+        Ok(UiFrame::Steps(steps.into_iter().map(Step::Folded).collect()))
     }
 }

@@ -183,6 +183,9 @@ pub(crate) fn call_json(call: &ToolCallEntry<JsonText, Payload>, out: &mut Strin
     out.push_str(",\"name\":");
     string(out, &call.name);
     payload(out, "arguments", &call.arguments);
+    if let Some(meta) = &call.meta {
+        payload(out, "meta", meta);
+    }
     let result = |out: &mut String| {
         if let Some((result, is_error)) = &call.result {
             payload(out, "result", result);

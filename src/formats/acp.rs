@@ -121,8 +121,9 @@ impl<V> Payload<V> {
     }
 }
 
-/// Reads one notification (`{ sessionId, update }` or a bare update). `steps` name it in
-/// errors (`updates[3]`).
+/// Reads one notification (`{ sessionId, update }`, a bare update, or the whole JSON-RPC
+/// `session/update` message; any other JSON-RPC message is [`SessionUpdate::Other`]).
+/// `steps` name it in errors (`updates[3]`).
 pub fn read_update<S: Source>(
     reader: &Reader<'_, S>,
     value: S::Value,
@@ -131,6 +132,18 @@ pub fn read_update<S: Source>(
     let source = reader.source;
     reader.check(value, Expect::Object, steps)?;
     let mut at = steps.to_vec();
+    let mut value = value;
+    // A whole JSON-RPC message: a `session/update` notification is read by its params;
+    // any other message (a request, a response) is no update.
+    let method = source.get(value, Key::Method)?;
+    if source.value_type(method)? == ValueType::String || source.has(value, Key::Jsonrpc)? {
+        let mut buf = [0u8; 32];
+        if source.tag(method, &mut buf)? != Some(b"session/update") {
+            return Ok(SessionUpdate::Other);
+        }
+        value = reader.required(value, Key::Params, Expect::Object, &at)?;
+        at.push(Step::Field("params"));
+    }
     let mut update = value;
     if source.value_type(source.get(value, Key::SessionUpdate)?)? == ValueType::Undefined {
         update = reader.required(value, Key::Update, Expect::Object, &at)?;

@@ -26,6 +26,7 @@ use std::collections::{HashMap, HashSet};
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
 use super::acp::{self, Role, SessionUpdate, ToolCallFields};
+use super::acp_rpc::{self, Captured};
 use super::model_json::{FormatEvent, FormatMessage};
 use super::source::{Invalid, Reader};
 use super::stored::{Sink, StoredMessages};
@@ -109,6 +110,10 @@ pub struct AcpRules {
     pub unknown: usize,
     /// Tool call updates that came after their message was handed on.
     pub late: usize,
+    /// Lines that are neither a notification nor JSON-RPC traffic.
+    pub strangers: usize,
+    /// The ids (as JSON text) of the `session/prompt` requests not answered yet.
+    prompts: HashSet<String>,
 }
 
 /// The fold of a recording: the rules, and the messages they build.
@@ -118,6 +123,8 @@ pub struct AcpFold {
     stored: StoredMessages,
     /// Updates of a `sessionUpdate` this version does not know.
     pub unknown: usize,
+    /// Lines that are neither a notification nor JSON-RPC traffic.
+    pub strangers: usize,
 }
 
 /// The notification a line holds: `{ sessionId, update }`, a bare update, or a JSON-RPC
@@ -140,6 +147,7 @@ impl AcpFold {
     pub fn push(&mut self, item: &Json, line: usize) -> Result<(), Invalid> {
         self.rules.push(item, line, &mut self.stored)?;
         self.unknown = self.rules.unknown;
+        self.strangers = self.rules.strangers;
         Ok(())
     }
 }
@@ -158,8 +166,91 @@ impl AcpRules {
         name
     }
 
-    /// Folds one notification into `out`.
+    /// Folds one line of a capture into `out`: a notification, or JSON-RPC traffic (see
+    /// [`acp_rpc`]). A line that is neither is counted in [`AcpRules::strangers`].
     pub fn push(&mut self, item: &Json, line: usize, out: &mut impl Sink) -> Result<(), Invalid> {
+        if !matches!(item, Json::Object(_)) {
+            // Refused as the notification it should be.
+            return self.push_update(item, line, out);
+        }
+        match acp_rpc::read(item) {
+            Some(Captured::Update(notification)) => self.push_update(&notification, line, out),
+            Some(Captured::Prompt { id, blocks }) => {
+                self.prompts.extend(id);
+                let name = self.name(None, line);
+                out.start(MessageRole::User, name);
+                self.open_message_id = None;
+                self.adopts_id = false;
+                for block in blocks.iter() {
+                    match block.get("text").and_then(Json::as_str) {
+                        Some(text)
+                            if block
+                                .get("type")
+                                .and_then(Json::as_str)
+                                .is_some_and(|t| *t == "text") =>
+                        {
+                            out.event(FormatEvent::TextDelta { delta: text.clone() });
+                        }
+                        _ => {
+                            if let Some(file) = file_chunk(block) {
+                                out.push(file);
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Some(Captured::Stopped { id, reason }) => {
+                self.end_turn(id.as_deref());
+                let kind = match reason.as_bytes() {
+                    b"end_turn" => return Ok(()),
+                    b"cancelled" => SystemChunkKind::Cancelled,
+                    _ => SystemChunkKind::Stopped,
+                };
+                self.agent_message(line, out);
+                out.push(Chunk::System { kind, text: reason });
+                Ok(())
+            }
+            Some(Captured::Failed { id, message }) => {
+                // Only a prompt's failure is the conversation's: a failed `fs/…` or
+                // `terminal/…` request shows in its tool call.
+                if id.as_deref().is_some_and(|id| self.end_turn(Some(id))) {
+                    self.agent_message(line, out);
+                    out.event(FormatEvent::Error {
+                        error: message,
+                        status_code: None,
+                    });
+                }
+                Ok(())
+            }
+            Some(Captured::Traffic) => Ok(()),
+            None => {
+                self.strangers += 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// A prompt turn ended: whether it was one this capture holds the request of.
+    fn end_turn(&mut self, id: Option<&str>) -> bool {
+        match id {
+            Some(id) => self.prompts.remove(id),
+            None => false,
+        }
+    }
+
+    /// Makes sure the agent's message is open (a stop or failure with nothing before it
+    /// opens one of its own).
+    fn agent_message(&mut self, line: usize, out: &mut impl Sink) {
+        if out.open_role() != Some(MessageRole::Assistant) {
+            let name = self.name(None, line);
+            out.start(MessageRole::Assistant, name);
+            self.open_message_id = None;
+            self.adopts_id = false;
+        }
+    }
+
+    fn push_update(&mut self, item: &Json, line: usize, out: &mut impl Sink) -> Result<(), Invalid> {
         let source = TreeSource::default();
         let reader = Reader {
             source: &source,
@@ -274,13 +365,71 @@ impl AcpFold {
     }
 }
 
+/// Why an update is skipped.
+pub const UNKNOWN_UPDATE: &str = "a sessionUpdate this version does not know";
+/// Why a line is skipped.
+pub const NO_ACP_MESSAGE: &str = "neither an ACP notification nor JSON-RPC";
+
 /// The `acp` stream's live fold: the same rules, folding into the stream's messages.
 #[derive(Debug, Default)]
 pub struct AcpLive {
     rules: AcpRules,
 }
 
+impl AcpRules {
+    /// What the rules remember, taken up from messages they folded before: the ids given,
+    /// the open message's `messageId`, and each call as its updates left it (its name as
+    /// its title, its arguments as its `rawInput`, its result as its content).
+    pub fn resume(&mut self, messages: &super::live::Folded) {
+        for index in 0..messages.len() {
+            let (id, _, chunks) = messages.message(index);
+            self.ids.insert(id.to_string());
+            for chunk in chunks {
+                let Chunk::ToolBatch { calls } = chunk else {
+                    continue;
+                };
+                for call in calls {
+                    let (status, content) = match &call.result {
+                        Some((result, is_error)) => {
+                            let failed = matches!(is_error, Json::Bool(true));
+                            (
+                                Some(Json::string(if failed { "failed" } else { "completed" })),
+                                Some(result.clone()),
+                            )
+                        }
+                        None => (None, None),
+                    };
+                    let state = CallState {
+                        title: Some(Json::String(call.name.clone())),
+                        status,
+                        content,
+                        raw_input: (call.arguments != Json::Undefined).then(|| call.arguments.clone()),
+                        ..CallState::default()
+                    };
+                    self.calls.insert(call.id.clone(), state);
+                }
+            }
+        }
+        if let Some(last) = messages.len().checked_sub(1) {
+            let (id, _, chunks) = messages.message(last);
+            // A message named by its line was opened without a `messageId`: by a chunk (which
+            // the first id sent then names) or by a call or a plan (which belong to none).
+            let by_line = id.starts_with("line-");
+            self.open_message_id = (!by_line).then(|| Wtf8::from(id));
+            self.adopts_id = by_line
+                && matches!(
+                    chunks.first(),
+                    Some(Chunk::Text { .. } | Chunk::Thinking { .. } | Chunk::File { .. })
+                );
+        }
+    }
+}
+
 impl super::live::LiveFold for AcpLive {
+    fn resume(&mut self, messages: &super::live::Folded) {
+        self.rules.resume(messages);
+    }
+
     fn push(
         &mut self,
         value: Json,
@@ -288,12 +437,15 @@ impl super::live::LiveFold for AcpLive {
         out: &mut super::live::Folded,
         skips: &mut super::check::Skips,
     ) -> super::check::FormatResult<()> {
-        let unknown = self.rules.unknown;
+        let (unknown, strangers) = (self.rules.unknown, self.rules.strangers);
         self.rules
             .push(&value, line, out)
             .map_err(|e| super::check::FormatError::new("", e.to_string()))?;
         if self.rules.unknown > unknown {
-            skips.skip(line, "a sessionUpdate this version does not know")?;
+            skips.skip(line, UNKNOWN_UPDATE)?;
+        }
+        if self.rules.strangers > strangers {
+            skips.skip(line, NO_ACP_MESSAGE)?;
         }
         Ok(())
     }

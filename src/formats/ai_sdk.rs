@@ -5,8 +5,11 @@
 //! capture folded live and the `UIMessage` the SDK persists for it give the same chunks.
 //! Where the models differ, the mapping is stated here and in docs/formats/ai-sdk.md:
 //!
-//! - text and reasoning parts are not kept apart by `id`: consecutive parts of one kind
-//!   join into one chunk, and deltas of parts that interleave are joined in arrival order;
+//! - each text part and each reasoning part is a chunk of its own (opened by its
+//!   `text-start` / `reasoning-start`, so an empty or redacted part is kept too), and a
+//!   part's deltas and its end land on it by `id`, also when parts interleave;
+//! - a `start-step` begins a new tool batch at the step's first call, so a `toolCallId`
+//!   a provider reuses in a later step is a call of its own, with its own result;
 //! - tool input streamed as partial JSON (`tool-input-start` / `-delta`) shows nothing: the
 //!   call appears with its whole input at `tool-input-available` (or `tool-input-error`);
 //! - approvals (`tool-approval-*`, `tool-output-denied`) and steps (`start-step`,
@@ -21,9 +24,10 @@
 
 use std::collections::HashMap;
 
-use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
-use crate::owned::IndexedChunks;
+use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole, ToolCallEntry};
+use crate::owned::{IndexedChunks, Text};
 use crate::reducer::{append_event, ChunkStore};
+use std::hash::Hash;
 
 use super::check::{array, index, join, object, string, FormatError, FormatResult};
 use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
@@ -58,12 +62,30 @@ pub fn is_ui_only_type(tag: &[u8]) -> bool {
     ) || tag.starts_with(b"data-")
 }
 
-/// What one stream chunk stands for: an agent event, or a file chunk (which no agent event
-/// carries: only readers make one).
+/// Whether a chunk is the UI stream's `error` (`errorText`, where an agent event has
+/// `error`): what `createUIMessageStream` writes first when its `execute` throws.
+pub fn is_ui_error(chunk: &Json) -> bool {
+    chunk
+        .get("type")
+        .and_then(Json::as_str)
+        .is_some_and(|t| *t == "error")
+        && chunk.get("errorText").is_some()
+        && chunk.get("error").is_none()
+}
+
+/// What one stream chunk stands for, for a message whose chunks are a list: an agent
+/// event, a chunk pushed as it is (a file, a new text or reasoning part, the first call of
+/// a step), or a change to the chunk of a part (at its index in the list).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Folded {
     Event(FormatEvent),
-    File(FormatChunk),
+    Chunk(FormatChunk),
+    /// Text appended to the text or thinking chunk at this index.
+    Extend(usize, Wtf8),
+    /// Metadata that seals the thinking chunk at this index (unless it is sealed).
+    Seal(usize, Json),
+    /// The `meta` of the newest call with this id, whole.
+    Meta(Wtf8, Json),
 }
 
 /// A file chunk from a `file` stream chunk or `UIMessage` part (`url` as stored, often a
@@ -81,24 +103,94 @@ fn file_chunk(part: &Json, path: &str) -> FormatResult<FormatChunk> {
     })
 }
 
-/// Folds what `chunk` stands for into `chunks`.
-pub fn fold(chunks: &mut IndexedChunks<Wtf8, Json>, folded: Folded) {
-    match folded {
-        Folded::Event(event) => {
-            let Ok(()) = append_event(chunks, event);
+/// Folds what a stream chunk stands for into a message's chunks (a part's index past
+/// the end, which no stream makes, changes nothing).
+pub fn fold<T: Text + Clone + Eq + Hash, V>(
+    chunks: &mut IndexedChunks<T, V>,
+    folded: Folded,
+    text: impl Fn(Wtf8) -> T,
+    value: impl Fn(Json) -> V,
+    event: impl Fn(FormatEvent) -> AgentEvent<T, V>,
+    chunk: impl Fn(FormatChunk) -> Chunk<T, V>,
+) {
+    let len = chunks.chunks().len();
+    let Ok(()) = match folded {
+        Folded::Event(e) => append_event(chunks, event(e)),
+        Folded::Chunk(c) => chunks.push_chunk(chunk(c)),
+        Folded::Extend(index, delta) if index < len => chunks.extend_text(index, text(delta)),
+        Folded::Seal(index, metadata) if index < len => match chunks.is_sealed(index) {
+            Ok(false) => chunks.seal_thinking(index, value(metadata)),
+            _ => Ok(()),
+        },
+        Folded::Meta(id, meta) => {
+            if let Some(call) = chunks.call_mut(&text(id)) {
+                call.meta = Some(value(meta));
+            }
+            Ok(())
         }
-        Folded::File(file) => {
-            let Ok(()) = chunks.push_chunk(file);
-        }
-    }
+        Folded::Extend(..) | Folded::Seal(..) => Ok(()),
+    };
 }
 
-/// What a stream remembers between chunks: the latest `providerMetadata` of each open
-/// reasoning part (Anthropic sends the signature on a `reasoning-delta` with an empty
-/// delta, and `reasoning-end` without it).
+/// [`fold`] into chunks of the formats' model.
+pub fn fold_owned(chunks: &mut IndexedChunks<Wtf8, Json>, folded: Folded) {
+    fold(chunks, folded, |t| t, |v| v, |e| e, |c| c);
+}
+
+/// Which kind of part an id names (a text part and a reasoning part may share an id).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum PartKind {
+    Text,
+    Reasoning,
+}
+
+/// What a stream remembers between chunks: where each text and reasoning part's chunk
+/// is, the latest `providerMetadata` of each open reasoning part (Anthropic sends the
+/// signature on a `reasoning-delta` with an empty delta, and `reasoning-end` without it),
+/// and whether a step began since the last tool call.
 #[derive(Debug, Default)]
 pub struct StreamState {
     reasoning_metadata: HashMap<Wtf8, Json>,
+    parts: HashMap<(PartKind, Wtf8), usize>,
+    /// The newest part, looked up first (most deltas are of it).
+    last_part: Option<(PartKind, Wtf8, usize)>,
+    new_step: bool,
+    /// What each tool call's chunks said of it beyond its input and output (its `meta`).
+    tool_meta: HashMap<Wtf8, Vec<(Wtf8, Json)>>,
+}
+
+/// The fields of a tool chunk or part the call's `meta` keeps, and the name it keeps each
+/// by (`providerMetadata` is the call's or the result's, by where it came).
+fn meta_fields(chunk: &Json, of_result: bool) -> Vec<(Wtf8, Json)> {
+    let mut fields = Vec::new();
+    if matches!(chunk.get("dynamic"), Some(Json::Bool(true)))
+        || chunk
+            .get("type")
+            .and_then(Json::as_str)
+            .is_some_and(|t| *t == "dynamic-tool")
+    {
+        fields.push((Wtf8::from("dynamic"), Json::Bool(true)));
+    }
+    for key in [
+        "title",
+        "providerExecuted",
+        "toolMetadata",
+        "callProviderMetadata",
+        "resultProviderMetadata",
+    ] {
+        if let Some(value) = present(chunk.get(key)) {
+            fields.push((Wtf8::from(key), value.clone()));
+        }
+    }
+    if let Some(metadata) = present(chunk.get("providerMetadata")) {
+        let key = if of_result {
+            "resultProviderMetadata"
+        } else {
+            "callProviderMetadata"
+        };
+        fields.push((Wtf8::from(key), metadata.clone()));
+    }
+    fields
 }
 
 fn present(value: Option<&Json>) -> Option<&Json> {
@@ -119,61 +211,241 @@ impl StreamState {
         }
     }
 
-    /// One UI message stream chunk as agent events; a `file` chunk has none (see
-    /// [`Self::ui_chunk`]).
+    /// One UI message stream chunk as agent events, for `appendEventToChunks` (which
+    /// keeps no part boundaries: consecutive parts of one kind join there); a `file` chunk
+    /// has none.
     pub fn ui_chunk_events(&mut self, chunk: &Json) -> FormatResult<Vec<FormatEvent>> {
+        let tag = chunk.get("type").and_then(Json::as_str).map(Wtf8::as_bytes);
+        if let (Some(b"text-delta" | b"reasoning-delta" | b"reasoning-end"), Json::Object(_)) = (tag, chunk) {
+            let id = string(chunk, "id", "")?.clone();
+            return Ok(match tag {
+                Some(b"text-delta") => vec![AgentEvent::TextDelta {
+                    delta: string(chunk, "delta", "")?.clone(),
+                }],
+                Some(b"reasoning-delta") => {
+                    self.remember(chunk, &id);
+                    vec![AgentEvent::ReasoningDelta {
+                        delta: string(chunk, "delta", "")?.clone(),
+                    }]
+                }
+                _ => vec![self.reasoning_end(chunk, &id)],
+            });
+        }
         Ok(self
-            .ui_chunk(chunk)?
+            .ui_chunk(chunk, 0)?
             .into_iter()
             .filter_map(|folded| match folded {
                 Folded::Event(event) => Some(event),
-                Folded::File(_) => None,
+                Folded::Chunk(Chunk::ToolBatch { calls }) => {
+                    calls.into_iter().next().map(|call| AgentEvent::ToolCall {
+                        id: call.id,
+                        name: call.name,
+                        arguments: call.arguments,
+                    })
+                }
+                _ => None,
             })
             .collect())
     }
 
-    /// One UI message stream chunk as what it folds to. `[DONE]` is not a chunk: the
-    /// framing reader skips it.
-    pub fn ui_chunk(&mut self, chunk: &Json) -> FormatResult<Vec<Folded>> {
+    /// Where the chunk of a part is, when its start was seen.
+    fn part(&self, kind: PartKind, id: &Wtf8) -> Option<usize> {
+        match &self.last_part {
+            Some((k, last, index)) if *k == kind && last == id => Some(*index),
+            _ => self.parts.get(&(kind, id.clone())).copied(),
+        }
+    }
+
+    /// [`Self::part`] by the id's bytes (the newest part is found without a copy).
+    pub fn part_of(&self, id: &[u8], reasoning: bool) -> Option<usize> {
+        let kind = if reasoning {
+            PartKind::Reasoning
+        } else {
+            PartKind::Text
+        };
+        match &self.last_part {
+            Some((k, last, index)) if *k == kind && last.as_bytes() == id => Some(*index),
+            _ if self.parts.is_empty() => None,
+            _ => self.part(kind, &Wtf8::from_wtf8_unchecked(id.to_vec())),
+        }
+    }
+
+    /// A new part's chunk, at `len` (the message's chunk count).
+    fn open_part(&mut self, kind: PartKind, id: &Wtf8, len: usize, chunk: FormatChunk) -> Vec<Folded> {
+        self.parts.insert((kind, id.clone()), len);
+        self.last_part = Some((kind, id.clone(), len));
+        vec![Folded::Chunk(chunk)]
+    }
+
+    /// A new message begins: part ids name parts of it alone.
+    pub fn start_message(&mut self) {
+        self.parts.clear();
+        self.last_part = None;
+        self.tool_meta.clear();
+        self.reasoning_metadata.clear();
+        self.new_step = false;
+    }
+
+    /// Notes what a tool chunk says of its call beyond input and output; the call's
+    /// whole `meta` when that changed it.
+    fn note_tool(&mut self, chunk: &Json, of_result: bool) -> Option<(Wtf8, Json)> {
+        let id = chunk.get("toolCallId").and_then(Json::as_str)?.clone();
+        let known = self.tool_meta.contains_key(&id);
+        let meta = self.tool_meta.entry(id.clone()).or_default();
+        // Whether a tool is dynamic is settled by the chunk that began its part.
+        let fields: Vec<_> = meta_fields(chunk, of_result)
+            .into_iter()
+            .filter(|(key, _)| !known || *key != "dynamic")
+            .collect();
+        if fields.is_empty() {
+            return None;
+        }
+        for (key, value) in fields {
+            match meta.iter_mut().find(|(k, _)| *k == key) {
+                Some(slot) => slot.1 = value,
+                None => meta.push((key, value)),
+            }
+        }
+        Some((id, Json::Object(meta.clone())))
+    }
+
+    /// The call's steps: the first call of a step opens a tool batch of its own (a
+    /// provider may reuse an id of an earlier step); the others join the open batch. Its
+    /// `meta` goes with it.
+    fn call_step(&mut self, event: FormatEvent) -> Vec<Folded> {
+        let meta = match &event {
+            AgentEvent::ToolCall { id, .. } => self
+                .tool_meta
+                .get(id)
+                .filter(|m| !m.is_empty())
+                .map(|m| Json::Object(m.clone())),
+            _ => None,
+        };
+        match event {
+            AgentEvent::ToolCall { id, name, arguments } if std::mem::take(&mut self.new_step) => {
+                let mut call = ToolCallEntry::new(id, name, arguments);
+                call.meta = meta;
+                vec![Folded::Chunk(Chunk::ToolBatch { calls: vec![call] })]
+            }
+            AgentEvent::ToolCall { id, name, arguments } => {
+                let mut steps = vec![Folded::Event(AgentEvent::ToolCall {
+                    id: id.clone(),
+                    name,
+                    arguments,
+                })];
+                steps.extend(meta.map(|meta| Folded::Meta(id, meta)));
+                steps
+            }
+            event => vec![Folded::Event(event)],
+        }
+    }
+
+    /// A text delta of the part `id` (a delta of a part never started extends the last
+    /// text, as an agent event would).
+    pub fn text_delta(&self, id: &Wtf8, delta: Wtf8) -> Folded {
+        match self.part(PartKind::Text, id) {
+            Some(index) => Folded::Extend(index, delta),
+            None => Folded::Event(AgentEvent::TextDelta { delta }),
+        }
+    }
+
+    /// A reasoning delta of the part `id`.
+    pub fn reasoning_delta(&self, id: &Wtf8, delta: Wtf8) -> Folded {
+        match self.part(PartKind::Reasoning, id) {
+            Some(index) => Folded::Extend(index, delta),
+            None => Folded::Event(AgentEvent::ReasoningDelta { delta }),
+        }
+    }
+
+    /// One UI message stream chunk as what it folds to, in a message of `len` chunks.
+    /// `[DONE]` is not a chunk: the framing reader skips it.
+    pub fn ui_chunk(&mut self, chunk: &Json, len: usize) -> FormatResult<Vec<Folded>> {
         object(chunk, "")?;
         let tag = string(chunk, "type", "")?;
         let event = match tag.as_bytes() {
-            b"file" => return Ok(vec![Folded::File(file_chunk(chunk, "")?)]),
+            b"file" => return Ok(vec![Folded::Chunk(file_chunk(chunk, "")?)]),
+            b"start-step" => {
+                self.new_step = true;
+                return Ok(Vec::new());
+            }
+            b"text-start" => {
+                let id = string(chunk, "id", "")?;
+                let text = Chunk::Text { text: Wtf8::new() };
+                return Ok(self.open_part(PartKind::Text, id, len, text));
+            }
             b"text-delta" => {
-                string(chunk, "id", "")?;
-                AgentEvent::TextDelta {
-                    delta: string(chunk, "delta", "")?.clone(),
-                }
+                let id = string(chunk, "id", "")?;
+                let delta = string(chunk, "delta", "")?.clone();
+                return Ok(vec![self.text_delta(id, delta)]);
             }
             b"reasoning-start" => {
                 let id = string(chunk, "id", "")?;
                 self.reasoning_metadata.remove(id);
                 self.remember(chunk, id);
-                return Ok(Vec::new());
+                let thinking = Chunk::Thinking {
+                    text: Wtf8::new(),
+                    metadata: None,
+                };
+                return Ok(self.open_part(PartKind::Reasoning, id, len, thinking));
             }
             b"reasoning-delta" => {
                 let id = string(chunk, "id", "")?;
                 self.remember(chunk, id);
-                AgentEvent::ReasoningDelta {
-                    delta: string(chunk, "delta", "")?.clone(),
-                }
+                let delta = string(chunk, "delta", "")?.clone();
+                return Ok(vec![self.reasoning_delta(id, delta)]);
             }
             b"reasoning-end" => {
                 let id = string(chunk, "id", "")?.clone();
-                self.reasoning_end(chunk, &id)
+                let end = self.reasoning_end(chunk, &id);
+                return Ok(match (self.part(PartKind::Reasoning, &id), end) {
+                    (
+                        Some(index),
+                        AgentEvent::ReasoningEnd {
+                            metadata: Some(metadata),
+                        },
+                    ) => {
+                        vec![Folded::Seal(index, metadata)]
+                    }
+                    (Some(_), _) => Vec::new(),
+                    (None, end) => vec![Folded::Event(end)],
+                });
             }
-            b"tool-input-available" => call(chunk, "toolCallId", "toolName", "input")?,
+            b"tool-input-start" => {
+                if let Some(id) = chunk.get("toolCallId").and_then(Json::as_str) {
+                    self.tool_meta.remove(id);
+                }
+                self.note_tool(chunk, false);
+                return Ok(Vec::new());
+            }
+            b"tool-input-available" => {
+                let call = call(chunk, "toolCallId", "toolName", "input")?;
+                self.note_tool(chunk, false);
+                return Ok(self.call_step(call));
+            }
             b"tool-input-error" => {
                 let call = call(chunk, "toolCallId", "toolName", "input")?;
                 let result = failure(chunk, "toolCallId", "errorText")?;
-                return Ok(vec![Folded::Event(call), Folded::Event(result)]);
+                self.note_tool(chunk, false);
+                let mut steps = self.call_step(call);
+                steps.push(Folded::Event(result));
+                return Ok(steps);
             }
-            b"tool-output-available" => AgentEvent::ToolResult {
-                tool_call_id: string(chunk, "toolCallId", "")?.clone(),
-                result: payload(chunk, "output"),
-                is_error: Json::Bool(false),
-            },
-            b"tool-output-error" => failure(chunk, "toolCallId", "errorText")?,
+            b"tool-output-available" | b"tool-output-error" => {
+                let result = match tag.as_bytes() {
+                    b"tool-output-available" => AgentEvent::ToolResult {
+                        tool_call_id: string(chunk, "toolCallId", "")?.clone(),
+                        result: payload(chunk, "output"),
+                        is_error: Json::Bool(false),
+                    },
+                    _ => failure(chunk, "toolCallId", "errorText")?,
+                };
+                let mut steps = vec![Folded::Event(result)];
+                steps.extend(
+                    self.note_tool(chunk, true)
+                        .map(|(id, meta)| Folded::Meta(id, meta)),
+                );
+                return Ok(steps);
+            }
             b"error" => AgentEvent::Error {
                 error: string(chunk, "errorText", "")?.clone(),
                 status_code: None,
@@ -276,29 +548,30 @@ fn error_text(error: Option<&Json>) -> Json {
     }
 }
 
-/// The events one `UIMessage` part stands for. Tool parts are `tool-<name>` (static) or
-/// `dynamic-tool` with `toolName`; their `state` says how far the call got.
-fn part_events(part: &Json, path: &str) -> FormatResult<Vec<Folded>> {
+/// What one `UIMessage` part stands for: a text or reasoning part is a chunk of its own,
+/// a `step-start` makes the step's first call open a batch of its own (as in the stream).
+/// Tool parts are `tool-<name>` (static) or `dynamic-tool` with `toolName`; their `state`
+/// says how far the call got.
+fn part_events(state: &mut StreamState, part: &Json, path: &str) -> FormatResult<Vec<Folded>> {
     object(part, path)?;
     let tag = string(part, "type", path)?;
     let bytes = tag.as_bytes();
-    if bytes == b"file" {
-        return Ok(vec![Folded::File(file_chunk(part, path)?)]);
-    }
     let events = match bytes {
-        b"text" => vec![AgentEvent::TextDelta {
-            delta: string(part, "text", path)?.clone(),
-        }],
+        b"file" => return Ok(vec![Folded::Chunk(file_chunk(part, path)?)]),
+        b"step-start" => {
+            state.new_step = true;
+            return Ok(Vec::new());
+        }
+        b"text" => {
+            return Ok(vec![Folded::Chunk(Chunk::Text {
+                text: string(part, "text", path)?.clone(),
+            })])
+        }
         b"reasoning" => {
-            let mut events = vec![AgentEvent::ReasoningDelta {
-                delta: string(part, "text", path)?.clone(),
-            }];
-            if let Some(metadata) = present(part.get("providerMetadata")) {
-                events.push(AgentEvent::ReasoningEnd {
-                    metadata: Some(metadata.clone()),
-                });
-            }
-            events
+            return Ok(vec![Folded::Chunk(Chunk::Thinking {
+                text: string(part, "text", path)?.clone(),
+                metadata: present(part.get("providerMetadata")).cloned(),
+            })])
         }
         _ if bytes == b"dynamic-tool" || bytes.starts_with(b"tool-") => {
             let name = if bytes == b"dynamic-tool" {
@@ -340,7 +613,19 @@ fn part_events(part: &Json, path: &str) -> FormatResult<Vec<Folded>> {
         }
         _ => Vec::new(),
     };
-    Ok(events.into_iter().map(Folded::Event).collect())
+    let mut events = events.into_iter();
+    let Some(call) = events.next() else {
+        return Ok(Vec::new());
+    };
+    if let AgentEvent::ToolCall { id, .. } = &call {
+        match meta_fields(part, false) {
+            fields if fields.is_empty() => state.tool_meta.remove(id),
+            fields => state.tool_meta.insert(id.clone(), fields),
+        };
+    }
+    let mut steps = state.call_step(call);
+    steps.extend(events.map(Folded::Event));
+    Ok(steps)
 }
 
 fn role(message: &Json) -> FormatResult<MessageRole> {
@@ -362,9 +647,10 @@ pub fn read_message(message: &Json) -> FormatResult<FormatMessage> {
     let id = string(message, "id", "")?.to_string_lossy().into_owned();
     let role = role(message)?;
     let mut chunks = IndexedChunks::new();
+    let mut state = StreamState::default();
     for (i, part) in array(message, "parts", "")?.iter().enumerate() {
-        for folded in part_events(part, &index("parts", i))? {
-            fold(&mut chunks, folded);
+        for folded in part_events(&mut state, part, &index("parts", i))? {
+            fold_owned(&mut chunks, folded);
         }
     }
     Ok(ChatMessage {
@@ -380,11 +666,10 @@ pub fn fold_ui_chunks(chunks: &[Json]) -> FormatResult<Vec<FormatChunk>> {
     let mut state = StreamState::default();
     let mut folded = IndexedChunks::new();
     for (i, chunk) in chunks.iter().enumerate() {
-        let events = state
-            .ui_chunk_events(chunk)
-            .map_err(|e| within(e, &index("", i)))?;
-        for event in events {
-            let Ok(()) = append_event(&mut folded, event);
+        let len = folded.chunks().len();
+        let steps = state.ui_chunk(chunk, len).map_err(|e| within(e, &index("", i)))?;
+        for step in steps {
+            fold_owned(&mut folded, step);
         }
     }
     Ok(folded.into_chunks())
@@ -405,7 +690,9 @@ fn text_of(value: &Wtf8) -> Json {
 
 /// A message as a `UIMessage`. Text chunks become `text` parts and thinking chunks
 /// `reasoning` parts (the metadata as `providerMetadata`), both `state: 'done'`; each tool
-/// call becomes a `tool-<name>` part, `output-available` with its result,
+/// call becomes a `tool-<name>` part (`dynamic-tool` with `toolName` when its `meta` says
+/// `dynamic`; the `meta`'s `title`, `providerExecuted`, `toolMetadata` and provider
+/// metadata as the part's), `output-available` with its result,
 /// `output-error` with its result as `errorText` when `isError` is `true` (a result that
 /// is not a string is written as its JSON text), `input-available` without a result.
 /// System chunks become text parts (of a `system` message). Error chunks, shell output
@@ -443,12 +730,22 @@ pub fn write_message(message: &FormatMessage) -> Json {
             }
             Chunk::ToolBatch { calls } => {
                 for call in calls {
-                    let mut tag = Wtf8::from("tool-");
-                    tag.push_wtf8(call.name.as_bytes());
-                    let mut fields = vec![
-                        (Wtf8::from("type"), Json::String(tag)),
-                        (Wtf8::from("toolCallId"), text_of(&call.id)),
-                    ];
+                    let meta = match &call.meta {
+                        Some(Json::Object(meta)) => &meta[..],
+                        _ => &[],
+                    };
+                    let kept = |key: &str| meta.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+                    let mut fields = if kept("dynamic") == Some(&Json::Bool(true)) {
+                        vec![
+                            (Wtf8::from("type"), Json::string("dynamic-tool")),
+                            (Wtf8::from("toolName"), text_of(&call.name)),
+                        ]
+                    } else {
+                        let mut tag = Wtf8::from("tool-");
+                        tag.push_wtf8(call.name.as_bytes());
+                        vec![(Wtf8::from("type"), Json::String(tag))]
+                    };
+                    fields.push((Wtf8::from("toolCallId"), text_of(&call.id)));
                     let input = (Wtf8::from("input"), call.arguments.clone());
                     match &call.result {
                         Some((result, Json::Bool(true))) => {
@@ -469,6 +766,15 @@ pub fn write_message(message: &FormatMessage) -> Json {
                             fields.push((Wtf8::from("state"), Json::string("input-available")));
                             fields.push(input);
                         }
+                    }
+                    for key in [
+                        "title",
+                        "providerExecuted",
+                        "toolMetadata",
+                        "callProviderMetadata",
+                        "resultProviderMetadata",
+                    ] {
+                        fields.extend(kept(key).map(|value| (Wtf8::from(key), value.clone())));
                     }
                     parts.push(Json::Object(fields));
                 }
@@ -532,15 +838,15 @@ use super::registry::{Format, Sniff};
 
 /// Whether a stream's first value opens a UI message stream (see
 /// [`crate::bytes`]'s detection, which decides the same by the same rule).
-fn opens_ui_stream(sniff: &Sniff) -> bool {
+fn opens_ui_stream(sniff: &Sniff, at: usize) -> bool {
     !sniff.is_array()
-        && sniff.first().is_some_and(|value| {
+        && sniff.value(at).is_some_and(|value| {
             let tag = value.get("type").and_then(Json::as_str).map(Wtf8::as_bytes);
             let has_id = value.get("id").is_some();
             tag.is_some_and(|tag| {
                 is_ui_only_type(tag)
                     || (has_id && matches!(tag, b"text-delta" | b"reasoning-delta" | b"reasoning-end"))
-            })
+            }) || is_ui_error(value)
         })
 }
 
@@ -549,6 +855,8 @@ fn opens_ui_stream(sniff: &Sniff) -> bool {
 #[derive(Debug, Default)]
 pub struct UiStream {
     state: StreamState,
+    /// The `messageId` of the open message: a `start` with the same id continues it.
+    open_id: Option<String>,
 }
 
 impl LiveFold for UiStream {
@@ -568,14 +876,16 @@ impl LiveFold for UiStream {
                 Some(Json::String(id)) => Some(id.to_string_lossy().into_owned()),
                 _ => None,
             };
-            out.begin(MessageRole::Assistant, id);
+            if id.is_none() || id != self.open_id || out.open_role().is_none() {
+                out.begin(MessageRole::Assistant, id.clone());
+                self.state.start_message();
+                self.open_id = id;
+            }
             return Ok(());
         }
-        for step in self.state.ui_chunk(&value)? {
-            match step {
-                Folded::Event(event) => out.apply(event),
-                Folded::File(file) => out.push_chunk(file),
-            }
+        let len = out.open_len();
+        for step in self.state.ui_chunk(&value, len)? {
+            out.fold_open(step);
         }
         Ok(())
     }
@@ -585,8 +895,9 @@ pub const AI_SDK: Format = Format {
     name: "ai-sdk",
     summary: "an AI SDK UI message stream, SSE or NDJSON (one assistant message per start chunk)",
     detect: opens_ui_stream,
-    // The bytes path reads it, telling it from agent events by its first frame.
-    history: Some(crate::history::read_events),
+    near: super::registry::near_nothing,
+    // Read as a UI message stream whatever its first frame is (an error may come first).
+    history: Some(crate::history::read_ai_sdk),
     stream: Some((|| Box::new(UiStream::default()), "turn")),
     write: None,
 };

@@ -83,6 +83,24 @@ pub fn is_conversation_line(line: &Json) -> bool {
     ) && str_of(line, "uuid").is_some()
 }
 
+/// Whether a line carries the envelope Claude Code writes on every line of the
+/// conversation tree, whatever its type (`progress`, `attachment`, types added later): a
+/// `uuid`, a `parentUuid`, the `sessionId`, and `isSidechain` or `userType`.
+///
+/// A line without the last two still tells Claude Code when it holds an API message
+/// (`message.content`, where Qwen Code's records hold `message.parts`).
+fn has_envelope(line: &Json) -> bool {
+    let tree = str_of(line, "type").is_some()
+        && str_of(line, "uuid").is_some()
+        && line.get("parentUuid").is_some()
+        && str_of(line, "sessionId").is_some();
+    tree && (line.get("isSidechain").is_some()
+        || line.get("userType").is_some()
+        || line
+            .get("message")
+            .is_some_and(|m| m.get("content").is_some() && m.get("parts").is_none()))
+}
+
 /// Whether a line looks like a Claude Code transcript line, for detection.
 pub fn is_transcript_line(line: &Json) -> bool {
     let Some(ty) = str_of(line, "type") else {
@@ -451,7 +469,17 @@ pub fn is_known_line(line: &Json) -> bool {
 pub const CLAUDE: super::registry::Format = super::registry::Format {
     name: "claude",
     summary: "a Claude Code transcript (~/.claude/projects/…/*.jsonl)",
-    detect: |sniff| sniff.first_line().is_some_and(is_transcript_line),
+    detect: |sniff, at| {
+        sniff
+            .line(at)
+            .is_some_and(|line| is_transcript_line(line) || has_envelope(line))
+    },
+    // Session state and bookkeeping a newer version writes (`queue-operation`,
+    // `permission-mode`, …) carry the session id; detection looks past them.
+    near: |line| {
+        (str_of(line, "type").is_some() && str_of(line, "sessionId").is_some())
+            .then_some("lines with a sessionId as Claude Code writes, none of a type this version knows")
+    },
     history: Some(crate::history::read_claude_history),
     stream: None,
     write: None,

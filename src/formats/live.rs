@@ -7,7 +7,6 @@
 //! history written from it, and it remembers which lines built each chunk, so that a
 //! disagreement can be traced to the stream.
 
-use crate::bytes::{Framer, Framing};
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
 use crate::owned::IndexedChunks;
 use std::collections::HashMap;
@@ -16,13 +15,18 @@ use crate::reducer::{append_event, ChunkStore};
 
 use super::check::{FormatError, FormatResult, Skips};
 use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
-use super::value::{self, Json};
+use super::value::Json;
 use super::wtf8::Wtf8;
 
 /// A stream format's rules: what each value of the stream does to the messages.
 pub trait LiveFold {
     /// Folds the value at `line` into `out`; unknown values are counted in `skips`.
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()>;
+
+    /// Takes up what the fold remembers between values from messages folded before (a
+    /// history loaded, going on live). A fold that remembers nothing the messages do not
+    /// hold needs nothing here.
+    fn resume(&mut self, _messages: &Folded) {}
 }
 
 /// Which lines of the stream built a message and each of its chunks.
@@ -50,7 +54,10 @@ pub struct Folded {
     open: bool,
     /// What unnamed messages are called: `<prefix>-<n>`.
     prefix: &'static str,
-    line: usize,
+    pub(super) line: usize,
+    /// What changed since [`Folded::take_touched`] was last called: a message (its head,
+    /// `None`) or one of its chunks.
+    touched: Vec<(usize, Option<usize>)>,
 }
 
 impl Folded {
@@ -61,7 +68,40 @@ impl Folded {
             open: false,
             prefix,
             line: 0,
+            touched: Vec::new(),
         }
+    }
+
+    /// Messages already folded (a history loaded before the stream goes on): the last one
+    /// stays open, as it was when the history was written mid-turn.
+    pub fn resume(prefix: &'static str, messages: Vec<FormatMessage>) -> Self {
+        let mut folded = Folded::new(prefix);
+        for message in messages {
+            folded.add(message);
+        }
+        folded.open = !folded.messages.is_empty();
+        folded.touched.clear();
+        folded
+    }
+
+    /// How many messages there are.
+    pub fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
+
+    /// Message `index`: its id, role and chunks.
+    pub fn message(&self, index: usize) -> (&str, MessageRole, &[FormatChunk]) {
+        let m = &self.messages[index];
+        (&m.id, m.role, m.chunks.chunks())
+    }
+
+    /// What changed since the last call, in the order it changed (repeats included).
+    pub fn take_touched(&mut self) -> Vec<(usize, Option<usize>)> {
+        std::mem::take(&mut self.touched)
     }
 
     /// Starts a new message (named `id`, else `<prefix>-<n>`); the open one is done.
@@ -76,13 +116,17 @@ impl Folded {
                 chunks: Vec::new(),
             },
         });
+        self.touched.push((self.messages.len() - 1, None));
         self.open = true;
     }
 
     /// Ends the open message, renaming it `id` when given.
     pub fn end(&mut self, id: Option<String>) {
         if let (true, Some(id), Some(last)) = (self.open, id, self.messages.last_mut()) {
-            last.id = id;
+            if last.id != id {
+                last.id = id;
+                self.touched.push((self.messages.len() - 1, None));
+            }
         }
         self.open = false;
     }
@@ -93,12 +137,20 @@ impl Folded {
     }
 
     /// Folds `event` into the open message, beginning an assistant message when none is.
+    /// An event that builds nothing (a `reasoning-end` with no thinking to seal) begins
+    /// no message, as a history read from the same stream has none.
     pub fn apply(&mut self, event: FormatEvent) {
-        if !self.open {
+        let begun = !self.open;
+        if begun {
             self.begin(MessageRole::Assistant, None);
         }
         let index = self.messages.len() - 1;
         self.apply_at(index, event);
+        if begun && self.messages[index].chunks.chunks().is_empty() {
+            self.messages.pop();
+            self.touched.retain(|&(message, _)| message != index);
+            self.open = false;
+        }
     }
 
     /// Folds a tool result into the newest message holding its call (results come after
@@ -141,6 +193,7 @@ impl Folded {
         message.origin.lines.1 = line;
         if let Some(at) = touched {
             note(&mut message.origin, at, line);
+            self.touched.push((index, Some(at)));
         }
     }
 
@@ -148,7 +201,51 @@ impl Folded {
     /// call's fields).
     pub fn call_mut(&mut self, id: &Wtf8) -> Option<&mut crate::model::ToolCallEntry<Wtf8, Json>> {
         let &index = self.calls.get(id)?;
-        self.messages[index].chunks.call_mut(id)
+        let chunks = &mut self.messages[index].chunks;
+        let (chunk, _) = chunks.newest_call(id).ok().flatten()?;
+        self.touched.push((index, Some(chunk)));
+        chunks.call_mut(id)
+    }
+
+    /// How many chunks the open message has (0 when none is open).
+    pub fn open_len(&self) -> usize {
+        match (self.open, self.messages.last()) {
+            (true, Some(message)) => message.chunks.chunks().len(),
+            _ => 0,
+        }
+    }
+
+    /// Folds what an AI SDK stream chunk stands for into the open message (beginning an
+    /// assistant message when none is).
+    pub fn fold_open(&mut self, folded: super::ai_sdk::Folded) {
+        use super::ai_sdk::Folded as Step;
+        match folded {
+            Step::Event(event) => self.apply(event),
+            Step::Chunk(chunk) => self.push_chunk(chunk),
+            Step::Meta(id, meta) => {
+                if let Some(call) = self.call_mut(&id) {
+                    call.meta = Some(meta);
+                }
+            }
+            step @ (Step::Extend(..) | Step::Seal(..)) => {
+                let at = match &step {
+                    Step::Extend(at, _) | Step::Seal(at, _) => *at,
+                    _ => 0,
+                };
+                let line = self.line;
+                let index = self.messages.len().wrapping_sub(1);
+                let Some(message) = self.messages.last_mut().filter(|_| self.open) else {
+                    return;
+                };
+                if at < message.chunks.chunks().len() {
+                    super::ai_sdk::fold_owned(&mut message.chunks, step);
+                    message.origin.lines.1 = line;
+                    note(&mut message.origin, at, line);
+                    // A part's delta or end may land on any open part, not only the last.
+                    self.touched.push((index, Some(at)));
+                }
+            }
+        }
     }
 
     /// Adds a chunk no event makes (a file) to the open message.
@@ -167,6 +264,7 @@ impl Folded {
         let at = message.chunks.chunks().len() - 1;
         message.origin.lines.1 = line;
         note(&mut message.origin, at, line);
+        self.touched.push((self.messages.len() - 1, Some(at)));
     }
 
     /// Adds a whole stored message (a user's, a summary); the open one is done.
@@ -212,36 +310,34 @@ pub struct FoldedStream {
     pub skips: Skips,
 }
 
-/// Folds a whole recorded stream (NDJSON, or SSE when its first line is an SSE field)
-/// with `fold`. A value that is not JSON is an error at its line.
+/// Folds a whole recorded stream (NDJSON, or SSE when its first line is an SSE field, or
+/// a recorder's export: one JSON document holding the values in `messages`) in `format`:
+/// a [`Conversation`](super::conversation::Conversation) given all of it.
+/// A value that is not JSON is an error at its line.
 pub fn fold_stream(
-    fold: &mut dyn LiveFold,
-    prefix: &'static str,
+    format: &'static super::registry::Format,
     bytes: &[u8],
     strict: bool,
 ) -> FormatResult<FoldedStream> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut out = Folded::new(prefix);
-    let mut skips = Skips::new(strict);
-    let mut framer = Framer::new(Framing::Auto);
-    let mut each = |frame: crate::bytes::Frame<'_>| -> FormatResult<()> {
-        let line = frame.line as usize;
-        if &*frame.bytes == b"[DONE]" {
-            // The AI SDK's end marker: no value.
-            return Ok(());
-        }
-        let value =
-            value::parse(&frame.bytes).map_err(|e| FormatError::new("", e.to_string()).at_line(line))?;
-        out.line = line;
-        fold.push(value, line, &mut out, &mut skips)
-            .map_err(|e| match e.line {
-                Some(_) => e,
-                None => e.at_line(line),
-            })
+    use super::conversation::{Conversation, LiveOptions};
+    let options = LiveOptions {
+        strict,
+        ..LiveOptions::default()
     };
-    framer.push(bytes, &mut each)?;
-    framer.finish(&mut each)?;
-    let (messages, origins) = out.finish();
+    let mut live = Conversation::new(format, options).map_err(|e| FormatError::new("", e))?;
+    match super::registry::document_records(bytes) {
+        // Each record is named by its 1-based place in `messages`.
+        Some(records) => {
+            for record in records {
+                live.push_value(record)?;
+            }
+        }
+        None => {
+            live.push_bytes(bytes).map_err(|(_, e)| e.error)?;
+            live.end().map_err(|(_, e)| e.error)?;
+        }
+    }
+    let (messages, origins, skips) = live.finish();
     Ok(FoldedStream {
         messages,
         origins,

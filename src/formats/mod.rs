@@ -1,7 +1,8 @@
 //! Wire formats and views, each read into (or rendered from) the canonical model.
 //!
 //! - [`acp`]: Agent Client Protocol v1 `session/update` notifications → agent events, and
-//!   → the webview state (`ACPMessage[]`);
+//!   → the webview state (`ACPMessage[]`); [`acp_fold`] folds them into messages, and
+//!   [`acp_rpc`] reads the JSON-RPC traffic around them;
 //! - [`webui`]: `adaptACPMessages`, the webview state → `UnifiedMessage` rows;
 //! - [`chatviewer`]: `adaptJSONLMessages`, a ChatViewer transcript → `UnifiedMessage` rows;
 //! - [`unified`]: the `UnifiedMessage` row, its timeline flags, and `toUnifiedMessages`
@@ -12,7 +13,9 @@
 //! - [`sn`]: Solar Network thoughts and their SSE stream;
 //! - [`timeline`]: the timeline view of a message's chunks;
 //! - [`streams`]: the live folds (and detection) of the agent-event, ACP and Solar Network
-//!   streams; [`live`]: what every live fold folds into.
+//!   streams; [`live`]: what every live fold folds into; [`conversation`]: a stream
+//!   folded as it arrives (the one path from a stream to messages); [`ui_writer`]: a
+//!   conversation written out as an AI SDK UI message stream as it grows.
 //!
 //! [`FORMATS`] is the one table of formats: `loadHistory`, detection and the command all
 //! read it. A new format is a module here and a row there ([`registry::Format`] says
@@ -26,10 +29,12 @@
 
 pub mod acp;
 pub mod acp_fold;
+pub mod acp_rpc;
 pub mod ai_sdk;
 pub mod chatviewer;
 pub mod check;
 pub mod claude;
+pub mod conversation;
 pub mod date;
 pub mod json;
 pub mod live;
@@ -46,6 +51,7 @@ pub mod streams;
 pub mod timeline;
 pub mod timsort;
 pub mod tree;
+pub mod ui_writer;
 pub mod unified;
 pub mod value;
 pub mod webui;

@@ -47,6 +47,7 @@ pub fn call_json(call: &ToolCallEntry<Wtf8, Json>) -> Json {
         (Wtf8::from("name"), text(&call.name)),
         (Wtf8::from("arguments"), call.arguments.clone()),
     ];
+    fields.extend(call.meta.clone().map(|meta| (Wtf8::from("meta"), meta)));
     let shell = call.shell_output.as_ref().map(|output| {
         (
             Wtf8::from("shellOutput"),
@@ -143,6 +144,9 @@ pub fn write_call<const ASCII: bool>(out: &mut Vec<u8>, call: &ToolCallEntry<Wtf
     out.extend_from_slice(b",\"name\":");
     write_str_with::<ASCII>(out, call.name.as_bytes());
     write_member::<ASCII>(out, "arguments", &call.arguments);
+    if let Some(meta) = &call.meta {
+        write_member::<ASCII>(out, "meta", meta);
+    }
     let shell = |out: &mut Vec<u8>| {
         if let Some(output) = &call.shell_output {
             out.extend_from_slice(b",\"shellOutput\":{\"stdout\":");
@@ -348,6 +352,10 @@ fn call_from_json(value: &Json, path: &str) -> FormatResult<ToolCallEntry<Wtf8, 
         unreachable!("checked above")
     };
     let position = |key: &str| fields.iter().position(|(k, _)| *k == key);
+    call.meta = value
+        .get("meta")
+        .filter(|m| matches!(m, Json::Object(_)))
+        .cloned();
     if position("result").is_some() || position("isError").is_some() {
         call.result = Some((
             value.get("result").cloned().unwrap_or(Json::Null),

@@ -846,9 +846,9 @@ const ROLES: &[&[u8]] = &[
     b"compactionSummary",
 ];
 
-/// A session header or entry, or a bare message, on the first line.
-fn detect(sniff: &Sniff) -> bool {
-    sniff.first_line().is_some_and(|line| match tag(line, "type") {
+/// A session header or entry, or a bare message.
+fn detect(sniff: &Sniff, at: usize) -> bool {
+    sniff.line(at).is_some_and(|line| match tag(line, "type") {
         Some(b"message") => matches!(line.get("message"), Some(Json::Object(_))),
         Some(kind) => ENTRY_TYPES.contains(&kind) && (kind != b"custom" || line.get("id").is_some()),
         None => tag(line, "role").is_some_and(|role| ROLES.contains(&role)) && line.get("content").is_some(),
@@ -859,6 +859,10 @@ pub const PI: Format = Format {
     name: "pi",
     summary: "a Pi / OpenClaw session file (v1–v3), JSONL",
     detect,
+    near: |line| {
+        (tag(line, "type").is_some() && tag(line, "id").is_some() && line.get("parentId").is_some())
+            .then_some("entries with an id and a parentId as pi writes, none of a type this version knows")
+    },
     history: Some(crate::history::read_pi_history),
     stream: None,
     write: Some(|messages| Ok(write_session(messages))),

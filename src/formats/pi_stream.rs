@@ -478,23 +478,19 @@ fn is_pi_event(value: &Json) -> bool {
 }
 
 /// A session header followed by agent events (`--mode json`), or agent events alone.
-fn detect_pi_events(sniff: &Sniff) -> bool {
+fn detect_pi_events(sniff: &Sniff, at: usize) -> bool {
     let lines = sniff.lines();
-    match lines.first() {
-        Some(first) if tag_of(first, "type") == Some(b"session") => lines[1..].iter().any(is_pi_event),
-        Some(first) => is_pi_event(first),
+    match lines.get(at) {
+        Some(line) if tag_of(line, "type") == Some(b"session") => lines[at + 1..].iter().any(is_pi_event),
+        Some(line) => is_pi_event(line),
         None => false,
     }
 }
 
-/// Gateway frames (after the responses to requests that may lead a capture), or the
-/// shorthand events.
-fn detect_gateway(sniff: &Sniff) -> bool {
-    let mut lines = sniff
-        .lines()
-        .iter()
-        .skip_while(|line| matches!(tag_of(line, "type"), Some(b"res" | b"req")) && line.get("id").is_some());
-    lines.next().is_some_and(|line| match tag_of(line, "type") {
+/// Gateway frames, or the shorthand events (the responses to requests that may lead a
+/// capture say nothing).
+fn detect_gateway(sniff: &Sniff, at: usize) -> bool {
+    sniff.line(at).is_some_and(|line| match tag_of(line, "type") {
         Some(b"event") => tag_of(line, "event").is_some() && line.get("payload").is_some(),
         Some(kind) => SHORTHAND_TYPES.contains(&kind),
         None => false,
@@ -505,6 +501,7 @@ pub const PI_EVENTS: Format = Format {
     name: "pi-events",
     summary: "pi's agent events (pi --mode json or rpc output), NDJSON",
     detect: detect_pi_events,
+    near: super::registry::near_nothing,
     history: None,
     stream: Some((|| Box::new(PiEvents::default()), "message")),
     write: None,
@@ -514,6 +511,10 @@ pub const PI_STREAM: Format = Format {
     name: "pi-stream",
     summary: "OpenClaw gateway frames (or the shorthand webchat events), NDJSON",
     detect: detect_gateway,
+    near: |line| {
+        (matches!(tag_of(line, "type"), Some(b"res" | b"req")) && line.get("id").is_some())
+            .then_some("gateway requests and responses, but no event after them")
+    },
     history: None,
     stream: Some((|| Box::new(Gateway::default()), "turn")),
     write: None,

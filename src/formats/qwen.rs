@@ -393,7 +393,8 @@ pub fn is_known_record(line: &Json) -> bool {
 pub const QWEN: super::registry::Format = super::registry::Format {
     name: "qwen",
     summary: "a Qwen Code chat recording (ChatRecord JSONL)",
-    detect: |sniff| sniff.first_line().is_some_and(is_record),
+    detect: |sniff, at| sniff.line(at).is_some_and(is_record),
+    near: super::registry::near_nothing,
     history: Some(crate::history::read_qwen_history),
     stream: None,
     write: None,

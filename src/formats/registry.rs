@@ -72,8 +72,13 @@ pub struct Format {
     pub name: &'static str,
     /// What a file in it is, in a line.
     pub summary: &'static str,
-    /// Whether a file's first values ([`Sniff`]) are in this format.
-    pub detect: fn(&Sniff) -> bool,
+    /// Whether the value at this index of a file's first values ([`Sniff`]) says the
+    /// file is in this format (the values before it said nothing). Values it does not
+    /// know say nothing: detection looks past them.
+    pub detect: fn(&Sniff, usize) -> bool,
+    /// Why a value that says nothing still looks like this format (`None`: it does
+    /// not), for the error when no value decides.
+    pub near: fn(&Json) -> Option<&'static str>,
     pub history: Option<ReadHistory>,
     /// The live fold, and what it calls the messages it names itself (`turn-<n>`).
     pub stream: Option<(NewFold, &'static str)>,
@@ -104,8 +109,13 @@ pub fn find(name: &str) -> Option<&'static Format> {
 pub enum Sniff {
     /// A JSON array and its first element (`None` when empty).
     Array(Option<Json>),
-    /// JSON lines, or the data of SSE frames (`sse`), up to the first few.
-    Values { values: Vec<Json>, sse: bool },
+    /// JSON lines, or the data of SSE frames (`sse`), up to the first few, with the
+    /// 1-based line each starts on.
+    Values {
+        values: Vec<Json>,
+        sse: bool,
+        numbers: Vec<usize>,
+    },
 }
 
 impl Sniff {
@@ -120,14 +130,36 @@ impl Sniff {
     /// The values of a line format (none for an array).
     pub fn lines(&self) -> &[Json] {
         match self {
-            Sniff::Values { values, sse: false } => values,
+            Sniff::Values {
+                values, sse: false, ..
+            } => values,
             _ => &[],
         }
     }
 
-    /// The first line of a line format.
-    pub fn first_line(&self) -> Option<&Json> {
-        self.lines().first()
+    /// The line at `at` of a line format.
+    pub fn line(&self, at: usize) -> Option<&Json> {
+        self.lines().get(at)
+    }
+
+    /// The value at `at`: a line, a frame, or (at 0) an array's first element.
+    pub fn value(&self, at: usize) -> Option<&Json> {
+        match self {
+            Sniff::Array(first) => first.as_ref().filter(|_| at == 0),
+            Sniff::Values { values, .. } => values.get(at),
+        }
+    }
+
+    /// How many values there are to look at.
+    pub fn len(&self) -> usize {
+        match self {
+            Sniff::Array(first) => first.is_some() as usize,
+            Sniff::Values { values, .. } => values.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     pub fn is_sse(&self) -> bool {
@@ -149,8 +181,11 @@ pub struct Undetected {
 
 /// Bytes detection looks at: headers and snapshots that lead a file fit in them.
 const SNIFF_BYTES: usize = 1 << 20;
-/// Values detection looks at.
-const SNIFF_VALUES: usize = 16;
+/// Values detection looks at: lines of kinds no format knows (session state a newer
+/// tool writes first, protocol traffic) are looked past up to this many.
+const SNIFF_VALUES: usize = 64;
+/// Values looked at first: most files tell their format in their first lines.
+const FIRST_VALUES: usize = 16;
 
 fn shorten(text: &[u8]) -> String {
     let text = String::from_utf8_lossy(text);
@@ -164,6 +199,12 @@ fn shorten(text: &[u8]) -> String {
 
 /// The first values of `bytes`.
 pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
+    sniff_values(bytes, SNIFF_VALUES).map(|(sniffed, _)| sniffed)
+}
+
+/// The first values of `bytes`, and why the first line is not JSON when it is not (the
+/// error when no value tells the format: a text file is not a file of unknown lines).
+fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>), Undetected> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let window = &bytes[..bytes.len().min(SNIFF_BYTES)];
     let Some(start) = window.iter().position(|b| !b.is_ascii_whitespace()) else {
@@ -175,20 +216,38 @@ pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
     if window[start] == b'[' {
         // The whole array is parsed only when it fits; else its first element alone.
         return match value::parse(bytes) {
-            Ok(Json::Array(items)) => Ok(Sniff::Array(items.into_iter().next())),
+            Ok(Json::Array(items)) => Ok((Sniff::Array(items.into_iter().next()), None)),
             _ => first_element(&window[start + 1..])
-                .map(|first| Sniff::Array(Some(first)))
+                .map(|first| (Sniff::Array(Some(first)), None))
                 .ok_or(Undetected {
                     message: "a JSON array whose first element cannot be read".into(),
                     line: Some(1),
                 }),
         };
     }
+    if window[start] == b'{' && window.len() == bytes.len() {
+        // One JSON document that holds the records (an ACP traffic export: `messages`).
+        if let Some(records) = document_records(bytes) {
+            let numbers = vec![1; records.len().min(limit)];
+            let values = records.iter().take(limit).cloned().collect();
+            return Ok((
+                Sniff::Values {
+                    values,
+                    sse: false,
+                    numbers,
+                },
+                None,
+            ));
+        }
+    }
     let first_line = start_line(window, start);
     let sse = [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
         .iter()
         .any(|field| window[first_line..].starts_with(field));
     let mut values = Vec::new();
+    let (mut first_not_json, mut first_error) = (false, None);
+    // The 1-based line of each value.
+    let mut numbers = Vec::new();
     let mut number = 1 + window[..first_line].iter().filter(|&&b| b == b'\n').count();
     if sse {
         let mut data: Option<(Vec<u8>, usize)> = None;
@@ -196,7 +255,8 @@ pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
             if line.is_empty() {
                 if let Some((json, at)) = data.take().filter(|(json, _)| json != b"[DONE]") {
                     values.push(parse_sniffed(&json, at, values.is_empty())?);
-                    if values.len() == SNIFF_VALUES {
+                    numbers.push(at);
+                    if values.len() == limit {
                         break;
                     }
                 }
@@ -215,6 +275,7 @@ pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
         if let Some((json, at)) = data {
             if let Ok(value) = value::parse(&json) {
                 values.push(value);
+                numbers.push(at);
             } else if values.is_empty() {
                 parse_sniffed(&json, at, true)?;
             }
@@ -232,31 +293,61 @@ pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
         } else {
             lines.len()
         };
+        // A line that is not JSON (a log line, a torn line) is looked past like a line
+        // of no known kind; the first one is the error when nothing else is there.
+        let mut not_json: Option<Undetected> = None;
         for line in &lines[..complete] {
             if !line.iter().all(u8::is_ascii_whitespace) {
-                match parse_sniffed(line, number, values.is_empty()) {
-                    Ok(value) => values.push(value),
-                    Err(e) if values.is_empty() => return Err(e),
-                    // A later line that is not JSON: detection goes by the ones before.
-                    Err(_) => break,
+                let first = values.is_empty() && not_json.is_none();
+                match parse_sniffed(line, number, first) {
+                    Ok(value) => {
+                        values.push(value);
+                        numbers.push(number);
+                    }
+                    Err(e) => {
+                        not_json.get_or_insert(e);
+                        first_not_json |= first;
+                    }
                 }
-                if values.len() == SNIFF_VALUES {
+                if values.len() == limit {
                     break;
                 }
             }
             number += 1;
         }
+        if first_not_json {
+            first_error = not_json.clone();
+        }
         if values.is_empty() {
-            return Err(Undetected {
+            return Err(not_json.unwrap_or_else(|| Undetected {
                 message: format!(
                     "cannot tell the format: the first line is too long to look at ({})",
                     shorten(lines[0])
                 ),
                 line: Some(number),
-            });
+            }));
         }
     }
-    Ok(Sniff::Values { values, sse })
+    Ok((Sniff::Values { values, sse, numbers }, first_error))
+}
+
+/// The records of a file that is one JSON document holding them in its `messages` array
+/// (as a traffic recorder exports a session), when it is one; `None` for any other file,
+/// and for a file whose first line is a whole JSON value (JSON lines).
+pub fn document_records(bytes: &[u8]) -> Option<Vec<Json>> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    let first_line = bytes[start..].split(|&b| b == b'\n').next()?;
+    if bytes[start] != b'{' || value::parse(first_line).is_ok() {
+        return None;
+    }
+    match value::parse(bytes).ok()? {
+        Json::Object(fields) => fields.into_iter().find_map(|(key, value)| match value {
+            Json::Array(records) if key == "messages" => Some(records),
+            _ => None,
+        }),
+        _ => None,
+    }
 }
 
 /// The lines of `bytes` as the event-stream rules cut them: CRLF, LF and CR each end one
@@ -328,12 +419,23 @@ fn first_element(after_bracket: &[u8]) -> Option<Json> {
     None
 }
 
-/// The format of `bytes`, from its first values: the first row of the table that
-/// recognises them.
+/// The format of `bytes`, from its first values: the first value that says which format
+/// it is decides (the first row of the table it says so for); values that say nothing
+/// (lines of kinds no format knows, protocol traffic, lines that are not JSON) are looked
+/// past.
 pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
-    let sniffed = sniff(bytes)?;
-    if let Some(format) = super::FORMATS.iter().find(|f| (f.detect)(&sniffed)) {
+    let (mut sniffed, mut first_error) = sniff_values(bytes, FIRST_VALUES)?;
+    if sniffed.len() == FIRST_VALUES {
+        if let Some(format) = decide(&sniffed) {
+            return Ok(format);
+        }
+        (sniffed, first_error) = sniff_values(bytes, SNIFF_VALUES)?;
+    }
+    if let Some(format) = decide(&sniffed) {
         return Ok(format);
+    }
+    if let Some(error) = first_error {
+        return Err(error);
     }
     Err(match &sniffed {
         Sniff::Array(None) => Undetected {
@@ -341,26 +443,55 @@ pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
                 .into(),
             line: Some(1),
         },
-        Sniff::Array(Some(_)) => Undetected {
-            message: "a JSON array, but its first element is in no format this version reads; pass --format"
-                .into(),
+        Sniff::Array(Some(first)) => Undetected {
+            message: format!(
+                "a JSON array, but its first element is in no format this version reads{}; pass --format",
+                closest(std::slice::from_ref(first))
+            ),
             line: Some(1),
         },
-        Sniff::Values { values, sse } => {
+        Sniff::Values { values, sse, numbers } => {
             let text = values.first().map(|v| shorten(&v.to_json())).unwrap_or_default();
-            let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-            let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
-            let line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count();
+            let what = match (*sse, values.len()) {
+                (true, _) => format!("an SSE capture of no stream this version reads ({text})"),
+                (false, 1) => format!("cannot tell the format from this line ({text})"),
+                (false, n) => format!("cannot tell the format from its first {n} lines (the first: {text})"),
+            };
             Undetected {
-                message: if *sse {
-                    format!("an SSE capture of no stream this version reads ({text}); pass --format")
-                } else {
-                    format!("cannot tell the format from this line ({text}); pass --format")
-                },
-                line: Some(line),
+                message: format!("{what}{}; pass --format", closest(values)),
+                line: numbers.first().copied(),
             }
         }
     })
+}
+
+/// The format of the first value that tells one.
+fn decide(sniffed: &Sniff) -> Option<&'static Format> {
+    (0..sniffed.len()).find_map(|at| super::FORMATS.iter().find(|f| (f.detect)(sniffed, at)))
+}
+
+/// The formats `values` came closest to, and why: `; closest: acp (…), events (…)`.
+fn closest(values: &[Json]) -> String {
+    let mut near: Vec<(&str, &str)> = Vec::new();
+    for value in values {
+        for format in super::FORMATS {
+            if near.len() < 3 && !near.iter().any(|(name, _)| *name == format.name) {
+                if let Some(why) = (format.near)(value) {
+                    near.push((format.name, why));
+                }
+            }
+        }
+    }
+    if near.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = near.iter().map(|(name, why)| format!("{name} ({why})")).collect();
+    format!("; closest: {}", named.join(", "))
+}
+
+/// For a format no value comes near to.
+pub fn near_nothing(_: &Json) -> Option<&'static str> {
+    None
 }
 
 // ─── Helpers for the formats' `detect` ───────────────────────────────────────────

@@ -68,39 +68,71 @@ pub fn agent_event(value: &Json) -> FormatResult<FormatEvent> {
     decode_event(&JsonEvents, value).map_err(|e| FormatError::new("", e.to_string()))
 }
 
-/// The `events` stream.
+/// The `events` stream. Its first value decides what it is: agent events, or an AI SDK
+/// UI message stream (folded as `ai-sdk` is), as `ChunkStream` tells them apart.
 #[derive(Debug, Default)]
-pub struct Events;
+pub struct Events {
+    /// `None` until the first value; then the UI stream's fold, when it is one.
+    ui: Option<Option<super::ai_sdk::UiStream>>,
+}
 
 impl LiveFold for Events {
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
-        if value
-            .get("type")
-            .and_then(Json::as_str)
-            .is_some_and(|t| *t == "turn-start")
-        {
-            let id = value
-                .get("turnId")
-                .and_then(Json::as_str)
-                .map(|t| t.to_string_lossy().into_owned());
-            out.begin(MessageRole::Assistant, id);
-            return Ok(());
+        let ui = match &mut self.ui {
+            Some(ui) => ui,
+            None => {
+                // Decided for good only by a value that is taken: a refused one changes nothing.
+                let first = super::registry::Sniff::Values {
+                    values: vec![value.clone()],
+                    sse: false,
+                    numbers: vec![line],
+                };
+                let mut ui = (super::ai_sdk::AI_SDK.detect)(&first, 0).then(super::ai_sdk::UiStream::default);
+                let pushed = match &mut ui {
+                    Some(ui) => ui.push(value, line, out, skips),
+                    None => agent_events(value, line, out, skips),
+                };
+                if pushed.is_ok() {
+                    self.ui = Some(ui);
+                }
+                return pushed;
+            }
+        };
+        match ui {
+            Some(ui) => ui.push(value, line, out, skips),
+            None => agent_events(value, line, out, skips),
         }
-        let event = agent_event(&value)?;
-        match event {
-            AgentEvent::Lifecycle(_) => Ok(()),
-            AgentEvent::Unknown => {
-                let kind = value
-                    .get("type")
-                    .and_then(Json::as_str)
-                    .cloned()
-                    .unwrap_or_default();
-                skips.skip(line, format_args!("unknown event type \"{kind}\""))
-            }
-            event => {
-                out.apply(event);
-                Ok(())
-            }
+    }
+}
+
+/// An agent event (or a `turn-start`, which begins a message) folded into `out`.
+fn agent_events(value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
+    if value
+        .get("type")
+        .and_then(Json::as_str)
+        .is_some_and(|t| *t == "turn-start")
+    {
+        let id = value
+            .get("turnId")
+            .and_then(Json::as_str)
+            .map(|t| t.to_string_lossy().into_owned());
+        out.begin(MessageRole::Assistant, id);
+        return Ok(());
+    }
+    let event = agent_event(&value)?;
+    match event {
+        AgentEvent::Lifecycle(_) => Ok(()),
+        AgentEvent::Unknown => {
+            let kind = value
+                .get("type")
+                .and_then(Json::as_str)
+                .cloned()
+                .unwrap_or_default();
+            skips.skip(line, format_args!("unknown event type \"{kind}\""))
+        }
+        event => {
+            out.apply(event);
+            Ok(())
         }
     }
 }
@@ -166,7 +198,7 @@ impl LiveFold for SnStream {
 
 // ─── Rows of the table ───────────────────────────────────────────────────────────
 
-use super::registry::{is_object, tag, Format, Sniff};
+use super::registry::{is_object, near_nothing, tag, Format, Sniff};
 use crate::history;
 
 /// The update of an ACP line: a notification (`{ sessionId, update }`), a bare update,
@@ -221,14 +253,23 @@ fn has_type_in(value: &Json, types: &[&[u8]]) -> bool {
     tag(value, "type").is_some_and(|t| types.contains(&t))
 }
 
+/// Whether a line is ACP's: a notification or update, or (wrapped in a traffic-log
+/// record or not) a JSON-RPC message of ACP's.
+fn is_acp_line(line: &Json) -> bool {
+    if acp_update(line).is_some_and(|update| tag(update, "sessionUpdate").is_some()) {
+        return true;
+    }
+    crate::formats::acp_rpc::message(line).is_some_and(|message| crate::formats::acp_rpc::is_acp(&message))
+}
+
 pub const ACP: Format = Format {
     name: "acp",
-    summary: "ACP session/update notifications, NDJSON",
-    detect: |sniff| {
-        sniff
-            .first_line()
-            .and_then(acp_update)
-            .is_some_and(|update| tag(update, "sessionUpdate").is_some())
+    summary: "ACP session/update notifications, or the JSON-RPC traffic around them (an agent's output, a client's log), NDJSON",
+    detect: |sniff, at| sniff.line(at).is_some_and(is_acp_line),
+    near: |line| {
+        crate::formats::acp_rpc::message(line)
+            .is_some_and(|m| m.get("jsonrpc").is_some())
+            .then_some("JSON-RPC messages, none of them ACP's")
     },
     history: Some(history::read_acp_history),
     // The same rules as the history: message ids, titles, plans, tool call updates.
@@ -239,13 +280,14 @@ pub const ACP: Format = Format {
 pub const CHATVIEWER: Format = Format {
     name: "chatviewer",
     summary: "a ChatViewer transcript, JSONL or a JSON array of ChatMessageData",
-    detect: |sniff| match sniff {
+    detect: |sniff, at| match sniff {
         Sniff::Array(Some(first)) => is_object(first) && first.get("uuid").is_some(),
-        _ => sniff.first_line().is_some_and(|line| {
+        _ => sniff.line(at).is_some_and(|line| {
             line.get("uuid").and_then(Json::as_str).is_some()
                 && matches!(tag(line, "type"), Some(b"user" | b"assistant" | b"tool_call"))
         }),
     },
+    near: near_nothing,
     history: Some(history::read_chatviewer_history),
     stream: None,
     write: None,
@@ -254,9 +296,10 @@ pub const CHATVIEWER: Format = Format {
 pub const SN: Format = Format {
     name: "sn",
     summary: "Solar Network thoughts, a JSON array or one per line",
-    detect: |sniff| match sniff {
+    near: near_nothing,
+    detect: |sniff, at| match sniff {
         Sniff::Array(Some(first)) => is_object(first) && first.get("parts").is_some(),
-        _ => sniff.first_line().is_some_and(|line| {
+        _ => sniff.line(at).is_some_and(|line| {
             line.get("id").and_then(Json::as_str).is_some()
                 && matches!(line.get("parts"), Some(Json::Array(_)))
                 && line.get("role").is_some()
@@ -270,12 +313,13 @@ pub const SN: Format = Format {
 pub const SN_STREAM: Format = Format {
     name: "sn-stream",
     summary: "Solar Network stream events, an SSE capture or NDJSON",
-    detect: |sniff| {
+    detect: |sniff, at| {
         !sniff.is_array()
             && sniff
-                .first()
+                .value(at)
                 .is_some_and(|v| has_type_in(v, SN_STREAM_TYPES) && v.get("data").is_some())
     },
+    near: near_nothing,
     history: None,
     stream: Some((|| Box::new(SnStream), "turn")),
     write: None,
@@ -284,8 +328,11 @@ pub const SN_STREAM: Format = Format {
 pub const EVENTS: Format = Format {
     name: "events",
     summary: "agent events, NDJSON or an SSE capture (one assistant message per turn)",
-    detect: |sniff| !sniff.is_array() && sniff.first().is_some_and(|v| has_type_in(v, AGENT_EVENT_TYPES)),
+    detect: |sniff, at| {
+        !sniff.is_array() && sniff.value(at).is_some_and(|v| has_type_in(v, AGENT_EVENT_TYPES))
+    },
+    near: |value| tag(value, "type").map(|_| "objects tagged by \"type\", none of an agent event type"),
     history: Some(history::read_events),
-    stream: Some((|| Box::new(Events), "turn")),
+    stream: Some((|| Box::new(Events::default()), "turn")),
     write: None,
 };

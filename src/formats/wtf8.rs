@@ -106,6 +106,27 @@ impl Wtf8 {
         self.0.extend_from_slice(other);
     }
 
+    /// What follows the first `from` bytes, for a text that grew by appending: when a lead
+    /// surrogate ended those bytes and a trail surrogate appended since joined it into one
+    /// character, the trail half comes first (so that the first part and this one,
+    /// appended as UTF-16, make the text).
+    pub fn tail_from(&self, from: usize) -> Wtf8 {
+        let bytes = &self.0[from.min(self.0.len())..];
+        match bytes.first() {
+            Some(&b) if b & 0xC0 == 0x80 && from >= 3 => {
+                let joined = std::str::from_utf8(&self.0[from - 3..from + 1])
+                    .ok()
+                    .and_then(|c| c.chars().next())
+                    .map_or(0xFFFD, u32::from);
+                let mut tail = Wtf8::new();
+                tail.push_scalar(0xDC00 + ((joined.wrapping_sub(0x10000)) & 0x3FF));
+                tail.0.extend_from_slice(&bytes[1..]);
+                tail
+            }
+            _ => Wtf8(bytes.to_vec()),
+        }
+    }
+
     pub fn from_utf16(units: &[u16]) -> Self {
         let mut text = Wtf8(Vec::with_capacity(units.len()));
         for unit in char::decode_utf16(units.iter().copied()) {

@@ -20,11 +20,11 @@ pub mod lines;
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 
-use crate::bytes::{Framing, StreamError, Turn, TurnReader};
+use crate::bytes::{Framing, StreamError, Turn};
 use std::collections::HashMap;
 
 use crate::formats::acp::{self, SessionUpdate};
-use crate::formats::acp_fold::AcpFold;
+use crate::formats::acp_fold::{AcpFold, NO_ACP_MESSAGE, UNKNOWN_UPDATE};
 use crate::formats::chatviewer::adapt_jsonl_messages;
 use crate::formats::check::FormatError;
 use crate::formats::check::Skips;
@@ -232,9 +232,32 @@ impl LineHead {
     }
 }
 
-/// A recorded event stream (NDJSON or SSE) a block at a time, as [`read_turns`].
-fn read_event_stream(mut reader: impl Read, emit: impl FnMut(Turn) -> bool) -> Result<(), HistoryError> {
-    let mut turns = TurnReader::new(Framing::Auto, emit);
+/// A recorded stream read as its history through the stream's own live fold (a
+/// [`Conversation`](crate::formats::conversation::Conversation)), a block at a time: what
+/// a live view of the stream shows is what its history holds, by one fold.
+fn read_stream_history(
+    format: &'static Format,
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    use crate::formats::conversation::{Conversation, LiveError, LiveOptions};
+    let refused = |e: LiveError| HistoryError {
+        line: e.error.line.map(|l| l as u64),
+        offset: e.offset,
+        message: e.to_string(),
+    };
+    let options = LiveOptions {
+        strict: options.strict,
+        limit: Some(lines::MAX_LINE),
+        ..LiveOptions::default()
+    };
+    let mut live = Conversation::new(format, options).map_err(|message| HistoryError {
+        line: None,
+        offset: None,
+        message,
+    })?;
+    let mut reader = reader_of(input);
     let mut block = vec![0; lines::BLOCK];
     let mut head = LineHead::default();
     let mut offset = 0u64;
@@ -243,33 +266,42 @@ fn read_event_stream(mut reader: impl Read, emit: impl FnMut(Turn) -> bool) -> R
         if n == 0 {
             break;
         }
-        turns.push(&block[..n])?;
-        if turns.stopped() {
-            return Ok(());
-        }
+        live.push_bytes(&block[..n]).map_err(|(_, e)| refused(e))?;
         head.track(&block[..n], offset == 0);
         offset += n as u64;
         // A line that cannot be valid is ended here, so that it is refused now (with the
-        // error its whole would give: the fault is in its first bytes); a line or frame
-        // past the limit is refused as too long.
-        if head.len >= lines::BLOCK && head.hopeless(turns.framing()) {
-            turns.push(b"\n")?;
-        }
-        if turns.buffered() > lines::MAX_LINE {
-            return Err(lines::too_long(None, offset - turns.buffered() as u64));
+        // error its whole would give: the fault is in its first bytes), not read to the
+        // limit.
+        if head.len >= lines::BLOCK && head.hopeless(live.framing()) {
+            live.push_bytes(b"\n").map_err(|(_, e)| refused(e))?;
         }
     }
-    Ok(turns.finish()?)
+    live.end().map_err(|(_, e)| refused(e))?;
+    let (messages, _, skips) = live.finish();
+    for message in messages {
+        if !emit(Message::Format(message)) {
+            break;
+        }
+    }
+    Ok(skips)
 }
 
-/// The `events` history: a recorded stream, one message per turn, a block at a time.
+/// The `events` history: a recorded stream, one message per turn.
 pub fn read_events(
     input: Input<'_>,
-    _options: &ReadOptions,
+    options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    read_event_stream(reader_of(input), |turn| emit(Message::Turn(turn)))?;
-    Ok(Skips::default())
+    read_stream_history(&crate::formats::streams::EVENTS, input, options, emit)
+}
+
+/// The `ai-sdk` history: a recorded UI message stream, one message per response.
+pub fn read_ai_sdk(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    read_stream_history(&crate::formats::ai_sdk::AI_SDK, input, options, emit)
 }
 
 /// The `sn` history: one message per thought, read one at a time.
@@ -291,9 +323,70 @@ pub fn read_acp_history(
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
+    // A recorder's export: one JSON document holding the records. Only a file whose
+    // first line is `{` alone is read whole to find out.
+    if let Input::Bytes(bytes) = &input {
+        if let Some(records) = crate::formats::registry::document_records(bytes) {
+            return read_acp_records(records, options.strict, emit);
+        }
+    }
+    let input = match input {
+        Input::Reader(reader) => {
+            let mut head = [0u8; 2];
+            let n = reader.read(&mut head).map_err(lines::read_error)?;
+            reader.seek(SeekFrom::Start(0)).map_err(lines::read_error)?;
+            if head[..n].first() == Some(&b'{') && matches!(head[..n].get(1), Some(b'\n' | b'\r' | b' ')) {
+                let bytes = Input::Reader(reader).bytes()?;
+                if let Some(records) = crate::formats::registry::document_records(&bytes) {
+                    return read_acp_records(records, options.strict, emit);
+                }
+                return read_acp(Lines::new(&bytes[..]), options.strict, |message| {
+                    emit(Message::Format(message))
+                });
+            }
+            Input::Reader(reader)
+        }
+        input => input,
+    };
     read_acp(lines_of(input), options.strict, |message| {
         emit(Message::Format(message))
     })
+}
+
+/// The records of an ACP export, each folded as a line would be (`line` its 1-based
+/// place in `messages`).
+fn read_acp_records(
+    records: Vec<Json>,
+    strict: bool,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let mut fold = AcpFold::new();
+    let mut skips = Skips::new(strict);
+    let mut emit = |message| emit(Message::Format(message));
+    for (index, record) in records.iter().enumerate() {
+        let (unknown, strangers) = (fold.unknown, fold.strangers);
+        let at = |e: String| HistoryError {
+            line: None,
+            offset: None,
+            message: format!("messages[{index}]: {e}"),
+        };
+        fold.push(record, index + 1).map_err(|e| at(e.to_string()))?;
+        if fold.unknown > unknown {
+            skips
+                .skip(index + 1, UNKNOWN_UPDATE)
+                .map_err(|e| at(e.to_string()))?;
+        }
+        if fold.strangers > strangers {
+            skips
+                .skip(index + 1, NO_ACP_MESSAGE)
+                .map_err(|e| at(e.to_string()))?;
+        }
+        if !fold.hand_on(&mut emit) {
+            return Ok(skips);
+        }
+    }
+    fold.finish(&mut emit);
+    Ok(skips)
 }
 
 /// The `chatviewer` history.
@@ -500,13 +593,14 @@ fn read_acp(
     let mut fold = AcpFold::new();
     let mut skips = Skips::new(strict);
     while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
-        let unknown = fold.unknown;
+        let (unknown, strangers) = (fold.unknown, fold.strangers);
         fold.push(&item, number)
             .map_err(|e| HistoryError::at_line(number, e))?;
         if fold.unknown > unknown {
-            skips
-                .skip(number, "a sessionUpdate this version does not know")
-                .map_err(format_error)?;
+            skips.skip(number, UNKNOWN_UPDATE).map_err(format_error)?;
+        }
+        if fold.strangers > strangers {
+            skips.skip(number, NO_ACP_MESSAGE).map_err(format_error)?;
         }
         if !fold.hand_on(&mut emit) {
             return Ok(skips);

@@ -83,7 +83,7 @@ pub fn adapt_jsonl_messages(env: &Env, messages: Unknown) -> Result<Unknown<'sta
 /// `Date.now()`).
 #[napi(
     js_name = "toUnifiedMessages",
-    ts_args_type = "messages: ChatMessage[], options?: AdaptOptions",
+    ts_args_type = "messages: HistoryMessage[], options?: AdaptOptions",
     ts_return_type = "UnifiedMessage[]"
 )]
 pub fn to_unified_messages(env: &Env, messages: Unknown, options: Unknown) -> Result<Unknown<'static>> {

@@ -78,7 +78,7 @@ pub fn ai_sdk_from_full_stream_parts(env: &Env, parts: Unknown) -> Result<Unknow
     namespace = "aiSdk",
     js_name = "toMessages",
     ts_args_type = "messages: Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>",
-    ts_return_type = "ChatMessage[]"
+    ts_return_type = "HistoryMessage[]"
 )]
 pub fn ai_sdk_to_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
     caught("aiSdk.toMessages", || {
@@ -104,7 +104,7 @@ pub fn ai_sdk_to_messages(env: &Env, messages: Unknown) -> Result<Unknown<'stati
 #[napi(
     namespace = "aiSdk",
     js_name = "fromMessage",
-    ts_args_type = "message: ChatMessage",
+    ts_args_type = "message: HistoryMessage",
     ts_return_type = "{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }"
 )]
 pub fn ai_sdk_from_message(env: &Env, message: Unknown) -> Result<Unknown<'static>> {
@@ -121,7 +121,7 @@ pub fn ai_sdk_from_message(env: &Env, message: Unknown) -> Result<Unknown<'stati
 #[napi(
     namespace = "aiSdk",
     js_name = "fromMessages",
-    ts_args_type = "messages: ChatMessage[]",
+    ts_args_type = "messages: HistoryMessage[]",
     ts_return_type = "Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>"
 )]
 pub fn ai_sdk_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {

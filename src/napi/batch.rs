@@ -186,7 +186,7 @@ pub fn append_many(js: &Js, chunks: Value, events: Value) -> JsResult<()> {
             },
             None => {
                 flush(js, chunks, run.take())?;
-                entry::append(js, chunks, event).map_err(|e| at(index, e))?;
+                entry::append(js, chunks, event, None).map_err(|e| at(index, e))?;
             }
         }
         index += 1;
@@ -201,7 +201,7 @@ pub fn append_many(js: &Js, chunks: Value, events: Value) -> JsResult<()> {
 /// index; the events before it stay applied.
 #[napi(
     js_name = "appendEventsToChunks",
-    ts_args_type = "chunks: Chunk[], events: AgentEvent[]"
+    ts_args_type = "chunks: HistoryChunk[], events: AgentEvent[]"
 )]
 pub fn append_events_to_chunks(env: &Env, chunks: Unknown, events: Unknown) -> Result<()> {
     let outcome = unsafe {

@@ -14,6 +14,7 @@ use crate::model::{Chunk, EventType, ShellStream, ToolCallEntry};
 use crate::reducer::{ChunkStore, ChunkType, Target, TextPart};
 
 use super::js::{Interned, Js, JsError, JsResult, Value};
+use super::mechanics::Shape;
 
 /// The caller's chunk array.
 ///
@@ -41,7 +42,17 @@ pub struct JsChunks<'a, 's> {
     /// The call entry shell output goes to, and its `shellOutput` and `stdout` as they
     /// were before the event's fields were read.
     held_shell: Cell<Option<(Value, Value, Value)>>,
+    /// What the caller's side read before this call, in the helper's order: the array's
+    /// `length` and, when it is at least 1, the last element and its `type` (see
+    /// [`JsChunks::prime`]). Taken by the first [`ChunkStore::len`].
+    primed: Cell<Option<ReadLength>>,
+    /// The `type` of the element at this index, as read before this call.
+    primed_type: Cell<Option<(usize, Value)>>,
 }
+
+/// An array's `length` as read, with its last element and that element's `type` when
+/// they were read too.
+pub type ReadLength = (Value, Option<(Value, Value)>);
 
 impl<'a, 's> JsChunks<'a, 's> {
     /// `None` when `array` is not an array.
@@ -58,7 +69,17 @@ impl<'a, 's> JsChunks<'a, 's> {
             held_tool_result: Cell::new(None),
             held_text: Cell::new(None),
             held_shell: Cell::new(None),
+            primed: Cell::new(None),
+            primed_type: Cell::new(None),
         }))
+    }
+
+    /// Takes the array's `length`, and the last element and its `type` when `last` is
+    /// given, as already read (by `mechanics.js`, in the helper's order): the first
+    /// [`ChunkStore::len`] checks that length instead of reading it, and the last
+    /// element and its type are not read again.
+    pub fn prime(&self, (length, last): ReadLength) {
+        self.primed.set(Some((length, last)));
     }
 
     fn chunk(&self, index: usize) -> JsResult<Value> {
@@ -120,6 +141,14 @@ impl<'a, 's> JsChunks<'a, 's> {
         Ok(())
     }
 
+    /// The helper's `last.text += event.delta` on the chunk at `index`, in one call where
+    /// the mechanics are compiled (`None` where not): the chunk's `text`, then the
+    /// event's `delta`, read in that order; written only when the delta is a string.
+    /// `Some(Some(delta))` gives back a delta that is not, unwritten.
+    pub fn extend_from(&self, index: usize, event: Value) -> JsResult<Option<Option<Value>>> {
+        self.js.extend_from(self.chunk(index)?, event)
+    }
+
     /// Makes the next [`ChunkStore::set_result`] read `isError` from `tool_result` after it
     /// writes `result` (undoing that write if the read or the second write fails).
     pub fn defer_is_error(&self, tool_result: Value) {
@@ -144,6 +173,17 @@ impl<'a, 's> JsChunks<'a, 's> {
     fn newest_before(&self, mut end: usize, ty: ChunkType) -> JsResult<Option<usize>> {
         /// Falsy elements read one by one before the rest of the run goes to the loop.
         const RUN: usize = 8;
+        if end == 0 {
+            return Ok(None);
+        }
+        if let Some(found) = self.js.newest_of_type(self.array, end - 1, tag_of(ty))? {
+            if let Some(index) = found {
+                // The helper reads the element found once more, and changes that object.
+                self.cached
+                    .set(Some((index, self.js.element(self.array, index)?)));
+            }
+            return Ok(found);
+        }
         let mut falsy = 0;
         while end > 0 {
             let mut index = end - 1;
@@ -180,6 +220,45 @@ impl<'a, 's> JsChunks<'a, 's> {
         self.js.push(self.array, chunk, || "chunks".into())
     }
 
+    /// The [`Shape`] and values of `chunk` when `pushNew` of `mechanics.js` makes it
+    /// (every chunk an event creates).
+    fn shape_of(&self, chunk: &Chunk<Value, Value>) -> JsResult<Option<(Shape, [Value; 4])>> {
+        let js = self.js;
+        Ok(Some(match chunk {
+            Chunk::Text { text } => {
+                let tag = js.name(Interned::Text)?;
+                (Shape::TypeText, [tag, *text, tag, tag])
+            }
+            Chunk::Thinking { text, metadata: None } => {
+                let tag = js.name(Interned::Thinking)?;
+                (Shape::TypeText, [tag, *text, tag, tag])
+            }
+            Chunk::ToolBatch { calls } if calls.len() == 1 => {
+                let call = &calls[0];
+                let tag = js.name(Interned::ToolBatch)?;
+                (Shape::TypeCall, [tag, call.id, call.name, call.arguments])
+            }
+            Chunk::Error { message, status_code } => {
+                let tag = js.name(Interned::Error)?;
+                match status_code {
+                    Some(code) => (
+                        Shape::TypeMessageStatus,
+                        [tag, *message, js.create_number(*code)?, tag],
+                    ),
+                    None => (Shape::TypeMessage, [tag, *message, tag, tag]),
+                }
+            }
+            Chunk::System { kind, text } => {
+                let tag = js.name(Interned::System)?;
+                (
+                    Shape::TypeKindText,
+                    [tag, js.ascii_string(kind.as_str())?, *text, tag],
+                )
+            }
+            _ => return Ok(None),
+        }))
+    }
+
     fn new_call(&self, call: ToolCallEntry<Value, Value>) -> JsResult<Value> {
         self.js.object(&[
             (Interned::Id, call.id),
@@ -195,6 +274,14 @@ impl ChunkStore for JsChunks<'_, '_> {
     type Error = JsError;
 
     fn len(&self) -> JsResult<usize> {
+        if let Some((length, last)) = self.primed.take() {
+            let len = self.js.length_of(length, "\"chunks\"")?;
+            if let (Some((chunk, tag)), Some(index)) = (last, len.checked_sub(1)) {
+                self.cached.set(Some((index, chunk)));
+                self.primed_type.set(Some((index, tag)));
+            }
+            return Ok(len);
+        }
         match self.js.array_len_of(self.array, "\"chunks\"")? {
             Some(len) => Ok(len),
             None => Err(JsError::Type("\"chunks\" is no longer an array".into())),
@@ -203,14 +290,12 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn is(&self, index: usize, ty: ChunkType) -> JsResult<bool> {
         let js = self.js;
-        // A hole, `null` or a primitive has no own `type`: reading it gives `undefined`.
-        let tag = js.get(self.chunk(index)?, Interned::Type)?;
-        let wanted = match ty {
-            ChunkType::Text => Interned::Text,
-            ChunkType::Thinking => Interned::Thinking,
-            ChunkType::ToolBatch => Interned::ToolBatch,
+        let tag = match self.primed_type.take() {
+            Some((primed, tag)) if primed == index => tag,
+            // A hole, `null` or a primitive has no own `type`: reading it gives `undefined`.
+            _ => js.get(self.chunk(index)?, Interned::Type)?,
         };
-        js.strict_equals(tag, js.name(wanted)?)
+        js.strict_equals(tag, js.name(tag_of(ty))?)
     }
 
     fn is_sealed(&self, index: usize) -> JsResult<bool> {
@@ -229,6 +314,14 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn push_chunk(&mut self, chunk: Chunk<Value, Value>) -> JsResult<()> {
         let js = self.js;
+        if let Some((shape, values)) = self.shape_of(&chunk)? {
+            if js
+                .push_new(self.array, shape, values, || "chunks".into())?
+                .is_some()
+            {
+                return Ok(());
+            }
+        }
         let object = match chunk {
             Chunk::Text { text } => {
                 js.object(&[(Interned::Type, js.name(Interned::Text)?), (Interned::Text, text)])?
@@ -309,6 +402,11 @@ impl ChunkStore for JsChunks<'_, '_> {
     fn push_call(&mut self, index: usize, call: ToolCallEntry<Value, Value>) -> JsResult<()> {
         self.cached_calls.set(None);
         let (calls, _) = self.calls(index)?;
+        let what = || format!("chunks[{index}].calls");
+        let values = [call.id, call.id, call.name, call.arguments];
+        if self.js.push_new(calls, Shape::Call, values, what)?.is_some() {
+            return Ok(());
+        }
         let entry = self.new_call(call)?;
         self.js
             .push(calls, entry, || format!("chunks[{index}].calls"))
@@ -418,6 +516,15 @@ impl ChunkStore for JsChunks<'_, '_> {
         };
         let empty = js.name(Interned::Empty)?;
         let pick = |wanted: ShellStream| if stream == wanted { data } else { empty };
+        let streams = [
+            stdout,
+            pick(ShellStream::Stdout),
+            stderr,
+            pick(ShellStream::Stderr),
+        ];
+        if js.set_shell_output(entry, streams)?.is_some() {
+            return Ok(());
+        }
         let stdout = js.plus(stdout, pick(ShellStream::Stdout))?;
         let stderr = js.plus(stderr, pick(ShellStream::Stderr))?;
         let output = js.object(&[(Interned::Stdout, stdout), (Interned::Stderr, stderr)])?;
@@ -440,9 +547,29 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 }
 
+/// The `type` a chunk of type `ty` has.
+fn tag_of(ty: ChunkType) -> Interned {
+    match ty {
+        ChunkType::Text => Interned::Text,
+        ChunkType::Thinking => Interned::Thinking,
+        ChunkType::ToolBatch => Interned::ToolBatch,
+    }
+}
+
 /// Reads a JavaScript event for [`crate::decode::decode_event`].
 pub struct JsEvents<'a, 's> {
     pub js: &'a Js<'s>,
+    /// A field already read (by a mechanic), returned instead of reading it again.
+    pub read: Cell<Option<(Field, Value)>>,
+}
+
+impl<'a, 's> JsEvents<'a, 's> {
+    pub fn new(js: &'a Js<'s>) -> Self {
+        JsEvents {
+            js,
+            read: Cell::new(None),
+        }
+    }
 }
 
 fn field_name(field: Field) -> Interned {
@@ -475,6 +602,12 @@ impl EventSource for JsEvents<'_, '_> {
     type Error = JsError;
 
     fn field(&self, object: &Value, field: Field) -> JsResult<Value> {
+        if let Some((read, value)) = self.read.get() {
+            if read == field {
+                self.read.set(None);
+                return Ok(value);
+            }
+        }
         self.js.get(*object, field_name(field))
     }
 

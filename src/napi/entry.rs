@@ -12,13 +12,15 @@ use std::ptr;
 
 use napi::sys;
 
-use crate::decode::{decode_payload, decode_tool_result_id, decode_type, EventSource, Field, ValueType};
+use crate::decode::{
+    classify_type, decode_payload, decode_tool_result_id, decode_type, EventSource, Field, ValueType,
+};
 use crate::model::{AgentEvent, EventType};
 use crate::reducer::{self, locate, ChunkType, Lookup, Target};
 use crate::system::{random_uuid, route_system_event};
 
-use super::chunks::{JsChunks, JsEvents};
-use super::js::{arguments, Js, JsError, JsResult, State, Value};
+use super::chunks::{JsChunks, JsEvents, ReadLength};
+use super::js::{arguments, given_slots, Js, JsError, JsResult, State, Value, GIVEN};
 use super::messages::{JsMessages, SystemChunk};
 
 pub const APPEND: &str = "appendEventToChunks";
@@ -86,12 +88,17 @@ pub fn caught<T>(name: &str, body: impl FnOnce() -> napi::Result<T>) -> napi::Re
 /// become JavaScript exceptions and panics a plain `Error` (a panic must never unwind
 /// into Node); `None` then means an exception is pending.
 ///
+/// `given` are the table entries the call was handed as arguments, or none (see
+/// [`Js::with_given`]).
+///
 /// # Safety
-/// `env` must be the live environment of the current callback; `data` null or its state.
+/// `env` must be the live environment of the current callback; `data` null or its state;
+/// `given` values of the current callback.
 pub unsafe fn run(
     env: sys::napi_env,
     data: *mut c_void,
     name: &str,
+    given: &[Value],
     body: impl FnOnce(&Js) -> JsResult<Value>,
 ) -> Option<Value> {
     if data.is_null() {
@@ -101,7 +108,7 @@ pub unsafe fn run(
     }
     // SAFETY: `install` leaked this state for the environment's lifetime.
     let state = unsafe { &*(data as *const State) };
-    let js = unsafe { Js::new(env, state) };
+    let js = unsafe { Js::new(env, state).with_given(given) };
     let error = match catch_unwind(AssertUnwindSafe(|| body(&js))) {
         Ok(Ok(value)) => return Some(value),
         Ok(Err(error)) => error,
@@ -137,7 +144,7 @@ pub unsafe fn with_state(
     if unsafe { sys::napi_get_instance_data(env, &mut data) } != sys::Status::napi_ok {
         data = ptr::null_mut();
     }
-    unsafe { run(env, data, name, body) }
+    unsafe { run(env, data, name, &[], body) }
 }
 
 /// The raw callback shape: arguments and state from one `napi_get_cb_info`.
@@ -150,7 +157,7 @@ unsafe fn raw_call<const N: usize>(
     let Some((args, data)) = (unsafe { arguments::<N>(env, info) }) else {
         return ptr::null_mut();
     };
-    unsafe { run(env, data, name, |js| body(js, args)) }.unwrap_or(ptr::null_mut())
+    unsafe { run(env, data, name, &[], |js| body(js, args)) }.unwrap_or(ptr::null_mut())
 }
 
 fn type_error(what: &str, expected: &str, got: ValueType) -> JsError {
@@ -164,37 +171,168 @@ pub unsafe extern "C" fn append_event_to_chunks(
 ) -> sys::napi_value {
     unsafe {
         raw_call(env, info, APPEND, |js, [chunks, event]| {
-            append(js, chunks, event)?;
+            append(js, chunks, event, None)?;
             Ok(ptr::null_mut())
         })
     }
+}
+
+/// The arguments of [`append_read`] after the given table entries: what the compiled
+/// `appendEventToChunks` of `mechanics.js` read before the call.
+const READ: usize = 10;
+
+/// How many table entries are bound as arguments: [`GIVEN`] in Node, where reading an
+/// argument costs nothing and a property read of the held array a lookup; none in the
+/// WebAssembly build, where emnapi makes a handle in JavaScript for every argument of
+/// every call (55 of them cost more than the one or two names a call reads).
+const BOUND: usize = if cfg!(target_family = "wasm") { 0 } else { GIVEN };
+
+/// `appendEventToChunks` as the compiled one in `mechanics.js` calls it: the table
+/// entries the drop-in uses ([`BOUND`] of them, bound once), then `chunks`, `event`, the
+/// event's `type` as read, its position in [`EventType::TAGS`] (-1 when not there), the
+/// array's `length` when read (see [`Plan::LastFirst`]), whether the last element was
+/// read, that element and its `type`; then, when the compiled side found the delta it
+/// was handed ([`Handoff::ExtendLast`]) not to be a string, `true` and that delta, to
+/// be refused with the binding's own `TypeError`. Returns `1` for
+/// [`Handoff::ExtendLast`], else `undefined`.
+unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    let Some((args, data)) = (unsafe { arguments::<{ BOUND + READ }>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    let (given, read) = args.split_at(BOUND);
+    let body = |js: &Js| {
+        let [chunks, event, tag, code, length, has_last, last, last_type, refused, delta] = read else {
+            unreachable!("READ arguments")
+        };
+        let ty = match usize::try_from(js.number(*code)? as i64) {
+            Ok(code) if code < EventType::TAGS.len() => {
+                Some(EventType::from_tag(EventType::TAGS[code].as_bytes()))
+            }
+            _ => None,
+        };
+        let ty_or_unknown = ty.unwrap_or(EventType::Unknown);
+        if js.is_true(*refused) {
+            let source = JsEvents::new(js);
+            source.read.set(Some((Field::Delta, *delta)));
+            decode_payload(&source, event, ty_or_unknown)?;
+            return Err(JsError::Internal("a refused delta passed the check".into()));
+        }
+        let last = js.is_true(*has_last).then_some((*last, *last_type));
+        let read = Read {
+            tag: *tag,
+            ty,
+            length: (plan(ty_or_unknown) == Plan::LastFirst).then_some((*length, last)),
+        };
+        match append(js, *chunks, *event, Some(read))? {
+            Handoff::Done => Ok(ptr::null_mut()),
+            Handoff::ExtendLast => js.create_number(1.0),
+        }
+    };
+    // SAFETY: `given` holds arguments of this callback, alive during it.
+    unsafe { run(env, data, APPEND, given, body) }.unwrap_or(ptr::null_mut())
+}
+
+/// What the compiled `appendEventToChunks` reads before it calls in, for each event type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Plan {
+    /// Nothing more: the event changes nothing (a lifecycle event), so no call is made.
+    Nothing = 0,
+    /// The array's `length`, its last element and that element's `type`, which the
+    /// helper reads next for these events.
+    LastFirst = 1,
+    /// Nothing more: the binding reads the rest.
+    Native = 2,
+}
+
+/// The [`Plan`] for events of type `ty`, from the rules' own tables.
+pub fn plan(ty: EventType) -> Plan {
+    match (ty, early_lookup(ty)) {
+        (EventType::Lifecycle(kind), _) => nothing_or_native(AgentEvent::<(), ()>::Lifecycle(kind)),
+        (EventType::Unknown, _) => nothing_or_native(AgentEvent::<(), ()>::Unknown),
+        (_, Some(Lookup::Last(_))) => Plan::LastFirst,
+        _ => Plan::Native,
+    }
+}
+
+/// [`Plan::Nothing`] for an event the rules do nothing with, whatever else it holds.
+fn nothing_or_native(event: AgentEvent<(), ()>) -> Plan {
+    match event.lookup() {
+        Lookup::Nothing => Plan::Nothing,
+        _ => Plan::Native,
+    }
+}
+
+/// The lookup of the events whose chunks the helper reads before the event's payload.
+fn early_lookup(ty: EventType) -> Option<Lookup<'static, Value>> {
+    match ty {
+        EventType::TextDelta => Some(Lookup::Last(ChunkType::Text)),
+        EventType::ReasoningDelta => Some(Lookup::Last(ChunkType::Thinking)),
+        EventType::ToolCall => Some(Lookup::Last(ChunkType::ToolBatch)),
+        EventType::ShellOutput => Some(Lookup::LastCallOfNewestBatch),
+        _ => None,
+    }
+}
+
+/// What is left to do when [`append`] returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handoff {
+    Done,
+    /// The rules extend the last chunk (the one read before the call) with the event's
+    /// delta, which the caller's side (`mechanics.js`, `extendFrom`) then reads, checks
+    /// and joins: what `apply` does for a delta at that target, without another call
+    /// into JavaScript. Only for a call whose [`Read`] holds the last chunk.
+    ExtendLast,
+}
+
+/// What was read of the event and the chunks before the call (see [`append_read`]).
+pub struct Read {
+    /// The event's `type`.
+    pub tag: Value,
+    /// What `tag` is, when it is one of [`EventType::TAGS`].
+    pub ty: Option<EventType>,
+    /// The array's `length`, with the last element and its `type` when it was at least 1.
+    pub length: Option<ReadLength>,
 }
 
 /// The helper reads the last chunk (for a delta, its text too) before it reads a delta,
 /// a tool call or shell output, and the chunks after the other events' fields. Both
 /// orders are kept, so a getter on the event that changes the chunks (or calls this
 /// function again) has the effect it has with the helper; every field is still checked
-/// before anything is written.
-pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
+/// before anything is written. `read` is what the caller's side read already, in that
+/// order (see [`append_read`]).
+pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsResult<Handoff> {
     let Some(mut store) = JsChunks::new(js, chunks)? else {
         return Err(type_error("\"chunks\"", "an array", js.value_type(chunks)?));
     };
-    let source = JsEvents { js };
-    let ty = decode_type(&source, &event)?;
-    let early = match ty {
-        EventType::TextDelta => Some(Lookup::Last(ChunkType::Text)),
-        EventType::ReasoningDelta => Some(Lookup::Last(ChunkType::Thinking)),
-        EventType::ToolCall => Some(Lookup::Last(ChunkType::ToolBatch)),
-        EventType::ShellOutput => Some(Lookup::LastCallOfNewestBatch),
-        _ => None,
+    let source = JsEvents::new(js);
+    let last_read = matches!(
+        &read,
+        Some(Read {
+            length: Some((_, Some(_))),
+            ..
+        })
+    );
+    let ty = match &read {
+        None => decode_type(&source, &event)?,
+        Some(Read { ty: Some(ty), .. }) => *ty,
+        Some(Read { tag, .. }) => classify_type(&source, &event, tag)?,
     };
+    if let Some(Read {
+        length: Some((length, last)),
+        ..
+    }) = read
+    {
+        store.prime((length, last));
+    }
+    let early = early_lookup(ty);
     if ty == EventType::ToolResult {
         // As the helper does it: the call is found before `result` is read, `isError` is
         // read after `result` is written, and neither is read when there is no call.
         let (result, tool_call_id) = decode_tool_result_id(&source, &event)?;
         let target = locate(&store, Lookup::CallWithId(&tool_call_id))?;
         if target == Target::Nowhere {
-            return Ok(());
+            return Ok(Handoff::Done);
         }
         store.defer_is_error(result);
         let event = AgentEvent::ToolResult {
@@ -202,7 +340,7 @@ pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
             is_error: js.undefined()?,
             tool_call_id,
         };
-        return reducer::apply(&mut store, target, event);
+        return reducer::apply(&mut store, target, event).map(|()| Handoff::Done);
     }
     let (target, event) = match early {
         Some(lookup) => {
@@ -210,7 +348,24 @@ pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
             if target == Target::Nowhere {
                 // Shell output with no call to go to: the helper returns before reading
                 // `stream` and `data`, so their getters do not run here either.
-                return Ok(());
+                return Ok(Handoff::Done);
+            }
+            if let (Target::Chunk(index), EventType::TextDelta | EventType::ReasoningDelta) = (target, ty) {
+                // The target of `Lookup::Last` is the last chunk: the one read before.
+                if last_read && js.state.mechanics.get() {
+                    return Ok(Handoff::ExtendLast);
+                }
+                // What `apply` does for a delta at this target (`extend_text`), with the
+                // delta read and checked in the same call.
+                match store.extend_from(index, event)? {
+                    Some(None) => return Ok(Handoff::Done),
+                    Some(Some(refused)) => {
+                        source.read.set(Some((Field::Delta, refused)));
+                        decode_payload(&source, &event, ty)?;
+                        return Err(JsError::Internal("a refused delta passed the check".into()));
+                    }
+                    None => {}
+                }
             }
             if ty != EventType::ToolCall {
                 store.hold(target)?;
@@ -222,7 +377,7 @@ pub fn append(js: &Js, chunks: Value, event: Value) -> JsResult<()> {
             (locate(&store, event.lookup())?, event)
         }
     };
-    reducer::apply(&mut store, target, event)
+    reducer::apply(&mut store, target, event).map(|()| Handoff::Done)
 }
 
 /// `applySystemEvent(messages, event, idFactory?)`.
@@ -318,12 +473,19 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
                 &mut function,
             )
         };
-        let status = if status == sys::Status::napi_ok {
-            let mut key = ptr::null_mut();
-            unsafe { sys::napi_create_string_utf8(env, name.as_ptr().cast(), name.len() as isize, &mut key) };
-            unsafe { sys::napi_set_property(env, exports, key, function) }
-        } else {
-            status
+        if status != sys::Status::napi_ok {
+            return Err(JsError::Internal(format!(
+                "installing {name} failed with status {status}"
+            )));
+        }
+        if name == APPEND {
+            // SAFETY: `state` lives as long as the environment.
+            function = unsafe { reading_append(env, &*state, function)? };
+        }
+        let mut key = ptr::null_mut();
+        let status = unsafe {
+            sys::napi_create_string_utf8(env, name.as_ptr().cast(), name.len() as isize, &mut key);
+            sys::napi_set_property(env, exports, key, function)
         };
         if status != sys::Status::napi_ok {
             return Err(JsError::Internal(format!(
@@ -331,5 +493,53 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
             )));
         }
     }
-    unsafe { super::stream::install_class(env, exports, state) }
+    unsafe { super::stream::install_class(env, exports, state)? };
+    unsafe { super::conversation::install_class(env, exports, state) }
+}
+
+/// The `appendEventToChunks` to export: where `mechanics.js` compiled, its reading
+/// front (see [`append_read`]) over `plain`, else `plain` itself.
+///
+/// # Safety
+/// `env` must be a live environment, `state` its state and `plain` a function of it.
+unsafe fn reading_append(env: sys::napi_env, state: &State, plain: Value) -> JsResult<Value> {
+    if !state.compiled {
+        return Ok(plain);
+    }
+    let js = unsafe { Js::new(env, state) };
+    let mut read = ptr::null_mut();
+    let name = "appendEventToChunks";
+    js.check(
+        unsafe {
+            sys::napi_create_function(
+                env,
+                name.as_ptr().cast(),
+                name.len() as isize,
+                Some(append_read),
+                (state as *const State).cast_mut().cast(),
+                &mut read,
+            )
+        },
+        "creating a function",
+    )?;
+    let given = given_slots()
+        .take(BOUND)
+        .map(|slot| js.table(slot))
+        .collect::<JsResult<Vec<_>>>()?;
+    let mut tags = Vec::new();
+    let mut plans = Vec::new();
+    for tag in EventType::TAGS {
+        tags.push(js.ascii_string(tag)?);
+        plans.push(js.create_number(plan(EventType::from_tag(tag.as_bytes())) as u8 as f64)?);
+    }
+    // The plan for a string that is none of the tags.
+    plans.push(js.create_number(plan(EventType::Unknown) as u8 as f64)?);
+    let arguments = [
+        read,
+        plain,
+        js.array(&tags)?,
+        js.array(&plans)?,
+        js.array(&given)?,
+    ];
+    super::mechanics::make_append(&js, &arguments)
 }

@@ -402,7 +402,7 @@ pub struct SnDifference {
 #[napi(object)]
 pub struct SnReconciled {
     /// The persisted thought's message: it replaces the streamed one.
-    #[napi(ts_type = "ChatMessage")]
+    #[napi(ts_type = "HistoryMessage")]
     pub message: Value,
     /// Absent when the stream built exactly the thought's chunks.
     pub difference: Option<SnDifference>,

@@ -181,7 +181,7 @@ fn pi_options(b: &Bridge, value: Value) -> Result<pi::SessionOptions> {
     namespace = "pi",
     js_name = "toMessages",
     ts_args_type = "history: string | Uint8Array | PiSessionLine[], options?: PiReadOptions",
-    ts_return_type = "ChatMessage[]"
+    ts_return_type = "HistoryMessage[]"
 )]
 pub fn pi_to_messages(env: &Env, history_value: Unknown, options: Unknown) -> Result<Unknown<'static>> {
     caught("pi.toMessages", || {
@@ -263,7 +263,7 @@ pub fn pi_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>>
 #[napi(
     namespace = "pi",
     js_name = "fromMessages",
-    ts_args_type = "messages: ChatMessage[]",
+    ts_args_type = "messages: HistoryMessage[]",
     ts_return_type = "string"
 )]
 pub fn pi_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
@@ -284,7 +284,7 @@ pub fn pi_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>
     namespace = "sn",
     js_name = "toMessage",
     ts_args_type = "thought: SnThinkingThought | SnGatewayThought",
-    ts_return_type = "ChatMessage"
+    ts_return_type = "HistoryMessage"
 )]
 pub fn sn_to_message(env: &Env, thought: Unknown) -> Result<Unknown<'static>> {
     caught("sn.toMessage", || {
@@ -301,7 +301,7 @@ pub fn sn_to_message(env: &Env, thought: Unknown) -> Result<Unknown<'static>> {
     namespace = "sn",
     js_name = "toMessages",
     ts_args_type = "thoughts: string | Uint8Array | Array<SnThinkingThought | SnGatewayThought>",
-    ts_return_type = "ChatMessage[]"
+    ts_return_type = "HistoryMessage[]"
 )]
 pub fn sn_to_messages(env: &Env, thoughts: Unknown) -> Result<Unknown<'static>> {
     caught("sn.toMessages", || {
@@ -335,7 +335,7 @@ pub fn sn_to_messages(env: &Env, thoughts: Unknown) -> Result<Unknown<'static>> 
 #[napi(
     namespace = "sn",
     js_name = "fromMessage",
-    ts_args_type = "message: ChatMessage, options?: SnFromMessageOptions",
+    ts_args_type = "message: HistoryMessage, options?: SnFromMessageOptions",
     ts_return_type = "SnThinkingThought"
 )]
 pub fn sn_from_message(env: &Env, message: Unknown, options: Unknown) -> Result<Unknown<'static>> {
@@ -393,7 +393,7 @@ pub fn sn_to_agent_events(env: &Env, event: Unknown) -> Result<Unknown<'static>>
 #[napi(
     namespace = "sn",
     js_name = "reconcile",
-    ts_args_type = "chunks: Chunk[], thought: SnThinkingThought | SnGatewayThought",
+    ts_args_type = "chunks: HistoryChunk[], thought: SnThinkingThought | SnGatewayThought",
     ts_return_type = "SnReconciled"
 )]
 pub fn sn_reconcile(env: &Env, chunks: Unknown, thought: Unknown) -> Result<Unknown<'static>> {

@@ -1,4 +1,4 @@
-//! `loadHistory` / `loadHistorySync`: a whole history read into `ChatMessage[]`.
+//! `loadHistory` / `loadHistorySync`: a whole history read into `HistoryMessage[]`.
 //!
 //! The async load reads and parses on a thread of its own. The main thread only turns
 //! JSON slices into objects (`JSON.parse` of ASCII text), a few milliseconds at a time:
@@ -214,7 +214,7 @@ fn produce(
 /// arguments.
 #[napi(
     ts_args_type = "source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions",
-    ts_return_type = "ChatMessage[]"
+    ts_return_type = "HistoryMessage[]"
 )]
 pub fn load_history_sync<'env>(
     env: &'env Env,
@@ -270,7 +270,7 @@ fn read_whole(
 /// stops the reading thread.
 #[napi(
     ts_args_type = "source: string | Uint8Array, format: HistoryFormatName, options?: LoadHistoryOptions",
-    ts_return_type = "Promise<ChatMessage[]>"
+    ts_return_type = "Promise<HistoryMessage[]>"
 )]
 pub fn load_history<'env>(
     env: &'env Env,

@@ -98,6 +98,9 @@ pub enum Interned {
     Entries,
     HookContext,
     SystemPayload,
+    Jsonrpc,
+    Method,
+    Params,
     IsFirst,
     IsLast,
     User,
@@ -173,6 +176,9 @@ impl Interned {
         Interned::Entries,
         Interned::HookContext,
         Interned::SystemPayload,
+        Interned::Jsonrpc,
+        Interned::Method,
+        Interned::Params,
         Interned::IsFirst,
         Interned::IsLast,
         Interned::User,
@@ -247,6 +253,9 @@ impl Interned {
             Interned::Entries => "entries",
             Interned::HookContext => "hookContext",
             Interned::SystemPayload => "systemPayload",
+            Interned::Jsonrpc => "jsonrpc",
+            Interned::Method => "method",
+            Interned::Params => "params",
             Interned::IsFirst => "isFirst",
             Interned::IsLast => "isLast",
             Interned::User => "user",
@@ -309,6 +318,36 @@ pub(super) const OBJECT_ASSIGN: u32 = CONCAT + 6;
 pub(super) const ARRAY_PUSH: u32 = CONCAT + 7;
 /// Where the compiled functions of `mechanics.js` start in the holder array.
 pub(super) const MECHANICS_SLOT: u32 = CONCAT + 8;
+/// The end of the names, built-ins and compiled functions the drop-in uses.
+pub(super) const TABLE_END: u32 = MECHANICS_SLOT + 8;
+/// `makeAppend` of `mechanics.js`, used once per environment at load.
+pub(super) const MAKE_APPEND: u32 = TABLE_END;
+
+/// The table entries the drop-in is handed as arguments on every call (see
+/// `mechanics.js`): the names up to `push`, the empty string, the built-ins and the
+/// compiled functions. Reading one from the held array costs an N-API call each (a
+/// property lookup in V8), several per event; arguments cost nothing more to read.
+pub(super) const GIVEN: usize = Interned::Push as usize + 2 + (TABLE_END - CONCAT) as usize;
+
+/// Where the table entry `index` is among the given arguments.
+const fn given_position(index: u32) -> Option<usize> {
+    if index <= Interned::Push as u32 {
+        Some(index as usize)
+    } else if index == Interned::Empty as u32 {
+        Some(Interned::Push as usize + 1)
+    } else if index >= CONCAT && index < TABLE_END {
+        Some(Interned::Push as usize + 2 + (index - CONCAT) as usize)
+    } else {
+        None
+    }
+}
+
+/// The table entries [`GIVEN`] names, in the order they are given.
+pub(super) fn given_slots() -> impl Iterator<Item = u32> {
+    (0..=Interned::Push as u32)
+        .chain([Interned::Empty as u32])
+        .chain(CONCAT..TABLE_END)
+}
 
 /// The largest length a JavaScript array-like may have (2^53 - 1), as `ToLength` clamps.
 pub const MAX_LENGTH: f64 = 9_007_199_254_740_991.0;
@@ -441,6 +480,8 @@ pub struct Js<'s> {
     holder: Cell<sys::napi_value>,
     /// Names already read from the table in this call (null: not yet).
     names: [Cell<sys::napi_value>; Interned::COUNT],
+    /// The table entries this call was given as arguments ([`GIVEN`] of them), or null.
+    given: *const Value,
 }
 
 pub type Value = sys::napi_value;
@@ -453,8 +494,21 @@ impl<'s> Js<'s> {
             env,
             state,
             holder: Cell::new(ptr::null_mut()),
-            names: std::array::from_fn(|_| Cell::new(ptr::null_mut())),
+            names: [const { Cell::new(ptr::null_mut()) }; Interned::COUNT],
+            given: ptr::null(),
         }
+    }
+
+    /// Makes `given` (the table entries [`given_slots`] lists, in that order) the source
+    /// of those entries for this call.
+    ///
+    /// # Safety
+    /// `given` must hold values of the current callback and outlive this `Js`.
+    pub unsafe fn with_given(mut self, given: &[Value]) -> Self {
+        if given.len() == GIVEN {
+            self.given = given.as_ptr();
+        }
+        self
     }
 
     pub(super) fn check(&self, status: sys::napi_status, what: &str) -> JsResult<()> {
@@ -463,6 +517,12 @@ impl<'s> Js<'s> {
 
     /// The `index`th entry of the name table.
     pub(super) fn table(&self, index: u32) -> JsResult<Value> {
+        if !self.given.is_null() {
+            if let Some(position) = given_position(index) {
+                // SAFETY: `with_given` made `given` point at GIVEN values of this call.
+                return Ok(unsafe { *self.given.add(position) });
+            }
+        }
         let mut holder = self.holder.get();
         if holder.is_null() {
             // SAFETY: the reference belongs to this environment and lives as long as the state.
@@ -632,6 +692,11 @@ impl<'s> Js<'s> {
             return Ok(None);
         }
         let length = self.get(value, Interned::Length)?;
+        self.length_of(length, what).map(Some)
+    }
+
+    /// The `length` read from an array, checked as [`Js::array_len_of`] checks it.
+    pub fn length_of(&self, length: Value, what: &str) -> JsResult<usize> {
         let number = match self.value_type(length)? {
             ValueType::Number => self.number(length)?,
             _ => f64::NAN,
@@ -655,7 +720,7 @@ impl<'s> Js<'s> {
                 whose()
             )));
         }
-        Ok(Some(number as usize))
+        Ok(number as usize)
     }
 
     /// `Array.isArray(value)`: true for arrays and Proxies of arrays.
@@ -754,6 +819,14 @@ impl<'s> Js<'s> {
         // SAFETY: `value` belongs to the current scope.
         self.check(unsafe { sys::napi_typeof(self.env, value, &mut ty) }, "typeof")?;
         Ok(ty == sys::ValueType::napi_object || ty == sys::ValueType::napi_function)
+    }
+
+    /// Whether `value` is the boolean `true` (one call, no conversion).
+    pub fn is_true(&self, value: Value) -> bool {
+        let mut result = false;
+        // SAFETY: `value` belongs to the current scope; a non-boolean leaves `false`.
+        let status = unsafe { sys::napi_get_value_bool(self.env, value, &mut result) };
+        status == sys::Status::napi_ok && result
     }
 
     /// JavaScript truthiness.

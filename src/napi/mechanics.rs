@@ -16,14 +16,49 @@ use std::ptr;
 
 use napi::sys;
 
-use super::js::{check, Interned, Js, JsError, JsResult, Value, ARRAY_PUSH, MECHANICS_SLOT, OBJECT_ASSIGN};
+use super::js::{
+    check, Interned, Js, JsError, JsResult, Value, ARRAY_PUSH, MAKE_APPEND, MECHANICS_SLOT, OBJECT_ASSIGN,
+    TABLE_END,
+};
 
 /// The functions of `mechanics.js`, compiled at load, in the order it lists them.
 const SKIP_FALSY: u32 = MECHANICS_SLOT;
-const EXTEND_TEXT: u32 = MECHANICS_SLOT + 1;
-const ASSIGN: u32 = MECHANICS_SLOT + 2;
-const PUSH: u32 = MECHANICS_SLOT + 3;
-const MECHANICS: [u32; 4] = [SKIP_FALSY, EXTEND_TEXT, ASSIGN, PUSH];
+const NEWEST_OF_TYPE: u32 = MECHANICS_SLOT + 1;
+const EXTEND_TEXT: u32 = MECHANICS_SLOT + 2;
+const EXTEND_FROM: u32 = MECHANICS_SLOT + 7;
+const ASSIGN: u32 = MECHANICS_SLOT + 3;
+const PUSH: u32 = MECHANICS_SLOT + 4;
+const PUSH_NEW: u32 = MECHANICS_SLOT + 5;
+const SET_SHELL_OUTPUT: u32 = MECHANICS_SLOT + 6;
+const MECHANICS: [u32; 9] = [
+    SKIP_FALSY,
+    NEWEST_OF_TYPE,
+    EXTEND_TEXT,
+    ASSIGN,
+    PUSH,
+    PUSH_NEW,
+    SET_SHELL_OUTPUT,
+    EXTEND_FROM,
+    MAKE_APPEND,
+];
+const _: () = assert!(EXTEND_FROM + 1 == TABLE_END && MAKE_APPEND == TABLE_END);
+
+/// The shapes `pushNew` of `mechanics.js` makes, keys in the helper's order.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// `{ type, text }`
+    TypeText = 0,
+    /// `{ type, kind, text }`
+    TypeKindText = 1,
+    /// `{ type, message }`
+    TypeMessage = 2,
+    /// `{ type, message }`, then `statusCode` assigned
+    TypeMessageStatus = 3,
+    /// `{ type, calls: [{ id, name, arguments }] }`
+    TypeCall = 4,
+    /// `{ id, name, arguments }`
+    Call = 5,
+}
 const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
 
 /// Compiles `mechanics.js` into the holder array. `false` where code from text may not run
@@ -70,6 +105,12 @@ pub(super) unsafe fn compile(env: sys::napi_env, holder: Value) -> JsResult<bool
     Ok(compiled)
 }
 
+/// The compiled `appendEventToChunks` (`makeAppend` of `mechanics.js`, called with
+/// `arguments`).
+pub(super) fn make_append(js: &Js, arguments: &[Value; 5]) -> JsResult<Value> {
+    js.call_mechanic(MAKE_APPEND, arguments)
+}
+
 impl Js<'_> {
     /// `chunk.text = text + delta`, as the helper's `+=` with `text` read before. One call:
     /// V8 joins (as a rope) and writes; a refused write throws the helper's `TypeError`.
@@ -79,6 +120,19 @@ impl Js<'_> {
             return self.strict_set(chunk, self.name(Interned::Text)?, joined);
         }
         self.call_mechanic(EXTEND_TEXT, &[chunk, text, delta]).map(|_| ())
+    }
+
+    /// `chunk.text = chunk.text + event.delta` when the delta is a string, in one call
+    /// (see [`super::chunks::JsChunks::extend_from`]).
+    pub fn extend_from(&self, chunk: Value, event: Value) -> JsResult<Option<Option<Value>>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        let refused = self.call_mechanic(EXTEND_FROM, &[chunk, event])?;
+        if !self.is_object(refused)? {
+            return Ok(Some(None));
+        }
+        Ok(Some(Some(self.element(refused, 0)?)))
     }
 
     /// `object[key] = value` in strict mode: setters and Proxy traps run, and a refused
@@ -106,6 +160,46 @@ impl Js<'_> {
         Ok(result)
     }
 
+    /// [`Js::push`] of a new object of `shape` made of `values` (in the shape's order,
+    /// after `type`: the first value is `type`, or ignored for [`Shape::Call`]), made in
+    /// V8 as a literal; `None` where the mechanics are not compiled.
+    pub fn push_new(
+        &self,
+        array: Value,
+        shape: Shape,
+        values: [Value; 4],
+        what: impl FnOnce() -> String,
+    ) -> JsResult<Option<()>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        let [a, b, c, d] = values;
+        let shape = self.create_number(shape as u8 as f64)?;
+        let done = self.call_mechanic(PUSH_NEW, &[array, shape, a, b, c, d])?;
+        self.pushed(done, what).map(Some)
+    }
+
+    /// `entry.shellOutput = { stdout: stdout + out, stderr: stderr + err }`, in one call;
+    /// `None` where the mechanics are not compiled.
+    pub fn set_shell_output(&self, entry: Value, streams: [Value; 4]) -> JsResult<Option<()>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        let [stdout, out, stderr, err] = streams;
+        self.call_mechanic(SET_SHELL_OUTPUT, &[entry, stdout, out, stderr, err])?;
+        Ok(Some(()))
+    }
+
+    /// What `push` of `mechanics.js` returned: `true`, or `[length]` for a length no
+    /// array-like can have.
+    fn pushed(&self, done: Value, what: impl FnOnce() -> String) -> JsResult<()> {
+        if !self.is_object(done)? {
+            return Ok(());
+        }
+        let length = self.element(done, 0)?;
+        Err(self.bad_length(length, what))
+    }
+
     /// `array.push(value)` as `Array.prototype.push` does it, reading the length at this
     /// moment (so elements a getter or `idFactory` added are kept), for every length an
     /// array-like may have. Where the helper's `push` would throw (a frozen, sealed or
@@ -124,11 +218,7 @@ impl Js<'_> {
             unsafe { sys::napi_call_function(self.env, this, push, 2, args.as_ptr(), &mut done) },
             "pushing",
         )?;
-        if !self.is_object(done)? {
-            return Ok(());
-        }
-        let length = self.element(done, 0)?;
-        Err(self.bad_length(length, what))
+        self.pushed(done, what)
     }
 
     fn bad_length(&self, length: Value, what: impl FnOnce() -> String) -> JsError {
@@ -195,6 +285,27 @@ impl Js<'_> {
             }
             done => done,
         }
+    }
+
+    /// The index of the newest element at or before `from` that is truthy and whose `type`
+    /// is `tag`, read as the helper's walk reads it: each element once, its `type` when it
+    /// is truthy. `None` when none is, or where the mechanics are not compiled (the
+    /// caller then walks step by step); `Some(None)` when no element matches.
+    pub fn newest_of_type(
+        &self,
+        array: Value,
+        from: usize,
+        tag: Interned,
+    ) -> JsResult<Option<Option<usize>>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        let found = self.call_mechanic(
+            NEWEST_OF_TYPE,
+            &[array, self.create_number(from as f64)?, self.name(tag)?],
+        )?;
+        let index = self.number(found)?;
+        Ok(Some((index >= 0.0).then_some(index as usize)))
     }
 
     /// The nearest element at or before `from` that is truthy, with its index, read by a

@@ -4,13 +4,15 @@
 //! - `entry.rs` holds the raw entry points and installs them;
 //! - `chunks.rs` and `messages.rs` adapt the caller's arrays to the core's traits;
 //! - `js.rs` wraps the few N-API calls all of them use; `mechanics.rs` runs the writes,
-//!   pushes and hole walks inside V8 (`mechanics.js`);
+//!   pushes and walks inside V8 (`mechanics.js`), which also holds the drop-in's
+//!   compiled front: the reads the helper makes first, then one call into `entry.rs`;
 //! - `adapters.rs` holds the format adapters' entry points, reading the caller's values
 //!   through `source.rs` and building results in `render.rs`; `webui_types.rs` declares
 //!   their shapes;
 //! - `formats.rs` and `timeline.rs` bind the wire formats and the timeline view
 //!   (`format_types.rs` declares their shapes, `json_bridge.rs` moves data as JSON text);
 //! - `stream.rs` is the bytes path: `ChunkStream`, `reduceEvents`;
+//! - `conversation.rs` folds a stream format's conversation live: `Conversation`;
 //! - `history.rs` loads whole histories: `loadHistory` (off the main thread), `loadHistorySync`;
 //! - `registry.rs` binds the table of formats: `formats`, `detectFormat`, `readHistory`,
 //!   `foldStream`;
@@ -21,6 +23,7 @@ mod ai_sdk;
 mod batch;
 mod bytes;
 mod chunks;
+mod conversation;
 mod entry;
 mod format_types;
 mod formats;
@@ -52,6 +55,14 @@ use napi_derive::napi;
 /// other wrapper, so a panic here is caught here: it must not unwind into Node.
 #[napi(module_exports)]
 pub fn install(exports: Object, env: Env) -> Result<()> {
+    // `AGENT_CHUNKS_BINDING=wasm` chooses the WebAssembly build: the native addon refuses
+    // to load, and the generated `index.js` goes on to its WebAssembly candidate.
+    #[cfg(not(target_family = "wasm"))]
+    if std::env::var_os("AGENT_CHUNKS_BINDING").is_some_and(|choice| choice == "wasm") {
+        return Err(napi::Error::from_reason(
+            "agent-chunks: AGENT_CHUNKS_BINDING=wasm, so the native addon is not loaded",
+        ));
+    }
     entry::install_panic_hook();
     let installed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
         entry::install(env.raw(), exports.raw())

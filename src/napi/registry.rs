@@ -138,7 +138,7 @@ pub(super) fn history_options(js: &Js, value: Value) -> JsResult<ReadOptions> {
 pub struct HistoryRead {
     #[napi(ts_type = "FormatName")]
     pub format: String,
-    pub messages: Vec<super::types::ChatMessage>,
+    pub messages: Vec<super::types::HistoryMessage>,
     pub skipped: SkippedLines,
 }
 
@@ -158,7 +158,7 @@ pub struct StreamOrigin {
 pub struct FoldedStream {
     #[napi(ts_type = "FormatName")]
     pub format: String,
-    pub messages: Vec<super::types::ChatMessage>,
+    pub messages: Vec<super::types::HistoryMessage>,
     /// Per message, the lines that built it.
     pub origins: Vec<StreamOrigin>,
     pub skipped: SkippedLines,
@@ -382,7 +382,7 @@ pub fn fold_stream_js<'env>(
         let (given, options) = options(js, options_value.raw())?;
         let json = with_source(js, source.raw(), "source", |bytes| {
             let format = format_of(bytes, given)?;
-            let Some((new_fold, prefix)) = format.stream else {
+            if format.stream.is_none() {
                 return Err(located(
                     format!(
                         "{WHAT}: a {} file is a history, not a stream (readHistory reads it)",
@@ -391,9 +391,8 @@ pub fn fold_stream_js<'env>(
                     None,
                     None,
                 ));
-            };
-            let mut fold = new_fold();
-            let folded = fold_stream(fold.as_mut(), prefix, bytes, options.strict).map_err(|e| {
+            }
+            let folded = fold_stream(format, bytes, options.strict).map_err(|e| {
                 located(
                     format!("{WHAT}: {} stream, {e}", format.name),
                     e.line.map(|l| l as u64),

@@ -93,6 +93,9 @@ fn interned(key: Key) -> Interned {
         Key::HookContext => Interned::HookContext,
         Key::SystemPayload => Interned::SystemPayload,
         Key::MessageId => Interned::MessageId,
+        Key::Jsonrpc => Interned::Jsonrpc,
+        Key::Method => Interned::Method,
+        Key::Params => Interned::Params,
     }
 }
 

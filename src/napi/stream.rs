@@ -10,7 +10,7 @@
 //! below give the typings and the loader their shape and use the same glue.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::ffi::c_void;
 use std::ptr;
 
@@ -100,7 +100,28 @@ fn located(error: StreamError, what: &str) -> JsError {
 
 fn push(js: &Js, stream: &mut EventStream, data: Value) -> JsResult<()> {
     const WHAT: &str = "ChunkStream.push";
-    with_bytes(js, data, |bytes| stream.push(bytes))?.map_err(|e| located(e, WHAT))
+    let (pushed, len) = with_bytes(js, data, |bytes| (stream.push(bytes), bytes.len()))?;
+    tell_v8(js, stream, len);
+    pushed.map_err(|e| located(e, WHAT))
+}
+
+/// Tells V8 that `stream` holds about `len` more bytes (the chunks it folds are about as
+/// large as the bytes they came from), and the finalizer tells it they are gone. V8 sees
+/// only a small object otherwise, and lets thousands of finished streams, megabytes
+/// each, wait for a garbage collection it has no reason to start: a server's memory
+/// then climbs to what they hold at once, and the allocator keeps it.
+fn tell_v8(js: &Js, stream: &EventStream, len: usize) {
+    let key = stream as *const EventStream as usize;
+    let told = LIVE.with(|live| {
+        live.borrow_mut().get_mut(&key).map(|told| {
+            *told = told.saturating_add(len as i64);
+        })
+    });
+    if told.is_some() {
+        let mut total = 0;
+        // SAFETY: the current call's environment.
+        unsafe { sys::napi_adjust_external_memory(js.env, len as i64, &mut total) };
+    }
 }
 
 fn end(stream: &mut EventStream) -> JsResult<()> {
@@ -124,15 +145,26 @@ thread_local! {
     /// another addon wrapped gives a pointer that is not in here. (A set lookup costs a
     /// fraction of `napi_check_object_type_tag`, a property lookup in V8, on every
     /// `push`.) An environment and its finalizers stay on one thread.
-    static LIVE: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
+    ///
+    /// Each maps to the bytes it was given, told to V8 as external memory (see `push`).
+    static LIVE: RefCell<HashMap<usize, i64>> = RefCell::new(HashMap::new());
 }
 
-unsafe extern "C" fn finalize(_env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
+unsafe extern "C" fn finalize(env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
     // `try_with`: at a thread's very end the set may be gone before the last finalizers.
-    let _ = LIVE.try_with(|live| {
-        live.try_borrow_mut()
-            .map(|mut live| live.remove(&(data as usize)))
-    });
+    let told = LIVE
+        .try_with(|live| {
+            live.try_borrow_mut()
+                .ok()
+                .and_then(|mut live| live.remove(&(data as usize)))
+        })
+        .ok()
+        .flatten();
+    if let Some(told) = told.filter(|&told| told > 0) {
+        let mut total = 0;
+        // SAFETY: the environment finalizing this object.
+        unsafe { sys::napi_adjust_external_memory(env, -told, &mut total) };
+    }
     // SAFETY: `data` is the box `construct` leaked for this object; finalizers run once.
     drop(unsafe { Box::from_raw(data as *mut EventStream) });
 }
@@ -142,7 +174,7 @@ fn this_stream<'a>(js: &Js, this: Value, what: &str) -> JsResult<&'a mut EventSt
     let mut data: *mut c_void = ptr::null_mut();
     // SAFETY: `this` belongs to the current call.
     let unwrapped = unsafe { sys::napi_unwrap(js.env, this, &mut data) } == sys::Status::napi_ok;
-    if !unwrapped || !LIVE.with(|live| live.borrow().contains(&(data as usize))) {
+    if !unwrapped || !LIVE.with(|live| live.borrow().contains_key(&(data as usize))) {
         return Err(JsError::Type(format!(
             "{what} called on an object that is not a ChunkStream"
         )));
@@ -153,7 +185,7 @@ fn this_stream<'a>(js: &Js, this: Value, what: &str) -> JsResult<&'a mut EventSt
 }
 
 /// Arguments, `this` and the state of a raw callback.
-unsafe fn call_info<const N: usize>(
+pub(super) unsafe fn call_info<const N: usize>(
     env: sys::napi_env,
     info: sys::napi_callback_info,
 ) -> Option<([Value; N], Value, *mut c_void)> {
@@ -176,8 +208,12 @@ unsafe fn method<const N: usize>(
     let Some((args, this, data)) = (unsafe { call_info::<N>(env, info) }) else {
         return ptr::null_mut();
     };
-    unsafe { run(env, data, what, |js| body(js, this_stream(js, this, what)?, args)) }
-        .unwrap_or(ptr::null_mut())
+    unsafe {
+        run(env, data, what, &[], |js| {
+            body(js, this_stream(js, this, what)?, args)
+        })
+    }
+    .unwrap_or(ptr::null_mut())
 }
 
 unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
@@ -209,10 +245,10 @@ unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info
                 "wrapping the stream failed with status {status}"
             )));
         }
-        LIVE.with(|live| live.borrow_mut().insert(stream as usize));
+        LIVE.with(|live| live.borrow_mut().insert(stream as usize, 0));
         Ok(this)
     };
-    unsafe { run(env, data, WHAT, construct) }.unwrap_or(ptr::null_mut())
+    unsafe { run(env, data, WHAT, &[], construct) }.unwrap_or(ptr::null_mut())
 }
 
 unsafe extern "C" fn raw_push(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {

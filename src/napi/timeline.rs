@@ -150,7 +150,7 @@ fn item_object(b: &Bridge, item: TimelineItem<Value, Value>) -> Result<Value> {
 /// are the chunks' own values.
 #[napi(
     js_name = "buildTimeline",
-    ts_args_type = "chunks: Array<Chunk | SpannedToolBatchChunk>, options?: TimelineOptions",
+    ts_args_type = "chunks: Array<HistoryChunk | SpannedToolBatchChunk>, options?: TimelineOptions",
     ts_return_type = "TimelineGroup[]"
 )]
 pub fn build_timeline_js(env: &Env, chunks: Unknown, options: Unknown) -> Result<Unknown<'static>> {

@@ -51,7 +51,7 @@ fn read(env: &Env, name: &'static str, value: Unknown, format: HistoryFormat) ->
     namespace = "acp",
     js_name = "toMessages",
     ts_args_type = "history: string | Uint8Array | Array<SessionNotification | SessionUpdate>",
-    ts_return_type = "ChatMessage[]"
+    ts_return_type = "HistoryMessage[]"
 )]
 pub fn acp_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
     caught("acp.toMessages", || {
@@ -66,7 +66,7 @@ pub fn acp_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> 
     namespace = "claude",
     js_name = "toMessages",
     ts_args_type = "history: string | Uint8Array | ClaudeTranscriptLine[]",
-    ts_return_type = "ChatMessage[]"
+    ts_return_type = "HistoryMessage[]"
 )]
 pub fn claude_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
     caught("claude.toMessages", || {
@@ -81,7 +81,7 @@ pub fn claude_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static
     namespace = "qwen",
     js_name = "toMessages",
     ts_args_type = "history: string | Uint8Array | QwenChatRecord[]",
-    ts_return_type = "ChatMessage[]"
+    ts_return_type = "HistoryMessage[]"
 )]
 pub fn qwen_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
     caught("qwen.toMessages", || {

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use napi::bindgen_prelude::{Either6, Env, Result, Status, Unknown};
+use napi::bindgen_prelude::{Either5, Either6, Env, Result, Status, Unknown};
 use napi::JsValue;
 use napi_derive::napi;
 use serde_json::Value;
@@ -18,9 +18,19 @@ use super::entry;
 #[napi]
 pub type ProviderMetadata = HashMap<String, HashMap<String, Unknown<'static>>>;
 
-/// The kind of a `system` chunk.
+/// The kind of a `system` chunk the drop-in makes: exactly the helper's four.
 #[napi(string_enum = "kebab-case")]
 pub enum SystemChunkKind {
+    Notice,
+    ModelChanged,
+    ConfigReload,
+    Cancelled,
+}
+
+/// The kind of a `system` chunk in a message read from a history or a recorded stream:
+/// the drop-in's four and the notices other tools store.
+#[napi(string_enum = "kebab-case")]
+pub enum HistorySystemChunkKind {
     Notice,
     ModelChanged,
     ConfigReload,
@@ -35,6 +45,9 @@ pub enum SystemChunkKind {
     Custom,
     /// The agent's plan of work, one entry a line.
     Plan,
+    /// The agent stopped its turn before it was done; the text is the reason
+    /// (`max_tokens`, `max_turn_requests`, `refusal`, …).
+    Stopped,
 }
 
 /// Who a message is from.
@@ -138,6 +151,24 @@ pub struct ToolCallEntry {
     pub shell_output: Option<ShellOutput>,
 }
 
+/// One call of a `tool-batch` chunk read from a history or a recorded stream: a
+/// `ToolCallEntry`, and what the source format says of the call beyond it.
+#[napi(object)]
+pub struct HistoryToolCallEntry {
+    pub id: String,
+    pub name: String,
+    #[napi(ts_type = "unknown")]
+    pub arguments: Value,
+    #[napi(ts_type = "unknown")]
+    pub result: Option<Value>,
+    pub is_error: Option<bool>,
+    pub shell_output: Option<ShellOutput>,
+    /// The AI SDK's `dynamic`, `title`, `providerExecuted`, `toolMetadata`,
+    /// `callProviderMetadata` and `resultProviderMetadata`. Only format readers make it.
+    #[napi(ts_type = "Record<string, unknown>")]
+    pub meta: Option<Value>,
+}
+
 /// Streamed answer text.
 #[napi(object)]
 pub struct TextChunk {
@@ -164,6 +195,14 @@ pub struct ToolBatchChunk {
     pub calls: Vec<ToolCallEntry>,
 }
 
+/// Consecutive tool calls in a message read from a history or a recorded stream.
+#[napi(object)]
+pub struct HistoryToolBatchChunk {
+    #[napi(ts_type = "'tool-batch'")]
+    pub r#type: String,
+    pub calls: Vec<HistoryToolCallEntry>,
+}
+
 /// An error reported by the agent or its provider.
 #[napi(object)]
 pub struct ErrorChunk {
@@ -173,12 +212,22 @@ pub struct ErrorChunk {
     pub status_code: Option<f64>,
 }
 
-/// A notice from the system (model switch, configuration reload, cancellation …).
+/// A notice from the system (model switch, configuration reload, cancellation).
 #[napi(object)]
 pub struct SystemChunk {
     #[napi(ts_type = "'system'")]
     pub r#type: String,
     pub kind: SystemChunkKind,
+    pub text: String,
+}
+
+/// A notice from the system in a message read from a history: a compaction summary, a
+/// plan, a change of reasoning effort … as well as the drop-in's kinds.
+#[napi(object)]
+pub struct HistorySystemChunk {
+    #[napi(ts_type = "'system'")]
+    pub r#type: String,
+    pub kind: HistorySystemChunkKind,
     pub text: String,
 }
 
@@ -197,9 +246,18 @@ pub struct FileChunk {
     pub filename: Option<String>,
 }
 
-/// One ordered piece of a message, discriminated by `type`.
+/// One ordered piece of a message, discriminated by `type`: the five chunks the drop-in
+/// (`appendEventToChunks`, `applySystemEvent`, `ChunkStream`, `reduceEvents`) makes,
+/// exactly the helper's union, so code written against the helper's types compiles
+/// unchanged, an exhaustive `switch` included.
 #[napi]
-pub type Chunk = Either6<TextChunk, ThinkingChunk, ToolBatchChunk, ErrorChunk, SystemChunk, FileChunk>;
+pub type Chunk = Either5<TextChunk, ThinkingChunk, ToolBatchChunk, ErrorChunk, SystemChunk>;
+
+/// One ordered piece of a message read from a history or folded from a recorded stream:
+/// a `Chunk`, a `system` chunk of any kind other tools store, or a `file`.
+#[napi]
+pub type HistoryChunk =
+    Either6<TextChunk, ThinkingChunk, HistoryToolBatchChunk, ErrorChunk, HistorySystemChunk, FileChunk>;
 
 /// A chat message as the helper's callers store it.
 #[napi(object)]
@@ -207,6 +265,15 @@ pub struct ChatMessage {
     pub id: String,
     pub role: MessageRole,
     pub chunks: Vec<Chunk>,
+}
+
+/// A message read from a history or folded from a recorded stream: a `ChatMessage` whose
+/// chunks may also be files and other tools' notices. A `ChatMessage` is one too.
+#[napi(object)]
+pub struct HistoryMessage {
+    pub id: String,
+    pub role: MessageRole,
+    pub chunks: Vec<HistoryChunk>,
 }
 
 /// The least a message needs for `applySystemEvent`; callers' own message types extend it.
@@ -237,12 +304,12 @@ fn pending() -> napi::Error {
 // `entry.rs`); this wrapper gives the typings and the loader their signature.
 #[napi(
     js_name = "appendEventToChunks",
-    ts_args_type = "chunks: Chunk[], event: AgentEvent"
+    ts_args_type = "chunks: HistoryChunk[], event: AgentEvent"
 )]
 pub fn append_event_to_chunks(env: &Env, chunks: Unknown, event: Unknown) -> Result<()> {
     let outcome = unsafe {
         entry::with_state(env.raw(), entry::APPEND, |js| {
-            entry::append(js, chunks.raw(), event.raw())?;
+            entry::append(js, chunks.raw(), event.raw(), None)?;
             js.undefined()
         })
     };
@@ -255,7 +322,7 @@ pub fn append_event_to_chunks(env: &Env, chunks: Unknown, event: Unknown) -> Res
 // Replaced by a raw callback at load, as `appendEventToChunks` is.
 #[napi(
     js_name = "applySystemEvent",
-    ts_generic_types = "M extends IdentifiedMessage",
+    ts_generic_types = "M extends HistoryMessage",
     ts_args_type = "messages: M[], event: SystemEventLike, idFactory?: () => string",
     ts_return_type = "{ messageId: string }"
 )]

@@ -1,0 +1,139 @@
+// A live conversation served to a `useChat` frontend: written out as AI SDK UI message
+// stream chunks (and SSE bytes) while it grows, the SDK's own `readUIMessageStream` (and
+// its transport's SSE parser) make of them the UIMessage `aiSdk.fromMessage` gives for the
+// conversation's message. Random agent event streams, written out after every event.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { DefaultChatTransport, readUIMessageStream } from 'ai'
+import fc from 'fast-check'
+import { Conversation, aiSdk } from 'agent-chunks'
+import { byteStream, chunkStream } from '../bench/ai-sdk-turn.mjs'
+import { createRng, randomEventStream } from './random-streams.mjs'
+
+/**
+ * The last UIMessage the SDK reads from `stream`, as JSON holds it. The SDK keeps on a
+ * reasoning part the id the stream gave it, a name of the stream's and not content (a
+ * persisted UIMessage read back has none to give); it is left out here.
+ */
+async function lastMessage(stream) {
+  let last
+  for await (const message of readUIMessageStream({ stream, onError: (e) => { throw e } })) last = message
+  const plain = JSON.parse(JSON.stringify(last))
+  for (const part of plain.parts) if (part.type === 'reasoning') delete part.id
+  return plain
+}
+
+/**
+ * What JSON holds of each event, as a backend receives them. A thinking block's metadata
+ * that is not an object has no `providerMetadata` in the SDK (its schema takes an object
+ * of objects, and it ignores `null`), so those seals are left out; so are what a UIMessage
+ * cannot hold either: a call id used twice (the SDK updates the part it has), an
+ * `input` or `output` that is `null` or absent (the SDK keeps no such key).
+ */
+const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value)
+function events(seed) {
+  const ids = new Set()
+  return randomEventStream(createRng(seed), { maxEvents: 40 }).flatMap((raw) => {
+    let event
+    try {
+      event = JSON.parse(JSON.stringify(raw, (_, v) => (typeof v === 'bigint' ? String(v) : v)))
+    } catch {
+      return []
+    }
+    if (event.type === 'tool-call') {
+      if (ids.has(event.toolCall?.id) || event.toolCall?.arguments == null) return []
+      ids.add(event.toolCall.id)
+    }
+    if (event.type === 'tool-result' && event.toolResult?.result == null) return []
+    if (event.type === 'reasoning-end' && event.metadata !== undefined) {
+      if (!isRecord(event.metadata) || !Object.values(event.metadata).every(isRecord)) return []
+    }
+    return [event]
+  })
+}
+
+/** The events pushed one at a time, the UI chunks taken after each push. */
+function serve(list) {
+  const live = new Conversation({ format: 'events' })
+  const chunks = []
+  let sse = ''
+  const twin = new Conversation({ format: 'events' })
+  for (const event of list) {
+    try {
+      live.push(event)
+    } catch {
+      continue
+    }
+    twin.push(event)
+    chunks.push(...live.toUIMessageChunks())
+    sse += twin.toUIMessageStream()
+  }
+  live.end()
+  twin.end()
+  chunks.push(...live.toUIMessageChunks())
+  sse += twin.toUIMessageStream()
+  return { live, chunks, sse }
+}
+
+class SseTransport extends DefaultChatTransport {
+  parse(bytes) {
+    return this.processResponseStream(byteStream(bytes, 64))
+  }
+}
+
+test('agent events served live read in the SDK as the UIMessage fromMessage writes', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.integer(), async (seed) => {
+      const { live, chunks, sse } = serve(events(seed))
+      const messages = live.messages.filter((m) => m.role === 'assistant')
+      // One UI message stream per message, as each is one response to `useChat`.
+      const perMessage = (items, starts) => items.reduce((groups, item) => {
+        if (starts(item)) groups.push([])
+        groups.at(-1)?.push(item)
+        return groups
+      }, [])
+      const chunkGroups = perMessage(chunks, (chunk) => chunk.type === 'start')
+      const frames = sse.split(/(?<=\n\n)/).filter((frame) => frame !== 'data: [DONE]\n\n')
+      const sseGroups = perMessage(frames, (frame) => frame.startsWith('data: {"type":"start",'))
+      assert.equal(chunkGroups.length, messages.length)
+      assert.equal(sseGroups.length, messages.length)
+      assert.ok(messages.length === 0 || sse.endsWith('data: [DONE]\n\n'))
+      for (const [i, message] of messages.entries()) {
+        const expected = JSON.parse(JSON.stringify(aiSdk.fromMessage(message)))
+        // A message with no part (its chunks all errors): the SDK yields its message when
+        // the stream starts and not again, before the step began.
+        if (expected.parts.every((part) => part.type === 'step-start')) expected.parts = []
+        assert.deepEqual(await lastMessage(chunkStream(chunkGroups[i])), expected)
+        const bytes = new TextEncoder().encode(sseGroups[i].join('') + 'data: [DONE]\n\n')
+        assert.deepEqual(await lastMessage(new SseTransport().parse(bytes)), expected)
+      }
+    }),
+    { numRuns: Number(process.env.CONVERSATION_RUNS ?? 40), includeErrorInReport: true },
+  )
+})
+
+test('written as it grows: a part is begun at once, its text sent as deltas, closed when the message is done', () => {
+  const live = new Conversation({ format: 'events' })
+  live.push({ type: 'text-delta', delta: 'Hel' })
+  assert.deepEqual(live.toUIMessageChunks(), [
+    { type: 'start', messageId: 'turn-1' },
+    { type: 'start-step' },
+    { type: 'text-start', id: '0-0' },
+    { type: 'text-delta', id: '0-0', delta: 'Hel' },
+  ])
+  live.push({ type: 'text-delta', delta: 'lo' })
+  live.push({ type: 'tool-call', toolCall: { id: 'c', name: 'bash', arguments: { cmd: 'ls' } } })
+  assert.deepEqual(live.toUIMessageChunks(), [
+    { type: 'text-delta', id: '0-0', delta: 'lo' },
+    { type: 'text-end', id: '0-0' },
+    { type: 'tool-input-available', toolCallId: 'c', toolName: 'bash', input: { cmd: 'ls' } },
+  ])
+  live.push({ type: 'tool-result', toolResult: { toolCallId: 'c', result: 'a.txt', isError: false } })
+  live.end()
+  assert.deepEqual(live.toUIMessageChunks(), [
+    { type: 'tool-output-available', toolCallId: 'c', output: 'a.txt' },
+    { type: 'finish-step' },
+    { type: 'finish' },
+  ])
+  assert.deepEqual(live.toUIMessageChunks(), [])
+})

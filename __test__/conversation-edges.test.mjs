@@ -1,0 +1,258 @@
+// A live Conversation at its edges: bad frames, unknown ones, the frame size limit, bad
+// arguments, hostile callers (frozen and Proxy values, re-entrant pushes, foreign
+// receivers, a worker ended mid-push), and going on from a loaded history.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { ChunkStream, Conversation, foldStream, readHistory } from '../index.js'
+
+const addon = new URL('../index.js', import.meta.url).pathname
+const file = (path) => readFileSync(new URL(`../${path}`, import.meta.url))
+const plain = (value) => JSON.parse(JSON.stringify(value))
+const delta = (text) => JSON.stringify({ type: 'text-delta', delta: text }) + '\n'
+
+test('a bad frame throws an Error with its line and offset, changes nothing, and the conversation goes on', () => {
+  const live = new Conversation({ format: 'events' })
+  live.push(delta('a'))
+  const before = plain(live.messages)
+  assert.throws(() => live.push('{"type":"text-delta","delta":5}\n'), (error) => {
+    assert.ok(!(error instanceof TypeError))
+    assert.equal(error.line, 2)
+    assert.equal(error.offset, delta('a').length)
+    assert.match(error.message, /^Conversation\.push: line 2, byte 34: text-delta event: "delta" must be a string, got number$/)
+    return true
+  })
+  assert.deepEqual(plain(live.messages), before)
+  assert.deepEqual(live.push('{"type":'), { added: [], changed: [] }, 'an unfinished frame waits')
+  const changes = live.push('"text-delta","delta":"b"}\n')
+  assert.deepEqual(changes, { added: [], changed: [{ index: 0, chunks: [0] }] })
+  assert.deepEqual(plain(live.messages), [{ id: 'turn-1', role: 'assistant', chunks: [{ type: 'text', text: 'ab' }] }])
+})
+
+test('frames before a bad one in the same push are folded; the bytes after it wait for the next push', () => {
+  const live = new Conversation({ format: 'events' })
+  assert.throws(() => live.push(delta('a') + 'nope\n' + delta('b')), (e) => e.line === 2)
+  assert.equal(live.messages[0].chunks[0].text, 'a')
+  live.push('')
+  assert.equal(live.messages[0].chunks[0].text, 'ab')
+})
+
+test('a parsed value that is refused throws with its place and changes nothing', () => {
+  const live = new Conversation({ format: 'events', mode: 'immutable' })
+  live.push({ type: 'text-delta', delta: 'a' })
+  const before = live.messages
+  assert.throws(() => live.push({ type: 'tool-call', toolCall: { id: 1 } }), (e) => e.line === 2 && /toolCall\.id/.test(e.message))
+  assert.equal(live.messages, before)
+})
+
+test('unknown frames are skipped and counted; strict refuses them and goes on', () => {
+  const unknown = '{"type":"brand-new-event","x":1}\n'
+  const lax = new Conversation({ format: 'events' })
+  lax.push(delta('a') + unknown + delta('b'))
+  assert.deepEqual(lax.skipped, { count: 1, examples: ['line 2: unknown event type "brand-new-event"'] })
+  assert.equal(lax.messages[0].chunks[0].text, 'ab')
+  assert.deepEqual(lax.skipped, foldStream(delta('a') + unknown + delta('b'), { format: 'events' }).skipped)
+
+  const strict = new Conversation({ format: 'events', strict: true })
+  strict.push(delta('a'))
+  assert.throws(() => strict.push(unknown), (e) => e.line === 2 && /strict/.test(e.message))
+  strict.push(delta('b'))
+  assert.equal(strict.messages[0].chunks[0].text, 'ab')
+  assert.equal(strict.skipped.count, 0)
+})
+
+test('a frame past the limit is refused as soon as it is seen to be past it, and its rest is dropped as it comes', () => {
+  const live = new Conversation({ format: 'events', limit: 100 })
+  live.push(delta('a'))
+  const big = delta('x'.repeat(1000))
+  // Arriving in pieces: refused at the piece that passes the limit, with no line break yet.
+  live.push(big.slice(0, 60))
+  assert.throws(() => live.push(big.slice(60, 120)), (e) => e.line === 2 && e.offset === delta('a').length && /limit/.test(e.message))
+  // The rest of that line is dropped, never parsed as a frame of its own.
+  assert.deepEqual(live.push(big.slice(120, 900)), { added: [], changed: [] })
+  live.push(big.slice(900) + delta('b'))
+  assert.equal(live.messages[0].chunks[0].text, 'ab')
+  // Arriving whole, in one push.
+  assert.throws(() => live.push(big), (e) => e.line === 4 && /limit/.test(e.message))
+  live.push(delta('c'))
+  assert.equal(live.messages[0].chunks[0].text, 'abc')
+})
+
+test('the limit holds for SSE frames made of many data lines', () => {
+  const live = new Conversation({ format: 'events', limit: 64 })
+  const line = `data: ${'{"type":"text-delta",'}\n`
+  live.push(`data: ${delta('a')}\n`)
+  assert.throws(() => {
+    for (let i = 0; i < 10; i++) live.push(line)
+  }, /limit/)
+  live.push(line + '\n')
+  live.push(`data: ${delta('b')}\n`)
+  assert.equal(live.messages[0].chunks[0].text, 'ab')
+})
+
+test('bad arguments are TypeErrors naming what is wrong', () => {
+  const cases = [
+    [undefined, /options must be an object/],
+    [{}, /options\.format must be one of 'acp', 'pi-events', 'pi-stream', 'sn-stream', 'ai-sdk', 'events', got undefined/],
+    [{ format: 'pi' }, /options\.format must be one of .*got 'pi'/],
+    [{ format: 'events', strict: 1 }, /options\.strict must be a boolean, got number/],
+    [{ format: 'events', limit: 0 }, /options\.limit must be a positive whole number/],
+    [{ format: 'events', limit: '5' }, /options\.limit must be a number, got string/],
+    [{ format: 'events', mode: 'frozen' }, /options\.mode must be 'mutable' or 'immutable'/],
+    [{ format: 'events', messages: {} }, /options\.messages must be an array/],
+    [{ format: 'events', messages: [{ id: 'a', role: 'robot', chunks: [] }] }, /options\.messages\[0\]/],
+  ]
+  for (const [options, message] of cases) {
+    assert.throws(() => new Conversation(options), (e) => e instanceof TypeError && message.test(e.message), JSON.stringify(options))
+  }
+  assert.throws(() => Conversation({ format: 'events' }), TypeError)
+  const live = new Conversation({ format: 'events' })
+  for (const data of [42, null, undefined, () => {}, Symbol('x'), 1n]) {
+    assert.throws(() => live.push(data), TypeError, String(typeof data))
+  }
+  assert.deepEqual(live.messages, [])
+})
+
+test('frozen and Proxy values are read, never written', () => {
+  const live = new Conversation({ format: 'events' })
+  const frozen = Object.freeze({ type: 'tool-call', toolCall: Object.freeze({ id: 'c', name: 'n', arguments: Object.freeze([1]) }) })
+  live.push(frozen)
+  const proxy = new Proxy({ type: 'tool-result', toolResult: { toolCallId: 'c', result: 'ok', isError: false } }, {})
+  live.push(proxy)
+  assert.deepEqual(plain(live.messages[0].chunks), [{ type: 'tool-batch', calls: [{ id: 'c', name: 'n', arguments: [1], result: 'ok', isError: false }] }])
+  const throwing = new Proxy({}, { ownKeys() { throw new Error('trap') } })
+  assert.throws(() => live.push(throwing), /trap/)
+  assert.equal(live.messages[0].chunks.length, 1)
+})
+
+test('a getter of a pushed value that pushes again: the inner value is read first, nothing breaks', () => {
+  const live = new Conversation({ format: 'events' })
+  const outer = {
+    type: 'text-delta',
+    get delta() {
+      live.push({ type: 'text-delta', delta: 'inner ' })
+      return 'outer'
+    },
+  }
+  live.push(outer)
+  assert.equal(live.messages[0].chunks[0].text, 'inner outer')
+})
+
+test('methods on a receiver that is not a Conversation throw, and read no memory', () => {
+  const { push } = Conversation.prototype
+  const messages = Object.getOwnPropertyDescriptor(Conversation.prototype, 'messages').get
+  for (const receiver of [{}, new ChunkStream(), Object.create(Conversation.prototype), null]) {
+    assert.throws(() => push.call(receiver, delta('a')))
+    assert.throws(() => messages.call(receiver))
+  }
+})
+
+test('a worker ended in the middle of pushing leaves the process well', () => {
+  const child = `
+    const { Worker } = require('node:worker_threads')
+    const script = \`
+      const { parentPort } = require('node:worker_threads')
+      const { Conversation } = require(${JSON.stringify(addon)})
+      const live = new Conversation({ format: 'events', mode: 'immutable' })
+      parentPort.postMessage('ready')
+      for (let i = 0; ; i++) live.push('{"type":"text-delta","delta":"' + i + '"}\\\\n' + (i % 50 === 0 ? '{"type":"turn-start"}\\\\n' : ''))
+    \`
+    const runs = Array.from({ length: 4 }, () => new Promise((resolve) => {
+      const worker = new Worker(script, { eval: true })
+      worker.once('message', () => setTimeout(() => worker.terminate().then(resolve), 30))
+    }))
+    Promise.all(runs).then(() => {
+      const { Conversation } = require(${JSON.stringify(addon)})
+      const live = new Conversation({ format: 'events' })
+      live.push('{"type":"text-delta","delta":"still here"}\\n')
+      console.log(live.messages[0].chunks[0].text)
+    })
+  `
+  const run = spawnSync(process.execPath, ['-e', child], { encoding: 'utf8', timeout: 60_000 })
+  assert.equal(run.status, 0, run.stderr)
+  assert.equal(run.stdout, 'still here\n')
+})
+
+// ─── Going on from a loaded history ──────────────────────────────────────────────
+
+/** The lines of a file, each with its line break. */
+const lines = (bytes) => bytes.toString('utf8').split(/(?<=\n)/)
+
+/**
+ * Where a stream holds something its messages do not, so that no history can go on from
+ * there: an AI SDK part still open (its id is in the stream alone), an ACP call whose
+ * content came before it completed (shown only once it completes).
+ */
+function hidden(format, frames) {
+  const open = new Set()
+  for (const frame of frames) {
+    if (format === 'ai-sdk') {
+      const key = frame.id ?? frame.toolCallId
+      if (/-start$/.test(frame.type) && frame.type !== 'start') open.add(key)
+      if (/-end$|^tool-input-available$/.test(frame.type)) open.delete(key)
+    } else if (format === 'acp') {
+      const update = (frame.params ?? frame).update ?? {}
+      if (!/^tool_call/.test(update.sessionUpdate ?? '')) continue
+      if (['completed', 'failed'].includes(update.status)) open.delete(update.toolCallId)
+      else if (update.content?.length) open.add(update.toolCallId)
+    }
+  }
+  return open.size > 0
+}
+
+/** The JSON value of a line: an NDJSON line or an SSE `data:` line; other lines hold none. */
+const frameOf = (line) => {
+  if (/^(event|id|retry):|^:/.test(line)) return undefined
+  const text = line.replace(/^data: ?/, '').trim()
+  return text && text !== '[DONE]' ? JSON.parse(text) : undefined
+}
+
+for (const [format, path] of [
+  ['events', 'examples/demo-stream.ndjson'],
+  ['events', 'examples/agent-session.sse'],
+  ['acp', 'examples/acp-session.ndjson'],
+  ['acp', 'examples/acp-v1-load.ndjson'],
+  ['ai-sdk', 'examples/ai-sdk-stream.sse'],
+]) {
+  test(`${format}: a history loaded after any line goes on live to the whole recording (${path})`, () => {
+    const all = lines(file(path))
+    const whole = readHistory(all.join(''), { format }).messages
+    let tried = 0
+    for (let cut = 0; cut <= all.length; cut++) {
+      if (hidden(format, all.slice(0, cut).map(frameOf).filter(Boolean))) continue
+      tried++
+      const loaded = readHistory(all.slice(0, cut).join(''), { format }).messages
+      for (const mode of ['mutable', 'immutable']) {
+        const live = new Conversation({ format, mode, messages: loaded, line: cut + 1 })
+        assert.deepEqual(plain(live.messages), loaded)
+        live.push(all.slice(cut).join(''))
+        live.end()
+        assert.deepEqual(plain(live.messages), whole, `cut after line ${cut}, ${mode}`)
+      }
+    }
+    assert.ok(tried > all.length / 2, `${tried} of ${all.length + 1} cuts tried`)
+  })
+}
+
+// ─── The command reads streams by the same fold ──────────────────────────────────
+
+test('replay --json of every stream example is what a live Conversation shows after its last push', async () => {
+  const { run, example } = await import('./cli-helpers.mjs')
+  for (const [name, format] of [
+    ['acp-session.ndjson', 'acp'],
+    ['agent-session.sse', 'events'],
+    ['ai-sdk-stream.sse', 'ai-sdk'],
+    ['pi-events.ndjson', 'pi-events'],
+    ['openclaw-gateway.ndjson', 'pi-stream'],
+    ['sn-thinking.sse', 'sn-stream'],
+  ]) {
+    const bytes = file(`examples/${name}`)
+    const live = new Conversation({ format })
+    for (let at = 0; at < bytes.length; at += 61) live.push(bytes.subarray(at, at + 61))
+    live.end()
+    const { code, stdout } = await run(['replay', example(name), '--json'])
+    assert.equal(code, 0)
+    assert.deepEqual(JSON.parse(stdout), plain(live.messages), name)
+  }
+})

@@ -1,0 +1,198 @@
+// A live Conversation against the reload: for every stream format, random recordings
+// (frames of the format's sample files dropped, repeated and mixed, and random agent
+// event streams) are pushed a frame at a time, as bytes split anywhere and as parsed
+// values. After every push the messages equal `foldStream` (and, for a format with a
+// history, `readHistory`) of what was pushed so far; a refused frame changes nothing;
+// the change report names everything that changed, and the immutable view shares every
+// message and chunk that did not.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import fc from 'fast-check'
+import { Conversation, detectFormat, foldStream, formats, readHistory } from '../index.js'
+import { createRng, randomEventStream } from './random-streams.mjs'
+
+const STREAMS = formats().filter((f) => f.stream)
+const HISTORY = new Set(STREAMS.filter((f) => f.history).map((f) => f.name))
+const FILES = [
+  'examples/acp-session.ndjson',
+  'examples/acp-v1-load.ndjson',
+  'examples/agent-session.sse',
+  'examples/ai-sdk-stream.sse',
+  'examples/demo-stream.ndjson',
+  'examples/openclaw-gateway.ndjson',
+  'examples/pi-events.ndjson',
+  'examples/pi-session.stream.ndjson',
+  'examples/sn-thinking.sse',
+  '__test__/fixtures/pi-drift.stream.ndjson',
+]
+const RUNS = Number(process.env.CONVERSATION_RUNS ?? 25)
+
+/** The JSON values of a recorded stream (NDJSON lines or SSE data), in order. */
+function values(bytes) {
+  const text = bytes.toString('utf8')
+  if (/^(data|event|id|retry):|^:/m.test(text.trimStart().split('\n')[0])) {
+    return text.split(/\r?\n\r?\n/).map((frame) =>
+      frame.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n'),
+    ).filter((data) => data && data !== '[DONE]').map((data) => JSON.parse(data))
+  }
+  return text.split(/\r?\n/).filter((l) => l.trim()).map((l) => JSON.parse(l))
+}
+
+/** Per format, the sample recordings' values. */
+const CORPUS = {}
+for (const path of FILES) {
+  const bytes = readFileSync(new URL(`../${path}`, import.meta.url))
+  const { format } = detectFormat(bytes)
+  ;(CORPUS[format] ??= []).push(values(bytes))
+}
+test('every stream format has sample recordings here', () => {
+  assert.deepEqual(Object.keys(CORPUS).sort(), STREAMS.map((f) => f.name).sort())
+})
+
+// A refused frame stays in the recording as a blank line: it is not read, but it is a
+// line (formats name some messages by the line they start on).
+const ndjson = (frames) => frames.map((v) => (v === undefined ? '' : JSON.stringify(v)) + '\n').join('')
+const sse = (frames) => frames.map((v) => `data: ${JSON.stringify(v)}\n\n`).join('')
+const plain = (messages) => JSON.parse(JSON.stringify(messages))
+
+/** What reading `frames` whole gives, or `undefined` when it is refused. */
+function reload(format, frames) {
+  let folded
+  try {
+    folded = foldStream(ndjson(frames), { format }).messages
+  } catch {
+    return undefined
+  }
+  if (HISTORY.has(format)) {
+    let history
+    try {
+      history = readHistory(ndjson(frames), { format }).messages
+    } catch (error) {
+      assert.fail(`readHistory refuses what foldStream reads: ${error.message}\n${ndjson(frames)}`)
+    }
+    assert.deepEqual(history, folded, 'readHistory = foldStream')
+  }
+  return folded
+}
+
+/** Checks that `changes` names every difference between `before` and `after`. */
+function checkReport(before, after, changes) {
+  const added = new Set(changes.added)
+  assert.deepEqual(changes.added, after.map((_, i) => i).filter((i) => i >= before.length), 'added')
+  const changed = new Map(changes.changed.map((c) => [c.index, c]))
+  before.forEach((message, i) => {
+    assert.ok(!added.has(i))
+    const report = changed.get(i)
+    if (!report) return assert.deepEqual(after[i], message, `message ${i} changed unreported`)
+    if (!report.renamed) assert.equal(after[i].id, message.id, `message ${i} renamed unreported`)
+    message.chunks.forEach((chunk, j) => {
+      if (!report.chunks.includes(j)) assert.deepEqual(after[i].chunks[j], chunk, `chunk ${i}.${j} changed unreported`)
+    })
+    for (let j = message.chunks.length; j < after[i].chunks.length; j++) assert.ok(report.chunks.includes(j), `chunk ${i}.${j} added unreported`)
+  })
+}
+
+/** The immutable view after a push: what changed is new, everything else is shared. */
+function checkSharing(before, after, changes) {
+  if (changes.added.length === 0 && changes.changed.length === 0) return assert.equal(after, before, 'nothing changed: the same array')
+  assert.notEqual(after, before)
+  const changed = new Map(changes.changed.map((c) => [c.index, c]))
+  before.forEach((message, i) => {
+    const report = changed.get(i)
+    if (!report) return assert.equal(after[i], message, `message ${i} is shared`)
+    assert.notEqual(after[i], message)
+    message.chunks.forEach((chunk, j) => {
+      if (report.chunks.includes(j)) assert.notEqual(after[i].chunks[j], chunk)
+      else assert.equal(after[i].chunks[j], chunk, `chunk ${i}.${j} is shared`)
+    })
+  })
+}
+
+/** Pushes `frames` one at a time into three conversations and checks every step. */
+function pushAll(format, frames, splits) {
+  const asBytes = new Conversation({ format })
+  const asValues = new Conversation({ format, mode: 'immutable' })
+  const stable = asBytes.messages
+  const accepted = []
+  for (const frame of frames) {
+    const before = plain(asBytes.messages)
+    const snapshot = asValues.messages
+    const expected = reload(format, [...accepted, frame])
+    let changes
+    try {
+      changes = asBytes.push(Buffer.from(ndjson([frame])))
+    } catch (error) {
+      assert.ok(!(error instanceof TypeError), error.message)
+      assert.equal(expected, undefined, `refused live but read whole: ${error.message}`)
+      assert.equal(typeof error.line, 'number')
+      assert.deepEqual(plain(asBytes.messages), before, 'a refused frame changes nothing')
+      assert.throws(() => asValues.push(frame))
+      assert.equal(asValues.messages, snapshot, 'a refused value changes nothing')
+      accepted.push(undefined)
+      continue
+    }
+    assert.notEqual(expected, undefined, 'read live but refused whole')
+    accepted.push(frame)
+    assert.equal(asBytes.messages, stable, 'the mutable view keeps its array')
+    assert.deepEqual(plain(asBytes.messages), expected)
+    checkReport(before, expected, changes)
+    const valueChanges = asValues.push(frame)
+    assert.deepEqual(plain(asValues.messages), expected)
+    checkSharing(snapshot, asValues.messages, valueChanges)
+  }
+  // The same frames as SSE, in random pieces.
+  const split = new Conversation({ format })
+  const bytes = Buffer.from(sse(accepted.filter((frame) => frame !== undefined)))
+  let at = 0
+  for (const cut of [...splits.map((s) => Math.floor(s * bytes.length)).sort((a, b) => a - b), bytes.length]) {
+    split.push(bytes.subarray(at, cut))
+    at = cut
+  }
+  split.end()
+  assert.deepEqual(plain(split.messages), foldStream(bytes, { format }).messages)
+}
+
+/** A recording: a sample's frames, some dropped, some repeated, others from elsewhere mixed in. */
+const recording = (format) =>
+  fc.record({
+    sample: fc.nat(CORPUS[format].length - 1),
+    keep: fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 80 }),
+    other: fc.array(fc.nat(), { maxLength: 80 }),
+    splits: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }),
+  }).map(({ sample, keep, other, splits }) => {
+    const all = CORPUS[format].flat()
+    const frames = []
+    CORPUS[format][sample].forEach((frame, i) => {
+      const roll = keep[i] ?? 5
+      if (roll > 0) frames.push(frame)
+      if (roll === 9) frames.push(frame)
+      if (roll === 8) frames.push(all[(other[i] ?? 0) % all.length])
+    })
+    return { frames, splits }
+  })
+
+for (const { name: format } of STREAMS) {
+  test(`${format}: live after every frame equals the recording read whole`, () => {
+    fc.assert(fc.property(recording(format), ({ frames, splits }) => pushAll(format, frames, splits)), { numRuns: RUNS, includeErrorInReport: true })
+  })
+}
+
+test('events: random agent event streams, live after every event equals the recording read whole', () => {
+  fc.assert(
+    fc.property(fc.integer(), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }), (seed, splits) => {
+      const rng = createRng(seed)
+      // As a recording holds them: what JSON can hold of each event.
+      const frames = randomEventStream(rng, { maxEvents: 30 }).flatMap((event) => {
+        try {
+          return [JSON.parse(JSON.stringify(event, (_, v) => (typeof v === 'bigint' ? String(v) : v)))]
+        } catch {
+          return []
+        }
+      })
+      const turns = frames.flatMap((event, i) => (i % 7 === 3 ? [{ type: 'turn-start', turnId: `t${i}` }, event] : [event]))
+      pushAll('events', turns, splits)
+    }),
+    { numRuns: RUNS * 2, includeErrorInReport: true },
+  )
+})

@@ -1,0 +1,383 @@
+//! A live conversation: a stream format's values folded into messages as they arrive.
+//!
+//! [`Conversation`] is the one path from a stream to messages: [`fold_stream`] (and with
+//! it `foldStream` and the command) pushes a whole recording through one, and the Node
+//! binding pushes what arrives, a network read or a parsed frame at a time. Each push
+//! says what it changed ([`Changes`]): the messages it added and, of the others, which
+//! chunks, so a view redraws those alone. A push costs what it folds plus what it
+//! changed; the messages before are not looked at.
+//!
+//! ```
+//! use agent_chunks::formats::conversation::Conversation;
+//! use agent_chunks::formats::registry::find;
+//!
+//! let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
+//! live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"Hel").unwrap();
+//! let changes = live.push_bytes(b"lo\"}\n").unwrap();
+//! assert_eq!(changes.added, 0..1);
+//! assert_eq!(live.messages().len(), 1);
+//! ```
+
+use std::ops::Range;
+
+use crate::bytes::{Frame, Framer, Framing};
+
+use super::check::{FormatError, FormatResult, Skips};
+use super::live::{Folded, LiveFold, Origin};
+use super::model_json::FormatMessage;
+use super::registry::Format;
+use super::value::{self, Json};
+
+/// How a conversation reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveOptions {
+    /// Refuse values the format does not know instead of skipping and counting them.
+    pub strict: bool,
+    /// The largest frame (line, or SSE frame's data) taken, in bytes; a larger one is
+    /// refused as soon as it is seen to be larger, and what is left of it is dropped as it
+    /// arrives, never buffered. `None`: no limit.
+    pub limit: Option<usize>,
+    /// The line the stream starts at (1 for a stream read from its start; after a
+    /// history of n lines, n + 1), for the formats that name messages by their line.
+    pub first_line: usize,
+}
+
+impl Default for LiveOptions {
+    fn default() -> Self {
+        LiveOptions {
+            strict: false,
+            limit: None,
+            first_line: 1,
+        }
+    }
+}
+
+/// What one push changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// The messages it added (indexes).
+    pub added: Range<usize>,
+    /// Messages before `added` that changed, in index order: which chunks (sorted, new
+    /// ones included), and whether the id changed.
+    pub changed: Vec<MessageChange>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MessageChange {
+    pub index: usize,
+    pub chunks: Vec<usize>,
+    /// The message's id changed (a format that names a message when it ends).
+    pub renamed: bool,
+}
+
+impl Changes {
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.changed.is_empty()
+    }
+
+    /// Adds what `later` changed (a push after this one).
+    pub fn merge(&mut self, later: Changes) {
+        if self.added.is_empty() {
+            self.added = later.added.clone();
+        } else if !later.added.is_empty() {
+            self.added.end = later.added.end;
+        }
+        for change in later.changed {
+            if self.added.contains(&change.index) {
+                continue;
+            }
+            match self.changed.binary_search_by_key(&change.index, |c| c.index) {
+                Ok(at) => {
+                    let mine = &mut self.changed[at];
+                    mine.renamed |= change.renamed;
+                    mine.chunks.extend(change.chunks);
+                    mine.chunks.sort_unstable();
+                    mine.chunks.dedup();
+                }
+                Err(at) => self.changed.insert(at, change),
+            }
+        }
+    }
+}
+
+/// A frame refused: what was wrong, at which line, and at which byte of the stream (for
+/// bytes pushed; a value pushed parsed has no offset).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveError {
+    pub error: FormatError,
+    pub offset: Option<u64>,
+}
+
+impl std::fmt::Display for LiveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.error.line, self.offset) {
+            (Some(line), Some(offset)) => {
+                write!(f, "line {line}, byte {offset}: ")?;
+                if !self.error.path.is_empty() {
+                    write!(f, "{} ", self.error.path)?;
+                }
+                f.write_str(&self.error.problem)
+            }
+            _ => self.error.fmt(f),
+        }
+    }
+}
+
+impl From<FormatError> for LiveError {
+    fn from(error: FormatError) -> Self {
+        LiveError { error, offset: None }
+    }
+}
+
+/// A stream format's conversation, folded as its values arrive.
+pub struct Conversation {
+    format: &'static Format,
+    fold: Box<dyn LiveFold>,
+    out: Folded,
+    skips: Skips,
+    framer: Framer,
+    limit: Option<usize>,
+    /// Values pushed already parsed: the line numbers they are given.
+    values: usize,
+    /// What was written of it as a UI message stream.
+    ui: super::ui_writer::UiWriter,
+    /// Chunks changed since the UI stream was last written.
+    ui_touched: Vec<(usize, usize)>,
+    ended: bool,
+}
+
+/// Why a format cannot be folded live.
+pub fn not_a_stream(format: &Format) -> String {
+    format!(
+        "a {} file is a history, not a stream: it is read whole (readHistory)",
+        format.name
+    )
+}
+
+impl Conversation {
+    /// An empty conversation in `format`; an error when the format is not a stream.
+    pub fn new(format: &'static Format, options: LiveOptions) -> Result<Self, String> {
+        Self::resume(format, options, Vec::new())
+    }
+
+    /// A conversation that goes on from `messages` (a history loaded before, mid-turn or
+    /// not): the last of them takes what the stream adds to it.
+    pub fn resume(
+        format: &'static Format,
+        options: LiveOptions,
+        messages: Vec<FormatMessage>,
+    ) -> Result<Self, String> {
+        let (new_fold, prefix) = format.stream.ok_or_else(|| not_a_stream(format))?;
+        let out = Folded::resume(prefix, messages);
+        let mut fold = new_fold();
+        fold.resume(&out);
+        let first_line = options.first_line.max(1);
+        Ok(Conversation {
+            format,
+            fold,
+            out,
+            skips: Skips::new(options.strict),
+            framer: Framer::starting_at(Framing::Auto, first_line as u64),
+            limit: options.limit,
+            values: first_line - 1,
+            ui: Default::default(),
+            ui_touched: Vec::new(),
+            ended: false,
+        })
+    }
+
+    pub fn format(&self) -> &'static Format {
+        self.format
+    }
+
+    /// The messages so far.
+    pub fn messages(&self) -> &Folded {
+        &self.out
+    }
+
+    /// The values skipped so far.
+    pub fn skips(&self) -> &Skips {
+        &self.skips
+    }
+
+    /// Bytes of an NDJSON or SSE stream, split anywhere. Every complete frame is folded;
+    /// at a bad one (not JSON, not valid, too long) the frames before it stay folded, it
+    /// changes nothing, the bytes after it wait for the next push, and the error names
+    /// its line and byte offset.
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Changes, (Changes, LiveError)> {
+        let start = self.out.len();
+        let result = {
+            let Conversation {
+                fold,
+                out,
+                skips,
+                framer,
+                limit,
+                ..
+            } = self;
+            framer.push(bytes, |frame| {
+                fold_frame(fold.as_mut(), out, skips, *limit, frame)
+            })
+        };
+        let result = result.and_then(|()| self.check_unfinished());
+        let changes = self.changes(start);
+        result.map(|()| changes.clone()).map_err(|e| (changes, e))
+    }
+
+    /// One value already parsed (a frame's JSON, a notification, a JSON-RPC message).
+    pub fn push_value(&mut self, value: Json) -> FormatResult<Changes> {
+        let start = self.out.len();
+        self.values += 1;
+        let line = self.values;
+        self.out.line = line;
+        let result = self
+            .fold
+            .push(value, line, &mut self.out, &mut self.skips)
+            .map_err(|e| if e.line.is_some() { e } else { e.at_line(line) });
+        let changes = self.changes(start);
+        result.map(|()| changes)
+    }
+
+    /// The end of the stream: a last line without a line break is folded; a frame cut
+    /// short is an error.
+    pub fn end(&mut self) -> Result<Changes, (Changes, LiveError)> {
+        let start = self.out.len();
+        let result = {
+            let Conversation {
+                fold,
+                out,
+                skips,
+                framer,
+                limit,
+                ..
+            } = self;
+            framer.finish(|frame| fold_frame(fold.as_mut(), out, skips, *limit, frame))
+        };
+        self.ended = true;
+        let changes = self.changes(start);
+        result.map(|()| changes.clone()).map_err(|e| (changes, e))
+    }
+
+    /// What the conversation gained since the last call, as AI SDK UI message stream
+    /// chunks (see [`super::ui_writer`]); after [`Conversation::end`], every message is
+    /// finished.
+    pub fn ui_chunks(&mut self) -> Vec<Json> {
+        let touched = std::mem::take(&mut self.ui_touched);
+        self.ui.write(&self.out, self.ended, &touched)
+    }
+
+    /// The framing of the bytes pushed, once their first line has decided it.
+    pub fn framing(&self) -> Framing {
+        self.framer.framing()
+    }
+
+    /// Whether [`Conversation::end`] was called.
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// The messages and the lines that built them.
+    pub fn finish(self) -> (Vec<FormatMessage>, Vec<Origin>, Skips) {
+        let (messages, origins) = self.out.finish();
+        (messages, origins, self.skips)
+    }
+
+    /// A frame past the limit that is still arriving is refused now, not buffered.
+    fn check_unfinished(&mut self) -> Result<(), LiveError> {
+        let Some(limit) = self.limit else {
+            return Ok(());
+        };
+        if self.framer.buffered() <= limit {
+            return Ok(());
+        }
+        let size = self.framer.buffered();
+        let (line, offset) = self.framer.position();
+        self.framer.drop_unfinished();
+        Err(too_large(size, limit, line, offset))
+    }
+
+    fn changes(&mut self, start: usize) -> Changes {
+        let end = self.out.len();
+        let mut changed: Vec<MessageChange> = Vec::new();
+        let mut touched = self.out.take_touched();
+        self.ui_touched.extend(
+            touched
+                .iter()
+                .filter_map(|&(message, chunk)| Some((message, chunk?))),
+        );
+        touched.retain(|&(message, _)| message < start);
+        touched.sort_unstable();
+        touched.dedup();
+        for (message, chunk) in touched {
+            if changed.last().is_none_or(|c| c.index != message) {
+                changed.push(MessageChange {
+                    index: message,
+                    ..MessageChange::default()
+                });
+            }
+            let change = changed.last_mut().expect("pushed above");
+            match chunk {
+                Some(chunk) => change.chunks.push(chunk),
+                None => change.renamed = true,
+            }
+        }
+        Changes {
+            added: start..end,
+            changed,
+        }
+    }
+}
+
+fn too_large(size: usize, limit: usize, line: u64, offset: u64) -> LiveError {
+    LiveError {
+        error: FormatError::new(
+            "",
+            format!("a frame of more than {limit} bytes (the limit), {size} so far: refused"),
+        )
+        .at_line(line as usize),
+        offset: Some(offset),
+    }
+}
+
+fn fold_frame(
+    fold: &mut dyn LiveFold,
+    out: &mut Folded,
+    skips: &mut Skips,
+    limit: Option<usize>,
+    frame: Frame<'_>,
+) -> Result<(), LiveError> {
+    let line = frame.line as usize;
+    if let Some(limit) = limit.filter(|&limit| frame.bytes.len() > limit) {
+        return Err(too_large(frame.bytes.len(), limit, frame.line, frame.offset));
+    }
+    if &*frame.bytes == b"[DONE]" {
+        // The AI SDK's end marker: no value.
+        return Ok(());
+    }
+    let at = |error: FormatError| LiveError {
+        error: if error.line.is_some() {
+            error
+        } else {
+            error.at_line(line)
+        },
+        offset: Some(frame.offset),
+    };
+    let value = value::parse(&frame.bytes).map_err(|e| at(FormatError::new("", e.to_string())))?;
+    out.line = line;
+    fold.push(value, line, out, skips).map_err(at)
+}
+
+/// Message `index` as owned, for comparisons.
+pub fn owned_message(messages: &Folded, index: usize) -> FormatMessage {
+    let (id, role, chunks) = messages.message(index);
+    FormatMessage {
+        id: id.to_string(),
+        role,
+        chunks: chunks.to_vec(),
+    }
+}
+
+/// Every message as owned.
+pub fn owned_messages(messages: &Folded) -> Vec<FormatMessage> {
+    (0..messages.len()).map(|i| owned_message(messages, i)).collect()
+}

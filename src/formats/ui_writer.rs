@@ -1,0 +1,257 @@
+//! A live conversation written out as an AI SDK UI message stream, as it grows: what a
+//! backend on agent-chunks sends to a `useChat` frontend.
+//!
+//! Each assistant message is one UI message: `start` (its id as `messageId`) and
+//! `start-step`, then its chunks as parts — text and system chunks as `text-start` /
+//! `text-delta` / `text-end`, thinking as `reasoning-*` (the metadata on `reasoning-end`
+//! as `providerMetadata`), each call as `tool-input-available` and its result as
+//! `tool-output-available` (`tool-output-error` with the result as `errorText` when
+//! `isError`), files as `file` — and `finish-step` / `start-step` after a tool batch, and
+//! `finish-step` / `finish` once the message is done. The SDK's `readUIMessageStream` makes
+//! of it the `UIMessage` that [`super::ai_sdk::write_message`] writes for the message.
+//! Error chunks and shell output have no part (as there); user and system messages are the
+//! client's own and are not written.
+
+use crate::model::{Chunk, MessageRole};
+
+use super::live::Folded;
+use super::value::Json;
+use super::wtf8::Wtf8;
+
+/// What has been written of one message.
+#[derive(Debug, Default, Clone)]
+struct Written {
+    started: bool,
+    finished: bool,
+    /// The chunk being written; those before it are closed.
+    chunk: usize,
+    /// Whether that chunk's part was begun, and ended (a thinking part ends when sealed).
+    begun: bool,
+    ended: bool,
+    /// Bytes of its text written.
+    text: usize,
+    /// Calls of its batch written, and the results written for them (a later result for
+    /// the same call replaces the first, and is written again).
+    calls: usize,
+    results: Vec<Option<(Json, Json)>>,
+    /// A tool batch was written since the step began.
+    after_tools: bool,
+}
+
+/// The writer: what it wrote so far, per message.
+#[derive(Debug, Default)]
+pub struct UiWriter {
+    written: Vec<Written>,
+    /// Messages before this one are finished.
+    first_open: usize,
+}
+
+fn chunk(ty: &str, fields: impl IntoIterator<Item = (&'static str, Json)>) -> Json {
+    let mut all = vec![(Wtf8::from("type"), Json::string(ty))];
+    all.extend(fields.into_iter().map(|(k, v)| (Wtf8::from(k), v)));
+    Json::Object(all)
+}
+
+fn suffix(text: &Wtf8, from: usize) -> Json {
+    Json::String(text.tail_from(from))
+}
+
+impl UiWriter {
+    /// The UI message stream chunks for what `messages` gained since the last call; with
+    /// `done`, every message is finished (the stream ended).
+    /// `touched` are the chunks changed since: a result that landed on a call of a batch
+    /// already written (a message's earlier batch) is written then.
+    pub fn write(&mut self, messages: &Folded, done: bool, touched: &[(usize, usize)]) -> Vec<Json> {
+        let mut out = Vec::new();
+        self.written.resize(messages.len(), Written::default());
+        for &(index, j) in touched {
+            let written = &self.written[index];
+            if !written.started || written.finished || j >= written.chunk {
+                continue;
+            }
+            if let Chunk::ToolBatch { calls } = &messages.message(index).2[j] {
+                for call in calls {
+                    out.extend(call.result.as_ref().map(|result| output(call, result)));
+                }
+            }
+        }
+        for index in self.first_open..messages.len() {
+            let finished = done || index + 1 < messages.len();
+            write_message(messages, index, &mut self.written[index], finished, &mut out);
+        }
+        self.first_open = messages.len().saturating_sub(usize::from(!done));
+        out
+    }
+}
+
+/// A call's result as its UI chunk.
+fn output(call: &crate::model::ToolCallEntry<Wtf8, Json>, (result, is_error): &(Json, Json)) -> Json {
+    let id = ("toolCallId", Json::String(call.id.clone()));
+    match is_error {
+        Json::Bool(true) => {
+            let text = match result {
+                Json::String(text) => text.clone(),
+                other => Wtf8::from_wtf8_unchecked(other.to_json()),
+            };
+            chunk("tool-output-error", [id, ("errorText", Json::String(text))])
+        }
+        _ => chunk("tool-output-available", [id, ("output", result.clone())]),
+    }
+}
+
+fn write_message(
+    messages: &Folded,
+    index: usize,
+    written: &mut Written,
+    finished: bool,
+    out: &mut Vec<Json>,
+) {
+    let (id, role, chunks) = messages.message(index);
+    if role != MessageRole::Assistant || written.finished {
+        return;
+    }
+    let part_id = |j: usize| Json::String(Wtf8::from(format!("{index}-{j}").as_str()));
+    if !written.started {
+        out.push(chunk("start", [("messageId", Json::string(id))]));
+        out.push(chunk("start-step", []));
+        written.started = true;
+    }
+    while written.chunk < chunks.len() {
+        let j = written.chunk;
+        let last = j + 1 == chunks.len();
+        let closing = !last || finished;
+        if !written.begun && written.after_tools && !matches!(chunks[j], Chunk::Error { .. }) {
+            out.push(chunk("finish-step", []));
+            out.push(chunk("start-step", []));
+            written.after_tools = false;
+        }
+        match &chunks[j] {
+            Chunk::Text { text } | Chunk::System { text, .. } => {
+                if !written.begun {
+                    out.push(chunk("text-start", [("id", part_id(j))]));
+                }
+                if text.as_bytes().len() > written.text {
+                    out.push(chunk(
+                        "text-delta",
+                        [("id", part_id(j)), ("delta", suffix(text, written.text))],
+                    ));
+                    written.text = text.as_bytes().len();
+                }
+                if closing {
+                    out.push(chunk("text-end", [("id", part_id(j))]));
+                }
+            }
+            Chunk::Thinking { text, metadata } => {
+                if !written.begun {
+                    out.push(chunk("reasoning-start", [("id", part_id(j))]));
+                }
+                if text.as_bytes().len() > written.text {
+                    out.push(chunk(
+                        "reasoning-delta",
+                        [("id", part_id(j)), ("delta", suffix(text, written.text))],
+                    ));
+                    written.text = text.as_bytes().len();
+                }
+                let sealed = metadata.as_ref().filter(|m| !matches!(m, Json::Undefined));
+                if !written.ended && (closing || sealed.is_some()) {
+                    let mut fields = vec![("id", part_id(j))];
+                    fields.extend(sealed.map(|m| ("providerMetadata", m.clone())));
+                    out.push(chunk("reasoning-end", fields));
+                    written.ended = true;
+                }
+            }
+            Chunk::ToolBatch { calls } => {
+                for call in &calls[written.calls..] {
+                    out.push(chunk(
+                        "tool-input-available",
+                        [
+                            ("toolCallId", Json::String(call.id.clone())),
+                            ("toolName", Json::String(call.name.clone())),
+                            ("input", call.arguments.clone()),
+                        ],
+                    ));
+                }
+                written.calls = calls.len();
+                written.results.resize(calls.len(), None);
+                for (call, sent) in calls.iter().zip(written.results.iter_mut()) {
+                    let Some((result, is_error)) = call.result.as_ref().filter(|&r| sent.as_ref() != Some(r))
+                    else {
+                        continue;
+                    };
+                    *sent = call.result.clone();
+                    out.push(output(call, &(result.clone(), is_error.clone())));
+                }
+                written.after_tools = true;
+            }
+            Chunk::File {
+                media_type,
+                data,
+                url,
+                ..
+            } => {
+                if !written.begun {
+                    let url = match (url, data) {
+                        (Some(url), _) => url.clone(),
+                        (None, data) => {
+                            let mut url = Wtf8::from("data:");
+                            url.push_wtf8(media_type.as_bytes());
+                            url.push_wtf8(b";base64,");
+                            if let Some(data) = data {
+                                url.push_wtf8(data.as_bytes());
+                            }
+                            url
+                        }
+                    };
+                    out.push(chunk(
+                        "file",
+                        [
+                            ("url", Json::String(url)),
+                            ("mediaType", Json::String(media_type.clone())),
+                        ],
+                    ));
+                }
+            }
+            Chunk::Error { .. } => {}
+        }
+        written.begun = true;
+        if !closing {
+            return;
+        }
+        *written = Written {
+            chunk: j + 1,
+            after_tools: written.after_tools,
+            started: true,
+            ..Written::default()
+        };
+    }
+    if finished {
+        out.push(chunk("finish-step", []));
+        out.push(chunk("finish", []));
+        written.finished = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::conversation::Conversation;
+    use super::super::registry::find;
+
+    #[test]
+    fn a_character_split_across_two_deltas_is_written_whole() {
+        let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
+        live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"a\\ud835\"}\n")
+            .unwrap();
+        let first = live.ui_chunks();
+        live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"\\udcb3b\"}\n")
+            .unwrap();
+        let second = live.ui_chunks();
+        assert_eq!(
+            String::from_utf8(first.last().unwrap().to_json()).unwrap(),
+            r#"{"type":"text-delta","id":"0-0","delta":"a\ud835"}"#
+        );
+        assert_eq!(
+            String::from_utf8(second[0].to_json()).unwrap(),
+            r#"{"type":"text-delta","id":"0-0","delta":"\udcb3b"}"#
+        );
+    }
+}

@@ -1,0 +1,961 @@
+//! `Conversation`: a stream format's conversation folded live for JavaScript, over
+//! [`crate::formats::conversation::Conversation`] (the path `foldStream` and the command
+//! take too).
+//!
+//! The messages live in Rust; JavaScript holds a copy that each push brings up to date
+//! where it changed, and no further: a message added is made from its JSON text, a chunk
+//! changed is made anew, except that the text of a text or thinking chunk that grew is
+//! the old JavaScript string with the new part appended (V8 makes a rope), so a message
+//! streamed in many deltas is never copied whole per push (`napi-facts.md`, quadratic
+//! text). Two views, chosen at construction:
+//!
+//! - `mutable` (the drop-in's way): one array, one object per message and per chunk, for
+//!   the conversation's life; a changed chunk gets the new fields assigned onto it.
+//! - `immutable` (for React's `useSyncExternalStore` and `memo`, and other stores that
+//!   compare by identity): every push that changes something gives a new array, in which
+//!   a changed message is a new object with a new `chunks` array and new objects for the
+//!   chunks that changed; every other message and chunk is the same object as before.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::ffi::{c_void, CStr};
+use std::ptr;
+
+use napi::bindgen_prelude::{Env, ObjectFinalize, Result, Unknown};
+use napi::{sys, JsValue};
+use napi_derive::napi;
+
+use crate::decode::ValueType;
+use crate::formats::conversation::{Changes, Conversation as Core, LiveError, LiveOptions};
+use crate::formats::model_json::{messages_from_json, write_chunk, write_message_head, FormatChunk};
+use crate::formats::registry::find;
+use crate::formats::value::{self, Json};
+use crate::formats::wtf8::Wtf8;
+use crate::formats::FORMATS;
+use crate::model::Chunk;
+
+use super::entry::run;
+use super::js::{Interned, Js, JsError, JsResult, State, Value, OBJECT_ASSIGN};
+use super::stream::{call_info, glue};
+
+/// How `Conversation.messages` changes.
+#[napi(string_enum = "lowercase")]
+pub enum ConversationMode {
+    /// One array and the same message and chunk objects for the conversation's life,
+    /// changed in place (as `appendEventToChunks` changes chunks).
+    Mutable,
+    /// A new array after each push that changes something; only the messages and chunks
+    /// that changed are new objects (structural sharing).
+    Immutable,
+}
+
+/// Options of `new Conversation(options)`.
+// Read from the JavaScript object field by field (each refusal names its field), so Rust
+// never builds one; the declaration is for the typings.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct ConversationOptions {
+    /// A stream format (`formats()` lists them: those with `stream: true`).
+    #[napi(ts_type = "FormatName")]
+    pub format: String,
+    /// Refuse values the format does not know instead of skipping and counting them.
+    pub strict: Option<bool>,
+    /// The largest frame taken, in bytes: a larger one is refused as soon as it is seen
+    /// to be larger, and the rest of it is dropped as it arrives, never buffered.
+    pub limit: Option<f64>,
+    /// Default `mutable`.
+    pub mode: Option<ConversationMode>,
+    /// Messages to go on from (a history loaded before, e.g. by `readHistory`): the last
+    /// one takes what the stream adds to it.
+    pub messages: Option<Vec<super::types::ChatMessage>>,
+    /// The line number of the first line pushed (default 1): after a history of n lines,
+    /// n + 1, so that errors, and the messages a format names by their line (ACP's
+    /// without a `messageId`), are numbered as in the whole recording.
+    pub line: Option<f64>,
+}
+
+/// A message of an earlier push that this push changed.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct MessageChange {
+    pub index: u32,
+    /// Indexes of its chunks that changed or were added, in order.
+    pub chunks: Vec<u32>,
+    /// Its id changed (a stream that names a message when it ends).
+    pub renamed: Option<bool>,
+}
+
+/// What one `push` changed: the indexes of the messages it added, and the earlier
+/// messages it changed. Nothing else in `messages` changed.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct ConversationChanges {
+    pub added: Vec<u32>,
+    pub changed: Vec<MessageChange>,
+}
+
+/// What JavaScript holds of one message: per chunk, the length of the text it has (in
+/// bytes of the Rust text) when the chunk is text or thinking.
+type Synced = Vec<Vec<Option<usize>>>;
+
+struct Live {
+    core: Core,
+    immutable: bool,
+    /// The JavaScript `messages` array (the current one, for `immutable`).
+    array: sys::napi_ref,
+    synced: Synced,
+    /// `data: [DONE]` was written (`toUIMessageStream` after `end`).
+    done_written: bool,
+}
+
+/// A stream format's conversation, folded as it arrives. `push` takes what arrives:
+/// bytes of NDJSON or SSE split anywhere (a `Uint8Array`, or a string), or one value
+/// already parsed (a frame's JSON, an ACP notification, a JSON-RPC message). After every
+/// push, `messages` is what `foldStream` (and for a format with a history, `readHistory`)
+/// gives for everything pushed so far; the push returns what it changed. A bad frame
+/// throws an `Error` with its `line` (and `offset`, for bytes), changes nothing, and the
+/// conversation goes on; frames before it in the same push are folded.
+#[napi(custom_finalize)]
+pub struct Conversation {
+    live: RefCell<Option<Live>>,
+}
+
+impl ObjectFinalize for Conversation {
+    fn finalize(self, env: Env) -> Result<()> {
+        if let Some(live) = self.live.into_inner() {
+            // SAFETY: the reference was made in this environment.
+            unsafe { sys::napi_delete_reference(env.raw(), live.array) };
+        }
+        Ok(())
+    }
+}
+
+fn named(js: &Js, object: Value, key: &std::ffi::CStr) -> JsResult<Value> {
+    let mut value = ptr::null_mut();
+    // SAFETY: both handles belong to the current scope.
+    js.check(
+        unsafe { sys::napi_get_named_property(js.env, object, key.as_ptr(), &mut value) },
+        "reading a property",
+    )?;
+    Ok(value)
+}
+
+fn call(js: &Js, function: Value, this: Value, args: &[Value]) -> JsResult<Value> {
+    let mut result = ptr::null_mut();
+    // SAFETY: all handles belong to the current scope.
+    js.check(
+        unsafe { sys::napi_call_function(js.env, this, function, args.len(), args.as_ptr(), &mut result) },
+        "calling a function",
+    )?;
+    Ok(result)
+}
+
+/// `JSON.stringify(value)` as bytes (lone surrogates come out as escapes, so nothing is
+/// lost on the way to UTF-8); `None` for a value JSON cannot hold.
+fn stringify(js: &Js, value: Value) -> JsResult<Option<String>> {
+    let mut global = ptr::null_mut();
+    // SAFETY: `env` is live.
+    js.check(
+        unsafe { sys::napi_get_global(js.env, &mut global) },
+        "reading a global",
+    )?;
+    let json = named(js, global, c"JSON")?;
+    let stringify = named(js, json, c"stringify")?;
+    let text = call(js, stringify, json, &[value])?;
+    match js.value_type(text)? {
+        ValueType::String => Ok(Some(js.utf8(text)?)),
+        _ => Ok(None),
+    }
+}
+
+fn reference_value(js: &Js, reference: sys::napi_ref) -> JsResult<Value> {
+    let mut value = ptr::null_mut();
+    // SAFETY: the reference belongs to this environment.
+    js.check(
+        unsafe { sys::napi_get_reference_value(js.env, reference, &mut value) },
+        "reading a reference",
+    )?;
+    Ok(value)
+}
+
+fn reference(js: &Js, value: Value) -> JsResult<sys::napi_ref> {
+    let mut reference = ptr::null_mut();
+    // SAFETY: `value` is an object of the current scope.
+    js.check(
+        unsafe { sys::napi_create_reference(js.env, value, 1, &mut reference) },
+        "keeping the messages",
+    )?;
+    Ok(reference)
+}
+
+fn text_len(chunk: &FormatChunk) -> Option<usize> {
+    match chunk {
+        Chunk::Text { text } | Chunk::Thinking { text, .. } => Some(text.as_bytes().len()),
+        _ => None,
+    }
+}
+
+fn chunk_text(js: &Js, chunk: &FormatChunk) -> JsResult<Value> {
+    let mut out = Vec::new();
+    write_chunk::<true>(&mut out, chunk);
+    js.parse_json(&out)
+}
+
+fn message_value(live: &Core, index: usize, head_only: bool) -> Vec<u8> {
+    let (id, role, chunks) = live.messages().message(index);
+    let mut out = Vec::new();
+    write_message_head::<true>(&mut out, id, role);
+    if !head_only {
+        for (j, chunk) in chunks.iter().enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            write_chunk::<true>(&mut out, chunk);
+        }
+    }
+    out.extend_from_slice(b"]}");
+    out
+}
+
+/// Whether `text` grew from the first `had` bytes by appending (the text of a chunk only
+/// grows; a lone lead surrogate joined with its trail since is an append too, see
+/// [`Wtf8::tail_from`]).
+fn appended_at(text: &Wtf8, had: usize) -> bool {
+    had <= text.as_bytes().len()
+}
+
+/// Chunk `j` of message `i` as JavaScript should now hold it; `old` is the object it holds.
+fn fresh_chunk(js: &Js, chunk: &FormatChunk, had: Option<usize>, old: Option<Value>) -> JsResult<Value> {
+    let (text, emptied) = match (chunk, had, old) {
+        (Chunk::Text { text }, Some(had), Some(_)) if appended_at(text, had) => {
+            (text, Chunk::Text { text: Wtf8::new() })
+        }
+        (Chunk::Thinking { text, metadata }, Some(had), Some(_)) if appended_at(text, had) => (
+            text,
+            Chunk::Thinking {
+                text: Wtf8::new(),
+                metadata: metadata.clone(),
+            },
+        ),
+        _ => return chunk_text(js, chunk),
+    };
+    let (Some(had), Some(old)) = (had, old) else {
+        return chunk_text(js, chunk);
+    };
+    let fresh = chunk_text(js, &emptied)?;
+    let before = js.get(old, Interned::Text)?;
+    let added = text.tail_from(had).to_utf16();
+    let joined = if added.is_empty() {
+        before
+    } else {
+        js.plus(before, js.create_utf16(&added)?)?
+    };
+    js.set(fresh, Interned::Text, joined)?;
+    Ok(fresh)
+}
+
+fn slice(js: &Js, array: Value) -> JsResult<Value> {
+    let slice = named(js, array, c"slice")?;
+    call(js, slice, array, &[])
+}
+
+fn number_list(out: &mut Vec<u8>, numbers: impl Iterator<Item = usize>) {
+    out.push(b'[');
+    for (i, n) in numbers.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(n.to_string().as_bytes());
+    }
+    out.push(b']');
+}
+
+fn changes_json(changes: &Changes) -> Vec<u8> {
+    let mut out = b"{\"added\":".to_vec();
+    number_list(&mut out, changes.added.clone());
+    out.extend_from_slice(b",\"changed\":[");
+    for (i, change) in changes.changed.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(format!("{{\"index\":{},\"chunks\":", change.index).as_bytes());
+        number_list(&mut out, change.chunks.iter().copied());
+        if change.renamed {
+            out.extend_from_slice(b",\"renamed\":true");
+        }
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"]}");
+    out
+}
+
+impl Live {
+    /// Brings the JavaScript messages up to date with `changes`.
+    fn sync(&mut self, js: &Js, changes: &Changes) -> JsResult<()> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let held = reference_value(js, self.array)?;
+        let array = if self.immutable { slice(js, held)? } else { held };
+        let messages = self.core.messages();
+        for change in &changes.changed {
+            let i = change.index;
+            let old_message = js.element(array, i)?;
+            let old_chunks = js.get(old_message, Interned::Chunks)?;
+            let (message, chunks) = if self.immutable {
+                let message = js.parse_json(&message_value(&self.core, i, true))?;
+                let chunks = slice(js, old_chunks)?;
+                js.set(message, Interned::Chunks, chunks)?;
+                js.set_element(array, i, message)?;
+                (message, chunks)
+            } else {
+                (old_message, old_chunks)
+            };
+            let (id, _, now) = messages.message(i);
+            if change.renamed && !self.immutable {
+                let id: Vec<u16> = id.encode_utf16().collect();
+                js.set(message, Interned::Id, js.create_utf16(&id)?)?;
+            }
+            let synced = &mut self.synced[i];
+            for &j in &change.chunks {
+                let held = j < synced.len();
+                let old = if held {
+                    Some(js.element(old_chunks, j)?)
+                } else {
+                    None
+                };
+                let had = synced.get(j).copied().flatten();
+                match (old, &now[j], had) {
+                    // The common push, a streamed delta: only the text grew, and in place
+                    // the old string gets the new part appended (a rope), nothing else.
+                    (
+                        Some(old),
+                        Chunk::Text { text } | Chunk::Thinking { text, metadata: None },
+                        Some(had),
+                    ) if !self.immutable && appended_at(text, had) => {
+                        let added = text.tail_from(had).to_utf16();
+                        if !added.is_empty() {
+                            let before = js.get(old, Interned::Text)?;
+                            js.set(old, Interned::Text, js.plus(before, js.create_utf16(&added)?)?)?;
+                        }
+                    }
+                    _ => {
+                        let fresh = fresh_chunk(js, &now[j], had, old)?;
+                        match old {
+                            Some(old) if !self.immutable => {
+                                let assign = js.table(OBJECT_ASSIGN)?;
+                                call(js, assign, js.undefined()?, &[old, fresh])?;
+                            }
+                            _ => js.set_element(chunks, j, fresh)?,
+                        }
+                    }
+                }
+                if held {
+                    synced[j] = text_len(&now[j]);
+                } else {
+                    synced.resize(j, None);
+                    synced.push(text_len(&now[j]));
+                }
+            }
+        }
+        for i in changes.added.clone() {
+            let message = js.parse_json(&message_value(&self.core, i, false))?;
+            js.set_element(array, i, message)?;
+            let (_, _, chunks) = messages.message(i);
+            self.synced.push(chunks.iter().map(text_len).collect());
+        }
+        if self.immutable {
+            let next = reference(js, array)?;
+            // SAFETY: the old reference belongs to this environment and is no longer used.
+            unsafe { sys::napi_delete_reference(js.env, self.array) };
+            self.array = next;
+        }
+        Ok(())
+    }
+}
+
+/// A refused frame as the `Error` thrown: its message prefixed with the method, its
+/// `line` and `offset` as properties.
+fn live_error(error: LiveError, what: &str) -> JsError {
+    JsError::Located {
+        message: format!("{what}: {error}"),
+        offset: error.offset,
+        line: error.error.line.map(|l| l as u64),
+        code: None,
+    }
+}
+
+/// What a push was given.
+enum Input {
+    Bytes(Vec<u8>),
+    Value(Json),
+}
+
+/// `data` read before the conversation is touched: a getter of a pushed object may run
+/// any code, `push` on this conversation included.
+fn input(js: &Js, data: Value) -> JsResult<Input> {
+    if let Some(bytes) = super::bytes::uint8_bytes(js, data)? {
+        return Ok(Input::Bytes(bytes.into_owned()));
+    }
+    match js.value_type(data)? {
+        ValueType::String => Ok(Input::Bytes(js.utf8(data)?.into_bytes())),
+        ValueType::Object => {
+            let text =
+                stringify(js, data)?.ok_or_else(|| JsError::Type("data cannot be written as JSON".into()))?;
+            let value = value::parse(text.as_bytes()).map_err(|e| JsError::Type(format!("data: {e}")))?;
+            Ok(Input::Value(value))
+        }
+        got => Err(JsError::Type(format!(
+            "data must be a Uint8Array, a string or a parsed frame (an object), got {}",
+            got.name()
+        ))),
+    }
+}
+
+/// `messages` as JSON text gave them: a call's `arguments` that was `undefined` is absent
+/// there, and stays `undefined` here (the reader of `ChatMessage` JSON takes absent as
+/// `null`).
+fn absent_arguments(mut messages: Json) -> Json {
+    let Json::Array(messages_list) = &mut messages else {
+        return messages;
+    };
+    for message in messages_list {
+        let Some(Json::Array(chunks)) = message.get_mut("chunks") else {
+            continue;
+        };
+        for chunk in chunks {
+            let Some(Json::Array(calls)) = chunk.get_mut("calls") else {
+                continue;
+            };
+            for call in calls {
+                if let Json::Object(fields) = call {
+                    if !fields.iter().any(|(key, _)| *key == "arguments") {
+                        fields.push((Wtf8::from("arguments"), Json::Undefined));
+                    }
+                }
+            }
+        }
+    }
+    messages
+}
+
+fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
+    if js.value_type(value)? != ValueType::Object {
+        return Err(JsError::Type(format!(
+            "options must be an object with a format, got {}",
+            js.value_type(value)?.name()
+        )));
+    }
+    let streams = || {
+        FORMATS
+            .iter()
+            .filter(|f| f.stream.is_some())
+            .map(|f| format!("'{}'", f.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let format = named(js, value, c"format")?;
+    let format = match js.value_type(format)? {
+        ValueType::String => {
+            let name = js.utf8(format)?;
+            find(&name).filter(|f| f.stream.is_some()).ok_or_else(|| {
+                JsError::Type(format!(
+                    "options.format must be one of {}, got '{name}'",
+                    streams()
+                ))
+            })?
+        }
+        got => {
+            return Err(JsError::Type(format!(
+                "options.format must be one of {}, got {}",
+                streams(),
+                got.name()
+            )))
+        }
+    };
+    let strict = named(js, value, c"strict")?;
+    let strict = match js.value_type(strict)? {
+        ValueType::Undefined => false,
+        ValueType::Boolean => js.truthy(strict)?,
+        got => {
+            return Err(JsError::Type(format!(
+                "options.strict must be a boolean, got {}",
+                got.name()
+            )))
+        }
+    };
+    let limit = named(js, value, c"limit")?;
+    let limit = match js.value_type(limit)? {
+        ValueType::Undefined => None,
+        ValueType::Number => {
+            let n = js.number(limit)?;
+            if !(n >= 1.0 && n.fract() == 0.0) {
+                return Err(JsError::Type(format!(
+                    "options.limit must be a positive whole number of bytes, got {n}"
+                )));
+            }
+            Some(if n >= usize::MAX as f64 {
+                usize::MAX
+            } else {
+                n as usize
+            })
+        }
+        got => {
+            return Err(JsError::Type(format!(
+                "options.limit must be a number, got {}",
+                got.name()
+            )))
+        }
+    };
+    let mode = named(js, value, c"mode")?;
+    let mut buf = [0u8; 32];
+    let immutable = match js.tag(mode, &mut buf)? {
+        None if js.value_type(mode)? == ValueType::Undefined => false,
+        Some(b"mutable") => false,
+        Some(b"immutable") => true,
+        _ => {
+            return Err(JsError::Type(format!(
+                "options.mode must be 'mutable' or 'immutable', got {}",
+                js.describe(mode)?
+            )))
+        }
+    };
+    let messages = named(js, value, c"messages")?;
+    let messages = match js.value_type(messages)? {
+        ValueType::Undefined => Vec::new(),
+        _ if js.is_array(messages)? => {
+            let text = stringify(js, messages)?.unwrap_or_default();
+            let json =
+                value::parse(text.as_bytes()).map_err(|e| JsError::Type(format!("options.messages: {e}")))?;
+            messages_from_json(&absent_arguments(json), "options.messages")
+                .map_err(|e| JsError::Type(e.to_string()))?
+        }
+        got => {
+            return Err(JsError::Type(format!(
+                "options.messages must be an array of ChatMessage, got {}",
+                got.name()
+            )))
+        }
+    };
+    let line = named(js, value, c"line")?;
+    let first_line = match js.value_type(line)? {
+        ValueType::Undefined => 1,
+        ValueType::Number => {
+            let n = js.number(line)?;
+            if !(n >= 1.0 && n.fract() == 0.0 && n <= u32::MAX as f64) {
+                return Err(JsError::Type(format!(
+                    "options.line must be a whole number from 1, got {n}"
+                )));
+            }
+            n as usize
+        }
+        got => {
+            return Err(JsError::Type(format!(
+                "options.line must be a number, got {}",
+                got.name()
+            )))
+        }
+    };
+    let options = LiveOptions {
+        strict,
+        limit,
+        first_line,
+    };
+    let core = Core::resume(format, options, messages).map_err(JsError::Type)?;
+    Ok((core, immutable))
+}
+
+// ─── The raw class ───────────────────────────────────────────────────────────
+
+thread_local! {
+    /// The conversations this thread's constructor made that are not finalized yet: a
+    /// method called on anything else throws instead of reading foreign memory (as
+    /// `stream.rs` keeps its streams).
+    static MADE: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
+}
+
+unsafe extern "C" fn finalize(env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
+    let _ = MADE.try_with(|made| {
+        made.try_borrow_mut()
+            .map(|mut made| made.remove(&(data as usize)))
+    });
+    // SAFETY: `data` is the box `construct` leaked for this object; finalizers run once.
+    let conversation = unsafe { Box::from_raw(data as *mut Conversation) };
+    if let Some(live) = conversation.live.into_inner() {
+        // SAFETY: the reference was made in this environment.
+        unsafe { sys::napi_delete_reference(env, live.array) };
+    }
+}
+
+/// The conversation behind `this`, if `construct` made it.
+fn this_conversation<'a>(js: &Js, this: Value, what: &str) -> JsResult<&'a Conversation> {
+    let mut data: *mut c_void = ptr::null_mut();
+    // SAFETY: `this` belongs to the current call.
+    let unwrapped = unsafe { sys::napi_unwrap(js.env, this, &mut data) } == sys::Status::napi_ok;
+    if !unwrapped || !MADE.with(|made| made.borrow().contains(&(data as usize))) {
+        return Err(JsError::Type(format!(
+            "{what} called on an object that is not a Conversation"
+        )));
+    }
+    // SAFETY: a live conversation made by `construct`, alive while `this` is; it is only
+    // used through shared references (its state is behind a `RefCell`).
+    Ok(unsafe { &*(data as *const Conversation) })
+}
+
+/// A method of the raw class: `body` gets the conversation behind `this` and the arguments.
+unsafe fn method<const N: usize>(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+    what: &str,
+    body: impl FnOnce(&Js, &Conversation, [Value; N]) -> JsResult<Value>,
+) -> sys::napi_value {
+    let Some((args, this, data)) = (unsafe { call_info::<N>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    unsafe {
+        run(env, data, what, &[], |js| {
+            body(js, this_conversation(js, this, what)?, args)
+        })
+    }
+    .unwrap_or(ptr::null_mut())
+}
+
+unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    let Some(([options], this, data)) = (unsafe { call_info::<1>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    let mut new_target = ptr::null_mut();
+    unsafe { sys::napi_get_new_target(env, info, &mut new_target) };
+    let construct = |js: &Js| {
+        if new_target.is_null() {
+            return Err(JsError::Type("a class constructor: call it with `new`".into()));
+        }
+        let conversation = Box::into_raw(Box::new(Conversation::made(js, options)?));
+        // SAFETY: `this` is the new object; the finalizer frees the box with it.
+        let status = unsafe {
+            sys::napi_wrap(
+                env,
+                this,
+                conversation.cast(),
+                Some(finalize),
+                ptr::null_mut(),
+                ptr::null_mut(),
+            )
+        };
+        if status != sys::Status::napi_ok {
+            // SAFETY: not wrapped, so still ours alone.
+            let conversation = unsafe { Box::from_raw(conversation) };
+            if let Some(live) = conversation.live.into_inner() {
+                unsafe { sys::napi_delete_reference(env, live.array) };
+            }
+            return Err(JsError::Internal(format!(
+                "wrapping the conversation failed with status {status}"
+            )));
+        }
+        MADE.with(|made| made.borrow_mut().insert(conversation as usize));
+        Ok(this)
+    };
+    unsafe { run(env, data, "Conversation", &[], construct) }.unwrap_or(ptr::null_mut())
+}
+
+unsafe extern "C" fn raw_push(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, "Conversation.push", |js, c, [data]| {
+            c.push_js(js, data)
+        })
+    }
+}
+
+unsafe extern "C" fn raw_end(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.end", |js, c, []| c.end_js(js)) }
+}
+
+unsafe extern "C" fn raw_messages(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.messages", |js, c, []| c.messages_js(js)) }
+}
+
+unsafe extern "C" fn raw_skipped(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.skipped", |js, c, []| c.skipped_js(js)) }
+}
+
+unsafe extern "C" fn raw_ui_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, "Conversation.toUIMessageChunks", |js, c, []| {
+            c.ui_chunks_js(js)
+        })
+    }
+}
+
+unsafe extern "C" fn raw_ui_stream(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, "Conversation.toUIMessageStream", |js, c, []| {
+            c.ui_stream_js(js)
+        })
+    }
+}
+
+unsafe extern "C" fn raw_format(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.format", |js, c, []| c.format_js(js)) }
+}
+
+/// Defines the raw `Conversation` class and puts it on `exports`, replacing the generated
+/// one.
+///
+/// # Safety
+/// `env` and `exports` must be the module's; `state` its state, alive as long as `env`.
+pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state: *mut State) -> JsResult<()> {
+    let property = |name: &'static CStr, method: sys::napi_callback, getter: sys::napi_callback| {
+        sys::napi_property_descriptor {
+            utf8name: name.as_ptr(),
+            name: ptr::null_mut(),
+            method,
+            getter,
+            setter: None,
+            value: ptr::null_mut(),
+            attributes: if method.is_some() {
+                sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable
+            } else {
+                sys::PropertyAttributes::configurable
+            },
+            data: state.cast(),
+        }
+    };
+    let properties = [
+        property(c"push", Some(raw_push), None),
+        property(c"end", Some(raw_end), None),
+        property(c"toUIMessageChunks", Some(raw_ui_chunks), None),
+        property(c"toUIMessageStream", Some(raw_ui_stream), None),
+        property(c"messages", None, Some(raw_messages)),
+        property(c"skipped", None, Some(raw_skipped)),
+        property(c"format", None, Some(raw_format)),
+    ];
+    let mut class = ptr::null_mut();
+    let name = c"Conversation";
+    // SAFETY: the descriptors point at static names and live callbacks.
+    let status = unsafe {
+        sys::napi_define_class(
+            env,
+            name.as_ptr(),
+            name.to_bytes().len() as isize,
+            Some(construct),
+            state.cast(),
+            properties.len(),
+            properties.as_ptr(),
+            &mut class,
+        )
+    };
+    let status = match status {
+        sys::Status::napi_ok => unsafe { sys::napi_set_named_property(env, exports, name.as_ptr(), class) },
+        status => status,
+    };
+    match status {
+        sys::Status::napi_ok => Ok(()),
+        status => Err(JsError::Internal(format!(
+            "installing Conversation failed with status {status}"
+        ))),
+    }
+}
+
+// ─── The glue both classes run ──────────────────────────────────────────────────
+
+impl Conversation {
+    fn made(js: &Js, options_value: Value) -> JsResult<Self> {
+        let (core, immutable) = options(js, options_value)?;
+        let messages = core.messages();
+        let mut text = b"[".to_vec();
+        let mut synced = Vec::with_capacity(messages.len());
+        for i in 0..messages.len() {
+            if i > 0 {
+                text.push(b',');
+            }
+            text.extend_from_slice(&message_value(&core, i, false));
+            synced.push(messages.message(i).2.iter().map(text_len).collect());
+        }
+        text.push(b']');
+        let array = js.parse_json_owned(text)?;
+        Ok(Conversation {
+            live: RefCell::new(Some(Live {
+                core,
+                immutable,
+                array: reference(js, array)?,
+                synced,
+                done_written: false,
+            })),
+        })
+    }
+
+    /// Runs `body` on the conversation; a call made while another runs (from a getter of
+    /// a pushed value, a setter on a message) is refused.
+    fn with(&self, what: &str, body: impl FnOnce(&mut Live) -> JsResult<Value>) -> JsResult<Value> {
+        let Ok(mut live) = self.live.try_borrow_mut() else {
+            return Err(JsError::Type(format!(
+                "{what} called while this conversation is busy (from a getter or setter it ran)"
+            )));
+        };
+        let live = live
+            .as_mut()
+            .ok_or_else(|| JsError::Internal("the conversation is gone".into()))?;
+        body(live)
+    }
+
+    /// Brings JavaScript's messages up to date, then reports the changes or throws.
+    fn apply(
+        js: &Js,
+        live: &mut Live,
+        result: std::result::Result<Changes, (Changes, LiveError)>,
+        what: &str,
+    ) -> JsResult<Value> {
+        let (changes, error) = match result {
+            Ok(changes) => (changes, None),
+            Err((changes, error)) => (changes, Some(error)),
+        };
+        live.sync(js, &changes)?;
+        match error {
+            Some(error) => Err(live_error(error, what)),
+            None => js.parse_json(&changes_json(&changes)),
+        }
+    }
+
+    fn push_js(&self, js: &Js, data: Value) -> JsResult<Value> {
+        const WHAT: &str = "Conversation.push";
+        // Read first: a getter of the value may run any code, a push on this conversation too.
+        let read = input(js, data)?;
+        self.with(WHAT, |live| {
+            let result = match read {
+                Input::Bytes(bytes) => live.core.push_bytes(&bytes),
+                Input::Value(value) => live
+                    .core
+                    .push_value(value)
+                    .map_err(|e| (Changes::default(), LiveError::from(e))),
+            };
+            Self::apply(js, live, result, WHAT)
+        })
+    }
+
+    fn end_js(&self, js: &Js) -> JsResult<Value> {
+        const WHAT: &str = "Conversation.end";
+        self.with(WHAT, |live| {
+            let result = live.core.end();
+            Self::apply(js, live, result, WHAT)
+        })
+    }
+
+    fn messages_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.messages", |live| reference_value(js, live.array))
+    }
+
+    fn skipped_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.skipped", |live| {
+            let skips = live.core.skips();
+            let json = Json::object([
+                ("count", Json::Number(skips.count.to_string().into())),
+                (
+                    "examples",
+                    Json::Array(skips.examples.iter().map(|e| Json::string(e.as_str())).collect()),
+                ),
+            ]);
+            let mut out = Vec::new();
+            value::write_ascii(&mut out, &json);
+            js.parse_json(&out)
+        })
+    }
+
+    fn ui_chunks_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.toUIMessageChunks", |live| {
+            let mut out = Vec::new();
+            value::write_ascii(&mut out, &Json::Array(live.core.ui_chunks()));
+            js.parse_json_owned(out)
+        })
+    }
+
+    fn ui_stream_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.toUIMessageStream", |live| {
+            let mut out = Vec::new();
+            for chunk in live.core.ui_chunks() {
+                out.extend_from_slice(b"data: ");
+                value::write_ascii(&mut out, &chunk);
+                out.extend_from_slice(b"\n\n");
+            }
+            if live.core.ended() && !live.done_written {
+                out.extend_from_slice(b"data: [DONE]\n\n");
+                live.done_written = true;
+            }
+            js.ascii_string_owned(out)
+        })
+    }
+
+    fn format_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.format", |live| {
+            js.ascii_string(live.core.format().name)
+        })
+    }
+}
+
+// ─── The generated declarations ───────────────────────────────────────────────
+
+#[napi]
+impl Conversation {
+    #[napi(constructor, ts_args_type = "options: ConversationOptions")]
+    pub fn new(env: &Env, options: Unknown) -> Result<Self> {
+        let mut made = None;
+        glue(env, "Conversation", |js| {
+            made = Some(Conversation::made(js, options.raw())?);
+            js.undefined()
+        })?;
+        made.ok_or_else(|| napi::Error::new(napi::Status::PendingException, "exception pending"))
+    }
+
+    /// Folds what arrived: bytes (a `Uint8Array`, or a string) of NDJSON or SSE split
+    /// anywhere, or one value already parsed. Returns what changed.
+    #[napi(
+        ts_args_type = "data: Uint8Array | string | object",
+        ts_return_type = "ConversationChanges"
+    )]
+    pub fn push<'env>(&self, env: &'env Env, data: Unknown) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.push", |js| self.push_js(js, data.raw()))
+    }
+
+    /// The end of the stream: a last line without a line break is folded; a frame cut
+    /// short throws.
+    #[napi(ts_return_type = "ConversationChanges")]
+    pub fn end<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.end", |js| self.end_js(js))
+    }
+
+    /// What the conversation gained since the last call, as AI SDK UI message stream
+    /// chunks, for a `useChat` frontend: each assistant message a UI message (`start` …
+    /// `finish`), its parts closed once it is done (a later message began, or `end`).
+    /// The SDK's `readUIMessageStream` makes of them what `aiSdk.fromMessage` gives.
+    #[napi(
+        js_name = "toUIMessageChunks",
+        ts_return_type = "Array<{ type: string; [key: string]: unknown }>"
+    )]
+    pub fn to_ui_message_chunks<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.toUIMessageChunks", |js| self.ui_chunks_js(js))
+    }
+
+    /// `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
+    /// `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
+    #[napi(js_name = "toUIMessageStream", ts_return_type = "string")]
+    pub fn to_ui_message_stream<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.toUIMessageStream", |js| self.ui_stream_js(js))
+    }
+
+    /// The messages so far (see `mode` for when it is a new array).
+    #[napi(getter, ts_return_type = "ChatMessage[]")]
+    pub fn messages<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.messages", |js| self.messages_js(js))
+    }
+
+    /// Values skipped so far (with `strict` they are refused).
+    #[napi(getter, ts_return_type = "SkippedLines")]
+    pub fn skipped<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.skipped", |js| self.skipped_js(js))
+    }
+
+    /// The stream format.
+    #[napi(getter, ts_return_type = "FormatName")]
+    pub fn format<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.format", |js| self.format_js(js))
+    }
+}

@@ -1,0 +1,95 @@
+//! The live conversation of the core: pushed a line at a time (and in random pieces), every
+//! stream example equals `fold_stream` of what was pushed, after every push; each push's
+//! report names every message and chunk that changed.
+
+use agent_chunks::formats::conversation::{owned_messages, Changes, Conversation};
+use agent_chunks::formats::live::fold_stream;
+use agent_chunks::formats::model_json::FormatMessage;
+use agent_chunks::formats::registry::find;
+use proptest::prelude::*;
+
+const EXAMPLES: &[(&str, &[u8])] = &[
+    ("acp", include_bytes!("../examples/acp-session.ndjson")),
+    ("acp", include_bytes!("../examples/acp-v1-load.ndjson")),
+    ("events", include_bytes!("../examples/agent-session.sse")),
+    ("events", include_bytes!("../examples/demo-stream.ndjson")),
+    ("ai-sdk", include_bytes!("../examples/ai-sdk-stream.sse")),
+    ("pi-events", include_bytes!("../examples/pi-events.ndjson")),
+    ("pi-stream", include_bytes!("../examples/openclaw-gateway.ndjson")),
+    (
+        "pi-stream",
+        include_bytes!("../examples/pi-session.stream.ndjson"),
+    ),
+    ("sn-stream", include_bytes!("../examples/sn-thinking.sse")),
+];
+
+/// Checks that `changes` names everything that differs between `before` and `after`.
+fn check_report(before: &[FormatMessage], after: &[FormatMessage], changes: &Changes) {
+    assert_eq!(changes.added, before.len()..after.len());
+    for (i, message) in before.iter().enumerate() {
+        let Some(change) = changes.changed.iter().find(|c| c.index == i) else {
+            assert_eq!(&after[i], message, "message {i} changed unreported");
+            continue;
+        };
+        if !change.renamed {
+            assert_eq!(after[i].id, message.id);
+        }
+        for (j, chunk) in after[i].chunks.iter().enumerate() {
+            if !change.chunks.contains(&j) {
+                assert_eq!(
+                    Some(chunk),
+                    message.chunks.get(j),
+                    "chunk {i}.{j} changed unreported"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_line_at_a_time_every_example_equals_its_prefix_read_whole() {
+    for &(format, bytes) in EXAMPLES {
+        let format = find(format).unwrap();
+        let mut live = Conversation::new(format, Default::default()).unwrap();
+        let mut at = 0;
+        for line in bytes.split_inclusive(|&b| b == b'\n') {
+            let before = owned_messages(live.messages());
+            let changes = live.push_bytes(line).unwrap();
+            at += line.len();
+            let after = owned_messages(live.messages());
+            check_report(&before, &after, &changes);
+            // An SSE frame ends at its blank line: compare there (and at every NDJSON line).
+            if line == b"\n" || !bytes.starts_with(b"data") && !bytes.starts_with(b"retry") {
+                let whole = fold_stream(format, &bytes[..at], false).unwrap();
+                assert_eq!(after, whole.messages, "{} after byte {at}", format.name);
+            }
+        }
+        live.end().unwrap();
+        assert_eq!(
+            owned_messages(live.messages()),
+            fold_stream(format, bytes, false).unwrap().messages
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn split_anywhere_the_end_is_the_same(example in 0..EXAMPLES.len(), cuts in prop::collection::vec(0.0f64..1.0, 0..40)) {
+        let (format, bytes) = EXAMPLES[example];
+        let format = find(format).unwrap();
+        let mut cuts: Vec<usize> = cuts.iter().map(|c| (c * bytes.len() as f64) as usize).collect();
+        cuts.push(bytes.len());
+        cuts.sort_unstable();
+        let mut live = Conversation::new(format, Default::default()).unwrap();
+        let mut at = 0;
+        for cut in cuts {
+            let before = owned_messages(live.messages());
+            let changes = live.push_bytes(&bytes[at..cut]).unwrap();
+            check_report(&before, &owned_messages(live.messages()), &changes);
+            at = cut;
+        }
+        live.end().unwrap();
+        prop_assert_eq!(owned_messages(live.messages()), fold_stream(format, bytes, false).unwrap().messages);
+    }
+}
