@@ -21,7 +21,7 @@ export const LIBSYSTEM_SYMBOLS = [
   '_dispatch_release', '_dispatch_semaphore_create', '_dispatch_semaphore_signal',
   '_dispatch_semaphore_wait', '_dladdr', '_dlclose', '_dlerror', '_dlopen', '_dlsym',
   '_free', '_fstat', '_getcwd', '_getentropy', '_getenv', '_lseek', '_malloc', '_memcmp',
-  '_memcpy', '_memmove', '_memset', '_mmap', '_mprotect', '_munmap', '_open', '_opendir',
+  '_memcpy', '_memmove', '_memset', '_memset_pattern16', '_mmap', '_mprotect', '_munmap', '_open', '_opendir',
   '_pause', '_posix_memalign', '_pthread_attr_destroy', '_pthread_attr_init',
   '_pthread_attr_setstacksize', '_pthread_cond_broadcast', '_pthread_cond_destroy',
   '_pthread_cond_signal', '_pthread_cond_wait', '_pthread_create', '_pthread_detach',
