@@ -6,13 +6,12 @@
 // The toolchain is Debian's (see `toolchain.mjs`): rustup cannot add targets here, and
 // Debian's rustc builds the standard library for the target from its source package.
 // The standard library is built once and kept in `target/wasm`.
-import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import * as esbuild from 'esbuild'
-import { ensureToolchain, TOOLS } from './toolchain.mjs'
+import { cargoBuildStd, ensureToolchain, TOOLS } from './toolchain.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const targetDir = join(root, 'target', 'wasm')
@@ -20,26 +19,18 @@ const TARGET = 'wasm32-wasip1'
 
 ensureToolchain()
 
-const env = {
-  ...process.env,
-  RUSTC: TOOLS.rustc,
-  CARGO: TOOLS.cargo,
-  // `-Zbuild-std` is unstable; Debian's stable rustc allows it with this.
-  RUSTC_BOOTSTRAP: '1',
-  CARGO_TARGET_DIR: targetDir,
-  CARGO_TARGET_WASM32_WASIP1_LINKER: TOOLS.wasmLd,
-  // The standard library is compiled with these too, so it can use the same features.
-  CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS: '-C target-feature=+simd128',
-  EMNAPI_LINK_DIR: join(root, 'node_modules', 'emnapi', 'lib', TARGET),
-  WASI_LIBC_DIR: TOOLS.wasiLibc,
-}
-delete env.RUSTFLAGS
-const cargo = spawnSync(
-  TOOLS.cargo,
-  ['build', '--lib', '--release', '--target', TARGET, '-Zbuild-std=std,panic_abort'],
-  { cwd: root, env, stdio: 'inherit' },
-)
-if (cargo.status !== 0) process.exit(cargo.status ?? 1)
+cargoBuildStd({
+  root,
+  target: TARGET,
+  targetDir,
+  env: {
+    CARGO_TARGET_WASM32_WASIP1_LINKER: TOOLS.wasmLd,
+    // The standard library is compiled with these too, so it can use the same features.
+    CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS: '-C target-feature=+simd128',
+    EMNAPI_LINK_DIR: join(root, 'node_modules', 'emnapi', 'lib', TARGET),
+    WASI_LIBC_DIR: TOOLS.wasiLibc,
+  },
+})
 
 const wasm = join(targetDir, 'agent-chunks.wasm32-wasip1.wasm')
 copyFileSync(join(targetDir, TARGET, 'release', 'agent_chunks.wasm'), wasm)

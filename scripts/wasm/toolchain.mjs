@@ -6,6 +6,7 @@
 // `lld-22` the linker and `wasi-libc` the C library and startup objects for WASI.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 
 export const PACKAGES = ['rustc-web', 'cargo-web', 'rust-web-src', 'lld-22', 'wasi-libc']
 
@@ -66,6 +67,31 @@ export function ensurePackages(packages, missing, what) {
   if (lacks.length > 0) {
     throw new Error(`${what} needs ${lacks.join(', ')}. On Debian 12, as root: apt-get ${install.join(' ')}`)
   }
+}
+
+/**
+ * Builds the crate's library for `target` with Debian's rustc, the standard library
+ * compiled from source for it (`-Zbuild-std`, unstable, allowed by `RUSTC_BOOTSTRAP`), into
+ * `targetDir`, with `env` added to the environment. Exits the process if cargo fails.
+ * The panic strategy stays the target's: unwinding for the native addons (the binding
+ * catches panics at its boundary, see src/napi/entry.rs), abort for WebAssembly.
+ */
+export function cargoBuildStd({ root, target, targetDir, env: extra = {}, quiet = false }) {
+  const env = {
+    ...process.env,
+    RUSTC: TOOLS.rustc,
+    CARGO: TOOLS.cargo,
+    RUSTC_BOOTSTRAP: '1',
+    CARGO_TARGET_DIR: targetDir,
+    ...extra,
+  }
+  // Flags meant for the host build (rustup's) must not reach a cross build.
+  delete env.RUSTFLAGS
+  const args = ['build', '--lib', '--release', '--target', target, '-Zbuild-std=std,panic_abort']
+  if (quiet) args.push('--quiet')
+  const cargo = spawnSync(TOOLS.cargo, args, { cwd: root, env, stdio: 'inherit' })
+  if (cargo.status !== 0) process.exit(cargo.status ?? 1)
+  return join(targetDir, target, 'release')
 }
 
 /** Installs the Debian packages if a piece is missing; throws if that cannot be done. */

@@ -136,6 +136,11 @@ impl<R: Seek> Seek for Cancellable<'_, R> {
 /// A file that cannot be read, as Node names such errors (`ENOENT`, …).
 fn io_error(what: &str, path: &std::path::Path, e: &std::io::Error) -> JsError {
     use std::io::ErrorKind as K;
+    // Windows refuses to open a directory as a file with "access denied"; Node's own
+    // `fs.readFileSync` says EISDIR there, as on every other system.
+    if e.kind() == K::PermissionDenied && path.is_dir() {
+        return io_error(what, path, &std::io::Error::from(K::IsADirectory));
+    }
     let code = match e.kind() {
         K::NotFound => "ENOENT",
         K::PermissionDenied => "EACCES",
