@@ -9,7 +9,7 @@
 // under XBUILD_DIR is kept, so a second run only relinks what changed.
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { cargoBuildStd } from '../wasm/toolchain.mjs'
 import { checkBinary } from './check.mjs'
@@ -41,11 +41,16 @@ function checkOptionalDependencies() {
 }
 
 function pack(target) {
-  const done = spawnSync('npm', ['pack', '--json', '--pack-destination', dist, join(root, 'npm', target.platform)], {
+  return packDir(join(root, 'npm', target.platform))
+}
+
+/** `npm pack` of the package in `dir` into dist/: its tarball and sizes. */
+function packDir(dir) {
+  const done = spawnSync('npm', ['pack', '--json', '--pack-destination', dist, dir], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  if (done.status !== 0) throw new Error(`npm pack npm/${target.platform} failed`)
+  if (done.status !== 0) throw new Error(`npm pack ${dir} failed`)
   const [info] = JSON.parse(done.stdout)
   return { tarball: join(dist, info.filename), packed: info.size, unpacked: info.unpackedSize }
 }
@@ -89,4 +94,15 @@ for (const target of TARGETS) {
   const tarball = join(dist, `agent-chunks-${target.platform}-${JSON.parse(readFileSync(join(root, 'package.json'))).version}.tgz`)
   if (!existsSync(tarball) || statSync(tarball).size !== s.tarball) continue
   console.log(`agent-chunks-${target.platform}`.padEnd(28) + kib(s.tarball) + kib(s.unpacked) + kib(s.binary) + kib(s.binaryGzip))
+}
+
+// The WebAssembly fallback and the main package (whose prepack builds the fallback's
+// files), when every platform was built: together with the platform packages, what a
+// publish of this version is.
+if (process.argv.length <= 2) {
+  console.log('\n== wasm32-wasi and the main package')
+  for (const dir of [root, join(root, 'npm', 'wasm32-wasi')]) {
+    const packed = packDir(dir)
+    console.log(`${basename(packed.tarball)}`.padEnd(37) + kib(packed.packed) + kib(packed.unpacked))
+  }
 }
