@@ -190,12 +190,15 @@ test('bad input: a TypeError naming the line and path, input untouched', () => {
   rejects(() => pi.fromMessages({}), 'pi.fromMessages: "messages" must be an array, got object')
 })
 
-test('a truncated last line is reported with its line number; an earlier one is invalid JSON', () => {
+test('a line cut short is read past as readHistory reads it; strict reports it with its line number (a truncated last line, an earlier one invalid JSON)', () => {
   const whole = sessionBytes.toString('utf8')
   const cut = whole.slice(0, whole.length - 40)
   const lineCount = cut.split('\n').length
-  rejects(() => pi.toMessages(cut), `pi.toMessages: line ${lineCount}: truncated JSON: the file ends inside this line (at column ${cut.split('\n').at(-1).length + 1})`)
-  rejects(() => pi.toMessages(Buffer.from('{"role":"user","content":"a"}\n{"role":"us\n{"role":"user","content":"b"}\n')), 'pi.toMessages: line 2: the JSON text ends early (at column 12)')
+  assert.deepEqual(pi.toMessages(cut), readHistory(cut, { format: 'pi' }).messages)
+  rejects(() => pi.toMessages(cut, { strict: true }), `pi.toMessages: line ${lineCount}: truncated JSON: the file ends inside this line (at column ${cut.split('\n').at(-1).length + 1})`)
+  const early = Buffer.from('{"role":"user","content":"a"}\n{"role":"us\n{"role":"user","content":"b"}\n')
+  assert.deepEqual(pi.toMessages(early).map((m) => m.chunks[0].text), ['a', 'b'])
+  rejects(() => pi.toMessages(early, { strict: true }), 'pi.toMessages: line 2: the JSON text ends early (at column 12)')
 })
 
 test('the plain-JS baseline of the benchmarks reads every Pi session alike', async () => {

@@ -89,7 +89,14 @@ fn a_pi_line_nested_too_deeply_names_the_limit_line_and_column() {
         arrays(100_000)
     );
     let session = format!("{{\"role\":\"user\",\"content\":\"hi\"}}\n{line}\n");
-    let error = read_session(session.as_bytes()).unwrap_err();
+    // Read past (the line before it read), refused where it is when strict.
+    assert_eq!(read_session(session.as_bytes()).unwrap().len(), 1);
+    let strict = agent_chunks::formats::pi::SessionOptions {
+        strict: true,
+        ..Default::default()
+    };
+    let error =
+        agent_chunks::formats::pi::read_session_with(session.as_bytes(), strict, |_| true).unwrap_err();
     let column = first_past_limit(&line) + 1;
     assert_eq!(
         error.to_string(),

@@ -14,11 +14,11 @@ use crate::owned::IndexedChunks;
 use crate::reducer::{append_event, ChunkStore};
 
 use super::check::{
-    object, optional_string, split_lines, wrong, FormatError, FormatResult, Skips, COMPACTED, OFF_BRANCH,
-    UNREACHABLE,
+    object, optional_string, split_lines, unreadable_kind, wrong, FormatError, FormatResult, Skips,
+    COMPACTED, NOT_UTF8, OFF_BRANCH, UNREACHABLE,
 };
 use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
-use super::pi::{line_error, parse_line, read_entry, read_message, Stored};
+use super::pi::{line_error, parse_line, parse_str_line, read_entry, read_message, Stored};
 use super::registry::View;
 use super::value::Json;
 use super::wtf8::Wtf8;
@@ -326,7 +326,9 @@ impl SessionReader {
             },
             None => Kind::Bare,
         };
-        let compaction = matches!(kind, Kind::Entry(b"compaction")).then(|| kept(&line));
+        // A compaction found beside another value on a torn line is read (its summary is a
+        // message) but pi, which cannot parse that line, never resumes from it.
+        let compaction = (self.whole_line && matches!(kind, Kind::Entry(b"compaction"))).then(|| kept(&line));
         let stored = match kind {
             Kind::Message => {
                 let mut message = line.take("message").unwrap_or(Json::Null);
@@ -593,6 +595,7 @@ fn read_all(text: &[u8], options: SessionOptions, planned: bool) -> FormatResult
     } else if plan.compaction {
         reader.collect_all();
     }
+    let mut read_any = false;
     for (i, line) in lines.iter().enumerate() {
         if is_blank(line)
             || plan
@@ -602,8 +605,39 @@ fn read_all(text: &[u8], options: SessionOptions, planned: bool) -> FormatResult
         {
             continue;
         }
-        let parsed = parse_line(line).map_err(|e| line_error(e, i + 1, Some(i) == last))?;
-        reader.read_parsed(parsed, i + 1)?;
+        let number = i + 1;
+        let e = match parse_line(line) {
+            Ok(parsed) => {
+                read_any = true;
+                reader.whole_line = true;
+                reader.read_parsed(parsed, number)?;
+                continue;
+            }
+            Err(e) => e,
+        };
+        // A line that cannot be read is read past (refused when strict, or when no line
+        // was read yet: then it is no session); the complete entries on it are read.
+        if reader.options.strict || !read_any {
+            return Err(line_error(e, number, Some(i) == last));
+        }
+        if plan.on_path.is_some() {
+            // The plan took the line for the one entry its start names: read every line.
+            return read_all(text, reader.options.clone(), false);
+        }
+        reader.whole_line = false;
+        let Ok(line) = std::str::from_utf8(line) else {
+            reader.skips.unreadable(number, NOT_UTF8, "invalid UTF-8")?;
+            continue;
+        };
+        let (values, torn) = super::value::split_values(line, &parse_str_line);
+        for (at, problem) in torn {
+            let kind = unreadable_kind(at, &problem, !values.is_empty());
+            reader.skips.unreadable(number, kind, problem)?;
+        }
+        for range in values {
+            let parsed = parse_str_line(&line[range]).map_err(|e| line_error(e, number, false))?;
+            reader.read_parsed(parsed, number)?;
+        }
     }
     Ok(reader)
 }

@@ -23,10 +23,12 @@
 //!   (`ui_telemetry`) and session bookkeeping are counted by subtype in
 //!   [`Skips::kinds`]; subtypes this version does not know are skipped and counted.
 //!
-//! A `chat_compression` replaces what came before it in the model's context: resumed
-//! ([`View::Resumed`], the default) the conversation starts at the last one on the
-//! chain, its summary first; [`View::Transcript`] reads the whole chain. Records off the
-//! chain are counted in [`Skips::left_out`] by reason.
+//! A `chat_compression` replaces what came before it in the model's context, but not on
+//! the screen: Qwen Code's resume shows every record of the chain, the compressed part
+//! too. So [`View::Resumed`] (the default) and [`View::Transcript`] both read the whole
+//! chain, the compression a `compaction` chunk where it was made; [`View::All`] reads
+//! every record in file order. Records off the chain are counted in [`Skips::left_out`]
+//! by reason.
 
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
@@ -98,10 +100,6 @@ fn is_linked(line: &Json) -> bool {
     str_of(line, "uuid").is_some() && str_of(line, "type").is_some()
 }
 
-fn is_compression(line: &Json) -> bool {
-    str_of(line, "subtype").is_some_and(|s| *s == "chat_compression")
-}
-
 /// The records of the conversation in `view`, in order; the records left out are
 /// counted in `skips`, `numbers[i]` naming line `i`.
 pub fn conversation(lines: &[Json], numbers: &[usize], view: View, skips: &mut Skips) -> Vec<usize> {
@@ -115,18 +113,12 @@ pub fn conversation(lines: &[Json], numbers: &[usize], view: View, skips: &mut S
         .rposition(|l| is_linked(l) && !is_sidechain(l))
         .or_else(|| lines.iter().rposition(is_linked));
     let chain = leaf.map(|leaf| tree.chain(leaf, true)).unwrap_or_default();
-    let from = match view {
-        View::Resumed => chain
-            .iter()
-            .rposition(|&i| is_compression(&lines[i]))
-            .unwrap_or(0),
-        _ => 0,
-    };
-    let (mut shown, mut full) = (vec![false; n], vec![false; n]);
-    for (at, &i) in chain.iter().enumerate() {
+    // Nothing of the chain is left out for a compression (see the module's comment).
+    let mut full = vec![false; n];
+    for &i in &chain {
         full[i] = true;
-        shown[i] = at >= from;
     }
+    let shown = full.clone();
     let left_out = LeftOutLines {
         tree: &tree,
         shown: &shown,
@@ -145,7 +137,7 @@ pub fn conversation(lines: &[Json], numbers: &[usize], view: View, skips: &mut S
         },
         skips,
     );
-    chain[from..].to_vec()
+    chain
 }
 
 fn parts(record: &Json) -> &[Json] {

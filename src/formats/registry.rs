@@ -62,7 +62,8 @@ pub struct ReadOptions {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum View {
     /// The conversation as the tool shows it when the session is opened again: the
-    /// current branch, from its last compaction on (the summary, then what it kept).
+    /// current branch; for pi and Claude Code from its last compaction on (the summary,
+    /// then what it kept); Qwen Code shows its whole chain.
     #[default]
     Resumed,
     /// The current branch whole: every message of it, compaction summaries where they

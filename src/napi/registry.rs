@@ -126,7 +126,8 @@ pub struct LeftOutEntries {
 #[napi(string_enum = "lowercase")]
 pub enum HistoryView {
     /// The conversation as the tool shows it when the session is opened again: the
-    /// current branch, from its last compaction on (the summary, then what it kept).
+    /// current branch; for pi and Claude Code from its last compaction on (the summary,
+    /// then what it kept); Qwen Code shows its whole chain.
     Resumed,
     /// The current branch whole, compaction summaries where they were made.
     Transcript,
