@@ -110,3 +110,20 @@ fn shell_output_after_text_reports_the_batch_it_lands_on() {
         check_report(&before, &owned_messages(live.messages()), &changes);
     }
 }
+
+#[test]
+fn a_reasoning_end_after_text_reports_the_thinking_chunk_it_seals() {
+    // The newest thinking chunk is sealed even when text follows it.
+    let lines: &[&[u8]] = &[
+        br#"{"type":"turn-start","turnId":"t1"}"#,
+        br#"{"type":"reasoning-delta","delta":"hmm"}"#,
+        br#"{"type":"text-delta","delta":"answer"}"#,
+        br#"{"type":"reasoning-end","metadata":{}}"#,
+    ];
+    let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
+    for line in lines {
+        let before = owned_messages(live.messages());
+        let changes = live.push_bytes(&[line, &b"\n"[..]].concat()).unwrap();
+        check_report(&before, &owned_messages(live.messages()), &changes);
+    }
+}

@@ -176,8 +176,10 @@ impl Folded {
             }
             _ => None,
         };
-        // Shell output lands on the newest batch's last call, which text may follow.
+        // Shell output lands on the newest batch's last call, and a reasoning end seals the
+        // newest thinking chunk: either may have chunks after it.
         let shell = matches!(event, AgentEvent::ShellOutput { .. });
+        let seal = matches!(event, AgentEvent::ReasoningEnd { .. });
         let Ok(()) = append_event(&mut message.chunks, event);
         let len = message.chunks.chunks().len();
         let touched = if len > before {
@@ -188,6 +190,12 @@ impl Folded {
                 .chunks()
                 .iter()
                 .rposition(|chunk| matches!(chunk, Chunk::ToolBatch { .. }))
+        } else if seal {
+            message
+                .chunks
+                .chunks()
+                .iter()
+                .rposition(|chunk| matches!(chunk, Chunk::Thinking { .. }))
         } else if let Some(id) = result_of {
             message
                 .chunks
