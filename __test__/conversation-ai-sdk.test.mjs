@@ -6,7 +6,7 @@ import test from 'node:test'
 import assert from 'node:assert/strict'
 import { DefaultChatTransport, readUIMessageStream } from 'ai'
 import fc from 'fast-check'
-import { Conversation, aiSdk } from 'agent-chunks'
+import { Conversation, aiSdk, appendEventToChunks } from 'agent-chunks'
 import { byteStream, chunkStream } from '../bench/ai-sdk-turn.mjs'
 import { createRng, randomEventStream } from './random-streams.mjs'
 
@@ -28,11 +28,18 @@ async function lastMessage(stream) {
  * that is not an object has no `providerMetadata` in the SDK (its schema takes an object
  * of objects, and it ignores `null`), so those seals are left out; so are what a UIMessage
  * cannot hold either: a call id used twice (the SDK updates the part it has), an
- * `input` or `output` that is `null` or absent (the SDK keeps no such key).
+ * `input` or `output` that is `null` or absent (the SDK keeps no such key). A seal that
+ * comes after a tool batch that follows its thinking block is left out too: the stream has
+ * finished that block's step by then, and the SDK takes no part's metadata after its step.
  */
 const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value)
 function events(seed) {
   const ids = new Set()
+  let chunks = []
+  const sealAfterItsStep = () => {
+    const thinking = chunks.findLastIndex((chunk) => chunk?.type === 'thinking')
+    return thinking >= 0 && chunks.slice(thinking + 1).some((chunk) => chunk?.type === 'tool-batch')
+  }
   return randomEventStream(createRng(seed), { maxEvents: 40 }).flatMap((raw) => {
     let event
     try {
@@ -47,6 +54,13 @@ function events(seed) {
     if (event.type === 'tool-result' && event.toolResult?.result == null) return []
     if (event.type === 'reasoning-end' && event.metadata !== undefined) {
       if (!isRecord(event.metadata) || !Object.values(event.metadata).every(isRecord)) return []
+      if (sealAfterItsStep()) return []
+    }
+    if (event.type === 'turn-start') chunks = []
+    try {
+      appendEventToChunks(chunks, event)
+    } catch {
+      // Refused by the conversation as well.
     }
     return [event]
   })
@@ -136,4 +150,19 @@ test('written as it grows: a part is begun at once, its text sent as deltas, clo
     { type: 'finish' },
   ])
   assert.deepEqual(live.toUIMessageChunks(), [])
+})
+
+test('a reasoning end that comes after the text that followed its thinking still carries its seal', async () => {
+  // The thinking part is left open while text streams, so its reasoning-end can carry the
+  // provider's signature when it comes.
+  const { live, chunks } = serve([
+    { type: 'turn-start', turnId: 't' },
+    { type: 'reasoning-delta', delta: 'hmm' },
+    { type: 'text-delta', delta: 'Answer' },
+    { type: 'reasoning-end', metadata: { anthropic: { signature: 'sig' } } },
+  ])
+  const expected = JSON.parse(JSON.stringify(aiSdk.fromMessage(live.messages[0])))
+  const got = await lastMessage(chunkStream(chunks))
+  assert.deepEqual(got, expected)
+  assert.deepEqual(got.parts.find((part) => part.type === 'reasoning').providerMetadata, { anthropic: { signature: 'sig' } })
 })

@@ -36,6 +36,9 @@ struct Written {
     results: Vec<Option<(Json, Json)>>,
     /// A tool batch was written since the step began.
     after_tools: bool,
+    /// Thinking parts passed while not sealed: left open, so that a `reasoning-end` that
+    /// comes after later chunks still carries its metadata (until the step ends).
+    open_thinking: Vec<usize>,
 }
 
 /// The writer: what it wrote so far, per message.
@@ -84,6 +87,21 @@ impl UiWriter {
     }
 }
 
+/// A thinking chunk's seal (its metadata), when it has one.
+fn sealed(chunk: &Chunk<Wtf8, Json>) -> Option<&Json> {
+    match chunk {
+        Chunk::Thinking { metadata, .. } => metadata.as_ref().filter(|m| !matches!(m, Json::Undefined)),
+        _ => None,
+    }
+}
+
+/// The `reasoning-end` of thinking part `j`, with its seal as `providerMetadata`.
+fn end_thinking(j: usize, seal: Option<&Json>, part_id: &impl Fn(usize) -> Json, out: &mut Vec<Json>) {
+    let mut fields = vec![("id", part_id(j))];
+    fields.extend(seal.map(|m| ("providerMetadata", m.clone())));
+    out.push(chunk("reasoning-end", fields));
+}
+
 /// A call's result as its UI chunk.
 fn output(call: &crate::model::ToolCallEntry<Wtf8, Json>, (result, is_error): &(Json, Json)) -> Json {
     let id = ("toolCallId", Json::String(call.id.clone()));
@@ -116,11 +134,24 @@ fn write_message(
         out.push(chunk("start-step", []));
         written.started = true;
     }
+    // Thinking parts left open end once sealed, or with the message.
+    let open = std::mem::take(&mut written.open_thinking);
+    for j in open {
+        if sealed(&chunks[j]).is_some() || finished {
+            end_thinking(j, sealed(&chunks[j]), &part_id, out);
+        } else {
+            written.open_thinking.push(j);
+        }
+    }
     while written.chunk < chunks.len() {
         let j = written.chunk;
         let last = j + 1 == chunks.len();
         let closing = !last || finished;
         if !written.begun && written.after_tools && !matches!(chunks[j], Chunk::Error { .. }) {
+            // The SDK forgets a step's open parts when it finishes: they end with it.
+            for j in std::mem::take(&mut written.open_thinking) {
+                end_thinking(j, sealed(&chunks[j]), &part_id, out);
+            }
             out.push(chunk("finish-step", []));
             out.push(chunk("start-step", []));
             written.after_tools = false;
@@ -141,7 +172,7 @@ fn write_message(
                     out.push(chunk("text-end", [("id", part_id(j))]));
                 }
             }
-            Chunk::Thinking { text, metadata } => {
+            Chunk::Thinking { text, .. } => {
                 if !written.begun {
                     out.push(chunk("reasoning-start", [("id", part_id(j))]));
                 }
@@ -152,11 +183,13 @@ fn write_message(
                     ));
                     written.text = text.as_bytes().len();
                 }
-                let sealed = metadata.as_ref().filter(|m| !matches!(m, Json::Undefined));
-                if !written.ended && (closing || sealed.is_some()) {
-                    let mut fields = vec![("id", part_id(j))];
-                    fields.extend(sealed.map(|m| ("providerMetadata", m.clone())));
-                    out.push(chunk("reasoning-end", fields));
+                let seal = sealed(&chunks[j]);
+                if !written.ended && (seal.is_some() || (closing && finished)) {
+                    end_thinking(j, seal, &part_id, out);
+                    written.ended = true;
+                } else if !written.ended && closing {
+                    // Passed unsealed: a reasoning end may still come for it.
+                    written.open_thinking.push(j);
                     written.ended = true;
                 }
             }
@@ -221,10 +254,14 @@ fn write_message(
             chunk: j + 1,
             after_tools: written.after_tools,
             started: true,
+            open_thinking: std::mem::take(&mut written.open_thinking),
             ..Written::default()
         };
     }
     if finished {
+        for j in std::mem::take(&mut written.open_thinking) {
+            end_thinking(j, sealed(&chunks[j]), &part_id, out);
+        }
         out.push(chunk("finish-step", []));
         out.push(chunk("finish", []));
         written.finished = true;
