@@ -36,6 +36,7 @@ use crate::model::Chunk;
 
 use super::entry::run;
 use super::js::{Interned, Js, JsError, JsResult, State, Value, OBJECT_ASSIGN};
+use super::registry::{named, optional_boolean};
 use super::stream::{call_info, glue};
 
 /// How `Conversation.messages` changes.
@@ -128,16 +129,6 @@ impl ObjectFinalize for Conversation {
         }
         Ok(())
     }
-}
-
-fn named(js: &Js, object: Value, key: &std::ffi::CStr) -> JsResult<Value> {
-    let mut value = ptr::null_mut();
-    // SAFETY: both handles belong to the current scope.
-    js.check(
-        unsafe { sys::napi_get_named_property(js.env, object, key.as_ptr(), &mut value) },
-        "reading a property",
-    )?;
-    Ok(value)
 }
 
 fn call(js: &Js, function: Value, this: Value, args: &[Value]) -> JsResult<Value> {
@@ -473,17 +464,7 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
             )))
         }
     };
-    let strict = named(js, value, c"strict")?;
-    let strict = match js.value_type(strict)? {
-        ValueType::Undefined => false,
-        ValueType::Boolean => js.truthy(strict)?,
-        got => {
-            return Err(JsError::Type(format!(
-                "options.strict must be a boolean, got {}",
-                got.name()
-            )))
-        }
-    };
+    let strict = optional_boolean(js, value, c"strict")?;
     let limit = named(js, value, c"limit")?;
     let limit = match js.value_type(limit)? {
         ValueType::Undefined => None,

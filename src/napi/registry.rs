@@ -222,7 +222,8 @@ fn with_source<T>(
     }
 }
 
-fn named(js: &Js, object: Value, key: &CStr) -> JsResult<Value> {
+/// `options[key]`, through the object's own [[Get]].
+pub(super) fn named(js: &Js, object: Value, key: &CStr) -> JsResult<Value> {
     let mut value = ptr::null_mut();
     // SAFETY: both handles belong to the current scope.
     let status = unsafe { sys::napi_get_named_property(js.env, object, key.as_ptr(), &mut value) };
@@ -233,6 +234,20 @@ fn named(js: &Js, object: Value, key: &CStr) -> JsResult<Value> {
         )));
     }
     Ok(value)
+}
+
+/// `options[key]` as a boolean, `false` when absent; a `TypeError` naming it otherwise.
+pub(super) fn optional_boolean(js: &Js, object: Value, key: &CStr) -> JsResult<bool> {
+    let value = named(js, object, key)?;
+    match js.value_type(value)? {
+        ValueType::Undefined => Ok(false),
+        ValueType::Boolean => js.truthy(value),
+        got => Err(JsError::Type(format!(
+            "options.{} must be a boolean, got {}",
+            key.to_string_lossy(),
+            got.name()
+        ))),
+    }
 }
 
 /// `options` read: the format (when given), strict, leaf.
@@ -267,17 +282,7 @@ fn options(js: &Js, value: Value) -> JsResult<(Option<&'static Format>, ReadOpti
             )))
         }
     };
-    let strict = named(js, value, c"strict")?;
-    let strict = match js.value_type(strict)? {
-        ValueType::Undefined => false,
-        ValueType::Boolean => js.truthy(strict)?,
-        got => {
-            return Err(JsError::Type(format!(
-                "options.strict must be a boolean, got {}",
-                got.name()
-            )))
-        }
-    };
+    let strict = optional_boolean(js, value, c"strict")?;
     let leaf = named(js, value, c"leaf")?;
     let leaf = match js.value_type(leaf)? {
         ValueType::Undefined => None,
