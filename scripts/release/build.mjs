@@ -44,9 +44,11 @@ function pack(target) {
   return packDir(join(root, 'npm', target.platform))
 }
 
-/** `npm pack` of the package in `dir` into dist/: its tarball and sizes. */
+/** `npm pack` of the package in `dir` (an absolute path: npm reads `a/b` as a GitHub
+ * repository) into dist/: its tarball and sizes. Lifecycle scripts are not run: what they
+ * print would be read as the JSON report. */
 function packDir(dir) {
-  const done = spawnSync('npm', ['pack', '--json', '--pack-destination', dist, dir], {
+  const done = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dist, dir], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   })
@@ -96,11 +98,13 @@ for (const target of TARGETS) {
   console.log(`agent-chunks-${target.platform}`.padEnd(28) + kib(s.tarball) + kib(s.unpacked) + kib(s.binary) + kib(s.binaryGzip))
 }
 
-// The WebAssembly fallback and the main package (whose prepack builds the fallback's
-// files), when every platform was built: together with the platform packages, what a
-// publish of this version is.
+// The WebAssembly fallback and the main package, when every platform was built: together
+// with the platform packages, what a publish of this version is. The WebAssembly build
+// (the main package's prepack) writes the files of both first.
 if (process.argv.length <= 2) {
   console.log('\n== wasm32-wasi and the main package')
+  const wasm = spawnSync(process.execPath, [join(root, 'scripts', 'wasm', 'build.mjs')], { stdio: 'inherit' })
+  if (wasm.status !== 0) throw new Error('the WebAssembly build failed')
   for (const dir of [root, join(root, 'npm', 'wasm32-wasi')]) {
     const packed = packDir(dir)
     console.log(`${basename(packed.tarball)}`.padEnd(37) + kib(packed.packed) + kib(packed.unpacked))
