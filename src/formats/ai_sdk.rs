@@ -786,18 +786,7 @@ pub fn write_message(message: &FormatMessage) -> Json {
                 url,
                 filename,
             } => {
-                let url = match (url, data) {
-                    (Some(url), _) => url.clone(),
-                    (None, data) => {
-                        let mut url = Wtf8::from("data:");
-                        url.push_wtf8(media_type.as_bytes());
-                        url.push_wtf8(b";base64,");
-                        if let Some(data) = data {
-                            url.push_wtf8(data.as_bytes());
-                        }
-                        url
-                    }
-                };
+                let url = file_url(media_type, data.as_ref(), url.as_ref());
                 let mut fields = vec![
                     (Wtf8::from("type"), Json::string("file")),
                     (Wtf8::from("mediaType"), text_of(media_type)),
@@ -901,3 +890,18 @@ pub const AI_SDK: Format = Format {
     stream: Some((|| Box::new(UiStream::default()), "turn")),
     write: None,
 };
+
+/// A file chunk's URL as a UI message part holds it: its `url`, else its base64 `data` as
+/// a `data:` URL.
+pub fn file_url(media_type: &Wtf8, data: Option<&Wtf8>, url: Option<&Wtf8>) -> Wtf8 {
+    if let Some(url) = url {
+        return url.clone();
+    }
+    let mut url = Wtf8::from("data:");
+    url.push_wtf8(media_type.as_bytes());
+    url.push_wtf8(b";base64,");
+    if let Some(data) = data {
+        url.push_wtf8(data.as_bytes());
+    }
+    url
+}

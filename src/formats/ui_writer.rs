@@ -223,18 +223,7 @@ fn write_message(
                 ..
             } => {
                 if !written.begun {
-                    let url = match (url, data) {
-                        (Some(url), _) => url.clone(),
-                        (None, data) => {
-                            let mut url = Wtf8::from("data:");
-                            url.push_wtf8(media_type.as_bytes());
-                            url.push_wtf8(b";base64,");
-                            if let Some(data) = data {
-                                url.push_wtf8(data.as_bytes());
-                            }
-                            url
-                        }
-                    };
+                    let url = super::ai_sdk::file_url(media_type, data.as_ref(), url.as_ref());
                     out.push(chunk(
                         "file",
                         [
