@@ -25,6 +25,7 @@ const FILES = [
   'examples/pi-session.stream.ndjson',
   'examples/sn-thinking.sse',
   '__test__/fixtures/pi-drift.stream.ndjson',
+  '__test__/fixtures/pi-unannounced.events.ndjson',
 ]
 const RUNS = Number(process.env.CONVERSATION_RUNS ?? 25)
 
@@ -153,7 +154,10 @@ function pushAll(format, frames, splits) {
   assert.deepEqual(plain(split.messages), foldStream(bytes, { format }).messages)
 }
 
-/** A recording: a sample's frames, some dropped, some repeated, others from elsewhere mixed in. */
+/**
+ * A recording: a sample's frames, some dropped, some repeated, some swapped with the next
+ * (a tool execution before the message announcing it), others from elsewhere mixed in.
+ */
 const recording = (format) =>
   fc.record({
     sample: fc.nat(CORPUS[format].length - 1),
@@ -163,12 +167,17 @@ const recording = (format) =>
   }).map(({ sample, keep, other, splits }) => {
     const all = CORPUS[format].flat()
     const frames = []
+    let held
     CORPUS[format][sample].forEach((frame, i) => {
       const roll = keep[i] ?? 5
+      if (roll === 7 && held === undefined) return void (held = frame)
       if (roll > 0) frames.push(frame)
       if (roll === 9) frames.push(frame)
       if (roll === 8) frames.push(all[(other[i] ?? 0) % all.length])
+      if (held !== undefined) frames.push(held)
+      held = undefined
     })
+    if (held !== undefined) frames.push(held)
     return { frames, splits }
   })
 

@@ -213,6 +213,11 @@ impl Folded {
         }
     }
 
+    /// Whether a call with this id was folded (in any message).
+    pub fn has_call(&self, id: &Wtf8) -> bool {
+        self.calls.contains_key(id)
+    }
+
     /// A call folded so far, by id, to change in place (a format whose updates replace a
     /// call's fields).
     pub fn call_mut(&mut self, id: &Wtf8) -> Option<&mut crate::model::ToolCallEntry<Wtf8, Json>> {
@@ -236,6 +241,8 @@ impl Folded {
     pub fn fold_open(&mut self, folded: super::ai_sdk::Folded) {
         use super::ai_sdk::Folded as Step;
         match folded {
+            // A tool's output may come in a later message than its call.
+            Step::Event(event @ AgentEvent::ToolResult { .. }) => self.apply_result(event),
             Step::Event(event) => self.apply(event),
             Step::Chunk(chunk) => self.push_chunk(chunk),
             Step::Meta(id, meta) => {

@@ -8,7 +8,7 @@
 //! - [`unified`]: the `UnifiedMessage` row, its timeline flags, and `toUnifiedMessages`
 //!   (the chunk model as rows);
 //! - [`timsort`]: `Array.prototype.sort`'s exact order, for the transcript sort;
-//! - [`pi`], [`pi_tree`], [`pi_stream`]: Pi / OpenClaw session files, pi's agent events and
+//! - [`pi`], [`pi_tree`], [`pi_events`], [`pi_stream`]: Pi / OpenClaw session files, pi's agent events and
 //!   OpenClaw's gateway frames;
 //! - [`sn`]: Solar Network thoughts and their SSE stream;
 //! - [`timeline`]: the timeline view of a message's chunks;
@@ -41,6 +41,7 @@ pub mod line_tree;
 pub mod live;
 pub mod model_json;
 pub mod pi;
+pub mod pi_events;
 pub mod pi_stream;
 pub mod pi_tree;
 pub mod qwen;

@@ -1,14 +1,5 @@
-//! Pi's and OpenClaw's live streams, folded into the messages their session files hold.
-//!
-//! **Pi's agent events** (`pi --mode json`, and the events of `--mode rpc`; a session
-//! header may lead): `message_start` of an assistant message begins a message, whose
-//! `message_update`s carry the content as `assistantMessageEvent`s (`text_delta` →
-//! `text-delta`, `thinking_delta` → `reasoning-delta`, `thinking_end` → `reasoning-end`
-//! with the block's signature, `toolcall_end` → `tool-call`); its `message_end` adds the
-//! error its `stopReason` calls for. Other messages (user, tool results, bash executions,
-//! custom messages) are read whole from their `message_end`, as the session file reads
-//! them; `auto_compaction_end` gives the compaction summary. Lifecycle events (`agent_*`,
-//! `turn_*`, `tool_execution_*`, RPC `response`s, …) carry nothing a message keeps.
+//! OpenClaw's live stream, folded into the messages its session files hold (pi's own
+//! agent events are [`super::pi_events`]).
 //!
 //! **OpenClaw gateway frames** (`{"type":"event","event":…,"payload":…}`): a `chat`
 //! frame's `message.content` is the whole reply so far (thinking and text), so only what
@@ -20,15 +11,13 @@
 //! The seed's shorthand (`delta`, `thinking-delta`, `thinking-end`, `tool-start`,
 //! `tool-end`, `final`) is the same stream simplified: its deltas are increments.
 
-use crate::model::{AgentEvent, MessageRole, SystemChunkKind};
+use crate::model::{AgentEvent, MessageRole};
 
 use super::check::{object, optional_string, string, FormatResult, Skips};
 use super::live::{Folded, LiveFold};
 use super::model_json::FormatEvent;
-use super::pi::{
-    error_event, provider, read_message, signature_metadata, tool_call_event, tool_result_value, Stored,
-    ABORTED, UNKNOWN_PROVIDER,
-};
+use super::pi::{signature_metadata, tool_result_value, ABORTED, UNKNOWN_PROVIDER};
+use super::pi_events::PiEvents;
 use super::value::Json;
 use super::wtf8::Wtf8;
 
@@ -74,161 +63,6 @@ fn tag(value: &Json, key: &str) -> Option<Vec<u8>> {
         .get(key)
         .and_then(Json::as_str)
         .map(|t| t.as_bytes().to_vec())
-}
-
-/// Pi's own agent events.
-#[derive(Debug, Default)]
-pub struct PiEvents {
-    /// The provider of the assistant message being streamed, for its signatures.
-    provider: Option<Wtf8>,
-}
-
-impl LiveFold for PiEvents {
-    fn push(
-        &mut self,
-        mut value: Json,
-        line: usize,
-        out: &mut Folded,
-        skips: &mut Skips,
-    ) -> FormatResult<()> {
-        object(&value, "")?;
-        let Some(kind) = tag(&value, "type") else {
-            return skips.skip(line, "a value without a \"type\"");
-        };
-        match kind.as_slice() {
-            b"message_start" => {
-                let message = value.get("message").unwrap_or(&Json::Undefined);
-                object(message, "message")?;
-                if tag(message, "role").as_deref() == Some(b"assistant") {
-                    self.provider = Some(provider(message, "message")?);
-                    out.begin(MessageRole::Assistant, None);
-                }
-            }
-            b"message_update" => self.update(&mut value, out)?,
-            b"message_end" => {
-                let mut message = value.take("message").unwrap_or(Json::Undefined);
-                object(&message, "message")?;
-                if tag(&message, "role").as_deref() == Some(b"assistant") {
-                    if out.open_role() != Some(MessageRole::Assistant) {
-                        out.begin(MessageRole::Assistant, None);
-                    }
-                    if let Some(error) = error_event(&message, "message")? {
-                        out.apply(error);
-                    }
-                    out.end(None);
-                    self.provider = None;
-                    return Ok(());
-                }
-                match read_message(&mut message, "message", String::new(), line, skips)? {
-                    Stored::Message(mut message) => {
-                        message.id = String::new();
-                        out.end(None);
-                        let role = message.role;
-                        out.begin(role, None);
-                        for chunk in message.chunks {
-                            out.push_chunk(chunk);
-                        }
-                        out.end(None);
-                    }
-                    Stored::ToolResult {
-                        call_id,
-                        result,
-                        is_error,
-                        ..
-                    } => out.apply_result(AgentEvent::ToolResult {
-                        tool_call_id: call_id,
-                        result,
-                        is_error,
-                    }),
-                    Stored::Hidden => {}
-                }
-            }
-            b"auto_compaction_end" => {
-                let summary = value
-                    .get("result")
-                    .and_then(|r| r.get("summary"))
-                    .and_then(Json::as_str);
-                if let Some(summary) = summary {
-                    let text = summary.clone();
-                    out.end(None);
-                    out.begin(MessageRole::System, None);
-                    out.push_chunk(crate::model::Chunk::System {
-                        kind: SystemChunkKind::Compaction,
-                        text,
-                    });
-                    out.end(None);
-                }
-            }
-            b"session"
-            | b"agent_start"
-            | b"agent_end"
-            | b"turn_start"
-            | b"turn_end"
-            | b"tool_execution_start"
-            | b"tool_execution_update"
-            | b"tool_execution_end"
-            | b"auto_compaction_start"
-            | b"auto_retry_start"
-            | b"auto_retry_end"
-            | b"response"
-            | b"extension_ui_request"
-            | b"extension_error" => {}
-            other => {
-                let other = Wtf8::from_wtf8_unchecked(other.to_vec());
-                skips.skip(line, format_args!("unknown event type \"{other}\""))?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl PiEvents {
-    fn update(&mut self, value: &mut Json, out: &mut Folded) -> FormatResult<()> {
-        let event = value.get_mut("assistantMessageEvent");
-        let Some(event) = event else {
-            return Ok(());
-        };
-        object(event, "assistantMessageEvent")?;
-        let base = "assistantMessageEvent";
-        let folded = match tag(event, "type").as_deref() {
-            Some(b"text_delta") => Some(AgentEvent::TextDelta {
-                delta: string(event, "delta", base)?.clone(),
-            }),
-            Some(b"thinking_delta") => Some(AgentEvent::ReasoningDelta {
-                delta: string(event, "delta", base)?.clone(),
-            }),
-            Some(b"thinking_end") => {
-                let index = event.get("contentIndex").and_then(Json::as_f64).unwrap_or(-1.0);
-                let block = match event.get("partial").and_then(|p| p.get("content")) {
-                    Some(Json::Array(blocks)) if index >= 0.0 => blocks.get(index as usize),
-                    _ => None,
-                };
-                let signature = block
-                    .and_then(|b| b.get("thinkingSignature"))
-                    .and_then(Json::as_str);
-                let provider = self
-                    .provider
-                    .clone()
-                    .unwrap_or_else(|| Wtf8::from(UNKNOWN_PROVIDER));
-                signature.map(|signature| AgentEvent::ReasoningEnd {
-                    metadata: Some(signature_metadata(&provider, signature)),
-                })
-            }
-            Some(b"toolcall_end") => {
-                let mut call = event.take("toolCall").unwrap_or(Json::Undefined);
-                object(&call, "assistantMessageEvent.toolCall")?;
-                Some(tool_call_event(&mut call).map_err(|e| e.under("assistantMessageEvent.toolCall"))?)
-            }
-            _ => None,
-        };
-        if let Some(event) = folded {
-            if out.open_role() != Some(MessageRole::Assistant) {
-                out.begin(MessageRole::Assistant, None);
-            }
-            out.apply(event);
-        }
-        Ok(())
-    }
 }
 
 /// What a cumulative text adds to what was seen: the new suffix, or, when it does not
@@ -313,7 +147,7 @@ impl Gateway {
         Ok(())
     }
 
-    fn chat(&mut self, payload: &Json, out: &mut Folded) -> FormatResult<()> {
+    fn chat(&mut self, payload: &Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
         match tag(payload, "state").as_deref() {
             Some(b"delta") => self.content(payload.get("message"), out)?,
             Some(b"final") => {
@@ -338,7 +172,11 @@ impl Gateway {
                 });
                 self.run_ends(out);
             }
-            _ => {}
+            Some(other) => {
+                let other = Wtf8::from_wtf8_unchecked(other.to_vec());
+                skips.skip(line, format_args!("unknown chat state \"{other}\""))?;
+            }
+            None => skips.skip(line, "a chat frame without a \"state\"")?,
         }
         Ok(())
     }
@@ -350,7 +188,13 @@ impl Gateway {
         }
     }
 
-    fn agent(&mut self, payload: &Json, out: &mut Folded) -> FormatResult<()> {
+    fn agent(
+        &mut self,
+        payload: &Json,
+        line: usize,
+        out: &mut Folded,
+        skips: &mut Skips,
+    ) -> FormatResult<()> {
         let data = payload.get("data").unwrap_or(&Json::Undefined);
         match (tag(payload, "stream").as_deref(), tag(data, "phase").as_deref()) {
             (Some(b"tool"), Some(b"start")) => {
@@ -378,7 +222,14 @@ impl Gateway {
                 self.after_result = true;
             }
             (Some(b"lifecycle"), Some(b"start")) => self.run_ends(out),
-            // The chat frames carry the text, the final reply and the error.
+            // Progress: the result comes whole.
+            (Some(b"tool"), Some(b"update")) => {}
+            (Some(b"tool"), phase) => {
+                let phase = Wtf8::from_wtf8_unchecked(phase.unwrap_or_default().to_vec());
+                skips.skip(line, format_args!("unknown tool phase \"{phase}\""))?;
+            }
+            // The chat frames carry the text, the final reply and the error; the other
+            // streams (lifecycle, assistant, thinking, …) say it again or say how the run goes.
             _ => {}
         }
         Ok(())
@@ -387,21 +238,26 @@ impl Gateway {
 
 impl LiveFold for Gateway {
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
-        object(&value, "")?;
+        if !matches!(value, Json::Object(_)) {
+            return skips.skip(line, "a value that is not an object");
+        }
         match tag(&value, "type").as_deref() {
             Some(b"event") => {
                 let payload = value.get("payload").unwrap_or(&Json::Undefined);
                 match tag(&value, "event").as_deref() {
                     Some(b"chat") => {
                         object(payload, "payload")?;
-                        self.chat(payload, out)
+                        self.chat(payload, line, out, skips)
                     }
                     Some(b"agent") => {
                         object(payload, "payload")?;
-                        self.agent(payload, out)
+                        self.agent(payload, line, out, skips)
                     }
-                    // Presence, ticks, session lists …: nothing a message keeps.
-                    _ => Ok(()),
+                    // The rest of the gateway's control plane (presence, ticks, health,
+                    // cron, pairing, approvals, …, more with each version): nothing a
+                    // message keeps.
+                    Some(_) => Ok(()),
+                    None => skips.skip(line, "an event frame without an \"event\" name"),
                 }
             }
             // Responses to requests, and the handshake.

@@ -1,0 +1,192 @@
+//! Pi's tool executions no message announced are calls, where they happened, with the
+//! result their end gives; an assistant message no update built is read from its end;
+//! an announcement after the execution does not make the call twice. Live and whole agree
+//! after every line.
+
+use agent_chunks::formats::conversation::{owned_messages, Conversation};
+use agent_chunks::formats::live::fold_stream;
+use agent_chunks::formats::model_json::FormatMessage;
+use agent_chunks::formats::registry::find;
+use agent_chunks::formats::value::Json;
+use agent_chunks::model::{Chunk, MessageRole};
+
+fn ndjson(frames: &[&str]) -> Vec<u8> {
+    frames
+        .iter()
+        .flat_map(|f| [f.as_bytes(), b"\n"].concat())
+        .collect()
+}
+
+/// The messages of `frames`, checked live against the recording read whole after every
+/// line, with nothing skipped.
+fn read(frames: &[&str]) -> Vec<FormatMessage> {
+    let format = find("pi-events").unwrap();
+    let mut live = Conversation::new(format, Default::default()).unwrap();
+    for (i, frame) in frames.iter().enumerate() {
+        live.push_bytes(&ndjson(&[frame])).unwrap();
+        let whole = fold_stream(format, &ndjson(&frames[..=i]), true).unwrap();
+        assert_eq!(
+            owned_messages(live.messages()),
+            whole.messages,
+            "after line {}",
+            i + 1
+        );
+    }
+    owned_messages(live.messages())
+}
+
+/// A call as found: its message's index, id, name, arguments and `(result, isError)`.
+type Found = (usize, String, String, Json, Option<(Json, Json)>);
+
+/// Every call, in order.
+fn calls(messages: &[FormatMessage]) -> Vec<Found> {
+    let mut out = Vec::new();
+    for (m, message) in messages.iter().enumerate() {
+        for chunk in &message.chunks {
+            if let Chunk::ToolBatch { calls } = chunk {
+                for call in calls {
+                    out.push((
+                        m,
+                        call.id.to_string_lossy().into_owned(),
+                        call.name.to_string_lossy().into_owned(),
+                        call.arguments.clone(),
+                        call.result.clone(),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+const START_A: &str =
+    r#"{"type":"tool_execution_start","toolCallId":"a","toolName":"read","args":{"path":"x"}}"#;
+const UPDATE_A: &str = r#"{"type":"tool_execution_update","toolCallId":"a","toolName":"read","args":{"path":"x"},"partialResult":{"content":[]}}"#;
+const END_A: &str = r#"{"type":"tool_execution_end","toolCallId":"a","toolName":"read","result":{"content":[{"type":"text","text":"hello"}],"details":{}},"isError":false}"#;
+const RESULT_A: &str = r#"{"type":"message_end","message":{"role":"toolResult","toolCallId":"a","toolName":"read","content":[{"type":"text","text":"hello"}],"isError":false}}"#;
+const USER: &str = r#"{"type":"message_end","message":{"role":"user","content":"go"}}"#;
+
+fn args(path: &str) -> Json {
+    Json::object([("path", Json::string(path))])
+}
+
+#[test]
+fn an_execution_no_message_announced_is_a_call_with_its_result() {
+    let messages = read(&[USER, START_A, UPDATE_A, END_A, RESULT_A]);
+    assert_eq!(messages.len(), 2);
+    assert_eq!(messages[1].role, MessageRole::Assistant);
+    let found = calls(&messages);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (at, id, name, arguments, result) = &found[0];
+    assert_eq!((*at, id.as_str(), name.as_str()), (1, "a", "read"));
+    assert_eq!(arguments, &args("x"));
+    assert_eq!(result, &Some((Json::string("hello"), Json::Bool(false))));
+}
+
+#[test]
+fn parallel_executions_join_one_batch_and_an_end_alone_is_a_call_without_arguments() {
+    let start_b =
+        r#"{"type":"tool_execution_start","toolCallId":"b","toolName":"bash","args":{"command":"ls"}}"#;
+    let end_c = r#"{"type":"tool_execution_end","toolCallId":"c","toolName":"grep","result":"no match","isError":true}"#;
+    let messages = read(&[START_A, start_b, END_A, end_c]);
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0].chunks.len(), 1, "one batch: {:?}", messages[0].chunks);
+    let found = calls(&messages);
+    let ids: Vec<_> = found.iter().map(|c| c.1.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c"]);
+    assert_eq!(found[1].4, None, "b has not ended");
+    assert_eq!(found[2].3, Json::Undefined, "the end names no arguments");
+    assert_eq!(found[2].4, Some((Json::string("no match"), Json::Bool(true))));
+}
+
+const MESSAGE_START: &str =
+    r#"{"type":"message_start","message":{"role":"assistant","content":[],"provider":"anthropic"}}"#;
+const TEXT: &str = r#"{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Reading."}}"#;
+const ANNOUNCE_A: &str = r#"{"type":"message_update","assistantMessageEvent":{"type":"toolcall_end","contentIndex":1,"toolCall":{"type":"toolCall","id":"a","name":"read","arguments":{"path":"x"}}}}"#;
+const END_WITH_A: &str = r#"{"type":"message_end","message":{"role":"assistant","provider":"anthropic","stopReason":"toolUse","content":[{"type":"text","text":"Reading."},{"type":"toolCall","id":"a","name":"read","arguments":{"path":"x"}}]}}"#;
+
+#[test]
+fn an_announced_call_is_not_made_again_and_takes_its_result_from_the_end() {
+    let messages = read(&[MESSAGE_START, TEXT, ANNOUNCE_A, END_WITH_A, START_A, END_A]);
+    assert_eq!(messages.len(), 1);
+    let found = calls(&messages);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].4, Some((Json::string("hello"), Json::Bool(false))));
+}
+
+#[test]
+fn a_message_no_update_built_is_read_from_its_end() {
+    // The recording begins after the message's updates.
+    let messages = read(&[END_WITH_A, START_A, END_A, RESULT_A]);
+    assert_eq!(messages.len(), 1);
+    assert_eq!(
+        messages[0].chunks[0],
+        Chunk::Text {
+            text: "Reading.".into()
+        }
+    );
+    let found = calls(&messages);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].4, Some((Json::string("hello"), Json::Bool(false))));
+}
+
+#[test]
+fn a_call_its_updates_lost_is_taken_from_the_end() {
+    let messages = read(&[MESSAGE_START, TEXT, END_WITH_A, START_A]);
+    let found = calls(&messages);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, 0, "in the message that announced it");
+    assert_eq!(messages[0].chunks.len(), 2);
+}
+
+#[test]
+fn an_announcement_after_its_execution_keeps_the_call_where_it_was_made() {
+    let messages = read(&[
+        USER,
+        START_A,
+        END_A,
+        MESSAGE_START,
+        TEXT,
+        ANNOUNCE_A,
+        END_WITH_A,
+        RESULT_A,
+    ]);
+    let found = calls(&messages);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, 1, "the execution's message");
+    assert_eq!(messages.len(), 3);
+    assert_eq!(
+        messages[2].chunks,
+        vec![Chunk::Text {
+            text: "Reading.".into()
+        }]
+    );
+}
+
+#[test]
+fn the_same_id_in_a_later_turn_is_a_call_of_its_own() {
+    let messages = read(&[
+        MESSAGE_START,
+        ANNOUNCE_A,
+        END_WITH_A,
+        START_A,
+        END_A,
+        USER,
+        START_A,
+        END_A,
+    ]);
+    let found = calls(&messages);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!((found[0].0, found[1].0), (0, 2));
+}
+
+#[test]
+fn resumed_after_the_announcing_message_an_execution_is_its_call() {
+    let format = find("pi-events").unwrap();
+    let frames = [MESSAGE_START, TEXT, ANNOUNCE_A, END_WITH_A];
+    let loaded = fold_stream(format, &ndjson(&frames), true).unwrap().messages;
+    let mut live = Conversation::resume(format, Default::default(), loaded).unwrap();
+    live.push_bytes(&ndjson(&[START_A, END_A])).unwrap();
+    let whole = fold_stream(format, &ndjson(&[&frames[..], &[START_A, END_A]].concat()), true).unwrap();
+    assert_eq!(owned_messages(live.messages()), whole.messages);
+}
