@@ -62,6 +62,38 @@ pub fn is_ui_only_type(tag: &[u8]) -> bool {
     ) || tag.starts_with(b"data-")
 }
 
+/// Whether `tag` is a chunk type of the UI message stream (as the SDK's schema lists them).
+pub fn is_ui_chunk_type(tag: &[u8]) -> bool {
+    is_ui_only_type(tag)
+        || matches!(
+            tag,
+            b"text-delta"
+                | b"reasoning-delta"
+                | b"reasoning-end"
+                | b"error"
+                | b"file"
+                | b"reset-step"
+                | b"reasoning-file"
+                | b"steering-message"
+                | b"custom"
+        )
+}
+
+/// The agent event types a UI stream must not hold: one of them means a stream read as
+/// the wrong protocol (an error, not a skip).
+fn is_agent_event_type(tag: &[u8]) -> bool {
+    matches!(
+        tag,
+        b"tool-call"
+            | b"tool-result"
+            | b"shell-output"
+            | b"notice"
+            | b"model-changed"
+            | b"config-reload"
+            | b"turn-start"
+    )
+}
+
 /// Whether a chunk is the UI stream's `error` (`errorText`, where an agent event has
 /// `error`): what `createUIMessageStream` writes first when its `execute` throws.
 pub fn is_ui_error(chunk: &Json) -> bool {
@@ -452,8 +484,7 @@ impl StreamState {
             },
             // An agent event in a UI stream means a stream read as the wrong protocol:
             // ignoring it would lose it.
-            b"tool-call" | b"tool-result" | b"shell-output" | b"notice" | b"model-changed"
-            | b"config-reload" | b"turn-start" => {
+            bytes if is_agent_event_type(bytes) => {
                 return Err(FormatError::new(
                     "type",
                     format!("'{tag}' is an agent event, not a UI message stream chunk"),
@@ -849,18 +880,30 @@ pub struct UiStream {
 }
 
 impl LiveFold for UiStream {
-    fn push(
-        &mut self,
-        value: Json,
-        _line: usize,
-        out: &mut Messages,
-        _skips: &mut Skips,
-    ) -> FormatResult<()> {
-        if value
-            .get("type")
-            .and_then(Json::as_str)
-            .is_some_and(|t| *t == "start")
-        {
+    fn push(&mut self, value: Json, line: usize, out: &mut Messages, skips: &mut Skips) -> FormatResult<()> {
+        if !matches!(value, Json::Object(_)) {
+            return skips.skip(line, "a value that is not an object");
+        }
+        let Some(tag) = value.get("type").and_then(Json::as_str) else {
+            return skips.skip(line, "a chunk without a \"type\"");
+        };
+        let bytes = tag.as_bytes();
+        if !is_ui_chunk_type(bytes) && !is_agent_event_type(bytes) {
+            return skips.skip(line, format_args!("unknown chunk type \"{tag}\""));
+        }
+        // The SDK refuses a tool's output for a call its message does not hold; its name and
+        // input are nowhere, so there is no call to show it on.
+        if matches!(
+            bytes,
+            b"tool-output-available" | b"tool-output-error" | b"tool-output-denied"
+        ) {
+            if let Some(id) = value.get("toolCallId").and_then(Json::as_str) {
+                if !out.has_call(id) {
+                    return skips.skip(line, format_args!("{tag} for a call never announced"));
+                }
+            }
+        }
+        if *tag == "start" {
             let id = match value.get("messageId") {
                 Some(Json::String(id)) => Some(id.to_string_lossy().into_owned()),
                 _ => None,

@@ -179,6 +179,15 @@ pub fn read_thought(thought: &Json) -> FormatResult<FormatMessage> {
     })
 }
 
+/// Whether `kind` is an SSE event type of Solar Network's stream (in any of the casings
+/// it is written in).
+pub fn is_stream_type(kind: &Wtf8) -> bool {
+    matches!(
+        folded(kind).as_slice(),
+        b"text" | b"functioncall" | b"functioncallupdate" | b"functionresult" | b"topic" | b"thought"
+    )
+}
+
 /// One SSE event `{ type, data }` as agent events. `topic` (the conversation's title),
 /// `function_call_update` (progress), `thought` (the persisted message: see
 /// [`reconcile`]) and unknown types give none.

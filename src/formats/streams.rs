@@ -107,6 +107,14 @@ impl LiveFold for Events {
 
 /// An agent event (or a `turn-start`, which begins a message) folded into `out`.
 fn agent_events(value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
+    // Not an event at all: counted as a frame of no known type (an event of a known type
+    // with a field of the wrong type is an error, as the drop-in makes it one).
+    if !matches!(value, Json::Object(_)) {
+        return skips.skip(line, "a value that is not an object");
+    }
+    if !matches!(value.get("type"), Some(Json::String(_))) {
+        return skips.skip(line, "an event without a \"type\"");
+    }
     if value
         .get("type")
         .and_then(Json::as_str)
@@ -175,7 +183,17 @@ pub fn owned_event(event: AgentEvent<Node<'_>, Payload<Node<'_>>>) -> FormatEven
 pub struct SnStream;
 
 impl LiveFold for SnStream {
-    fn push(&mut self, value: Json, _line: usize, out: &mut Folded, _skips: &mut Skips) -> FormatResult<()> {
+    fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
+        if !matches!(value, Json::Object(_)) {
+            return skips.skip(line, "a value that is not an object");
+        }
+        match value.get("type") {
+            Some(Json::String(kind)) if sn::is_stream_type(kind) => {}
+            Some(Json::String(kind)) => {
+                return skips.skip(line, format_args!("unknown event type \"{kind}\""))
+            }
+            _ => return skips.skip(line, "an event without a \"type\""),
+        }
         let events = sn::stream_events(&value)?;
         let is_thought = value
             .get("type")
