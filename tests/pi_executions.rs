@@ -190,3 +190,13 @@ fn resumed_after_the_announcing_message_an_execution_is_its_call() {
     let whole = fold_stream(format, &ndjson(&[&frames[..], &[START_A, END_A]].concat()), true).unwrap();
     assert_eq!(owned_messages(live.messages()), whole.messages);
 }
+
+#[test]
+fn a_turn_start_ends_a_message_executions_made() {
+    let start_b =
+        r#"{"type":"tool_execution_start","toolCallId":"b","toolName":"bash","args":{"command":"ls"}}"#;
+    let messages = read(&[START_A, END_A, r#"{"type":"turn_start"}"#, start_b]);
+    assert_eq!(messages.len(), 2);
+    let found = calls(&messages);
+    assert_eq!((found[0].0, found[1].0), (0, 1));
+}

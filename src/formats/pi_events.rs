@@ -19,8 +19,10 @@
 //! when nothing announced or started it. A message announcing a call after its
 //! execution (out of order) does not add it again: the call stays where it was made.
 //!
-//! Lifecycle events (`agent_*`, `turn_*`, `auto_compaction_start`, `auto_retry_*`, RPC
-//! `response`s, extension UI requests and errors) carry nothing a message keeps. Every
+//! A `turn_start` ends the open message (a turn is one assistant message and its tools'
+//! executions). Lifecycle events (`agent_*`, `turn_end`, `auto_compaction_start`,
+//! `auto_retry_*`, RPC `response`s, extension UI requests and errors) carry nothing a
+//! message keeps. Every
 //! other value (an unknown type, an unknown `assistantMessageEvent` type, a value that is
 //! not an object, a tool result whose call was never seen) is counted in `skipped`, and
 //! refused under `strict`.
@@ -152,10 +154,12 @@ impl LiveFold for PiEvents {
                     out.end(None);
                 }
             }
+            // A turn is one assistant message and its tools' executions: one made by
+            // executions alone ends here.
+            b"turn_start" => out.end(None),
             b"session"
             | b"agent_start"
             | b"agent_end"
-            | b"turn_start"
             | b"turn_end"
             | b"auto_compaction_start"
             | b"auto_retry_start"
