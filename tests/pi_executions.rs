@@ -200,3 +200,26 @@ fn a_turn_start_ends_a_message_executions_made() {
     let found = calls(&messages);
     assert_eq!((found[0].0, found[1].0), (0, 1));
 }
+
+/// OpenClaw's gateway: a tool's result (or progress) whose start the capture missed is
+/// the call, by the name the frame gives.
+#[test]
+fn a_gateway_result_without_its_start_is_a_call() {
+    let format = find("pi-stream").unwrap();
+    let frames = [
+        r#"{"type":"event","event":"agent","payload":{"stream":"tool","data":{"phase":"update","name":"weather","toolCallId":"w1","partialResult":{}}}}"#,
+        r#"{"type":"event","event":"agent","payload":{"stream":"tool","data":{"phase":"result","name":"weather","toolCallId":"w1","result":{"content":[{"type":"text","text":"18°C"}]},"isError":false}}}"#,
+        r#"{"type":"tool-end","toolCallId":"g2","name":"grep","result":"none","isError":true}"#,
+    ];
+    let mut live = Conversation::new(format, Default::default()).unwrap();
+    for (i, frame) in frames.iter().enumerate() {
+        live.push_bytes(&ndjson(&[frame])).unwrap();
+        let whole = fold_stream(format, &ndjson(&frames[..=i]), true).unwrap();
+        assert_eq!(owned_messages(live.messages()), whole.messages);
+    }
+    let found = calls(&owned_messages(live.messages()));
+    let named: Vec<_> = found.iter().map(|c| (c.1.as_str(), c.2.as_str())).collect();
+    assert_eq!(named, [("w1", "weather"), ("g2", "grep")]);
+    assert_eq!(found[0].4, Some((Json::string("18°C"), Json::Bool(false))));
+    assert_eq!(found[1].4, Some((Json::string("none"), Json::Bool(true))));
+}

@@ -6,8 +6,9 @@
 //! is new since the last frame is folded; a change that does not extend it adds the part
 //! after where they part, so no text is lost. `final` ends the reply, `error` adds its
 //! `errorMessage`, `aborted` adds "Operation aborted", as pi's UI words them. `agent`
-//! frames on the `tool` stream give the calls (`start`) and results (`result`), and a
-//! reply that goes on after a tool's result is the next stored message, as pi writes it.
+//! frames on the `tool` stream give the calls (`start`) and results (`result`; a result or
+//! `update` of a call whose start was not seen makes the call first, by its `name`), and
+//! a reply that goes on after a tool's result is the next stored message, as pi writes it.
 //! The seed's shorthand (`delta`, `thinking-delta`, `thinking-end`, `tool-start`,
 //! `tool-end`, `final`) is the same stream simplified: its deltas are increments.
 
@@ -181,6 +182,30 @@ impl Gateway {
         Ok(())
     }
 
+    /// A tool's progress or result whose start was not seen (the capture began after
+    /// it): the call, by the name (and arguments) the frame gives, as pi's screen shows
+    /// an execution no message announced.
+    fn unseen_call(&mut self, data: &Json, out: &mut Folded) {
+        let Some(id) = data.get("toolCallId").and_then(Json::as_str) else {
+            return;
+        };
+        if out.has_call(id) {
+            return;
+        }
+        let name = data
+            .get("name")
+            .and_then(Json::as_str)
+            .cloned()
+            .unwrap_or_default();
+        let arguments = data.get("args").cloned().unwrap_or(Json::Undefined);
+        self.reply_unless_open(out);
+        out.apply(AgentEvent::ToolCall {
+            id: id.clone(),
+            name,
+            arguments,
+        });
+    }
+
     /// An error ends the reply it interrupts, or one of its own.
     fn reply_unless_open(&mut self, out: &mut Folded) {
         if out.open_role() != Some(MessageRole::Assistant) {
@@ -206,6 +231,7 @@ impl Gateway {
                 });
             }
             (Some(b"tool"), Some(b"result")) => {
+                self.unseen_call(data, out);
                 let result = match data.get("result") {
                     Some(result @ Json::Object(_)) => match result.get("content") {
                         Some(content) => content.clone(),
@@ -223,7 +249,7 @@ impl Gateway {
             }
             (Some(b"lifecycle"), Some(b"start")) => self.run_ends(out),
             // Progress: the result comes whole.
-            (Some(b"tool"), Some(b"update")) => {}
+            (Some(b"tool"), Some(b"update")) => self.unseen_call(data, out),
             (Some(b"tool"), phase) => {
                 let phase = Wtf8::from_wtf8_unchecked(phase.unwrap_or_default().to_vec());
                 skips.skip(line, format_args!("unknown tool phase \"{phase}\""))?;
@@ -269,6 +295,9 @@ impl LiveFold for Gateway {
             Some(b"delta" | b"thinking-delta" | b"thinking-end" | b"tool-start" | b"tool-end") => {
                 let events = gateway_events(&value)?;
                 let is_result = tag(&value, "type").as_deref() == Some(b"tool-end");
+                if is_result {
+                    self.unseen_call(&value, out);
+                }
                 for event in events {
                     match event {
                         AgentEvent::ToolResult { .. } => out.apply_result(event),
