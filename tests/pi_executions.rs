@@ -223,3 +223,14 @@ fn a_gateway_result_without_its_start_is_a_call() {
     assert_eq!(found[0].4, Some((Json::string("18°C"), Json::Bool(false))));
     assert_eq!(found[1].4, Some((Json::string("none"), Json::Bool(true))));
 }
+
+#[test]
+fn resumed_after_a_user_message_an_execution_is_an_assistant_message_of_its_own() {
+    let format = find("pi-events").unwrap();
+    let loaded = fold_stream(format, &ndjson(&[USER]), true).unwrap().messages;
+    let mut live = Conversation::resume(format, Default::default(), loaded).unwrap();
+    live.push_bytes(&ndjson(&[START_A, END_A])).unwrap();
+    let whole = fold_stream(format, &ndjson(&[USER, START_A, END_A]), true).unwrap();
+    assert_eq!(owned_messages(live.messages()), whole.messages);
+    assert_eq!(whole.messages[1].role, MessageRole::Assistant);
+}

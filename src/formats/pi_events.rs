@@ -352,6 +352,10 @@ impl PiEvents {
             // The end names no arguments.
             let arguments = value.get("args").cloned().unwrap_or(Json::Undefined);
             self.executed.insert(id.clone());
+            // Into the open assistant message (not a user message a resumed history left open).
+            if out.open_role() != Some(MessageRole::Assistant) {
+                out.begin(MessageRole::Assistant, None);
+            }
             out.apply(AgentEvent::ToolCall {
                 id: id.clone(),
                 name,
