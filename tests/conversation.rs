@@ -15,6 +15,10 @@ const EXAMPLES: &[(&str, &[u8])] = &[
     ("events", include_bytes!("../examples/demo-stream.ndjson")),
     ("ai-sdk", include_bytes!("../examples/ai-sdk-stream.sse")),
     ("pi-events", include_bytes!("../examples/pi-events.ndjson")),
+    (
+        "pi-events",
+        include_bytes!("../__test__/fixtures/pi-unannounced.events.ndjson"),
+    ),
     ("pi-stream", include_bytes!("../examples/openclaw-gateway.ndjson")),
     (
         "pi-stream",
