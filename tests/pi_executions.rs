@@ -234,3 +234,26 @@ fn resumed_after_a_user_message_an_execution_is_an_assistant_message_of_its_own(
     assert_eq!(owned_messages(live.messages()), whole.messages);
     assert_eq!(whole.messages[1].role, MessageRole::Assistant);
 }
+
+#[test]
+fn a_refused_message_end_changes_nothing() {
+    let format = find("pi-events").unwrap();
+    let nameless_call = r#"{"type":"message_end","message":{"role":"assistant","stopReason":"toolUse","content":[{"type":"toolCall","id":"z","arguments":{}}]}}"#;
+    let bad_reason = r#"{"type":"message_end","message":{"role":"assistant","stopReason":5,"content":[]}}"#;
+    let no_blocks = r#"{"type":"message_end","message":{"role":"assistant","content":"not blocks"}}"#;
+    // After a streamed message only its calls and error are read from the end; read whole,
+    // the content must be blocks.
+    let cases: [(&[&str], &[&str]); 2] = [
+        (&[MESSAGE_START, TEXT], &[nameless_call, bad_reason]),
+        (&[USER], &[nameless_call, bad_reason, no_blocks]),
+    ];
+    for (before, refused) in cases {
+        for frame in refused {
+            let mut live = Conversation::new(format, Default::default()).unwrap();
+            live.push_bytes(&ndjson(before)).unwrap();
+            let messages = owned_messages(live.messages());
+            assert!(live.push_bytes(&ndjson(&[frame])).is_err(), "{frame}");
+            assert_eq!(owned_messages(live.messages()), messages, "{frame}");
+        }
+    }
+}

@@ -278,7 +278,8 @@ impl PiEvents {
         Ok(())
     }
 
-    /// An assistant message's end: what no update built of it, and its error.
+    /// An assistant message's end: what no update built of it, and its error. Everything
+    /// is read before anything changes: a refused frame changes nothing.
     fn assistant_end(
         &mut self,
         mut message: Json,
@@ -286,41 +287,47 @@ impl PiEvents {
         out: &mut Folded,
         skips: &mut Skips,
     ) -> FormatResult<()> {
-        if out.open_role() != Some(MessageRole::Assistant) {
-            self.begin(out);
-        }
-        if self.streamed {
+        let open = out.open_role() == Some(MessageRole::Assistant);
+        let mut events = Vec::new();
+        let mut chunks = Vec::new();
+        if open && self.streamed {
             if let Some(Json::Array(blocks)) = message.get_mut("content") {
                 for block in blocks.iter_mut() {
-                    let id = match (
-                        tag(block, "type").as_deref(),
-                        block.get("id").and_then(Json::as_str),
-                    ) {
-                        (Some(b"toolCall"), Some(id)) if !self.known(id) => id.clone(),
-                        _ => continue,
-                    };
-                    let call = tool_call_event(block).map_err(|e| e.under("message.content"))?;
-                    self.announced.insert(id);
-                    out.apply(call);
+                    let unannounced = tag(block, "type").as_deref() == Some(b"toolCall")
+                        && block
+                            .get("id")
+                            .and_then(Json::as_str)
+                            .is_some_and(|id| !self.known(id));
+                    if unannounced {
+                        events.push(tool_call_event(block).map_err(|e| e.under("message.content"))?);
+                    }
                 }
             }
-            if let Some(error) = error_event(&message, "message")? {
-                out.apply(error);
-            }
+            events.extend(error_event(&message, "message")?);
         } else if let Stored::Message(whole) =
             read_message(&mut message, "message", String::new(), line, skips)?
         {
-            for chunk in whole.chunks {
-                match chunk {
-                    Chunk::ToolBatch { mut calls } => {
-                        calls.retain(|call| !self.executed.contains(&call.id));
-                        self.announced.extend(calls.iter().map(|call| call.id.clone()));
-                        if !calls.is_empty() {
-                            out.push_chunk(Chunk::ToolBatch { calls });
-                        }
+            chunks = whole.chunks;
+        }
+        if !open {
+            self.begin(out);
+        }
+        for event in events {
+            if let AgentEvent::ToolCall { id, .. } = &event {
+                self.announced.insert(id.clone());
+            }
+            out.apply(event);
+        }
+        for chunk in chunks {
+            match chunk {
+                Chunk::ToolBatch { mut calls } => {
+                    calls.retain(|call| !self.executed.contains(&call.id));
+                    self.announced.extend(calls.iter().map(|call| call.id.clone()));
+                    if !calls.is_empty() {
+                        out.push_chunk(Chunk::ToolBatch { calls });
                     }
-                    chunk => out.push_chunk(chunk),
                 }
+                chunk => out.push_chunk(chunk),
             }
         }
         out.end(None);
