@@ -235,6 +235,86 @@ for (const [format, path] of [
   })
 }
 
+for (const [format, path] of [
+  ['events', 'examples/agent-session.sse'],
+  ['acp', 'examples/acp-session.ndjson'],
+  ['acp', 'examples/acp-v1-load.ndjson'],
+  ['ai-sdk', 'examples/ai-sdk-stream.sse'],
+  ['pi-events', 'examples/pi-events.ndjson'],
+  ['pi-stream', 'examples/openclaw-gateway.ndjson'],
+  ['sn-stream', 'examples/sn-thinking.sse'],
+]) {
+  test(`${format}: with its resume state, a recording read up to any line goes on live to the whole recording (${path})`, () => {
+    const all = lines(file(path))
+    const whole = foldStream(all.join(''), { format }).messages
+    for (let cut = 0; cut <= all.length; cut++) {
+      // As a page keeps it over a reload.
+      const { messages, resume } = JSON.parse(JSON.stringify(foldStream(all.slice(0, cut).join(''), { format })))
+      const live = new Conversation({ format, messages, resume })
+      live.push(all.slice(cut).join(''))
+      live.end()
+      assert.deepEqual(plain(live.messages), whole, `cut after line ${cut}`)
+    }
+  })
+}
+
+test('ai-sdk: going on inside an open text part: its next delta extends its chunk, not the last one', () => {
+  const frames = [
+    { type: 'start', messageId: 'm1' },
+    { type: 'text-start', id: 't1' },
+    { type: 'text-delta', id: 't1', delta: 'Hel' },
+    { type: 'reasoning-start', id: 'r1' },
+    { type: 'reasoning-delta', id: 'r1', delta: 'hmm' },
+  ]
+  const rest = [{ type: 'text-delta', id: 't1', delta: 'lo' }, { type: 'text-end', id: 't1' }]
+  const saved = new Conversation({ format: 'ai-sdk' })
+  for (const frame of frames) saved.push(frame)
+  const kept = JSON.parse(JSON.stringify({ messages: saved.messages, resume: saved.resume }))
+  const resumed = new Conversation({ format: 'ai-sdk', ...kept })
+  for (const frame of rest) resumed.push(frame)
+  const expected = [{ id: 'm1', role: 'assistant', chunks: [{ type: 'text', text: 'Hello' }, { type: 'thinking', text: 'hmm' }] }]
+  assert.deepEqual(plain(resumed.messages), expected)
+  // The messages alone cannot say which chunk the part is: its delta goes to the last text.
+  const guessed = new Conversation({ format: 'ai-sdk', messages: kept.messages })
+  for (const frame of rest) guessed.push(frame)
+  assert.notDeepEqual(plain(guessed.messages), expected)
+})
+
+test('acp: going on between a call\'s content and its completion keeps the content as its result', () => {
+  const update = (u) => ({ sessionId: 's', update: u })
+  const saved = new Conversation({ format: 'acp' })
+  saved.push(update({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read', status: 'in_progress' }))
+  saved.push(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', content: [{ type: 'content', content: { type: 'text', text: 'file body' } }] }))
+  const kept = JSON.parse(JSON.stringify({ messages: saved.messages, resume: saved.resume }))
+  assert.equal(kept.messages[0].chunks[0].calls[0].result, undefined, 'not shown before it completes')
+  const resumed = new Conversation({ format: 'acp', ...kept })
+  resumed.push(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' }))
+  assert.deepEqual(resumed.messages[0].chunks[0].calls[0].result, [{ type: 'content', content: { type: 'text', text: 'file body' } }])
+  assert.equal(resumed.messages[0].id, 'line-1')
+})
+
+test('a resume state is checked: its format, its messages, its line, its shape', () => {
+  const live = new Conversation({ format: 'events' })
+  live.push(delta('a'))
+  const { messages, resume } = JSON.parse(JSON.stringify({ messages: live.messages, resume: live.resume }))
+  assert.deepEqual({ ...resume, fold: undefined }, { version: 1, format: 'events', line: 2, messages: 1, open: true, pending: 0, fold: undefined })
+  const cases = [
+    [{ format: 'acp', messages, resume }, /options\.resume\.format is 'events', not this conversation's 'acp'/],
+    [{ format: 'events', resume }, /options\.resume\.messages: the state goes with 1 messages, 0 were given/],
+    [{ format: 'events', messages, resume, line: 7 }, /options\.line \(7\) is not options\.resume\.line \(2\)/],
+    [{ format: 'events', messages, resume: 'x' }, /options\.resume must be an object/],
+    [{ format: 'events', messages, resume: { ...resume, version: 2 } }, /options\.resume\.version 2/],
+    [{ format: 'events', messages, resume: { ...resume, fold: 5 } }, /options\.resume\.fold must be/],
+  ]
+  for (const [options, message] of cases) {
+    assert.throws(() => new Conversation(options), (e) => e instanceof TypeError && message.test(e.message), message.source)
+  }
+  const resumed = new Conversation({ format: 'events', messages, resume, line: 2 })
+  assert.throws(() => resumed.push('nope\n'), (e) => e.line === 2)
+  live.push('{"type":"text-de')
+  assert.equal(live.resume.pending, '{"type":"text-de'.length)
+})
+
 // ─── The command reads streams by the same fold ──────────────────────────────────
 
 test('replay --json of every stream example is what a live Conversation shows after its last push', async () => {

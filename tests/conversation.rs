@@ -127,3 +127,60 @@ fn a_reasoning_end_after_text_reports_the_thinking_chunk_it_seals() {
         check_report(&before, &owned_messages(live.messages()), &changes);
     }
 }
+
+/// The places a recording can be cut between frames: after each NDJSON line, or after
+/// each SSE frame's blank line.
+fn frame_ends(bytes: &[u8]) -> Vec<usize> {
+    let sse = bytes.starts_with(b"data") || bytes.starts_with(b"retry");
+    let mut ends = vec![0];
+    let mut at = 0;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        at += line.len();
+        if !sse || line == b"\n" {
+            ends.push(at);
+        }
+    }
+    ends
+}
+
+#[test]
+fn going_on_from_any_frame_with_the_resume_state_equals_the_whole_recording() {
+    use agent_chunks::formats::conversation::LiveOptions;
+    use agent_chunks::formats::value;
+    for &(name, bytes) in EXAMPLES {
+        let format = find(name).unwrap();
+        let whole = fold_stream(format, bytes, false).unwrap().messages;
+        for cut in frame_ends(bytes) {
+            let loaded = fold_stream(format, &bytes[..cut], false).unwrap();
+            // Through JSON text, as an application keeps it.
+            let state = value::parse(&loaded.resume.to_json()).unwrap();
+            let mut live =
+                Conversation::resume(format, LiveOptions::default(), loaded.messages, Some(&state)).unwrap();
+            live.push_bytes(&bytes[cut..]).unwrap();
+            live.end().unwrap();
+            assert_eq!(
+                owned_messages(live.messages()),
+                whole,
+                "{name} going on from byte {cut}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_resume_state_of_another_format_or_other_messages_is_refused() {
+    let events = find("events").unwrap();
+    let mut live = Conversation::new(events, Default::default()).unwrap();
+    live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"a\"}\n")
+        .unwrap();
+    let state = live.resume_state();
+    let messages = owned_messages(live.messages());
+    let refused = |format, messages: Vec<FormatMessage>| {
+        Conversation::resume(find(format).unwrap(), Default::default(), messages, Some(&state))
+            .err()
+            .unwrap()
+    };
+    assert!(refused("acp", messages.clone()).starts_with("resume.format is 'events'"));
+    assert!(refused("events", Vec::new()).starts_with("resume.messages"));
+    assert!(Conversation::resume(events, Default::default(), messages, Some(&state)).is_ok());
+}

@@ -84,6 +84,16 @@ pub struct PiEvents {
 }
 
 impl LiveFold for PiEvents {
+    /// The provider of the assistant message being streamed (its signatures need it).
+    fn save(&self) -> Json {
+        Json::object([("provider", super::resume::optional(self.provider.as_ref()))])
+    }
+
+    fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
+        self.provider = super::resume::optional_text(state, "provider")?;
+        Ok(())
+    }
+
     fn push(
         &mut self,
         mut value: Json,
@@ -386,6 +396,24 @@ impl Gateway {
 }
 
 impl LiveFold for Gateway {
+    /// The reply's text and thinking as the last chat frame gave them whole (the next one
+    /// adds what is new since), and whether a tool's result came since.
+    fn save(&self) -> Json {
+        Json::object([
+            ("text", Json::String(self.text.clone())),
+            ("thinking", Json::String(self.thinking.clone())),
+            ("afterResult", Json::Bool(self.after_result)),
+        ])
+    }
+
+    fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
+        use super::resume::{flag, optional_text};
+        self.text = optional_text(state, "text")?.unwrap_or_default();
+        self.thinking = optional_text(state, "thinking")?.unwrap_or_default();
+        self.after_result = flag(state, "afterResult")?;
+        Ok(())
+    }
+
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
         object(&value, "")?;
         match tag(&value, "type").as_deref() {

@@ -66,13 +66,40 @@ pub struct ConversationOptions {
     pub limit: Option<f64>,
     /// Default `mutable`.
     pub mode: Option<ConversationMode>,
-    /// Messages to go on from (a history loaded before, e.g. by `readHistory`): the last
-    /// one takes what the stream adds to it.
-    pub messages: Option<Vec<super::types::ChatMessage>>,
+    /// Messages to go on from (a history loaded before, e.g. by `readHistory` or
+    /// `foldStream`): the last one takes what the stream adds to it.
+    pub messages: Option<Vec<super::types::HistoryMessage>>,
     /// The line number of the first line pushed (default 1): after a history of n lines,
     /// n + 1, so that errors, and the messages a format names by their line (ACP's
     /// without a `messageId`), are numbered as in the whole recording.
     pub line: Option<f64>,
+    /// The `resume` of the conversation `messages` came from (or of `foldStream`'s
+    /// result): the conversation then goes on exactly, at any frame boundary, numbering
+    /// lines as the state says.
+    pub resume: Option<ConversationResume>,
+}
+
+/// A conversation's state beyond its messages (`Conversation.resume`): plain JSON, to
+/// keep next to the messages it goes with. Only `pending` is for the application; the
+/// rest is the format's, read back as it was written.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct ConversationResume {
+    /// The layout's version (1).
+    pub version: u32,
+    #[napi(ts_type = "FormatName")]
+    pub format: String,
+    /// The line number the next value pushed gets.
+    pub line: u32,
+    /// How many messages it goes with.
+    pub messages: u32,
+    /// The last message still takes what the stream adds.
+    pub open: bool,
+    /// Bytes pushed after the last whole frame, not in this state: push them again.
+    pub pending: u32,
+    /// What the format's fold remembers.
+    #[napi(ts_type = "unknown")]
+    pub fold: serde_json::Value,
 }
 
 /// A message of an earlier push that this push changed.
@@ -404,9 +431,10 @@ fn input(js: &Js, data: Value) -> JsResult<Input> {
 }
 
 /// `messages` as JSON text gave them: a call's `arguments` that was `undefined` is absent
-/// there, and stays `undefined` here (the reader of `ChatMessage` JSON takes absent as
+/// there, and so is a result's `result` or `isError` that was (a result event without
+/// one): they stay `undefined` here (the reader of `ChatMessage` JSON takes absent as
 /// `null`).
-fn absent_arguments(mut messages: Json) -> Json {
+fn absent_payloads(mut messages: Json) -> Json {
     let Json::Array(messages_list) = &mut messages else {
         return messages;
     };
@@ -422,6 +450,16 @@ fn absent_arguments(mut messages: Json) -> Json {
                 if let Json::Object(fields) = call {
                     if !fields.iter().any(|(key, _)| *key == "arguments") {
                         fields.push((Wtf8::from("arguments"), Json::Undefined));
+                    }
+                    let at = |key: &str| fields.iter().position(|(k, _)| *k == key);
+                    match (at("result"), at("isError")) {
+                        (None, Some(is_error)) => {
+                            fields.insert(is_error, (Wtf8::from("result"), Json::Undefined))
+                        }
+                        (Some(result), None) => {
+                            fields.insert(result + 1, (Wtf8::from("isError"), Json::Undefined))
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -508,7 +546,7 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
             let text = stringify(js, messages)?.unwrap_or_default();
             let json =
                 value::parse(text.as_bytes()).map_err(|e| JsError::Type(format!("options.messages: {e}")))?;
-            messages_from_json(&absent_arguments(json), "options.messages")
+            messages_from_json(&absent_payloads(json), "options.messages")
                 .map_err(|e| JsError::Type(e.to_string()))?
         }
         got => {
@@ -519,6 +557,7 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
         }
     };
     let line = named(js, value, c"line")?;
+    let line_given = js.value_type(line)? != ValueType::Undefined;
     let first_line = match js.value_type(line)? {
         ValueType::Undefined => 1,
         ValueType::Number => {
@@ -537,6 +576,30 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
             )))
         }
     };
+    let resume = named(js, value, c"resume")?;
+    let resume = match js.value_type(resume)? {
+        ValueType::Undefined => None,
+        ValueType::Object => {
+            let text = stringify(js, resume)?.unwrap_or_default();
+            let state =
+                value::parse(text.as_bytes()).map_err(|e| JsError::Type(format!("options.resume: {e}")))?;
+            match state.get("line").and_then(Json::as_f64) {
+                Some(line) if line_given && line != first_line as f64 => {
+                    return Err(JsError::Type(format!(
+                        "options.line ({first_line}) is not options.resume.line ({line}): give one of them"
+                    )))
+                }
+                _ => {}
+            }
+            Some(state)
+        }
+        got => {
+            return Err(JsError::Type(format!(
+                "options.resume must be an object (a Conversation's resume), got {}",
+                got.name()
+            )))
+        }
+    };
     let options = LiveOptions {
         strict,
         limit,
@@ -544,7 +607,8 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
         // Live, a bad frame is an error that changes nothing.
         recording: false,
     };
-    let core = Core::resume(format, options, messages).map_err(JsError::Type)?;
+    let core = Core::resume(format, options, messages, resume.as_ref())
+        .map_err(|e| JsError::Type(format!("options.{e}")))?;
     Ok((core, immutable))
 }
 
@@ -677,6 +741,10 @@ unsafe extern "C" fn raw_ui_stream(env: sys::napi_env, info: sys::napi_callback_
     }
 }
 
+unsafe extern "C" fn raw_resume(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.resume", |js, c, []| c.resume_js(js)) }
+}
+
 unsafe extern "C" fn raw_format(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe { method(env, info, "Conversation.format", |js, c, []| c.format_js(js)) }
 }
@@ -711,6 +779,7 @@ pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state:
         property(c"messages", None, Some(raw_messages)),
         property(c"skipped", None, Some(raw_skipped)),
         property(c"format", None, Some(raw_format)),
+        property(c"resume", None, Some(raw_resume)),
     ];
     let mut class = ptr::null_mut();
     let name = c"Conversation";
@@ -860,6 +929,14 @@ impl Conversation {
         })
     }
 
+    fn resume_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.resume", |live| {
+            let mut out = Vec::new();
+            value::write_ascii(&mut out, &live.core.resume_state());
+            js.parse_json_owned(out)
+        })
+    }
+
     fn format_js(&self, js: &Js) -> JsResult<Value> {
         self.with("Conversation.format", |live| {
             js.ascii_string(live.core.format().name)
@@ -927,6 +1004,17 @@ impl Conversation {
     #[napi(getter, ts_return_type = "SkippedLines")]
     pub fn skipped<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         glue(env, "Conversation.skipped", |js| self.skipped_js(js))
+    }
+
+    /// What the conversation remembers beyond its messages, as plain JSON: kept with
+    /// `messages` (e.g. `JSON.stringify({ messages, resume })`), it lets
+    /// `new Conversation({ format, messages, resume })` go on exactly as if it had read
+    /// the stream from its start, at any frame boundary (an AI SDK part still open, an
+    /// ACP call whose content came before its completion). `pending` counts the bytes
+    /// pushed after the last whole frame, which it does not hold: push them again.
+    #[napi(getter, ts_return_type = "ConversationResume")]
+    pub fn resume<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.resume", |js| self.resume_js(js))
     }
 
     /// The stream format.
