@@ -110,6 +110,15 @@ export declare class Conversation {
    * pushed after the last whole frame, which it does not hold: push them again.
    */
   get resume(): ConversationResume
+  /**
+   * Message `index` (negative: from the end, as `Array.prototype.at`), the very object
+   * `messages[index]` is, without making `messages`: in `immutable` mode a view that
+   * draws each message on its own (`useSyncExternalStore(subscribe, () =>
+   * live.at(i))`) then costs what changed, however long the conversation.
+   */
+  at(index: number): ChatMessage | undefined
+  /** How many messages there are (`messages.length`, without making `messages`). */
+  get length(): number
   /** The stream format. */
   get format(): FormatName
 }

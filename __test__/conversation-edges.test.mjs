@@ -141,10 +141,12 @@ test('a getter of a pushed value that pushes again: the inner value is read firs
 
 test('methods on a receiver that is not a Conversation throw, and read no memory', () => {
   const { push } = Conversation.prototype
-  const messages = Object.getOwnPropertyDescriptor(Conversation.prototype, 'messages').get
+  const getter = (name) => Object.getOwnPropertyDescriptor(Conversation.prototype, name).get
+  const { at } = Conversation.prototype
   for (const receiver of [{}, new ChunkStream(), Object.create(Conversation.prototype), null]) {
     assert.throws(() => push.call(receiver, delta('a')))
-    assert.throws(() => messages.call(receiver))
+    assert.throws(() => at.call(receiver, 0))
+    for (const name of ['messages', 'length', 'resume']) assert.throws(() => getter(name).call(receiver), name)
   }
 })
 
@@ -172,6 +174,37 @@ test('a worker ended in the middle of pushing leaves the process well', () => {
   const run = spawnSync(process.execPath, ['-e', child], { encoding: 'utf8', timeout: 60_000 })
   assert.equal(run.status, 0, run.stderr)
   assert.equal(run.stdout, 'still here\n')
+})
+
+test('immutable: pushes without a read make no array; the first read after them makes one, sharing what did not change', () => {
+  const live = new Conversation({ format: 'events', mode: 'immutable' })
+  live.push('{"type":"turn-start","turnId":"a"}\n' + delta('x'))
+  const first = live.messages
+  const firstMessage = first[0]
+  assert.equal(live.messages, first, 'no change: the same array')
+  live.push('{"type":"turn-start","turnId":"b"}\n' + delta('y'))
+  const b = live.at(1)
+  live.push(delta('z'))
+  live.push(delta('!'))
+  assert.deepEqual(plain(first), [{ id: 'a', role: 'assistant', chunks: [{ type: 'text', text: 'x' }] }], 'an array given is never changed')
+  assert.equal(b.chunks[0].text, 'y', 'nor a message given by at')
+  const now = live.messages
+  assert.notEqual(now, first)
+  assert.equal(now[0], firstMessage, 'an unchanged message is the same object')
+  assert.equal(now[1].chunks[0].text, 'yz!')
+  assert.equal(live.at(1), now[1])
+  assert.equal(live.at(-2), firstMessage)
+  assert.equal(live.at(2), undefined)
+  assert.equal(live.at(-3), undefined)
+  assert.equal(live.length, 2)
+  for (const index of ['1', 1.5, undefined, null]) assert.throws(() => live.at(index), TypeError, String(index))
+})
+
+test('mutable: at and length read the one array', () => {
+  const live = new Conversation({ format: 'events' })
+  live.push(delta('x'))
+  assert.equal(live.at(0), live.messages[0])
+  assert.equal(live.length, 1)
 })
 
 // ─── Going on from a loaded history ──────────────────────────────────────────────

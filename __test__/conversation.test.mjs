@@ -140,8 +140,14 @@ function pushAll(format, frames, splits) {
     assert.equal(asBytes.messages, stable, 'the mutable view keeps its array')
     assert.deepEqual(plain(asBytes.messages), expected)
     checkReport(before, expected, changes)
+    const held = plain(snapshot)
+    // Read one message before `messages`: the array is made at the first read, from what is current.
     const valueChanges = asValues.push(frame)
+    const last = asValues.at(-1)
+    assert.equal(asValues.length, expected.length)
     assert.deepEqual(plain(asValues.messages), expected)
+    assert.deepEqual(plain(snapshot), held, 'an array given before is never changed')
+    assert.equal(last, asValues.messages.at(-1), 'at(-1) is messages.at(-1)')
     checkSharing(snapshot, asValues.messages, valueChanges)
     saved.push(keep(asBytes))
   }

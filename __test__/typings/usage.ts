@@ -446,7 +446,9 @@ import { Conversation, type ConversationChanges, type ConversationResume } from 
   const pending: number = exact.resume.pending
   const folded = foldStream('', { format: 'acp' })
   const fromFile = new Conversation({ format: 'acp', messages: folded.messages, resume: folded.resume })
-  void [added, chunkIndexes, sse, ui, resumed, live.skipped.count, live.end(), pending, fromFile]
+  const one: ChatMessage | undefined = live.at(-1)
+  const count: number = live.length
+  void [added, chunkIndexes, sse, ui, resumed, live.skipped.count, live.end(), pending, fromFile, one, count]
   // @ts-expect-error the format is required
   new Conversation({})
   // @ts-expect-error a resume state is an object

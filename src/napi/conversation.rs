@@ -129,8 +129,14 @@ type Synced = Vec<Vec<Option<usize>>>;
 struct Live {
     core: Core,
     immutable: bool,
-    /// The JavaScript `messages` array (the current one, for `immutable`).
+    /// The JavaScript messages. `mutable`: the array `messages` gives. `immutable`: an
+    /// array no caller sees, brought up to date in place by each push, of which
+    /// `messages` gives a copy once per change (see `snapshot`), so that a push costs
+    /// what it changed whatever the conversation's length.
     array: sys::napi_ref,
+    /// `immutable`: the copy `messages` gave since the last change; `None` once a push
+    /// changed something (the next read makes a new one).
+    snapshot: Option<sys::napi_ref>,
     synced: Synced,
     /// `data: [DONE]` was written (`toUIMessageStream` after `end`).
     done_written: bool,
@@ -151,10 +157,35 @@ pub struct Conversation {
 impl ObjectFinalize for Conversation {
     fn finalize(self, env: Env) -> Result<()> {
         if let Some(live) = self.live.into_inner() {
-            // SAFETY: the reference was made in this environment.
-            unsafe { sys::napi_delete_reference(env.raw(), live.array) };
+            live.release(env.raw());
         }
         Ok(())
+    }
+}
+
+impl Live {
+    /// Lets go of the JavaScript arrays held.
+    fn release(self, env: sys::napi_env) {
+        for reference in std::iter::once(self.array).chain(self.snapshot) {
+            // SAFETY: the references were made in this environment and are used no more.
+            unsafe { sys::napi_delete_reference(env, reference) };
+        }
+    }
+
+    /// The `messages` a caller gets: in `immutable` mode, a copy of the array made at the
+    /// first read after a change (V8's own `slice`, one pass over the references), then
+    /// the same one until the next change.
+    fn messages(&mut self, js: &Js) -> JsResult<Value> {
+        let held = reference_value(js, self.array)?;
+        if !self.immutable {
+            return Ok(held);
+        }
+        if let Some(snapshot) = self.snapshot {
+            return reference_value(js, snapshot);
+        }
+        let copy = slice(js, held)?;
+        self.snapshot = Some(reference(js, copy)?);
+        Ok(copy)
     }
 }
 
@@ -313,8 +344,11 @@ impl Live {
         if changes.is_empty() {
             return Ok(());
         }
-        let held = reference_value(js, self.array)?;
-        let array = if self.immutable { slice(js, held)? } else { held };
+        let array = reference_value(js, self.array)?;
+        if let Some(snapshot) = self.snapshot.take() {
+            // SAFETY: the reference belongs to this environment; callers keep the array.
+            unsafe { sys::napi_delete_reference(js.env, snapshot) };
+        }
         let messages = self.core.messages();
         for change in &changes.changed {
             let i = change.index;
@@ -381,12 +415,6 @@ impl Live {
             js.set_element(array, i, message)?;
             let (_, _, chunks) = messages.message(i);
             self.synced.push(chunks.iter().map(text_len).collect());
-        }
-        if self.immutable {
-            let next = reference(js, array)?;
-            // SAFETY: the old reference belongs to this environment and is no longer used.
-            unsafe { sys::napi_delete_reference(js.env, self.array) };
-            self.array = next;
         }
         Ok(())
     }
@@ -629,8 +657,7 @@ unsafe extern "C" fn finalize(env: sys::napi_env, data: *mut c_void, _hint: *mut
     // SAFETY: `data` is the box `construct` leaked for this object; finalizers run once.
     let conversation = unsafe { Box::from_raw(data as *mut Conversation) };
     if let Some(live) = conversation.live.into_inner() {
-        // SAFETY: the reference was made in this environment.
-        unsafe { sys::napi_delete_reference(env, live.array) };
+        live.release(env);
     }
 }
 
@@ -693,7 +720,7 @@ unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info
             // SAFETY: not wrapped, so still ours alone.
             let conversation = unsafe { Box::from_raw(conversation) };
             if let Some(live) = conversation.live.into_inner() {
-                unsafe { sys::napi_delete_reference(env, live.array) };
+                live.release(env);
             }
             return Err(JsError::Internal(format!(
                 "wrapping the conversation failed with status {status}"
@@ -741,6 +768,14 @@ unsafe extern "C" fn raw_ui_stream(env: sys::napi_env, info: sys::napi_callback_
     }
 }
 
+unsafe extern "C" fn raw_at(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.at", |js, c, [index]| c.at_js(js, index)) }
+}
+
+unsafe extern "C" fn raw_length(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.length", |js, c, []| c.length_js(js)) }
+}
+
 unsafe extern "C" fn raw_resume(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe { method(env, info, "Conversation.resume", |js, c, []| c.resume_js(js)) }
 }
@@ -780,6 +815,8 @@ pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state:
         property(c"skipped", None, Some(raw_skipped)),
         property(c"format", None, Some(raw_format)),
         property(c"resume", None, Some(raw_resume)),
+        property(c"at", Some(raw_at), None),
+        property(c"length", None, Some(raw_length)),
     ];
     let mut class = ptr::null_mut();
     let name = c"Conversation";
@@ -830,6 +867,7 @@ impl Conversation {
                 core,
                 immutable,
                 array: reference(js, array)?,
+                snapshot: None,
                 synced,
                 done_written: false,
             })),
@@ -893,7 +931,7 @@ impl Conversation {
     }
 
     fn messages_js(&self, js: &Js) -> JsResult<Value> {
-        self.with("Conversation.messages", |live| reference_value(js, live.array))
+        self.with("Conversation.messages", |live| live.messages(js))
     }
 
     fn skipped_js(&self, js: &Js) -> JsResult<Value> {
@@ -926,6 +964,39 @@ impl Conversation {
                 live.done_written = true;
             }
             js.ascii_string_owned(out)
+        })
+    }
+
+    fn at_js(&self, js: &Js, index: Value) -> JsResult<Value> {
+        const WHAT: &str = "Conversation.at";
+        let index = match js.value_type(index)? {
+            ValueType::Number => js.number(index)?,
+            got => {
+                return Err(JsError::Type(format!(
+                    "index must be a number, got {}",
+                    got.name()
+                )))
+            }
+        };
+        if index.fract() != 0.0 {
+            return Err(JsError::Type(format!(
+                "index must be a whole number, got {index}"
+            )));
+        }
+        self.with(WHAT, |live| {
+            let len = live.core.messages().len() as f64;
+            // As `Array.prototype.at`: a negative index counts from the end.
+            let at = if index < 0.0 { len + index } else { index };
+            if !(0.0..len).contains(&at) {
+                return js.undefined();
+            }
+            js.element(reference_value(js, live.array)?, at as usize)
+        })
+    }
+
+    fn length_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.length", |live| {
+            js.create_number(live.core.messages().len() as f64)
         })
     }
 
@@ -1015,6 +1086,21 @@ impl Conversation {
     #[napi(getter, ts_return_type = "ConversationResume")]
     pub fn resume<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         glue(env, "Conversation.resume", |js| self.resume_js(js))
+    }
+
+    /// Message `index` (negative: from the end, as `Array.prototype.at`), the very object
+    /// `messages[index]` is, without making `messages`: in `immutable` mode a view that
+    /// draws each message on its own (`useSyncExternalStore(subscribe, () =>
+    /// live.at(i))`) then costs what changed, however long the conversation.
+    #[napi(ts_args_type = "index: number", ts_return_type = "ChatMessage | undefined")]
+    pub fn at<'env>(&self, env: &'env Env, index: Unknown) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.at", |js| self.at_js(js, index.raw()))
+    }
+
+    /// How many messages there are (`messages.length`, without making `messages`).
+    #[napi(getter, ts_return_type = "number")]
+    pub fn length<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.length", |js| self.length_js(js))
     }
 
     /// The stream format.
