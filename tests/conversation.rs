@@ -184,3 +184,20 @@ fn a_resume_state_of_another_format_or_other_messages_is_refused() {
     assert!(refused("events", Vec::new()).starts_with("resume.messages"));
     assert!(Conversation::resume(events, Default::default(), messages, Some(&state)).is_ok());
 }
+
+#[test]
+fn a_fold_state_that_is_not_an_object_is_refused() {
+    for name in ["acp", "ai-sdk", "pi-events", "pi-stream"] {
+        let format = find(name).unwrap();
+        let mut state = Conversation::new(format, Default::default())
+            .unwrap()
+            .resume_state();
+        if let Some(fold) = state.get_mut("fold") {
+            *fold = agent_chunks::formats::value::Json::Bool(true);
+        }
+        let error = Conversation::resume(format, Default::default(), Vec::new(), Some(&state))
+            .err()
+            .unwrap();
+        assert_eq!(error, "resume.fold must be an object, got boolean", "{name}");
+    }
+}

@@ -509,7 +509,8 @@ impl AcpRules {
 
     /// Takes up [`AcpRules::save`]'s state; the ids given are those of `messages`.
     pub fn restore(&mut self, state: &Json, messages: &super::live::Folded) -> Result<(), String> {
-        use super::resume::{flag, members, optional_text};
+        use super::resume::{flag, members, object, optional_text};
+        object(state)?;
         self.ids = (0..messages.len())
             .map(|i| messages.message(i).0.to_string())
             .collect();

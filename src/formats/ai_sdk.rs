@@ -961,9 +961,7 @@ impl UiStream {
     }
 
     pub fn restore_state(state: &Json) -> Result<Self, String> {
-        if !matches!(state, Json::Object(_)) {
-            return Err(" must be an object".into());
-        }
+        super::resume::object(state)?;
         Ok(UiStream {
             state: StreamState::restore(state)?,
             open_id: super::resume::optional_text(state, "openId")?

@@ -90,6 +90,7 @@ impl LiveFold for PiEvents {
     }
 
     fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
+        super::resume::object(state)?;
         self.provider = super::resume::optional_text(state, "provider")?;
         Ok(())
     }
@@ -407,7 +408,8 @@ impl LiveFold for Gateway {
     }
 
     fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
-        use super::resume::{flag, optional_text};
+        use super::resume::{flag, object, optional_text};
+        object(state)?;
         self.text = optional_text(state, "text")?.unwrap_or_default();
         self.thinking = optional_text(state, "thinking")?.unwrap_or_default();
         self.after_result = flag(state, "afterResult")?;

@@ -75,6 +75,14 @@ impl Envelope {
     }
 }
 
+/// A fold's state must be an object.
+pub fn object(state: &Json) -> Result<(), String> {
+    match state {
+        Json::Object(_) => Ok(()),
+        other => Err(format!(" must be an object, got {}", other.kind().name())),
+    }
+}
+
 /// A whole number as JSON.
 pub fn number(n: usize) -> Json {
     Json::Number(n.to_string().into_boxed_str())
