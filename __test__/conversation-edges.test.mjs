@@ -348,6 +348,20 @@ test('a resume state is checked: its format, its messages, its line, its shape',
   assert.equal(live.resume.pending, '{"type":"text-de'.length)
 })
 
+test('resume.pending counts the bytes of an unfinished frame as pushed; pushed again after the state, they fold as before', () => {
+  const sse = (text) => `event: delta\ndata: ${JSON.stringify({ type: 'text-delta', delta: text })}\n\n`
+  for (const frames of [sse('a') + sse('b'), delta('a') + delta('b'), delta('a').replace('\n', '\r\n') + delta('b')])
+  for (let cut = 0; cut <= frames.length; cut++) {
+    const live = new Conversation({ format: 'events' })
+    live.push(frames.slice(0, cut))
+    const { messages, resume } = JSON.parse(JSON.stringify({ messages: live.messages, resume: live.resume }))
+    const again = new Conversation({ format: 'events', messages, resume })
+    again.push(frames.slice(cut - resume.pending))
+    again.end()
+    assert.deepEqual(plain(again.messages), [{ id: 'turn-1', role: 'assistant', chunks: [{ type: 'text', text: 'ab' }] }], `cut at ${cut}`)
+  }
+})
+
 // ─── The command reads streams by the same fold ──────────────────────────────────
 
 test('replay --json of every stream example is what a live Conversation shows after its last push', async () => {

@@ -251,7 +251,7 @@ impl Conversation {
             line,
             messages: self.out.len(),
             open: self.out.is_open(),
-            pending: self.framer.buffered(),
+            pending: self.framer.unfinished() as usize,
             fold: self.fold.save(),
         }
         .to_json()
