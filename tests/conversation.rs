@@ -201,3 +201,37 @@ fn a_fold_state_that_is_not_an_object_is_refused() {
         assert_eq!(error, "resume.fold must be an object, got boolean", "{name}");
     }
 }
+
+/// The frames of an example, each with its line break (an SSE frame with its blank line).
+fn frames_of(bytes: &[u8]) -> Vec<&[u8]> {
+    let ends = frame_ends(bytes);
+    ends.windows(2).map(|w| &bytes[w[0]..w[1]]).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+    #[test]
+    fn random_recordings_go_on_exactly_from_every_frame(example in 0..EXAMPLES.len(), keep in prop::collection::vec(0u8..10, 0..200)) {
+        use agent_chunks::formats::conversation::LiveOptions;
+        use agent_chunks::formats::value;
+        let (name, bytes) = EXAMPLES[example];
+        let format = find(name).unwrap();
+        // Frames dropped (0) and repeated (9) at random.
+        let mut recording = Vec::new();
+        for (i, frame) in frames_of(bytes).into_iter().enumerate() {
+            let roll = keep.get(i).copied().unwrap_or(5);
+            for _ in 0..match roll { 0 => 0, 9 => 2, _ => 1 } {
+                recording.extend_from_slice(frame);
+            }
+        }
+        let Ok(whole) = fold_stream(format, &recording, false) else { return Ok(()) };
+        for cut in frame_ends(&recording) {
+            let loaded = fold_stream(format, &recording[..cut], false).unwrap();
+            let state = value::parse(&loaded.resume.to_json()).unwrap();
+            let mut live = Conversation::resume(format, LiveOptions::default(), loaded.messages, Some(&state)).unwrap();
+            live.push_bytes(&recording[cut..]).unwrap();
+            live.end().unwrap();
+            prop_assert_eq!(owned_messages(live.messages()), whole.messages.clone(), "{} going on from byte {}", name, cut);
+        }
+    }
+}
