@@ -101,6 +101,24 @@ export declare class Conversation {
   get messages(): ChatMessage[]
   /** Values skipped so far (with `strict` they are refused). */
   get skipped(): SkippedLines
+  /**
+   * What the conversation remembers beyond its messages, as plain JSON: kept with
+   * `messages` (e.g. `JSON.stringify({ messages, resume })`), it lets
+   * `new Conversation({ format, messages, resume })` go on exactly as if it had read
+   * the stream from its start, at any frame boundary (an AI SDK part still open, an
+   * ACP call whose content came before its completion). `pending` counts the bytes
+   * pushed after the last whole frame, which it does not hold: push them again.
+   */
+  get resume(): ConversationResume
+  /**
+   * Message `index` (negative: from the end, as `Array.prototype.at`), the very object
+   * `messages[index]` is, without making `messages`: in `immutable` mode a view that
+   * draws each message on its own (`useSyncExternalStore(subscribe, () =>
+   * live.at(i))`) then costs what changed, however long the conversation.
+   */
+  at(index: number): ChatMessage | undefined
+  /** How many messages there are (`messages.length`, without making `messages`). */
+  get length(): number
   /** The stream format. */
   get format(): FormatName
 }
@@ -297,16 +315,43 @@ export interface ConversationOptions {
   /** Default `mutable`. */
   mode?: ConversationMode
   /**
-   * Messages to go on from (a history loaded before, e.g. by `readHistory`): the last
-   * one takes what the stream adds to it.
+   * Messages to go on from (a history loaded before, e.g. by `readHistory` or
+   * `foldStream`): the last one takes what the stream adds to it.
    */
-  messages?: Array<ChatMessage>
+  messages?: Array<HistoryMessage>
   /**
    * The line number of the first line pushed (default 1): after a history of n lines,
    * n + 1, so that errors, and the messages a format names by their line (ACP's
    * without a `messageId`), are numbered as in the whole recording.
    */
   line?: number
+  /**
+   * The `resume` of the conversation `messages` came from (or of `foldStream`'s
+   * result): the conversation then goes on exactly, at any frame boundary, numbering
+   * lines as the state says.
+   */
+  resume?: ConversationResume
+}
+
+/**
+ * A conversation's state beyond its messages (`Conversation.resume`): plain JSON, to
+ * keep next to the messages it goes with. Only `pending` is for the application; the
+ * rest is the format's, read back as it was written.
+ */
+export interface ConversationResume {
+  /** The layout's version (1). */
+  version: number
+  format: FormatName
+  /** The line number the next value pushed gets. */
+  line: number
+  /** How many messages it goes with. */
+  messages: number
+  /** The last message still takes what the stream adds. */
+  open: boolean
+  /** Bytes pushed after the last whole frame, not in this state: push them again. */
+  pending: number
+  /** What the format's fold remembers. */
+  fold: unknown
 }
 
 /**
@@ -362,6 +407,11 @@ export interface FoldedStream {
   /** Per message, the lines that built it. */
   origins: Array<StreamOrigin>
   skipped: SkippedLines
+  /**
+   * What a live `Conversation` given these messages needs to go on exactly (its
+   * `resume` option), as plain JSON.
+   */
+  resume: ConversationResume
 }
 
 /**

@@ -141,10 +141,12 @@ test('a getter of a pushed value that pushes again: the inner value is read firs
 
 test('methods on a receiver that is not a Conversation throw, and read no memory', () => {
   const { push } = Conversation.prototype
-  const messages = Object.getOwnPropertyDescriptor(Conversation.prototype, 'messages').get
+  const getter = (name) => Object.getOwnPropertyDescriptor(Conversation.prototype, name).get
+  const { at } = Conversation.prototype
   for (const receiver of [{}, new ChunkStream(), Object.create(Conversation.prototype), null]) {
     assert.throws(() => push.call(receiver, delta('a')))
-    assert.throws(() => messages.call(receiver))
+    assert.throws(() => at.call(receiver, 0))
+    for (const name of ['messages', 'length', 'resume']) assert.throws(() => getter(name).call(receiver), name)
   }
 })
 
@@ -172,6 +174,37 @@ test('a worker ended in the middle of pushing leaves the process well', () => {
   const run = spawnSync(process.execPath, ['-e', child], { encoding: 'utf8', timeout: 60_000 })
   assert.equal(run.status, 0, run.stderr)
   assert.equal(run.stdout, 'still here\n')
+})
+
+test('immutable: pushes without a read make no array; the first read after them makes one, sharing what did not change', () => {
+  const live = new Conversation({ format: 'events', mode: 'immutable' })
+  live.push('{"type":"turn-start","turnId":"a"}\n' + delta('x'))
+  const first = live.messages
+  const firstMessage = first[0]
+  assert.equal(live.messages, first, 'no change: the same array')
+  live.push('{"type":"turn-start","turnId":"b"}\n' + delta('y'))
+  const b = live.at(1)
+  live.push(delta('z'))
+  live.push(delta('!'))
+  assert.deepEqual(plain(first), [{ id: 'a', role: 'assistant', chunks: [{ type: 'text', text: 'x' }] }], 'an array given is never changed')
+  assert.equal(b.chunks[0].text, 'y', 'nor a message given by at')
+  const now = live.messages
+  assert.notEqual(now, first)
+  assert.equal(now[0], firstMessage, 'an unchanged message is the same object')
+  assert.equal(now[1].chunks[0].text, 'yz!')
+  assert.equal(live.at(1), now[1])
+  assert.equal(live.at(-2), firstMessage)
+  assert.equal(live.at(2), undefined)
+  assert.equal(live.at(-3), undefined)
+  assert.equal(live.length, 2)
+  for (const index of ['1', 1.5, undefined, null]) assert.throws(() => live.at(index), TypeError, String(index))
+})
+
+test('mutable: at and length read the one array', () => {
+  const live = new Conversation({ format: 'events' })
+  live.push(delta('x'))
+  assert.equal(live.at(0), live.messages[0])
+  assert.equal(live.length, 1)
 })
 
 // ─── Going on from a loaded history ──────────────────────────────────────────────
@@ -234,6 +267,100 @@ for (const [format, path] of [
     assert.ok(tried > all.length / 2, `${tried} of ${all.length + 1} cuts tried`)
   })
 }
+
+for (const [format, path] of [
+  ['events', 'examples/agent-session.sse'],
+  ['acp', 'examples/acp-session.ndjson'],
+  ['acp', 'examples/acp-v1-load.ndjson'],
+  ['ai-sdk', 'examples/ai-sdk-stream.sse'],
+  ['pi-events', 'examples/pi-events.ndjson'],
+  ['pi-stream', 'examples/openclaw-gateway.ndjson'],
+  ['sn-stream', 'examples/sn-thinking.sse'],
+]) {
+  test(`${format}: with its resume state, a recording read up to any line goes on live to the whole recording (${path})`, () => {
+    const all = lines(file(path))
+    const whole = foldStream(all.join(''), { format }).messages
+    for (let cut = 0; cut <= all.length; cut++) {
+      // As a page keeps it over a reload.
+      const { messages, resume } = JSON.parse(JSON.stringify(foldStream(all.slice(0, cut).join(''), { format })))
+      const live = new Conversation({ format, messages, resume })
+      live.push(all.slice(cut).join(''))
+      live.end()
+      assert.deepEqual(plain(live.messages), whole, `cut after line ${cut}`)
+    }
+  })
+}
+
+test('ai-sdk: going on inside an open text part: its next delta extends its chunk, not the last one', () => {
+  const frames = [
+    { type: 'start', messageId: 'm1' },
+    { type: 'text-start', id: 't1' },
+    { type: 'text-delta', id: 't1', delta: 'Hel' },
+    { type: 'reasoning-start', id: 'r1' },
+    { type: 'reasoning-delta', id: 'r1', delta: 'hmm' },
+  ]
+  const rest = [{ type: 'text-delta', id: 't1', delta: 'lo' }, { type: 'text-end', id: 't1' }]
+  const saved = new Conversation({ format: 'ai-sdk' })
+  for (const frame of frames) saved.push(frame)
+  const kept = JSON.parse(JSON.stringify({ messages: saved.messages, resume: saved.resume }))
+  const resumed = new Conversation({ format: 'ai-sdk', ...kept })
+  for (const frame of rest) resumed.push(frame)
+  const expected = [{ id: 'm1', role: 'assistant', chunks: [{ type: 'text', text: 'Hello' }, { type: 'thinking', text: 'hmm' }] }]
+  assert.deepEqual(plain(resumed.messages), expected)
+  // The messages alone cannot say which chunk the part is: its delta goes to the last text.
+  const guessed = new Conversation({ format: 'ai-sdk', messages: kept.messages })
+  for (const frame of rest) guessed.push(frame)
+  assert.notDeepEqual(plain(guessed.messages), expected)
+})
+
+test('acp: going on between a call\'s content and its completion keeps the content as its result', () => {
+  const update = (u) => ({ sessionId: 's', update: u })
+  const saved = new Conversation({ format: 'acp' })
+  saved.push(update({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read', status: 'in_progress' }))
+  saved.push(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', content: [{ type: 'content', content: { type: 'text', text: 'file body' } }] }))
+  const kept = JSON.parse(JSON.stringify({ messages: saved.messages, resume: saved.resume }))
+  assert.equal(kept.messages[0].chunks[0].calls[0].result, undefined, 'not shown before it completes')
+  const resumed = new Conversation({ format: 'acp', ...kept })
+  resumed.push(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' }))
+  assert.deepEqual(resumed.messages[0].chunks[0].calls[0].result, [{ type: 'content', content: { type: 'text', text: 'file body' } }])
+  assert.equal(resumed.messages[0].id, 'line-1')
+})
+
+test('a resume state is checked: its format, its messages, its line, its shape', () => {
+  const live = new Conversation({ format: 'events' })
+  live.push(delta('a'))
+  const { messages, resume } = JSON.parse(JSON.stringify({ messages: live.messages, resume: live.resume }))
+  assert.deepEqual({ ...resume, fold: undefined }, { version: 1, format: 'events', line: 2, messages: 1, open: true, pending: 0, fold: undefined })
+  const cases = [
+    [{ format: 'acp', messages, resume }, /options\.resume\.format is 'events', not this conversation's 'acp'/],
+    [{ format: 'events', resume }, /options\.resume\.messages: the state goes with 1 messages, 0 were given/],
+    [{ format: 'events', messages, resume, line: 7 }, /options\.line \(7\) is not options\.resume\.line \(2\)/],
+    [{ format: 'events', messages, resume: 'x' }, /options\.resume must be an object/],
+    [{ format: 'events', messages, resume: { ...resume, version: 2 } }, /options\.resume\.version 2/],
+    [{ format: 'events', messages, resume: { ...resume, fold: 5 } }, /options\.resume\.fold must be/],
+  ]
+  for (const [options, message] of cases) {
+    assert.throws(() => new Conversation(options), (e) => e instanceof TypeError && message.test(e.message), message.source)
+  }
+  const resumed = new Conversation({ format: 'events', messages, resume, line: 2 })
+  assert.throws(() => resumed.push('nope\n'), (e) => e.line === 2)
+  live.push('{"type":"text-de')
+  assert.equal(live.resume.pending, '{"type":"text-de'.length)
+})
+
+test('resume.pending counts the bytes of an unfinished frame as pushed; pushed again after the state, they fold as before', () => {
+  const sse = (text) => `event: delta\ndata: ${JSON.stringify({ type: 'text-delta', delta: text })}\n\n`
+  for (const frames of [sse('a') + sse('b'), delta('a') + delta('b'), delta('a').replace('\n', '\r\n') + delta('b')])
+  for (let cut = 0; cut <= frames.length; cut++) {
+    const live = new Conversation({ format: 'events' })
+    live.push(frames.slice(0, cut))
+    const { messages, resume } = JSON.parse(JSON.stringify({ messages: live.messages, resume: live.resume }))
+    const again = new Conversation({ format: 'events', messages, resume })
+    again.push(frames.slice(cut - resume.pending))
+    again.end()
+    assert.deepEqual(plain(again.messages), [{ id: 'turn-1', role: 'assistant', chunks: [{ type: 'text', text: 'ab' }] }], `cut at ${cut}`)
+  }
+})
 
 // ─── The command reads streams by the same fold ──────────────────────────────────
 

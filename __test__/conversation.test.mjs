@@ -116,6 +116,8 @@ function pushAll(format, frames, splits) {
   const asValues = new Conversation({ format, mode: 'immutable' })
   const stable = asBytes.messages
   const accepted = []
+  // After each frame: what an application keeps to go on later (through JSON, as a reload).
+  const saved = [keep(asBytes)]
   for (const frame of frames) {
     const before = plain(asBytes.messages)
     const snapshot = asValues.messages
@@ -131,6 +133,7 @@ function pushAll(format, frames, splits) {
       assert.throws(() => asValues.push(frame))
       assert.equal(asValues.messages, snapshot, 'a refused value changes nothing')
       accepted.push(undefined)
+      saved.push(keep(asBytes))
       continue
     }
     assert.notEqual(expected, undefined, 'read live but refused whole')
@@ -138,10 +141,18 @@ function pushAll(format, frames, splits) {
     assert.equal(asBytes.messages, stable, 'the mutable view keeps its array')
     assert.deepEqual(plain(asBytes.messages), expected)
     checkReport(before, expected, changes)
+    const held = plain(snapshot)
+    // Read one message before `messages`: the array is made at the first read, from what is current.
     const valueChanges = asValues.push(frame)
+    const last = asValues.at(-1)
+    assert.equal(asValues.length, expected.length)
     assert.deepEqual(plain(asValues.messages), expected)
+    assert.deepEqual(plain(snapshot), held, 'an array given before is never changed')
+    assert.equal(last, asValues.messages.at(-1), 'at(-1) is messages.at(-1)')
     checkSharing(snapshot, asValues.messages, valueChanges)
+    saved.push(keep(asBytes))
   }
+  resumeEverywhere(format, accepted, saved)
   // The same frames as SSE, in random pieces.
   const split = new Conversation({ format })
   const bytes = Buffer.from(sse(accepted.filter((frame) => frame !== undefined)))
@@ -152,6 +163,31 @@ function pushAll(format, frames, splits) {
   }
   split.end()
   assert.deepEqual(plain(split.messages), foldStream(bytes, { format }).messages)
+}
+
+/** A live conversation's messages and resume state, as JSON keeps them. */
+const keep = (live) => JSON.parse(JSON.stringify({ messages: live.messages, resume: live.resume }))
+
+/**
+ * Going on from every frame boundary of a recording: from what a live conversation kept
+ * there (an app restarted), and from `foldStream` of the recording up to there (a page
+ * reloaded mid-turn), the rest pushed live gives what reading the whole recording gives.
+ */
+function resumeEverywhere(format, frames, saved) {
+  const whole = foldStream(ndjson(frames), { format }).messages
+  for (let cut = 0; cut <= frames.length; cut++) {
+    const prefix = frames.slice(0, cut)
+    const loaded = JSON.parse(JSON.stringify(cut ? foldStream(ndjson(prefix), { format }) : { messages: [], resume: saved[0].resume }))
+    for (const [from, { messages, resume }] of [['live', saved[cut]], ['foldStream', loaded]]) {
+      assert.deepEqual(messages, plain(reload(format, prefix) ?? []), `${from} at ${cut}: messages`)
+      const mode = cut % 2 ? 'immutable' : 'mutable'
+      const live = new Conversation({ format, mode, messages, resume })
+      assert.deepEqual(plain(live.messages), messages)
+      live.push(Buffer.from(ndjson(frames.slice(cut))))
+      live.end()
+      assert.deepEqual(plain(live.messages), whole, `going on from ${from} after frame ${cut} of ${frames.length}, ${mode}`)
+    }
+  }
 }
 
 /**

@@ -131,3 +131,111 @@ fn a_reasoning_end_after_text_reports_the_thinking_chunk_it_seals() {
         check_report(&before, &owned_messages(live.messages()), &changes);
     }
 }
+
+/// The places a recording can be cut between frames: after each NDJSON line, or after
+/// each SSE frame's blank line.
+fn frame_ends(bytes: &[u8]) -> Vec<usize> {
+    let sse = bytes.starts_with(b"data") || bytes.starts_with(b"retry");
+    let mut ends = vec![0];
+    let mut at = 0;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        at += line.len();
+        if !sse || line == b"\n" {
+            ends.push(at);
+        }
+    }
+    ends
+}
+
+#[test]
+fn going_on_from_any_frame_with_the_resume_state_equals_the_whole_recording() {
+    use agent_chunks::formats::conversation::LiveOptions;
+    use agent_chunks::formats::value;
+    for &(name, bytes) in EXAMPLES {
+        let format = find(name).unwrap();
+        let whole = fold_stream(format, bytes, false).unwrap().messages;
+        for cut in frame_ends(bytes) {
+            let loaded = fold_stream(format, &bytes[..cut], false).unwrap();
+            // Through JSON text, as an application keeps it.
+            let state = value::parse(&loaded.resume.to_json()).unwrap();
+            let mut live =
+                Conversation::resume(format, LiveOptions::default(), loaded.messages, Some(&state)).unwrap();
+            live.push_bytes(&bytes[cut..]).unwrap();
+            live.end().unwrap();
+            assert_eq!(
+                owned_messages(live.messages()),
+                whole,
+                "{name} going on from byte {cut}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_resume_state_of_another_format_or_other_messages_is_refused() {
+    let events = find("events").unwrap();
+    let mut live = Conversation::new(events, Default::default()).unwrap();
+    live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"a\"}\n")
+        .unwrap();
+    let state = live.resume_state();
+    let messages = owned_messages(live.messages());
+    let refused = |format, messages: Vec<FormatMessage>| {
+        Conversation::resume(find(format).unwrap(), Default::default(), messages, Some(&state))
+            .err()
+            .unwrap()
+    };
+    assert!(refused("acp", messages.clone()).starts_with("resume.format is 'events'"));
+    assert!(refused("events", Vec::new()).starts_with("resume.messages"));
+    assert!(Conversation::resume(events, Default::default(), messages, Some(&state)).is_ok());
+}
+
+#[test]
+fn a_fold_state_that_is_not_an_object_is_refused() {
+    for name in ["acp", "ai-sdk", "pi-events", "pi-stream"] {
+        let format = find(name).unwrap();
+        let mut state = Conversation::new(format, Default::default())
+            .unwrap()
+            .resume_state();
+        if let Some(fold) = state.get_mut("fold") {
+            *fold = agent_chunks::formats::value::Json::Bool(true);
+        }
+        let error = Conversation::resume(format, Default::default(), Vec::new(), Some(&state))
+            .err()
+            .unwrap();
+        assert_eq!(error, "resume.fold must be an object, got boolean", "{name}");
+    }
+}
+
+/// The frames of an example, each with its line break (an SSE frame with its blank line).
+fn frames_of(bytes: &[u8]) -> Vec<&[u8]> {
+    let ends = frame_ends(bytes);
+    ends.windows(2).map(|w| &bytes[w[0]..w[1]]).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+    #[test]
+    fn random_recordings_go_on_exactly_from_every_frame(example in 0..EXAMPLES.len(), keep in prop::collection::vec(0u8..10, 0..200)) {
+        use agent_chunks::formats::conversation::LiveOptions;
+        use agent_chunks::formats::value;
+        let (name, bytes) = EXAMPLES[example];
+        let format = find(name).unwrap();
+        // Frames dropped (0) and repeated (9) at random.
+        let mut recording = Vec::new();
+        for (i, frame) in frames_of(bytes).into_iter().enumerate() {
+            let roll = keep.get(i).copied().unwrap_or(5);
+            for _ in 0..match roll { 0 => 0, 9 => 2, _ => 1 } {
+                recording.extend_from_slice(frame);
+            }
+        }
+        let Ok(whole) = fold_stream(format, &recording, false) else { return Ok(()) };
+        for cut in frame_ends(&recording) {
+            let loaded = fold_stream(format, &recording[..cut], false).unwrap();
+            let state = value::parse(&loaded.resume.to_json()).unwrap();
+            let mut live = Conversation::resume(format, LiveOptions::default(), loaded.messages, Some(&state)).unwrap();
+            live.push_bytes(&recording[cut..]).unwrap();
+            live.end().unwrap();
+            prop_assert_eq!(owned_messages(live.messages()), whole.messages.clone(), "{} going on from byte {}", name, cut);
+        }
+    }
+}

@@ -185,7 +185,7 @@ fn resumed_after_the_announcing_message_an_execution_is_its_call() {
     let format = find("pi-events").unwrap();
     let frames = [MESSAGE_START, TEXT, ANNOUNCE_A, END_WITH_A];
     let loaded = fold_stream(format, &ndjson(&frames), true).unwrap().messages;
-    let mut live = Conversation::resume(format, Default::default(), loaded).unwrap();
+    let mut live = Conversation::resume(format, Default::default(), loaded, None).unwrap();
     live.push_bytes(&ndjson(&[START_A, END_A])).unwrap();
     let whole = fold_stream(format, &ndjson(&[&frames[..], &[START_A, END_A]].concat()), true).unwrap();
     assert_eq!(owned_messages(live.messages()), whole.messages);
@@ -228,7 +228,7 @@ fn a_gateway_result_without_its_start_is_a_call() {
 fn resumed_after_a_user_message_an_execution_is_an_assistant_message_of_its_own() {
     let format = find("pi-events").unwrap();
     let loaded = fold_stream(format, &ndjson(&[USER]), true).unwrap().messages;
-    let mut live = Conversation::resume(format, Default::default(), loaded).unwrap();
+    let mut live = Conversation::resume(format, Default::default(), loaded, None).unwrap();
     live.push_bytes(&ndjson(&[START_A, END_A])).unwrap();
     let whole = fold_stream(format, &ndjson(&[USER, START_A, END_A]), true).unwrap();
     assert_eq!(owned_messages(live.messages()), whole.messages);
@@ -255,5 +255,35 @@ fn a_refused_message_end_changes_nothing() {
             assert!(live.push_bytes(&ndjson(&[frame])).is_err(), "{frame}");
             assert_eq!(owned_messages(live.messages()), messages, "{frame}");
         }
+    }
+}
+
+/// With its resume state, a conversation that goes on between an execution and the late
+/// message announcing it does not add the call again: the executed ids are kept.
+#[test]
+fn resumed_with_its_state_between_an_execution_and_its_announcement() {
+    let format = find("pi-events").unwrap();
+    let frames = [
+        USER,
+        START_A,
+        END_A,
+        MESSAGE_START,
+        TEXT,
+        ANNOUNCE_A,
+        END_WITH_A,
+        RESULT_A,
+    ];
+    let whole = fold_stream(format, &ndjson(&frames), true).unwrap().messages;
+    for cut in 0..=frames.len() {
+        let loaded = fold_stream(format, &ndjson(&frames[..cut]), true).unwrap();
+        let mut live =
+            Conversation::resume(format, Default::default(), loaded.messages, Some(&loaded.resume)).unwrap();
+        live.push_bytes(&ndjson(&frames[cut..])).unwrap();
+        live.end().unwrap();
+        assert_eq!(
+            owned_messages(live.messages()),
+            whole,
+            "going on after frame {cut}"
+        );
     }
 }

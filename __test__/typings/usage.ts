@@ -428,7 +428,7 @@ const badRecord: QwenChatRecord = { uuid: 'u', parentUuid: null, sessionId: 's',
 void [fromTools, badRecord]
 
 // ─── A live conversation ─────────────────────────────────────────────────────────
-import { Conversation, type ConversationChanges } from '../../index.js'
+import { Conversation, type ConversationChanges, type ConversationResume } from '../../index.js'
 {
   const live = new Conversation({ format: 'acp', mode: 'immutable', strict: true, limit: 1 << 20 })
   const changes: ConversationChanges = live.push(new Uint8Array())
@@ -440,9 +440,19 @@ import { Conversation, type ConversationChanges } from '../../index.js'
   const sse: string = live.toUIMessageStream()
   const ui: Array<{ type: string }> = live.toUIMessageChunks()
   const resumed = new Conversation({ format: 'events', messages, line: 12 })
-  void [added, chunkIndexes, sse, ui, resumed, live.skipped.count, live.end()]
+  // A resume state kept as JSON goes back in as it came out.
+  const kept: { messages: ChatMessage[]; resume: ConversationResume } = JSON.parse(JSON.stringify({ messages, resume: live.resume }))
+  const exact = new Conversation({ format: 'acp', ...kept })
+  const pending: number = exact.resume.pending
+  const folded = foldStream('', { format: 'acp' })
+  const fromFile = new Conversation({ format: 'acp', messages: folded.messages, resume: folded.resume })
+  const one: ChatMessage | undefined = live.at(-1)
+  const count: number = live.length
+  void [added, chunkIndexes, sse, ui, resumed, live.skipped.count, live.end(), pending, fromFile, one, count]
   // @ts-expect-error the format is required
   new Conversation({})
+  // @ts-expect-error a resume state is an object
+  new Conversation({ format: 'acp', resume: 'state' })
   // @ts-expect-error push takes bytes, text or a parsed value
   live.push(42)
   // @ts-expect-error messages is read-only

@@ -39,6 +39,8 @@ struct SseFrame {
     utf8: bool,
     offset: u64,
     line: u64,
+    /// Where its first data line starts.
+    start: u64,
 }
 
 #[derive(Debug)]
@@ -194,6 +196,18 @@ impl Framer {
         }
     }
 
+    /// Bytes received since the unfinished frame began (in SSE, from its first data
+    /// line, as received): what is to be given again to a framer that goes on from the
+    /// frames before it.
+    pub fn unfinished(&self) -> u64 {
+        let start = if self.sse.has_data {
+            self.sse.start
+        } else {
+            self.offset
+        };
+        (self.offset + self.pending.len() as u64).saturating_sub(start)
+    }
+
     /// Bytes held for an unfinished line or SSE frame.
     pub fn buffered(&self) -> usize {
         self.pending.len() + self.sse.data.len()
@@ -341,6 +355,7 @@ impl Framer {
             // Where the value starts, so that an offset within the data is one in the stream.
             frame.offset = offset + (line.len() - value.len()) as u64;
             frame.line = line_number;
+            frame.start = offset;
         }
         frame.data.extend_from_slice(value);
         Ok(())

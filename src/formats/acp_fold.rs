@@ -432,9 +432,121 @@ impl AcpRules {
     }
 }
 
+impl CallState {
+    const FIELDS: [&'static str; 6] = ["title", "kind", "status", "content", "rawInput", "rawOutput"];
+
+    fn slots(&self) -> [&Option<Json>; 6] {
+        [
+            &self.title,
+            &self.kind,
+            &self.status,
+            &self.content,
+            &self.raw_input,
+            &self.raw_output,
+        ]
+    }
+
+    fn slots_mut(&mut self) -> [&mut Option<Json>; 6] {
+        [
+            &mut self.title,
+            &mut self.kind,
+            &mut self.status,
+            &mut self.content,
+            &mut self.raw_input,
+            &mut self.raw_output,
+        ]
+    }
+
+    /// The fields its updates sent, under their ACP names.
+    fn save(&self) -> Json {
+        Json::Object(
+            Self::FIELDS
+                .iter()
+                .zip(self.slots())
+                .filter_map(|(key, slot)| Some((Wtf8::from(*key), slot.clone()?)))
+                .collect(),
+        )
+    }
+
+    fn restore(state: &Json) -> Self {
+        let mut call = CallState::default();
+        for (key, slot) in Self::FIELDS.iter().zip(call.slots_mut()) {
+            *slot = state.get(key).filter(|v| !matches!(v, Json::Undefined)).cloned();
+        }
+        call
+    }
+}
+
+impl AcpRules {
+    /// What the rules remember that messages do not show: the open message's `messageId`
+    /// and whether it adopts one, each call of the turn under way as its updates left it
+    /// (a `content` sent before the update that completes the call shows nowhere yet),
+    /// and the prompts not answered yet.
+    pub fn save(&self) -> Json {
+        let mut prompts: Vec<&String> = self.prompts.iter().collect();
+        prompts.sort();
+        Json::object([
+            (
+                "openMessageId",
+                super::resume::optional(self.open_message_id.as_ref()),
+            ),
+            ("adoptsId", Json::Bool(self.adopts_id)),
+            (
+                "calls",
+                Json::Object(
+                    self.calls
+                        .iter()
+                        .map(|(id, call)| (id.clone(), call.save()))
+                        .collect(),
+                ),
+            ),
+            (
+                "prompts",
+                Json::Array(prompts.into_iter().map(|p| Json::string(p.as_str())).collect()),
+            ),
+        ])
+    }
+
+    /// Takes up [`AcpRules::save`]'s state; the ids given are those of `messages`.
+    pub fn restore(&mut self, state: &Json, messages: &super::live::Folded) -> Result<(), String> {
+        use super::resume::{flag, members, object, optional_text};
+        object(state)?;
+        self.ids = (0..messages.len())
+            .map(|i| messages.message(i).0.to_string())
+            .collect();
+        self.open_message_id = optional_text(state, "openMessageId")?;
+        self.adopts_id = flag(state, "adoptsId")?;
+        self.calls = members(state, "calls")?
+            .iter()
+            .map(|(id, call)| (id.clone(), CallState::restore(call)))
+            .collect();
+        self.prompts = match state.get("prompts") {
+            None | Some(Json::Null) => HashSet::new(),
+            Some(Json::Array(ids)) => ids
+                .iter()
+                .map(|id| {
+                    id.as_str()
+                        .map(|id| id.to_string_lossy().into_owned())
+                        .ok_or_else(|| ".prompts must hold strings".to_string())
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err(".prompts must be an array".into()),
+        };
+        Ok(())
+    }
+}
+
 impl super::live::LiveFold for AcpLive {
     fn resume(&mut self, messages: &super::live::Folded) {
         self.rules.resume(messages);
+    }
+
+    fn save(&self) -> Json {
+        self.rules.save()
+    }
+
+    fn restore(&mut self, state: &Json, messages: &super::live::Folded) -> Result<(), String> {
+        self.rules.restore(state, messages)
     }
 
     fn push(

@@ -879,7 +879,138 @@ pub struct UiStream {
     open_id: Option<String>,
 }
 
+impl PartKind {
+    const ALL: [(PartKind, &'static str); 2] = [(PartKind::Text, "text"), (PartKind::Reasoning, "reasoning")];
+
+    fn name(self) -> &'static str {
+        match self {
+            PartKind::Text => "text",
+            PartKind::Reasoning => "reasoning",
+        }
+    }
+}
+
+impl StreamState {
+    /// What it remembers, as JSON: per kind, each part id's chunk index (the next
+    /// delta of a part lands there), the newest part, each reasoning part's latest
+    /// metadata, whether a step began, and each call's `meta` so far.
+    fn save(&self) -> Json {
+        use super::resume::number;
+        let parts = PartKind::ALL.map(|(kind, name)| {
+            let mut ids: Vec<(Wtf8, Json)> = self
+                .parts
+                .iter()
+                .filter(|((k, _), _)| *k == kind)
+                .map(|((_, id), at)| (id.clone(), number(*at)))
+                .collect();
+            ids.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            (name, Json::Object(ids))
+        });
+        let last = match &self.last_part {
+            Some((kind, id, at)) => Json::Array(vec![
+                Json::string(kind.name()),
+                Json::String(id.clone()),
+                number(*at),
+            ]),
+            None => Json::Null,
+        };
+        let map =
+            |m: &HashMap<Wtf8, Json>| Json::Object(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
+        Json::object([
+            ("parts", Json::object(parts)),
+            ("lastPart", last),
+            ("reasoningMetadata", map(&self.reasoning_metadata)),
+            ("newStep", Json::Bool(self.new_step)),
+            (
+                "toolMeta",
+                Json::Object(
+                    self.tool_meta
+                        .iter()
+                        .map(|(id, meta)| (id.clone(), Json::Object(meta.clone())))
+                        .collect(),
+                ),
+            ),
+        ])
+    }
+
+    fn restore(state: &Json) -> Result<Self, String> {
+        use super::resume::{flag, members, whole};
+        let parts_state = state.get("parts").unwrap_or(&Json::Null);
+        let mut parts = HashMap::new();
+        for (kind, name) in PartKind::ALL {
+            for (id, at) in members(parts_state, name).map_err(|e| format!(".parts{e}"))? {
+                let at = whole(at)
+                    .ok_or_else(|| format!(".parts.{name}: a chunk index must be a whole number"))?;
+                parts.insert((kind, id.clone()), at);
+            }
+        }
+        let last_part = match state.get("lastPart") {
+            None | Some(Json::Null) => None,
+            Some(Json::Array(last)) => match last.as_slice() {
+                [Json::String(kind), Json::String(id), at] => {
+                    let kind = PartKind::ALL
+                        .iter()
+                        .find(|(_, name)| *kind == *name)
+                        .map(|(k, _)| *k)
+                        .ok_or(".lastPart[0] must be 'text' or 'reasoning'")?;
+                    let at = whole(at).ok_or(".lastPart[2] must be a whole number")?;
+                    Some((kind, id.clone(), at))
+                }
+                _ => return Err(".lastPart must be [kind, id, index]".into()),
+            },
+            Some(_) => return Err(".lastPart must be [kind, id, index]".into()),
+        };
+        let reasoning_metadata = members(state, "reasoningMetadata")?.iter().cloned().collect();
+        let mut tool_meta = HashMap::new();
+        for (id, meta) in members(state, "toolMeta")? {
+            let Json::Object(fields) = meta else {
+                return Err(".toolMeta: each call's meta must be an object".into());
+            };
+            tool_meta.insert(id.clone(), fields.clone());
+        }
+        Ok(StreamState {
+            reasoning_metadata,
+            parts,
+            last_part,
+            new_step: flag(state, "newStep")?,
+            tool_meta,
+        })
+    }
+}
+
+impl UiStream {
+    /// [`LiveFold::save`], also for the `events` stream when it is a UI stream.
+    pub fn save_state(&self) -> Json {
+        let mut state = self.state.save();
+        if let Json::Object(fields) = &mut state {
+            fields.push((
+                Wtf8::from("openId"),
+                self.open_id.as_deref().map_or(Json::Null, Json::string),
+            ));
+        }
+        state
+    }
+
+    pub fn restore_state(state: &Json) -> Result<Self, String> {
+        super::resume::object(state)?;
+        Ok(UiStream {
+            state: StreamState::restore(state)?,
+            open_id: super::resume::optional_text(state, "openId")?
+                .map(|id| id.to_string_lossy().into_owned()),
+        })
+    }
+}
+
 impl LiveFold for UiStream {
+    fn save(&self) -> Json {
+        self.save_state()
+    }
+
+    fn restore(&mut self, state: &Json, _messages: &Messages) -> Result<(), String> {
+        *self = Self::restore_state(state)?;
+        Ok(())
+    }
+
     fn push(&mut self, value: Json, line: usize, out: &mut Messages, skips: &mut Skips) -> FormatResult<()> {
         if !matches!(value, Json::Object(_)) {
             return skips.skip(line, "a value that is not an object");

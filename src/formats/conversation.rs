@@ -26,6 +26,7 @@ use super::check::{unreadable_kind, FormatError, FormatResult, Skips, NOT_UTF8};
 use super::live::{Folded, LiveFold, Origin};
 use super::model_json::FormatMessage;
 use super::registry::Format;
+use super::resume::Envelope;
 use super::value::{self, Json};
 
 /// How a conversation reads.
@@ -172,20 +173,47 @@ pub fn not_a_stream(format: &Format) -> String {
 impl Conversation {
     /// An empty conversation in `format`; an error when the format is not a stream.
     pub fn new(format: &'static Format, options: LiveOptions) -> Result<Self, String> {
-        Self::resume(format, options, Vec::new())
+        Self::resume(format, options, Vec::new(), None)
     }
 
     /// A conversation that goes on from `messages` (a history loaded before, mid-turn or
-    /// not): the last of them takes what the stream adds to it.
+    /// not). With the resume state ([`Conversation::resume_state`]) saved with them, it
+    /// goes on exactly as the stream read from its start would (its line too); without
+    /// it, as well as the messages can tell: the last of them takes what the stream adds
+    /// to it. The error (a state that is not of this format or these messages) names the
+    /// state's field, after `resume`.
     pub fn resume(
         format: &'static Format,
-        options: LiveOptions,
+        mut options: LiveOptions,
         messages: Vec<FormatMessage>,
+        state: Option<&Json>,
     ) -> Result<Self, String> {
         let (new_fold, prefix) = format.stream.ok_or_else(|| not_a_stream(format))?;
-        let out = Folded::resume(prefix, messages);
+        let mut out = Folded::resume(prefix, messages);
         let mut fold = new_fold();
-        fold.resume(&out);
+        match state {
+            None => fold.resume(&out),
+            Some(state) => {
+                let state = Envelope::from_json(state).map_err(|e| format!("resume{e}"))?;
+                if state.format != format.name {
+                    return Err(format!(
+                        "resume.format is '{}', not this conversation's '{}'",
+                        state.format, format.name
+                    ));
+                }
+                if state.messages != out.len() {
+                    return Err(format!(
+                        "resume.messages: the state goes with {} messages, {} were given",
+                        state.messages,
+                        out.len()
+                    ));
+                }
+                fold.restore(&state.fold, &out)
+                    .map_err(|e| format!("resume.fold{e}"))?;
+                out.set_open(state.open);
+                options.first_line = state.line;
+            }
+        }
         let first_line = options.first_line.max(1);
         Ok(Conversation {
             format,
@@ -212,6 +240,21 @@ impl Conversation {
     /// The messages so far.
     pub fn messages(&self) -> &Folded {
         &self.out
+    }
+
+    /// What the conversation remembers beyond its messages (see [`super::resume`]):
+    /// saved with them, it lets [`Conversation::resume`] go on exactly from here.
+    pub fn resume_state(&self) -> Json {
+        let line = (self.framer.position().0 as usize).max(self.values + 1);
+        Envelope {
+            format: self.format.name.to_string(),
+            line,
+            messages: self.out.len(),
+            open: self.out.is_open(),
+            pending: self.framer.unfinished() as usize,
+            fold: self.fold.save(),
+        }
+        .to_json()
     }
 
     /// The values skipped so far.

@@ -24,9 +24,22 @@ pub trait LiveFold {
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()>;
 
     /// Takes up what the fold remembers between values from messages folded before (a
-    /// history loaded, going on live). A fold that remembers nothing the messages do not
-    /// hold needs nothing here.
+    /// history loaded, going on live), as well as messages can say it. A fold that
+    /// remembers nothing the messages do not hold needs nothing here.
     fn resume(&mut self, _messages: &Folded) {}
+
+    /// What the fold remembers between values, as JSON (see [`super::resume`]): with the
+    /// messages, all a conversation needs to go on exactly. `null` for a fold that
+    /// remembers nothing the messages do not hold.
+    fn save(&self) -> Json {
+        Json::Null
+    }
+
+    /// Takes up a state [`LiveFold::save`] gave, with the messages it went with. The
+    /// error says which field is wrong (after `fold`).
+    fn restore(&mut self, _state: &Json, _messages: &Folded) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Which lines of the stream built a message and each of its chunks.
@@ -82,6 +95,16 @@ impl Folded {
         folded.open = !folded.messages.is_empty();
         folded.touched.clear();
         folded
+    }
+
+    /// Whether the last message still takes events.
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// Sets whether the last message still takes events (a resume state says so).
+    pub fn set_open(&mut self, open: bool) {
+        self.open = open && !self.messages.is_empty();
     }
 
     /// How many messages there are.
@@ -331,6 +354,9 @@ pub struct FoldedStream {
     pub messages: Vec<FormatMessage>,
     pub origins: Vec<Origin>,
     pub skips: Skips,
+    /// The conversation's resume state at the end (see [`super::resume`]): a live
+    /// conversation given the messages and this goes on as if it had read the stream.
+    pub resume: Json,
 }
 
 /// Folds a whole recorded stream (NDJSON, or SSE when its first line is an SSE field, or
@@ -361,10 +387,12 @@ pub fn fold_stream(
             live.end().map_err(|(_, e)| e.error)?;
         }
     }
+    let resume = live.resume_state();
     let (messages, origins, skips) = live.finish();
     Ok(FoldedStream {
         messages,
         origins,
         skips,
+        resume,
     })
 }

@@ -46,6 +46,7 @@ pub mod pi_stream;
 pub mod pi_tree;
 pub mod qwen;
 pub mod registry;
+pub mod resume;
 pub mod sn;
 pub mod source;
 pub mod stored;

@@ -73,6 +73,28 @@ pub struct PiEvents {
 }
 
 impl LiveFold for PiEvents {
+    /// The provider of the message being streamed, whether an update built some of it,
+    /// the calls it announced, and the calls executions made that no message announced.
+    fn save(&self) -> Json {
+        use super::resume::{optional, string_set};
+        Json::object([
+            ("provider", optional(self.provider.as_ref())),
+            ("streamed", Json::Bool(self.streamed)),
+            ("announced", string_set(&self.announced)),
+            ("executed", string_set(&self.executed)),
+        ])
+    }
+
+    fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
+        use super::resume::{flag, object, optional_text, strings};
+        object(state)?;
+        self.provider = optional_text(state, "provider")?;
+        self.streamed = flag(state, "streamed")?;
+        self.announced = strings(state, "announced")?;
+        self.executed = strings(state, "executed")?;
+        Ok(())
+    }
+
     fn push(
         &mut self,
         mut value: Json,

@@ -263,6 +263,25 @@ impl Gateway {
 }
 
 impl LiveFold for Gateway {
+    /// The reply's text and thinking as the last chat frame gave them whole (the next one
+    /// adds what is new since), and whether a tool's result came since.
+    fn save(&self) -> Json {
+        Json::object([
+            ("text", Json::String(self.text.clone())),
+            ("thinking", Json::String(self.thinking.clone())),
+            ("afterResult", Json::Bool(self.after_result)),
+        ])
+    }
+
+    fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
+        use super::resume::{flag, object, optional_text};
+        object(state)?;
+        self.text = optional_text(state, "text")?.unwrap_or_default();
+        self.thinking = optional_text(state, "thinking")?.unwrap_or_default();
+        self.after_result = flag(state, "afterResult")?;
+        Ok(())
+    }
+
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
         if !matches!(value, Json::Object(_)) {
             return skips.skip(line, "a value that is not an object");

@@ -77,6 +77,26 @@ pub struct Events {
 }
 
 impl LiveFold for Events {
+    /// Whether the stream is agent events (`"agent-events"`) or a UI message stream (its
+    /// state), once its first value decided it; `null` before.
+    fn save(&self) -> Json {
+        match &self.ui {
+            None => Json::Null,
+            Some(None) => Json::string("agent-events"),
+            Some(Some(ui)) => ui.save_state(),
+        }
+    }
+
+    fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
+        self.ui = match state {
+            Json::Null => None,
+            Json::String(s) if *s == "agent-events" => Some(None),
+            Json::Object(_) => Some(Some(super::ai_sdk::UiStream::restore_state(state)?)),
+            _ => return Err(" must be null, 'agent-events' or a UI message stream's state".into()),
+        };
+        Ok(())
+    }
+
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
         let ui = match &mut self.ui {
             Some(ui) => ui,

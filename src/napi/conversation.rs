@@ -66,13 +66,40 @@ pub struct ConversationOptions {
     pub limit: Option<f64>,
     /// Default `mutable`.
     pub mode: Option<ConversationMode>,
-    /// Messages to go on from (a history loaded before, e.g. by `readHistory`): the last
-    /// one takes what the stream adds to it.
-    pub messages: Option<Vec<super::types::ChatMessage>>,
+    /// Messages to go on from (a history loaded before, e.g. by `readHistory` or
+    /// `foldStream`): the last one takes what the stream adds to it.
+    pub messages: Option<Vec<super::types::HistoryMessage>>,
     /// The line number of the first line pushed (default 1): after a history of n lines,
     /// n + 1, so that errors, and the messages a format names by their line (ACP's
     /// without a `messageId`), are numbered as in the whole recording.
     pub line: Option<f64>,
+    /// The `resume` of the conversation `messages` came from (or of `foldStream`'s
+    /// result): the conversation then goes on exactly, at any frame boundary, numbering
+    /// lines as the state says.
+    pub resume: Option<ConversationResume>,
+}
+
+/// A conversation's state beyond its messages (`Conversation.resume`): plain JSON, to
+/// keep next to the messages it goes with. Only `pending` is for the application; the
+/// rest is the format's, read back as it was written.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct ConversationResume {
+    /// The layout's version (1).
+    pub version: u32,
+    #[napi(ts_type = "FormatName")]
+    pub format: String,
+    /// The line number the next value pushed gets.
+    pub line: u32,
+    /// How many messages it goes with.
+    pub messages: u32,
+    /// The last message still takes what the stream adds.
+    pub open: bool,
+    /// Bytes pushed after the last whole frame, not in this state: push them again.
+    pub pending: u32,
+    /// What the format's fold remembers.
+    #[napi(ts_type = "unknown")]
+    pub fold: serde_json::Value,
 }
 
 /// A message of an earlier push that this push changed.
@@ -102,8 +129,14 @@ type Synced = Vec<Vec<Option<usize>>>;
 struct Live {
     core: Core,
     immutable: bool,
-    /// The JavaScript `messages` array (the current one, for `immutable`).
+    /// The JavaScript messages. `mutable`: the array `messages` gives. `immutable`: an
+    /// array no caller sees, brought up to date in place by each push, of which
+    /// `messages` gives a copy once per change (see `snapshot`), so that a push costs
+    /// what it changed whatever the conversation's length.
     array: sys::napi_ref,
+    /// `immutable`: the copy `messages` gave since the last change; `None` once a push
+    /// changed something (the next read makes a new one).
+    snapshot: Option<sys::napi_ref>,
     synced: Synced,
     /// `data: [DONE]` was written (`toUIMessageStream` after `end`).
     done_written: bool,
@@ -124,10 +157,35 @@ pub struct Conversation {
 impl ObjectFinalize for Conversation {
     fn finalize(self, env: Env) -> Result<()> {
         if let Some(live) = self.live.into_inner() {
-            // SAFETY: the reference was made in this environment.
-            unsafe { sys::napi_delete_reference(env.raw(), live.array) };
+            live.release(env.raw());
         }
         Ok(())
+    }
+}
+
+impl Live {
+    /// Lets go of the JavaScript arrays held.
+    fn release(self, env: sys::napi_env) {
+        for reference in std::iter::once(self.array).chain(self.snapshot) {
+            // SAFETY: the references were made in this environment and are used no more.
+            unsafe { sys::napi_delete_reference(env, reference) };
+        }
+    }
+
+    /// The `messages` a caller gets: in `immutable` mode, a copy of the array made at the
+    /// first read after a change (V8's own `slice`, one pass over the references), then
+    /// the same one until the next change.
+    fn messages(&mut self, js: &Js) -> JsResult<Value> {
+        let held = reference_value(js, self.array)?;
+        if !self.immutable {
+            return Ok(held);
+        }
+        if let Some(snapshot) = self.snapshot {
+            return reference_value(js, snapshot);
+        }
+        let copy = slice(js, held)?;
+        self.snapshot = Some(reference(js, copy)?);
+        Ok(copy)
     }
 }
 
@@ -286,8 +344,11 @@ impl Live {
         if changes.is_empty() {
             return Ok(());
         }
-        let held = reference_value(js, self.array)?;
-        let array = if self.immutable { slice(js, held)? } else { held };
+        let array = reference_value(js, self.array)?;
+        if let Some(snapshot) = self.snapshot.take() {
+            // SAFETY: the reference belongs to this environment; callers keep the array.
+            unsafe { sys::napi_delete_reference(js.env, snapshot) };
+        }
         let messages = self.core.messages();
         for change in &changes.changed {
             let i = change.index;
@@ -355,12 +416,6 @@ impl Live {
             let (_, _, chunks) = messages.message(i);
             self.synced.push(chunks.iter().map(text_len).collect());
         }
-        if self.immutable {
-            let next = reference(js, array)?;
-            // SAFETY: the old reference belongs to this environment and is no longer used.
-            unsafe { sys::napi_delete_reference(js.env, self.array) };
-            self.array = next;
-        }
         Ok(())
     }
 }
@@ -404,9 +459,10 @@ fn input(js: &Js, data: Value) -> JsResult<Input> {
 }
 
 /// `messages` as JSON text gave them: a call's `arguments` that was `undefined` is absent
-/// there, and stays `undefined` here (the reader of `ChatMessage` JSON takes absent as
+/// there, and so is a result's `result` or `isError` that was (a result event without
+/// one): they stay `undefined` here (the reader of `ChatMessage` JSON takes absent as
 /// `null`).
-fn absent_arguments(mut messages: Json) -> Json {
+fn absent_payloads(mut messages: Json) -> Json {
     let Json::Array(messages_list) = &mut messages else {
         return messages;
     };
@@ -422,6 +478,16 @@ fn absent_arguments(mut messages: Json) -> Json {
                 if let Json::Object(fields) = call {
                     if !fields.iter().any(|(key, _)| *key == "arguments") {
                         fields.push((Wtf8::from("arguments"), Json::Undefined));
+                    }
+                    let at = |key: &str| fields.iter().position(|(k, _)| *k == key);
+                    match (at("result"), at("isError")) {
+                        (None, Some(is_error)) => {
+                            fields.insert(is_error, (Wtf8::from("result"), Json::Undefined))
+                        }
+                        (Some(result), None) => {
+                            fields.insert(result + 1, (Wtf8::from("isError"), Json::Undefined))
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -508,7 +574,7 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
             let text = stringify(js, messages)?.unwrap_or_default();
             let json =
                 value::parse(text.as_bytes()).map_err(|e| JsError::Type(format!("options.messages: {e}")))?;
-            messages_from_json(&absent_arguments(json), "options.messages")
+            messages_from_json(&absent_payloads(json), "options.messages")
                 .map_err(|e| JsError::Type(e.to_string()))?
         }
         got => {
@@ -519,6 +585,7 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
         }
     };
     let line = named(js, value, c"line")?;
+    let line_given = js.value_type(line)? != ValueType::Undefined;
     let first_line = match js.value_type(line)? {
         ValueType::Undefined => 1,
         ValueType::Number => {
@@ -537,6 +604,30 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
             )))
         }
     };
+    let resume = named(js, value, c"resume")?;
+    let resume = match js.value_type(resume)? {
+        ValueType::Undefined => None,
+        ValueType::Object => {
+            let text = stringify(js, resume)?.unwrap_or_default();
+            let state =
+                value::parse(text.as_bytes()).map_err(|e| JsError::Type(format!("options.resume: {e}")))?;
+            match state.get("line").and_then(Json::as_f64) {
+                Some(line) if line_given && line != first_line as f64 => {
+                    return Err(JsError::Type(format!(
+                        "options.line ({first_line}) is not options.resume.line ({line}): give one of them"
+                    )))
+                }
+                _ => {}
+            }
+            Some(state)
+        }
+        got => {
+            return Err(JsError::Type(format!(
+                "options.resume must be an object (a Conversation's resume), got {}",
+                got.name()
+            )))
+        }
+    };
     let options = LiveOptions {
         strict,
         limit,
@@ -544,7 +635,8 @@ fn options(js: &Js, value: Value) -> JsResult<(Core, bool)> {
         // Live, a bad frame is an error that changes nothing.
         recording: false,
     };
-    let core = Core::resume(format, options, messages).map_err(JsError::Type)?;
+    let core = Core::resume(format, options, messages, resume.as_ref())
+        .map_err(|e| JsError::Type(format!("options.{e}")))?;
     Ok((core, immutable))
 }
 
@@ -565,8 +657,7 @@ unsafe extern "C" fn finalize(env: sys::napi_env, data: *mut c_void, _hint: *mut
     // SAFETY: `data` is the box `construct` leaked for this object; finalizers run once.
     let conversation = unsafe { Box::from_raw(data as *mut Conversation) };
     if let Some(live) = conversation.live.into_inner() {
-        // SAFETY: the reference was made in this environment.
-        unsafe { sys::napi_delete_reference(env, live.array) };
+        live.release(env);
     }
 }
 
@@ -629,7 +720,7 @@ unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info
             // SAFETY: not wrapped, so still ours alone.
             let conversation = unsafe { Box::from_raw(conversation) };
             if let Some(live) = conversation.live.into_inner() {
-                unsafe { sys::napi_delete_reference(env, live.array) };
+                live.release(env);
             }
             return Err(JsError::Internal(format!(
                 "wrapping the conversation failed with status {status}"
@@ -677,6 +768,18 @@ unsafe extern "C" fn raw_ui_stream(env: sys::napi_env, info: sys::napi_callback_
     }
 }
 
+unsafe extern "C" fn raw_at(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.at", |js, c, [index]| c.at_js(js, index)) }
+}
+
+unsafe extern "C" fn raw_length(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.length", |js, c, []| c.length_js(js)) }
+}
+
+unsafe extern "C" fn raw_resume(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, "Conversation.resume", |js, c, []| c.resume_js(js)) }
+}
+
 unsafe extern "C" fn raw_format(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe { method(env, info, "Conversation.format", |js, c, []| c.format_js(js)) }
 }
@@ -711,6 +814,9 @@ pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state:
         property(c"messages", None, Some(raw_messages)),
         property(c"skipped", None, Some(raw_skipped)),
         property(c"format", None, Some(raw_format)),
+        property(c"resume", None, Some(raw_resume)),
+        property(c"at", Some(raw_at), None),
+        property(c"length", None, Some(raw_length)),
     ];
     let mut class = ptr::null_mut();
     let name = c"Conversation";
@@ -761,6 +867,7 @@ impl Conversation {
                 core,
                 immutable,
                 array: reference(js, array)?,
+                snapshot: None,
                 synced,
                 done_written: false,
             })),
@@ -824,7 +931,7 @@ impl Conversation {
     }
 
     fn messages_js(&self, js: &Js) -> JsResult<Value> {
-        self.with("Conversation.messages", |live| reference_value(js, live.array))
+        self.with("Conversation.messages", |live| live.messages(js))
     }
 
     fn skipped_js(&self, js: &Js) -> JsResult<Value> {
@@ -857,6 +964,47 @@ impl Conversation {
                 live.done_written = true;
             }
             js.ascii_string_owned(out)
+        })
+    }
+
+    fn at_js(&self, js: &Js, index: Value) -> JsResult<Value> {
+        const WHAT: &str = "Conversation.at";
+        let index = match js.value_type(index)? {
+            ValueType::Number => js.number(index)?,
+            got => {
+                return Err(JsError::Type(format!(
+                    "index must be a number, got {}",
+                    got.name()
+                )))
+            }
+        };
+        if index.fract() != 0.0 {
+            return Err(JsError::Type(format!(
+                "index must be a whole number, got {index}"
+            )));
+        }
+        self.with(WHAT, |live| {
+            let len = live.core.messages().len() as f64;
+            // As `Array.prototype.at`: a negative index counts from the end.
+            let at = if index < 0.0 { len + index } else { index };
+            if !(0.0..len).contains(&at) {
+                return js.undefined();
+            }
+            js.element(reference_value(js, live.array)?, at as usize)
+        })
+    }
+
+    fn length_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.length", |live| {
+            js.create_number(live.core.messages().len() as f64)
+        })
+    }
+
+    fn resume_js(&self, js: &Js) -> JsResult<Value> {
+        self.with("Conversation.resume", |live| {
+            let mut out = Vec::new();
+            value::write_ascii(&mut out, &live.core.resume_state());
+            js.parse_json_owned(out)
         })
     }
 
@@ -927,6 +1075,32 @@ impl Conversation {
     #[napi(getter, ts_return_type = "SkippedLines")]
     pub fn skipped<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         glue(env, "Conversation.skipped", |js| self.skipped_js(js))
+    }
+
+    /// What the conversation remembers beyond its messages, as plain JSON: kept with
+    /// `messages` (e.g. `JSON.stringify({ messages, resume })`), it lets
+    /// `new Conversation({ format, messages, resume })` go on exactly as if it had read
+    /// the stream from its start, at any frame boundary (an AI SDK part still open, an
+    /// ACP call whose content came before its completion). `pending` counts the bytes
+    /// pushed after the last whole frame, which it does not hold: push them again.
+    #[napi(getter, ts_return_type = "ConversationResume")]
+    pub fn resume<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.resume", |js| self.resume_js(js))
+    }
+
+    /// Message `index` (negative: from the end, as `Array.prototype.at`), the very object
+    /// `messages[index]` is, without making `messages`: in `immutable` mode a view that
+    /// draws each message on its own (`useSyncExternalStore(subscribe, () =>
+    /// live.at(i))`) then costs what changed, however long the conversation.
+    #[napi(ts_args_type = "index: number", ts_return_type = "ChatMessage | undefined")]
+    pub fn at<'env>(&self, env: &'env Env, index: Unknown) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.at", |js| self.at_js(js, index.raw()))
+    }
+
+    /// How many messages there are (`messages.length`, without making `messages`).
+    #[napi(getter, ts_return_type = "number")]
+    pub fn length<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, "Conversation.length", |js| self.length_js(js))
     }
 
     /// The stream format.

@@ -201,6 +201,9 @@ pub struct FoldedStream {
     /// Per message, the lines that built it.
     pub origins: Vec<StreamOrigin>,
     pub skipped: SkippedLines,
+    /// What a live `Conversation` given these messages needs to go on exactly (its
+    /// `resume` option), as plain JSON.
+    pub resume: super::conversation::ConversationResume,
 }
 
 /// The bytes of a string (UTF-8) or of a Buffer / Uint8Array (borrowed for the call).
@@ -516,6 +519,8 @@ pub fn fold_stream_js<'env>(
             out.extend_from_slice(&ascii(&Json::Array(origins)));
             out.extend_from_slice(b",\"skipped\":");
             out.extend_from_slice(&ascii(&skipped_json(&folded.skips)));
+            out.extend_from_slice(b",\"resume\":");
+            out.extend_from_slice(&ascii(&folded.resume));
             out.push(b'}');
             Ok(out)
         })?;
