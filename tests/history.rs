@@ -212,13 +212,71 @@ fn a_line_that_cannot_be_read_is_skipped_and_counted_and_values_back_to_back_are
     )
     .unwrap();
     assert_eq!((from_file, again.count), (5, 3));
-    // A file whose first line is no JSON is no history.
-    assert!(read(
-        b"not json\n{\"role\":\"user\",\"content\":\"a\"}\n",
-        HistoryFormat::Pi,
-        |_| true
+}
+
+#[test]
+fn lines_that_are_no_json_before_the_first_value_are_looked_past_within_the_window() {
+    // A note a tool wrote first, then a transcript whose last line was cut short, as a
+    // session browser's test data holds it: the tool skips both bad lines and shows the
+    // one entry.
+    let text = concat!(
+        "=== exported by a viewer ===\n",
+        "{\"type\":\"user\",\"uuid\":\"q1\",\"sessionId\":\"s\",\"timestamp\":\"2025-03-01T10:00:00Z\",\"message\":{\"role\":\"user\",\"content\":\"left behind\"}}\n",
+        "{\"type\":\"assist",
+    );
+    for format in [
+        HistoryFormat::Claude,
+        HistoryFormat::ChatViewer,
+        HistoryFormat::Qwen,
+    ] {
+        let (messages, skips) = lenient_read(text.as_bytes(), format);
+        assert_eq!((messages, skips.count), (1, 2), "{format:?}");
+        assert!(skips.examples[0].starts_with("line 1: "), "{:?}", skips.examples);
+        assert_eq!(strict_read(text.as_bytes(), format).unwrap_err().line, Some(1));
+    }
+    // The same from a file, as loadHistory reads it.
+    let mut file = std::io::Cursor::new(text.as_bytes().to_vec());
+    let mut from_file = 0;
+    let again = read_with(
+        Input::Reader(&mut file),
+        HistoryFormat::Claude,
+        &ReadOptions::default(),
+        &mut |_| {
+            from_file += 1;
+            true
+        },
     )
-    .is_err());
+    .unwrap();
+    assert_eq!((from_file, again.count), (1, 2));
+    // No value at all, or lines that are no JSON past the first 64 before any value: no
+    // history, refused at line 1.
+    let nothing = "one note\nanother\n";
+    let late = format!(
+        "{}{{\"role\":\"user\",\"content\":\"a\"}}\n",
+        "a note\n".repeat(65)
+    );
+    for text in [nothing, late.as_str()] {
+        let refused = read(text.as_bytes(), HistoryFormat::Pi, |_| true).unwrap_err();
+        assert_eq!(refused.line, Some(1), "{refused:?}");
+    }
+    // Within the window it is read.
+    let within = format!(
+        "{}{{\"role\":\"user\",\"content\":\"a\"}}\n",
+        "a note\n".repeat(64)
+    );
+    let (messages, skips) = lenient_read(within.as_bytes(), HistoryFormat::Pi);
+    assert_eq!((messages, skips.count), (1, 64));
+    // A first line that is no text is no history either.
+    assert_eq!(
+        read(
+            b"\xff\xfe\n{\"type\":\"user\",\"uuid\":\"q1\",\"message\":{\"role\":\"user\",\"content\":\"a\"}}\n",
+            HistoryFormat::Claude,
+            |_| true
+        )
+        .unwrap_err()
+        .line,
+        Some(1)
+    );
 }
 
 #[test]

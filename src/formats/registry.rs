@@ -211,11 +211,13 @@ pub struct Undetected {
     pub line: Option<usize>,
 }
 
-/// Bytes detection looks at: headers and snapshots that lead a file fit in them.
-const SNIFF_BYTES: usize = 1 << 20;
+/// Bytes detection looks at: headers and snapshots that lead a file fit in them. The
+/// readers look past lines that are no JSON before a file's first value in this window
+/// too (with [`SNIFF_VALUES`] lines).
+pub(crate) const SNIFF_BYTES: usize = 1 << 20;
 /// Values detection looks at: lines of kinds no format knows (session state a newer
 /// tool writes first, protocol traffic) are looked past up to this many.
-const SNIFF_VALUES: usize = 64;
+pub(crate) const SNIFF_VALUES: usize = 64;
 /// Values looked at first: most files tell their format in their first lines.
 const FIRST_VALUES: usize = 16;
 
