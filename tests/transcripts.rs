@@ -3,7 +3,7 @@
 //! recordings. Each stored message stays one message; tool results land on their calls.
 
 use agent_chunks::formats::acp_fold::AcpFold;
-use agent_chunks::formats::check::{Skips, OFF_BRANCH, SIDECHAIN};
+use agent_chunks::formats::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN};
 use agent_chunks::formats::model_json::write_messages;
 use agent_chunks::formats::registry::{Input, ReadOptions, View};
 use agent_chunks::formats::value::{parse, Json};
@@ -681,4 +681,27 @@ fn claude_session_state_lines_are_counted_by_kind() {
     for kind in ["queue-operation", "permission-mode", "attachment", "ai-title"] {
         assert_eq!(skips.kinds[kind], 1, "{kind}");
     }
+}
+
+#[test]
+fn claude_lines_without_a_parent_that_are_no_compaction_are_a_break_not_a_compaction() {
+    // A viewer's test transcript: some lines name their parent, others carry no
+    // `parentUuid` at all, and the last is a line of tool results. No compaction.
+    let text = concat!(
+        "{\"type\":\"user\",\"uuid\":\"p1\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"Which port?\"}}\n",
+        "{\"type\":\"assistant\",\"uuid\":\"p2\",\"parentUuid\":\"p1\",\"sessionId\":\"s\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Looking.\"},{\"type\":\"tool_use\",\"id\":\"t9\",\"name\":\"Grep\",\"input\":{\"pattern\":\"PORT\"}}]}}\n",
+        "{\"type\":\"user\",\"uuid\":\"p3\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t9\",\"content\":\"PORT=8080\"}]}}\n",
+    );
+    let (resumed, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
+    assert_eq!(
+        resumed,
+        json!([]),
+        "resumed from the last line, as Claude Code does"
+    );
+    assert_eq!(skipped.left_out.reasons[BEFORE_BREAK], 2);
+    assert!(!skipped.left_out.reasons.contains_key(COMPACTED));
+    let (transcript, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Transcript);
+    assert_eq!(transcript.as_array().unwrap().len(), 2);
+    assert_eq!(transcript[1]["chunks"][1]["calls"][0]["result"], "PORT=8080");
+    assert_eq!(skipped.left_out.count, 0);
 }

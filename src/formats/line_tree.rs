@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::check::{Skips, COMPACTED, OFF_BRANCH, SIDECHAIN, UNREACHABLE};
+use super::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN, UNREACHABLE};
 use super::registry::View;
 use super::value::Json;
 use super::wtf8::Wtf8;
@@ -81,6 +81,16 @@ impl<'a> Tree<'a> {
             parent,
             logical,
         }
+    }
+
+    /// Whether line `i` is a compaction: Claude Code's `compact_boundary`, a root that
+    /// names the line it follows (`logicalParentUuid`), or the summary a compaction left
+    /// (`isCompactSummary`, which older versions write as the new root).
+    pub fn is_compaction(&self, i: usize) -> bool {
+        let line = &self.lines[i];
+        str_of(line, "subtype").is_some_and(|s| *s == "compact_boundary")
+            || str_of(line, "logicalParentUuid").is_some()
+            || matches!(line.get("isCompactSummary"), Some(Json::Bool(true)))
     }
 
     /// The line with this uuid.
@@ -164,12 +174,21 @@ impl LeftOutLines<'_, '_> {
         }
         let roots = self.tree.roots();
         let leaf_root = self.leaf.map(|leaf| roots[leaf]);
+        // Where the view starts when it does not go through roots: after a compaction,
+        // or after a break in the chain that is none.
+        let before = match self
+            .leaf
+            .and_then(|leaf| self.tree.chain(leaf, false).first().copied())
+        {
+            Some(start) if !self.tree.is_compaction(start) => BEFORE_BREAK,
+            _ => COMPACTED,
+        };
         for (i, line) in self.tree.lines.iter().enumerate() {
             if self.shown[i] || !is_conversation(line) {
                 continue;
             }
             let reason = if self.full[i] {
-                COMPACTED
+                before
             } else if is_sidechain(line) && !self.leaf.is_some_and(|l| is_sidechain(&self.tree.lines[l])) {
                 SIDECHAIN
             } else if Some(roots[i]) == leaf_root {
