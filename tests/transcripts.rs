@@ -705,3 +705,35 @@ fn claude_lines_without_a_parent_that_are_no_compaction_are_a_break_not_a_compac
     assert_eq!(transcript[1]["chunks"][1]["calls"][0]["result"], "PORT=8080");
     assert_eq!(skipped.left_out.count, 0);
 }
+
+#[test]
+fn claude_content_blocks_that_cannot_be_placed_are_counted_not_dropped() {
+    // A schema-drift transcript: a call written without its id, a block of a kind a
+    // later version adds, a result naming no call.
+    let text = concat!(
+        "{\"type\":\"user\",\"uuid\":\"r1\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"Tidy the imports.\"}}\n",
+        "{\"type\":\"assistant\",\"uuid\":\"r2\",\"parentUuid\":\"r1\",\"sessionId\":\"s\",\"message\":{\"id\":\"m1\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"On it.\"},{\"type\":\"tool_use\",\"name\":\"Edit\",\"input\":{\"path\":\"a.py\"}},{\"type\":\"sparkle\",\"glow\":1}]}}\n",
+        "{\"type\":\"user\",\"uuid\":\"r3\",\"parentUuid\":\"r2\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"content\":\"done\"},{\"type\":\"text\",\"text\":\"Thanks\"},{\"type\":\"voice_note\"}]}}\n",
+    );
+    let (got, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
+    let got = got.as_array().unwrap();
+    assert_eq!(got.len(), 3);
+    assert_eq!(got[1]["chunks"][0]["text"], "On it.");
+    assert_eq!(got[2]["chunks"][0]["text"], "Thanks");
+    assert_eq!(skipped.count, 4);
+    assert_eq!(skipped.kinds[claude::NO_CALL_ID], 1);
+    assert_eq!(skipped.kinds[claude::NO_TOOL_USE_ID], 1);
+    assert_eq!(
+        skipped.kinds["a content block of a type this version does not know (\"sparkle\")"],
+        1
+    );
+    assert_eq!(
+        skipped.kinds["a content block of a type this version does not know (\"voice_note\")"],
+        1
+    );
+    assert!(
+        skipped.examples[0].starts_with("line 2: "),
+        "{:?}",
+        skipped.examples
+    );
+}
