@@ -373,12 +373,12 @@ fn chatviewer_lines_are_ordered_by_time_each_one_message() {
     let array: Vec<Value> = serde_json::from_slice(&example("chatviewer.json")).unwrap();
     let lines: Vec<String> = array.iter().map(|v| v.to_string()).collect();
     assert_eq!(whole(lines.join("\n").as_bytes(), HistoryFormat::ChatViewer), got);
-    let error = read(
-        b"{\"uuid\":1,\"timestamp\":0,\"type\":\"user\"}\n",
-        HistoryFormat::ChatViewer,
-        |_| true,
-    )
-    .unwrap_err();
+    // A line of the wrong shape: refused when strict, else skipped and counted.
+    let bad = b"{\"uuid\":1,\"timestamp\":0,\"type\":\"user\"}\n";
+    let (messages, skips) = lenient_read(bad, HistoryFormat::ChatViewer);
+    assert_eq!((messages, skips.count), (0, 1));
+    assert!(skips.examples[0].contains("uuid must be a string, got number"));
+    let error = strict_read(bad, HistoryFormat::ChatViewer).unwrap_err();
     assert_eq!(error.line, Some(1));
     assert!(
         error.message.contains("uuid must be a string, got number"),
@@ -481,4 +481,28 @@ fn pi_resumed_is_the_summary_then_what_the_compaction_kept() {
             0
         )
     );
+}
+
+#[test]
+fn a_chatviewer_line_of_the_wrong_shape_is_skipped_and_counted_as_the_chatviewer_passes_it_over() {
+    // A session browser's fixture of damaged lines: one without a type, one whose
+    // message is a string. The ChatViewer renders the others.
+    let text = concat!(
+        "{\"uuid\":\"d1\",\"timestamp\":\"2025-05-01T09:00:00Z\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"first\"}}\n",
+        "{\"uuid\":\"d2\",\"timestamp\":\"2025-05-01T09:00:05Z\",\"message\":{\"role\":\"user\",\"content\":\"no type\"}}\n",
+        "{\"uuid\":\"d3\",\"timestamp\":\"2025-05-01T09:00:10Z\",\"type\":\"assistant\",\"message\":\"flat\"}\n",
+        "{\"uuid\":\"d4\",\"timestamp\":\"2025-05-01T09:00:15Z\",\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":\"second\"}}\n",
+    );
+    let (messages, skips) = lenient_read(text.as_bytes(), HistoryFormat::ChatViewer);
+    assert_eq!((messages, skips.count), (2, 2));
+    assert_eq!(skips.kinds[agent_chunks::formats::chatviewer::NOT_A_ROW], 2);
+    assert_eq!(
+        skips.examples[0],
+        "line 2: a line the ChatViewer cannot show (type must be a string, got undefined)"
+    );
+    let refused = strict_read(text.as_bytes(), HistoryFormat::ChatViewer).unwrap_err();
+    assert_eq!(refused.line, Some(2));
+    // One JSON document is read whole or refused.
+    let array = format!("[{}]", text.trim_end().replace('\n', ","));
+    assert!(read(array.as_bytes(), HistoryFormat::ChatViewer, |_| true).is_err());
 }
