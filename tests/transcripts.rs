@@ -737,3 +737,28 @@ fn claude_content_blocks_that_cannot_be_placed_are_counted_not_dropped() {
         skipped.examples
     );
 }
+
+#[test]
+fn qwen_results_land_on_their_call_by_call_id_or_uuid_as_qwen_code_names_them() {
+    // An ingest tool's recording: the response ids differ from the call ids, one record
+    // of results names its call only by its own uuid, and a call without an id is
+    // answered by a response without one.
+    let record = |uuid: &str, parent: &str, rest: &str| {
+        format!("{{\"uuid\":\"{uuid}\",\"parentUuid\":{parent},\"sessionId\":\"q\",\"timestamp\":\"2026-01-05T08:00:00Z\",{rest}}}\n")
+    };
+    let text = [
+        record("k1", "null", "\"type\":\"user\",\"message\":{\"role\":\"user\",\"parts\":[{\"text\":\"Count the files.\"}]}"),
+        record("k2", "\"k1\"", "\"type\":\"assistant\",\"message\":{\"role\":\"model\",\"parts\":[{\"functionCall\":{\"id\":\"c-ls\",\"name\":\"ls\",\"args\":{}}},{\"functionCall\":{\"id\":\"k4\",\"name\":\"wc\",\"args\":{}}},{\"functionCall\":{\"name\":\"du\",\"args\":{}}}]}"),
+        record("k3", "\"k2\"", "\"type\":\"tool_result\",\"message\":{\"role\":\"user\",\"parts\":[{\"functionResponse\":{\"id\":\"resp-7\",\"name\":\"ls\",\"response\":{\"output\":\"a b\"}}}]},\"toolCallResult\":{\"callId\":\"c-ls\",\"status\":\"success\"}"),
+        record("k4", "\"k3\"", "\"type\":\"tool_result\",\"message\":{\"role\":\"user\",\"parts\":[{\"functionResponse\":{\"name\":\"wc\",\"response\":{\"output\":\"2\"}}}]}"),
+        record("k5", "\"k4\"", "\"type\":\"tool_result\",\"message\":{\"role\":\"user\",\"parts\":[{\"functionResponse\":{\"name\":\"du\",\"response\":{\"error\":\"denied\"}}}]}"),
+    ]
+    .concat();
+    let (got, skipped) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
+    let calls = &got[1]["chunks"][0]["calls"];
+    assert_eq!(calls[0]["result"], json!({ "output": "a b" }));
+    assert_eq!(calls[1]["result"], json!({ "output": "2" }));
+    assert_eq!(calls[2]["result"], json!({ "error": "denied" }));
+    assert_eq!(calls[2]["isError"], true);
+    assert_eq!(skipped.left_out.count, 0);
+}
