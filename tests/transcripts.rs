@@ -685,12 +685,12 @@ fn claude_session_state_lines_are_counted_by_kind() {
 
 #[test]
 fn claude_lines_without_a_parent_that_are_no_compaction_are_a_break_not_a_compaction() {
-    // A viewer's test transcript: some lines name their parent, others carry no
-    // `parentUuid` at all, and the last is a line of tool results. No compaction.
+    // A transcript whose lines name their parent, or none (`null`), the last a line of
+    // tool results. No compaction.
     let text = concat!(
-        "{\"type\":\"user\",\"uuid\":\"p1\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"Which port?\"}}\n",
+        "{\"type\":\"user\",\"uuid\":\"p1\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"Which port?\"}}\n",
         "{\"type\":\"assistant\",\"uuid\":\"p2\",\"parentUuid\":\"p1\",\"sessionId\":\"s\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Looking.\"},{\"type\":\"tool_use\",\"id\":\"t9\",\"name\":\"Grep\",\"input\":{\"pattern\":\"PORT\"}}]}}\n",
-        "{\"type\":\"user\",\"uuid\":\"p3\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t9\",\"content\":\"PORT=8080\"}]}}\n",
+        "{\"type\":\"user\",\"uuid\":\"p3\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t9\",\"content\":\"PORT=8080\"}]}}\n",
     );
     let (resumed, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
     assert_eq!(
@@ -760,5 +760,23 @@ fn qwen_results_land_on_their_call_by_call_id_or_uuid_as_qwen_code_names_them() 
     assert_eq!(calls[1]["result"], json!({ "output": "2" }));
     assert_eq!(calls[2]["result"], json!({ "error": "denied" }));
     assert_eq!(calls[2]["isError"], true);
+    assert_eq!(skipped.left_out.count, 0);
+}
+
+#[test]
+fn claude_a_line_without_a_parent_uuid_continues_the_line_written_before_it() {
+    // A viewer's test transcript: some lines name their parent, others carry no
+    // `parentUuid` key at all (among them the last, a line of tool results); a system
+    // line without one ends a desktop session's file.
+    let text = concat!(
+        "{\"type\":\"user\",\"uuid\":\"w1\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"Which port?\"}}\n",
+        "{\"type\":\"assistant\",\"uuid\":\"w2\",\"parentUuid\":\"w1\",\"sessionId\":\"s\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t4\",\"name\":\"Grep\",\"input\":{}}]}}\n",
+        "{\"type\":\"user\",\"uuid\":\"w3\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t4\",\"content\":\"PORT=8080\"}]}}\n",
+        "{\"type\":\"system\",\"subtype\":\"turn_duration\",\"uuid\":\"w4\",\"sessionId\":\"s\",\"durationMs\":900}\n",
+    );
+    let (resumed, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
+    let resumed = resumed.as_array().unwrap();
+    assert_eq!(resumed.len(), 2);
+    assert_eq!(resumed[1]["chunks"][0]["calls"][0]["result"], "PORT=8080");
     assert_eq!(skipped.left_out.count, 0);
 }

@@ -38,9 +38,12 @@ pub struct Tree<'a> {
 impl<'a> Tree<'a> {
     /// Links every line with a `uuid`; `is_node` says which lines are in the tree. A file
     /// in which no line names a parent (every `parentUuid` null or absent: written by an
-    /// older version or another tool) is a chain in file order. Otherwise a root other
-    /// than the first (a compaction, `/clear`) continues, through compactions, the line
-    /// its `logicalParentUuid` names, or without one the line written before it.
+    /// older version or another tool) is a chain in file order. Otherwise a line without
+    /// a `parentUuid` at all (the tools write it on every line of the tree, `null` on a
+    /// root; other tools' exports leave it out) continues the line written before it, and
+    /// a root other than the first (a compaction, `/clear`) continues, through
+    /// compactions, the line its `logicalParentUuid` names, or without one the line
+    /// written before it.
     pub fn new(lines: &'a [Json], is_node: impl Fn(&Json) -> bool) -> Self {
         let mut by_uuid: HashMap<&Wtf8, usize> = HashMap::new();
         let mut before = vec![None; lines.len()];
@@ -61,9 +64,9 @@ impl<'a> Tree<'a> {
         let parent = lines
             .iter()
             .enumerate()
-            .map(|(i, line)| match linked {
-                true => find(str_of(line, "parentUuid")),
-                false => before[i],
+            .map(|(i, line)| match (linked, line.get("parentUuid")) {
+                (true, Some(parent)) => find(parent.as_str()),
+                _ => before[i],
             })
             .collect();
         let logical = lines
