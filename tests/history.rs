@@ -266,6 +266,12 @@ fn lines_that_are_no_json_before_the_first_value_are_looked_past_within_the_wind
     );
     let (messages, skips) = lenient_read(within.as_bytes(), HistoryFormat::Pi);
     assert_eq!((messages, skips.count), (1, 64));
+    // A note, then bytes that are no text: refused at the note, the first bad line.
+    let binary = b"a note\n\xff\xfe\n{\"type\":\"user\",\"uuid\":\"q1\",\"message\":{\"role\":\"user\",\"content\":\"a\"}}\n";
+    assert_eq!(
+        read(binary, HistoryFormat::Claude, |_| true).unwrap_err().line,
+        Some(1)
+    );
     // A first line that is no text is no history either.
     assert_eq!(
         read(

@@ -299,7 +299,8 @@ impl<R: Read> Lines<R> {
                 Some((Ok(text), number, offset)) => Line { text, number, offset },
                 Some((Err(e), number, _)) => {
                     if !lenient {
-                        return Err(e);
+                        // Before any value: refused at the first line that could not be read.
+                        return Err(self.unread_first.take().unwrap_or(e));
                     }
                     let _ = self.skips.unreadable(number, NOT_UTF8, "invalid UTF-8");
                     if self.cut_short {
