@@ -391,7 +391,8 @@ describe('bad input: one line with the position, exit 2', { concurrency: 2 }, ()
     ['a bad thought in Sn thoughts', () => tmp.file('bad-thoughts.json', '[\n  {"id":"a","parts":[],"role":0},\n  {"id":1,"parts":[],"role":0}\n]\n'), (file) => `${file}:3: element 1: id must be a string, got number`],
     ['a bad line in ACP updates', () => tmp.file('bad-acp.ndjson', '{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"}}}\n{"sessionId":"s","update":{"sessionUpdate":"tool_call","title":"x"}}\n'), (file) => new RegExp(`^${file}:2: .*toolCallId`)],
     ['a bad element in a ChatViewer array', () => tmp.file('bad-transcript.json', '[\n  {"uuid":"a","timestamp":1,"type":"user","message":{"content":"hi"}},\n  {"uuid":2,"timestamp":2,"type":"assistant"}\n]\n'), (file) => `${file}:3: messages[1].uuid must be a string, got number`],
-    ['a bad line in a ChatViewer transcript', () => tmp.file('bad-transcript.jsonl', '{"uuid":"a","timestamp":1,"type":"user","message":{"content":"hi"}}\n{"uuid":2,"timestamp":2,"type":"assistant"}\n'), (file) => new RegExp(`^${file}:2: .*uuid must be a string`)],
+    // Without --strict, skipped and counted as the ChatViewer passes the row over.
+    ['a bad line in a ChatViewer transcript, --strict', () => tmp.file('bad-transcript.jsonl', '{"uuid":"a","timestamp":1,"type":"user","message":{"content":"hi"}}\n{"uuid":2,"timestamp":2,"type":"assistant"}\n'), (file) => new RegExp(`^${file}:2: .*uuid must be a string`), ['--strict']],
   ]
   for (const [what, make, expected, extra = []] of cases) {
     test(what, async () => {

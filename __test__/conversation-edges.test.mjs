@@ -383,3 +383,21 @@ test('replay --json of every stream example is what a live Conversation shows af
     assert.deepEqual(JSON.parse(stdout), plain(live.messages), name)
   }
 })
+
+test('a recording read whole looks past lines that are no JSON before its first frame; live, such a frame is an error', () => {
+  // `pi --mode json` captured with its warnings: a line of text before the events.
+  const events = file('examples/pi-events.ndjson').toString()
+  const captured = `(node:4242) ExperimentalWarning: a notice on stderr\n${events}`
+  const read = foldStream(captured, { format: 'pi-events' })
+  assert.deepEqual(plain(read.messages), plain(foldStream(events, { format: 'pi-events' }).messages))
+  assert.equal(read.skipped.count, 1)
+  assert.match(read.skipped.examples[0], /^line 1: a line that is not JSON/)
+  // Strict refuses it; a recording of nothing but such lines is refused at its first.
+  assert.throws(() => foldStream(captured, { format: 'pi-events', strict: true }), (e) => e.line === 1)
+  assert.throws(() => foldStream('a note\nanother note\n', { format: 'pi-events' }), (e) => e.line === 1 && /invalid JSON/.test(e.message))
+  // Live, the frame is an error that changes nothing, and the next frame is read.
+  const live = new Conversation({ format: 'pi-events' })
+  assert.throws(() => live.push('(node:4242) ExperimentalWarning: a notice\n'), (e) => e.line === 1)
+  live.push(events)
+  assert.deepEqual(plain(live.messages), plain(foldStream(events, { format: 'pi-events' }).messages))
+})

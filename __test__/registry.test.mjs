@@ -82,6 +82,11 @@ test('detection decides by the first line that tells a format, looking past line
   // Lines that are not JSON (a log line of the agent's) are looked past too.
   const logged = `agent v3 listening on stdio\n${file('__test__/fixtures/acp-agent-stdout.ndjson')}`
   assert.deepEqual(detectFormat(logged), { format: 'acp' })
+  // Two records written back to back on one line (the line end of an append lost) tell
+  // the format as the reader reads them, each.
+  const glued = `${JSON.stringify({ ...bare, message: { role: 'user', parts: [{ text: 'a {"b": 1} c' }] } })}${JSON.stringify({ ...bare, uuid: 'u2', parentUuid: 'u1', type: 'assistant', message: { role: 'model', parts: [{ text: 'ok' }] } })}\n`
+  assert.deepEqual(detectFormat(glued), { format: 'qwen' })
+  assert.equal(readHistory(glued).messages.length, 2)
   // Only within a bounded window: 64 lines that tell nothing, then one that would.
   const many = `${'{"type":"heartbeat"}\n'.repeat(64)}{"type":"text-delta","delta":"a"}\n`
   assert.match(detectFormat(many).problem, /^cannot tell the format from its first 64 lines/)

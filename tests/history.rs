@@ -212,13 +212,77 @@ fn a_line_that_cannot_be_read_is_skipped_and_counted_and_values_back_to_back_are
     )
     .unwrap();
     assert_eq!((from_file, again.count), (5, 3));
-    // A file whose first line is no JSON is no history.
-    assert!(read(
-        b"not json\n{\"role\":\"user\",\"content\":\"a\"}\n",
-        HistoryFormat::Pi,
-        |_| true
+}
+
+#[test]
+fn lines_that_are_no_json_before_the_first_value_are_looked_past_within_the_window() {
+    // A note a tool wrote first, then a transcript whose last line was cut short, as a
+    // session browser's test data holds it: the tool skips both bad lines and shows the
+    // one entry.
+    let text = concat!(
+        "=== exported by a viewer ===\n",
+        "{\"type\":\"user\",\"uuid\":\"q1\",\"sessionId\":\"s\",\"timestamp\":\"2025-03-01T10:00:00Z\",\"message\":{\"role\":\"user\",\"content\":\"left behind\"}}\n",
+        "{\"type\":\"assist",
+    );
+    for format in [
+        HistoryFormat::Claude,
+        HistoryFormat::ChatViewer,
+        HistoryFormat::Qwen,
+    ] {
+        let (messages, skips) = lenient_read(text.as_bytes(), format);
+        assert_eq!((messages, skips.count), (1, 2), "{format:?}");
+        assert!(skips.examples[0].starts_with("line 1: "), "{:?}", skips.examples);
+        assert_eq!(strict_read(text.as_bytes(), format).unwrap_err().line, Some(1));
+    }
+    // The same from a file, as loadHistory reads it.
+    let mut file = std::io::Cursor::new(text.as_bytes().to_vec());
+    let mut from_file = 0;
+    let again = read_with(
+        Input::Reader(&mut file),
+        HistoryFormat::Claude,
+        &ReadOptions::default(),
+        &mut |_| {
+            from_file += 1;
+            true
+        },
     )
-    .is_err());
+    .unwrap();
+    assert_eq!((from_file, again.count), (1, 2));
+    // No value at all, or lines that are no JSON past the first 64 before any value: no
+    // history, refused at line 1.
+    let nothing = "one note\nanother\n";
+    let late = format!(
+        "{}{{\"role\":\"user\",\"content\":\"a\"}}\n",
+        "a note\n".repeat(65)
+    );
+    for text in [nothing, late.as_str()] {
+        let refused = read(text.as_bytes(), HistoryFormat::Pi, |_| true).unwrap_err();
+        assert_eq!(refused.line, Some(1), "{refused:?}");
+    }
+    // Within the window it is read.
+    let within = format!(
+        "{}{{\"role\":\"user\",\"content\":\"a\"}}\n",
+        "a note\n".repeat(64)
+    );
+    let (messages, skips) = lenient_read(within.as_bytes(), HistoryFormat::Pi);
+    assert_eq!((messages, skips.count), (1, 64));
+    // A note, then bytes that are no text: refused at the note, the first bad line.
+    let binary = b"a note\n\xff\xfe\n{\"type\":\"user\",\"uuid\":\"q1\",\"message\":{\"role\":\"user\",\"content\":\"a\"}}\n";
+    assert_eq!(
+        read(binary, HistoryFormat::Claude, |_| true).unwrap_err().line,
+        Some(1)
+    );
+    // A first line that is no text is no history either.
+    assert_eq!(
+        read(
+            b"\xff\xfe\n{\"type\":\"user\",\"uuid\":\"q1\",\"message\":{\"role\":\"user\",\"content\":\"a\"}}\n",
+            HistoryFormat::Claude,
+            |_| true
+        )
+        .unwrap_err()
+        .line,
+        Some(1)
+    );
 }
 
 #[test]
@@ -315,12 +379,12 @@ fn chatviewer_lines_are_ordered_by_time_each_one_message() {
     let array: Vec<Value> = serde_json::from_slice(&example("chatviewer.json")).unwrap();
     let lines: Vec<String> = array.iter().map(|v| v.to_string()).collect();
     assert_eq!(whole(lines.join("\n").as_bytes(), HistoryFormat::ChatViewer), got);
-    let error = read(
-        b"{\"uuid\":1,\"timestamp\":0,\"type\":\"user\"}\n",
-        HistoryFormat::ChatViewer,
-        |_| true,
-    )
-    .unwrap_err();
+    // A line of the wrong shape: refused when strict, else skipped and counted.
+    let bad = b"{\"uuid\":1,\"timestamp\":0,\"type\":\"user\"}\n";
+    let (messages, skips) = lenient_read(bad, HistoryFormat::ChatViewer);
+    assert_eq!((messages, skips.count), (0, 1));
+    assert!(skips.examples[0].contains("uuid must be a string, got number"));
+    let error = strict_read(bad, HistoryFormat::ChatViewer).unwrap_err();
     assert_eq!(error.line, Some(1));
     assert!(
         error.message.contains("uuid must be a string, got number"),
@@ -423,4 +487,28 @@ fn pi_resumed_is_the_summary_then_what_the_compaction_kept() {
             0
         )
     );
+}
+
+#[test]
+fn a_chatviewer_line_of_the_wrong_shape_is_skipped_and_counted_as_the_chatviewer_passes_it_over() {
+    // A session browser's fixture of damaged lines: one without a type, one whose
+    // message is a string. The ChatViewer renders the others.
+    let text = concat!(
+        "{\"uuid\":\"d1\",\"timestamp\":\"2025-05-01T09:00:00Z\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"first\"}}\n",
+        "{\"uuid\":\"d2\",\"timestamp\":\"2025-05-01T09:00:05Z\",\"message\":{\"role\":\"user\",\"content\":\"no type\"}}\n",
+        "{\"uuid\":\"d3\",\"timestamp\":\"2025-05-01T09:00:10Z\",\"type\":\"assistant\",\"message\":\"flat\"}\n",
+        "{\"uuid\":\"d4\",\"timestamp\":\"2025-05-01T09:00:15Z\",\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":\"second\"}}\n",
+    );
+    let (messages, skips) = lenient_read(text.as_bytes(), HistoryFormat::ChatViewer);
+    assert_eq!((messages, skips.count), (2, 2));
+    assert_eq!(skips.kinds[agent_chunks::formats::chatviewer::NOT_A_ROW], 2);
+    assert_eq!(
+        skips.examples[0],
+        "line 2: a line the ChatViewer cannot show (type must be a string, got undefined)"
+    );
+    let refused = strict_read(text.as_bytes(), HistoryFormat::ChatViewer).unwrap_err();
+    assert_eq!(refused.line, Some(2));
+    // One JSON document is read whole or refused.
+    let array = format!("[{}]", text.trim_end().replace('\n', ","));
+    assert!(read(array.as_bytes(), HistoryFormat::ChatViewer, |_| true).is_err());
 }

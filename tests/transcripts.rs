@@ -3,7 +3,7 @@
 //! recordings. Each stored message stays one message; tool results land on their calls.
 
 use agent_chunks::formats::acp_fold::AcpFold;
-use agent_chunks::formats::check::{Skips, OFF_BRANCH, SIDECHAIN};
+use agent_chunks::formats::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN};
 use agent_chunks::formats::model_json::write_messages;
 use agent_chunks::formats::registry::{Input, ReadOptions, View};
 use agent_chunks::formats::value::{parse, Json};
@@ -681,4 +681,102 @@ fn claude_session_state_lines_are_counted_by_kind() {
     for kind in ["queue-operation", "permission-mode", "attachment", "ai-title"] {
         assert_eq!(skips.kinds[kind], 1, "{kind}");
     }
+}
+
+#[test]
+fn claude_lines_without_a_parent_that_are_no_compaction_are_a_break_not_a_compaction() {
+    // A transcript whose lines name their parent, or none (`null`), the last a line of
+    // tool results. No compaction.
+    let text = concat!(
+        "{\"type\":\"user\",\"uuid\":\"p1\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"Which port?\"}}\n",
+        "{\"type\":\"assistant\",\"uuid\":\"p2\",\"parentUuid\":\"p1\",\"sessionId\":\"s\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Looking.\"},{\"type\":\"tool_use\",\"id\":\"t9\",\"name\":\"Grep\",\"input\":{\"pattern\":\"PORT\"}}]}}\n",
+        "{\"type\":\"user\",\"uuid\":\"p3\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t9\",\"content\":\"PORT=8080\"}]}}\n",
+    );
+    let (resumed, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
+    assert_eq!(
+        resumed,
+        json!([]),
+        "resumed from the last line, as Claude Code does"
+    );
+    assert_eq!(skipped.left_out.reasons[BEFORE_BREAK], 2);
+    assert!(!skipped.left_out.reasons.contains_key(COMPACTED));
+    let (transcript, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Transcript);
+    assert_eq!(transcript.as_array().unwrap().len(), 2);
+    assert_eq!(transcript[1]["chunks"][1]["calls"][0]["result"], "PORT=8080");
+    assert_eq!(skipped.left_out.count, 0);
+}
+
+#[test]
+fn claude_content_blocks_that_cannot_be_placed_are_counted_not_dropped() {
+    // A schema-drift transcript: a call written without its id, a block of a kind a
+    // later version adds, a result naming no call.
+    let text = concat!(
+        "{\"type\":\"user\",\"uuid\":\"r1\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"Tidy the imports.\"}}\n",
+        "{\"type\":\"assistant\",\"uuid\":\"r2\",\"parentUuid\":\"r1\",\"sessionId\":\"s\",\"message\":{\"id\":\"m1\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"On it.\"},{\"type\":\"tool_use\",\"name\":\"Edit\",\"input\":{\"path\":\"a.py\"}},{\"type\":\"sparkle\",\"glow\":1}]}}\n",
+        "{\"type\":\"user\",\"uuid\":\"r3\",\"parentUuid\":\"r2\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"content\":\"done\"},{\"type\":\"text\",\"text\":\"Thanks\"},{\"type\":\"voice_note\"}]}}\n",
+    );
+    let (got, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
+    let got = got.as_array().unwrap();
+    assert_eq!(got.len(), 3);
+    assert_eq!(got[1]["chunks"][0]["text"], "On it.");
+    assert_eq!(got[2]["chunks"][0]["text"], "Thanks");
+    assert_eq!(skipped.count, 4);
+    assert_eq!(skipped.kinds[claude::NO_CALL_ID], 1);
+    assert_eq!(skipped.kinds[claude::NO_TOOL_USE_ID], 1);
+    assert_eq!(
+        skipped.kinds["a content block of a type this version does not know (\"sparkle\")"],
+        1
+    );
+    assert_eq!(
+        skipped.kinds["a content block of a type this version does not know (\"voice_note\")"],
+        1
+    );
+    assert!(
+        skipped.examples[0].starts_with("line 2: "),
+        "{:?}",
+        skipped.examples
+    );
+}
+
+#[test]
+fn qwen_results_land_on_their_call_by_call_id_or_uuid_as_qwen_code_names_them() {
+    // An ingest tool's recording: the response ids differ from the call ids, one record
+    // of results names its call only by its own uuid, and a call without an id is
+    // answered by a response without one.
+    let record = |uuid: &str, parent: &str, rest: &str| {
+        format!("{{\"uuid\":\"{uuid}\",\"parentUuid\":{parent},\"sessionId\":\"q\",\"timestamp\":\"2026-01-05T08:00:00Z\",{rest}}}\n")
+    };
+    let text = [
+        record("k1", "null", "\"type\":\"user\",\"message\":{\"role\":\"user\",\"parts\":[{\"text\":\"Count the files.\"}]}"),
+        record("k2", "\"k1\"", "\"type\":\"assistant\",\"message\":{\"role\":\"model\",\"parts\":[{\"functionCall\":{\"id\":\"c-ls\",\"name\":\"ls\",\"args\":{}}},{\"functionCall\":{\"id\":\"k4\",\"name\":\"wc\",\"args\":{}}},{\"functionCall\":{\"name\":\"du\",\"args\":{}}}]}"),
+        record("k3", "\"k2\"", "\"type\":\"tool_result\",\"message\":{\"role\":\"user\",\"parts\":[{\"functionResponse\":{\"id\":\"resp-7\",\"name\":\"ls\",\"response\":{\"output\":\"a b\"}}}]},\"toolCallResult\":{\"callId\":\"c-ls\",\"status\":\"success\"}"),
+        record("k4", "\"k3\"", "\"type\":\"tool_result\",\"message\":{\"role\":\"user\",\"parts\":[{\"functionResponse\":{\"name\":\"wc\",\"response\":{\"output\":\"2\"}}}]}"),
+        record("k5", "\"k4\"", "\"type\":\"tool_result\",\"message\":{\"role\":\"user\",\"parts\":[{\"functionResponse\":{\"name\":\"du\",\"response\":{\"error\":\"denied\"}}}]}"),
+    ]
+    .concat();
+    let (got, skipped) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
+    let calls = &got[1]["chunks"][0]["calls"];
+    assert_eq!(calls[0]["result"], json!({ "output": "a b" }));
+    assert_eq!(calls[1]["result"], json!({ "output": "2" }));
+    assert_eq!(calls[2]["result"], json!({ "error": "denied" }));
+    assert_eq!(calls[2]["isError"], true);
+    assert_eq!(skipped.left_out.count, 0);
+}
+
+#[test]
+fn claude_a_line_without_a_parent_uuid_continues_the_line_written_before_it() {
+    // A viewer's test transcript: some lines name their parent, others carry no
+    // `parentUuid` key at all (among them the last, a line of tool results); a system
+    // line without one ends a desktop session's file.
+    let text = concat!(
+        "{\"type\":\"user\",\"uuid\":\"w1\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"Which port?\"}}\n",
+        "{\"type\":\"assistant\",\"uuid\":\"w2\",\"parentUuid\":\"w1\",\"sessionId\":\"s\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t4\",\"name\":\"Grep\",\"input\":{}}]}}\n",
+        "{\"type\":\"user\",\"uuid\":\"w3\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t4\",\"content\":\"PORT=8080\"}]}}\n",
+        "{\"type\":\"system\",\"subtype\":\"turn_duration\",\"uuid\":\"w4\",\"sessionId\":\"s\",\"durationMs\":900}\n",
+    );
+    let (resumed, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
+    let resumed = resumed.as_array().unwrap();
+    assert_eq!(resumed.len(), 2);
+    assert_eq!(resumed[1]["chunks"][0]["calls"][0]["result"], "PORT=8080");
+    assert_eq!(skipped.left_out.count, 0);
 }

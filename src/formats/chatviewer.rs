@@ -22,6 +22,10 @@ use super::unified::{
     place_on_timeline, Content, Timestamp, ToolCallSlot, UnifiedId, UnifiedMessage, UnifiedType,
 };
 
+/// A transcript line read as a history that is no row the ChatViewer can show (a field
+/// missing or of another type): skipped and counted, as the ChatViewer passes it over.
+pub const NOT_A_ROW: &str = "a line the ChatViewer cannot show";
+
 /// One transcript line, read and checked.
 #[derive(Clone)]
 struct Line<V> {

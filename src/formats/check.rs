@@ -184,6 +184,11 @@ pub const OFF_BRANCH: &str = "off the current branch";
 pub const UNREACHABLE: &str = "unreachable: on no branch of the conversation (its parent is missing or null)";
 /// Before a compaction: the tool shows the compaction's summary instead.
 pub const COMPACTED: &str = "compacted: before the kept part of a compaction";
+/// Before a line that names no parent and is no compaction (a file whose lines were
+/// written without a `parentUuid`, a chain cleared or cut): the conversation as the tool
+/// resumes it starts after the break; the transcript goes on through it.
+pub const BEFORE_BREAK: &str =
+    "before a break: the conversation starts at a later line that names no parent (no compaction)";
 /// A sub-agent's line in the main session's file.
 pub const SIDECHAIN: &str = "a sub-agent's line (isSidechain)";
 

@@ -54,6 +54,10 @@ use super::wtf8::Wtf8;
 /// Why a tool result is left out: its call is not in the conversation read.
 pub const ORPHAN_RESULT: &str = "a tool result whose call is not in the conversation";
 
+/// Content blocks skipped because they name nothing to place them by.
+pub const NO_CALL_ID: &str = "a tool_use block without an id or a name";
+pub const NO_TOOL_USE_ID: &str = "a tool_result block without a tool_use_id";
+
 /// Line types that are bookkeeping, not conversation: session state, titles, file
 /// snapshots, hook and tool progress, prompts queued while the model works.
 const BOOKKEEPING: [&str; 16] = [
@@ -279,7 +283,7 @@ impl Transcript {
                             });
                         }
                     } else {
-                        self.assistant_block(block);
+                        self.assistant_block(block, number);
                     }
                 }
                 if let Some(Json::String(text)) = message.get("content") {
@@ -313,6 +317,7 @@ impl Transcript {
         for block in blocks(content) {
             if str_of(block, "type").is_some_and(|t| *t == "tool_result") {
                 let Some(id) = str_of(block, "tool_use_id") else {
+                    self.unplaced(number, NO_TOOL_USE_ID);
                     continue;
                 };
                 let result = tool_result_value(block.get("content").cloned().unwrap_or(Json::Undefined));
@@ -338,7 +343,7 @@ impl Transcript {
                         self.stored.push(file);
                     }
                 }
-                _ => {}
+                _ => self.unknown_block(block, number),
             }
         }
         if started {
@@ -346,7 +351,22 @@ impl Transcript {
         }
     }
 
-    fn assistant_block(&mut self, block: &Json) {
+    /// A content block that cannot be placed is skipped and counted by kind, never
+    /// dropped without a word. (The transcript's own report is never strict: strict
+    /// refuses lines, not the blocks of a line it reads.)
+    fn unplaced(&mut self, number: usize, what: &str) {
+        let _ = self.skips.skip(number, what);
+    }
+
+    fn unknown_block(&mut self, block: &Json, number: usize) {
+        let kind = match str_of(block, "type") {
+            Some(ty) => format!("a content block of a type this version does not know (\"{ty}\")"),
+            None => "a content block without a \"type\"".to_string(),
+        };
+        self.unplaced(number, &kind);
+    }
+
+    fn assistant_block(&mut self, block: &Json, number: usize) {
         match str_of(block, "type").map(Wtf8::as_bytes) {
             Some(b"text") => {
                 if let Some(text) = str_of(block, "text") {
@@ -374,7 +394,7 @@ impl Transcript {
             }
             Some(b"tool_use" | b"server_tool_use") => {
                 let (Some(id), Some(name)) = (str_of(block, "id"), str_of(block, "name")) else {
-                    return;
+                    return self.unplaced(number, NO_CALL_ID);
                 };
                 let input = block.get("input").cloned().unwrap_or(Json::Undefined);
                 self.stored.call(id.clone(), name.clone(), input);
@@ -384,7 +404,7 @@ impl Transcript {
                     self.stored.push(file);
                 }
             }
-            _ => {}
+            _ => self.unknown_block(block, number),
         }
     }
 

@@ -25,7 +25,7 @@ use crate::bytes::{Frame, Framer, Framing};
 use super::check::{unreadable_kind, FormatError, FormatResult, Skips, NOT_UTF8};
 use super::live::{Folded, LiveFold, Origin};
 use super::model_json::FormatMessage;
-use super::registry::Format;
+use super::registry::{Format, SNIFF_BYTES, SNIFF_VALUES};
 use super::resume::Envelope;
 use super::value::{self, Json};
 
@@ -42,9 +42,11 @@ pub struct LiveOptions {
     /// history of n lines, n + 1), for the formats that name messages by their line.
     pub first_line: usize,
     /// A recording read whole (`foldStream`, a stream's history): a frame that cannot be
-    /// read is skipped and counted once a value was read (values written back to back on
-    /// it are each read), as the history readers skip a torn line; refused when `strict`.
-    /// Live, a bad frame is an error that changes nothing.
+    /// read is skipped and counted (values written back to back on it are each read), as
+    /// the history readers skip a torn line; refused when `strict`. Before the first
+    /// value only text frames in the window detection looks in are: a recording with no
+    /// value there is refused at its first bad frame. Live, a bad frame is an error that
+    /// changes nothing.
     pub recording: bool,
 }
 
@@ -60,12 +62,15 @@ impl Default for LiveOptions {
 }
 
 /// How frames are read: the limit, and whether a recording's torn frames are skipped.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Reading {
     limit: Option<usize>,
     recording: bool,
-    /// A value was read (a recording's first frame must be one).
+    /// A value was read.
     read_any: bool,
+    /// A recording's first frame that could not be read, while no value was: its error
+    /// is the recording's when none follows in the window detection looks in.
+    unread_first: Option<LiveError>,
 }
 
 /// What one push changed.
@@ -225,6 +230,7 @@ impl Conversation {
                 limit: options.limit,
                 recording: options.recording,
                 read_any: false,
+                unread_first: None,
             },
             values: first_line - 1,
             ui: Default::default(),
@@ -313,7 +319,13 @@ impl Conversation {
                 reading,
                 ..
             } = self;
-            framer.finish(|frame| fold_frame(fold.as_mut(), out, skips, reading, frame))
+            framer
+                .finish(|frame| fold_frame(fold.as_mut(), out, skips, reading, frame))
+                .and_then(|()| match reading.unread_first.take() {
+                    // A recording of frames that could not be read only.
+                    Some(first) if !reading.read_any => Err(first),
+                    _ => Ok(()),
+                })
         };
         self.ended = true;
         let changes = self.changes(start);
@@ -435,11 +447,21 @@ fn fold_frame(
         }
         Err(problem) => problem,
     };
-    if !reading.recording || skips.strict || !reading.read_any {
+    let text = std::str::from_utf8(&frame.bytes).ok();
+    if !reading.recording || skips.strict {
         return Err(at(FormatError::new("", problem.to_string())));
     }
+    if !reading.read_any {
+        // Before the first value: a text line in the window is looked past, once.
+        let window = line <= SNIFF_VALUES && frame.offset < SNIFF_BYTES as u64;
+        let error = at(FormatError::new("", problem.to_string()));
+        if text.is_none() || !window {
+            return Err(reading.unread_first.take().unwrap_or(error));
+        }
+        reading.unread_first.get_or_insert(error);
+    }
     // A torn frame of a recording: each whole value on it is read, the rest skipped.
-    let Ok(text) = std::str::from_utf8(&frame.bytes) else {
+    let Some(text) = text else {
         return skips.unreadable(line, NOT_UTF8, "invalid UTF-8").map_err(at);
     };
     let (values, torn) = value::split_values(text, &value::parse_str);

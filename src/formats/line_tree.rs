@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::check::{Skips, COMPACTED, OFF_BRANCH, SIDECHAIN, UNREACHABLE};
+use super::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN, UNREACHABLE};
 use super::registry::View;
 use super::value::Json;
 use super::wtf8::Wtf8;
@@ -38,9 +38,12 @@ pub struct Tree<'a> {
 impl<'a> Tree<'a> {
     /// Links every line with a `uuid`; `is_node` says which lines are in the tree. A file
     /// in which no line names a parent (every `parentUuid` null or absent: written by an
-    /// older version or another tool) is a chain in file order. Otherwise a root other
-    /// than the first (a compaction, `/clear`) continues, through compactions, the line
-    /// its `logicalParentUuid` names, or without one the line written before it.
+    /// older version or another tool) is a chain in file order. Otherwise a line without
+    /// a `parentUuid` at all (the tools write it on every line of the tree, `null` on a
+    /// root; other tools' exports leave it out) continues the line written before it, and
+    /// a root other than the first (a compaction, `/clear`) continues, through
+    /// compactions, the line its `logicalParentUuid` names, or without one the line
+    /// written before it.
     pub fn new(lines: &'a [Json], is_node: impl Fn(&Json) -> bool) -> Self {
         let mut by_uuid: HashMap<&Wtf8, usize> = HashMap::new();
         let mut before = vec![None; lines.len()];
@@ -61,9 +64,9 @@ impl<'a> Tree<'a> {
         let parent = lines
             .iter()
             .enumerate()
-            .map(|(i, line)| match linked {
-                true => find(str_of(line, "parentUuid")),
-                false => before[i],
+            .map(|(i, line)| match (linked, line.get("parentUuid")) {
+                (true, Some(parent)) => find(parent.as_str()),
+                _ => before[i],
             })
             .collect();
         let logical = lines
@@ -81,6 +84,16 @@ impl<'a> Tree<'a> {
             parent,
             logical,
         }
+    }
+
+    /// Whether line `i` is a compaction: Claude Code's `compact_boundary`, a root that
+    /// names the line it follows (`logicalParentUuid`), or the summary a compaction left
+    /// (`isCompactSummary`, which older versions write as the new root).
+    pub fn is_compaction(&self, i: usize) -> bool {
+        let line = &self.lines[i];
+        str_of(line, "subtype").is_some_and(|s| *s == "compact_boundary")
+            || str_of(line, "logicalParentUuid").is_some()
+            || matches!(line.get("isCompactSummary"), Some(Json::Bool(true)))
     }
 
     /// The line with this uuid.
@@ -164,12 +177,21 @@ impl LeftOutLines<'_, '_> {
         }
         let roots = self.tree.roots();
         let leaf_root = self.leaf.map(|leaf| roots[leaf]);
+        // Where the view starts when it does not go through roots: after a compaction,
+        // or after a break in the chain that is none.
+        let before = match self
+            .leaf
+            .and_then(|leaf| self.tree.chain(leaf, false).first().copied())
+        {
+            Some(start) if !self.tree.is_compaction(start) => BEFORE_BREAK,
+            _ => COMPACTED,
+        };
         for (i, line) in self.tree.lines.iter().enumerate() {
             if self.shown[i] || !is_conversation(line) {
                 continue;
             }
             let reason = if self.full[i] {
-                COMPACTED
+                before
             } else if is_sidechain(line) && !self.leaf.is_some_and(|l| is_sidechain(&self.tree.lines[l])) {
                 SIDECHAIN
             } else if Some(roots[i]) == leaf_root {

@@ -14,9 +14,11 @@
 //!   thinking chunks (sealed with `{ gemini: { signature } }` when the part has a
 //!   `thoughtSignature`), other text parts text, `functionCall` parts calls (`id`,
 //!   `name`, `args`), `inlineData` parts files;
-//! - `tool_result` records put each `functionResponse` on its call: `result` the
-//!   `response` as stored, `isError` when the record's `toolCallResult.status` is
-//!   `error` or the response holds an `error`;
+//! - `tool_result` records put each `functionResponse` on its call (named by its `id`;
+//!   else by the record's `toolCallResult.callId`, then its `uuid`, as Qwen Code's own
+//!   replay and export name a result; a response without an id also by its `name`, as a
+//!   call without one is named): `result` the `response` as stored, `isError` when the
+//!   record's `toolCallResult.status` is `error` or the response holds an `error`;
 //! - `system` records: a `chat_compression` is a `system` message with a `compaction`
 //!   chunk (the summary the compressed history starts with); a `slash_command`
 //!   invocation and records with a `displayText` are `notice`s; telemetry
@@ -269,26 +271,42 @@ impl Recording {
                 self.stored.close();
             }
             Some(b"tool_result") => {
-                let status_error = record
-                    .get("toolCallResult")
+                let call_result = record.get("toolCallResult");
+                let status_error = call_result
                     .and_then(|r| str_of(r, "status"))
                     .is_some_and(|s| *s == "error");
+                let call_id = call_result.and_then(|r| str_of(r, "callId"));
                 for part in parts(record) {
                     let Some(response) = part.get("functionResponse") else {
                         continue;
                     };
-                    let Some(id) = str_of(response, "id") else {
-                        self.skips.leave_out(|| format!("line {number}"), ORPHAN_RESULT);
+                    // The call it answers: its own id; else the record's `callId`, and
+                    // the record's uuid, as Qwen Code's replay and export name a result;
+                    // else the name, as a call without an id is named.
+                    let own = str_of(response, "id");
+                    let candidates = [
+                        own,
+                        call_id,
+                        str_of(record, "uuid"),
+                        str_of(response, "name").filter(|_| own.is_none()),
+                    ];
+                    let found = candidates
+                        .into_iter()
+                        .flatten()
+                        .find(|id| self.stored.has_call(id));
+                    let Some(id) = found.cloned() else {
+                        let named = own
+                            .or(call_id)
+                            .map(|id| format!(" (functionResponse id \"{id}\")"));
+                        self.skips.leave_out(
+                            || format!("line {number}{}", named.unwrap_or_default()),
+                            ORPHAN_RESULT,
+                        );
                         continue;
                     };
                     let result = response.get("response").cloned().unwrap_or(Json::Undefined);
                     let is_error = status_error || result.get("error").is_some();
-                    if !self.stored.set_result(id, Some((result, Json::Bool(is_error)))) {
-                        self.skips.leave_out(
-                            || format!("line {number} (functionResponse id \"{id}\")"),
-                            ORPHAN_RESULT,
-                        );
-                    }
+                    self.stored.set_result(&id, Some((result, Json::Bool(is_error))));
                 }
             }
             Some(b"system") => self.system(record, &uuid),

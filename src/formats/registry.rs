@@ -211,11 +211,13 @@ pub struct Undetected {
     pub line: Option<usize>,
 }
 
-/// Bytes detection looks at: headers and snapshots that lead a file fit in them.
-const SNIFF_BYTES: usize = 1 << 20;
+/// Bytes detection looks at: headers and snapshots that lead a file fit in them. The
+/// readers look past lines that are no JSON before a file's first value in this window
+/// too (with [`SNIFF_VALUES`] lines).
+pub(crate) const SNIFF_BYTES: usize = 1 << 20;
 /// Values detection looks at: lines of kinds no format knows (session state a newer
 /// tool writes first, protocol traffic) are looked past up to this many.
-const SNIFF_VALUES: usize = 64;
+pub(crate) const SNIFF_VALUES: usize = 64;
 /// Values looked at first: most files tell their format in their first lines.
 const FIRST_VALUES: usize = 16;
 
@@ -337,8 +339,17 @@ fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>
                         numbers.push(number);
                     }
                     Err(e) => {
-                        not_json.get_or_insert(e);
-                        first_not_json |= first;
+                        // Values written back to back (an append whose line end was lost)
+                        // tell the format as the readers read them: each one.
+                        let found = glued(line);
+                        if found.is_empty() {
+                            not_json.get_or_insert(e);
+                            first_not_json |= first;
+                        }
+                        for value in found.into_iter().take(limit - values.len()) {
+                            values.push(value);
+                            numbers.push(number);
+                        }
                     }
                 }
                 if values.len() == limit {
@@ -406,6 +417,18 @@ fn start_line(window: &[u8], start: usize) -> usize {
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1)
+}
+
+/// The whole values on a line that is no single JSON value.
+fn glued(line: &[u8]) -> Vec<Json> {
+    let Ok(text) = std::str::from_utf8(line) else {
+        return Vec::new();
+    };
+    let (ranges, _) = value::split_values(text, &value::parse_str);
+    ranges
+        .into_iter()
+        .filter_map(|range| value::parse_str(&text[range]).ok())
+        .collect()
 }
 
 fn parse_sniffed(text: &[u8], line: usize, first: bool) -> Result<Json, Undetected> {

@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use std::io::{self, Read};
 
 use crate::formats::check::{unreadable_kind, Skips, NOT_JSON, NOT_UTF8};
+use crate::formats::registry::{SNIFF_BYTES, SNIFF_VALUES};
 use crate::formats::value::{split_values, ParseError, ParseErrorKind};
 
 use super::HistoryError;
@@ -86,6 +87,10 @@ pub struct Lines<R> {
     pub whole_line: bool,
     /// A value was read: lines that cannot be read are skipped from now on.
     read_any: bool,
+    /// The error of the first line that could not be read before any value was: the
+    /// file's refusal when no value follows within the window detection looks in
+    /// ([`SNIFF_VALUES`] lines, [`SNIFF_BYTES`] bytes).
+    unread_first: Option<HistoryError>,
     /// Lines skipped because they could not be read.
     pub skips: Skips,
 }
@@ -108,6 +113,7 @@ impl<R: Read> Lines<R> {
             starts_line: true,
             whole_line: true,
             read_any: false,
+            unread_first: None,
             skips: Skips::default(),
         }
     }
@@ -249,12 +255,15 @@ impl<R: Read> Lines<R> {
     /// but blank lines follows (so a line cut short can be told from one that is wrong).
     /// Otherwise it is read as far as it can be: each complete value on it is handed on
     /// (an append cut short and the next entry written onto the same line), and what is
-    /// no value is skipped and counted in [`Self::skips`]. The first non-blank line must
-    /// be read: a file that starts with no value is no file of this format.
+    /// no value is skipped and counted in [`Self::skips`]. Before the first value, such
+    /// lines are looked past only within the window detection looks in (the first
+    /// [`SNIFF_VALUES`] lines and [`SNIFF_BYTES`] bytes), and only whole UTF-8 lines: a file with no value there, or that starts
+    /// with bytes that are no text, is no file of this format and is refused with its
+    /// first line that could not be read.
     pub fn next_parsed<T>(
         &mut self,
         parse: impl Fn(&str) -> Result<T, ParseError>,
-        error: impl FnOnce(ParseError, usize, bool) -> HistoryError,
+        error: impl Fn(ParseError, usize, bool) -> HistoryError,
     ) -> Result<Option<(T, usize)>, HistoryError> {
         self.expect_json();
         self.next_parsed_of(|_| true, parse, error)
@@ -266,7 +275,7 @@ impl<R: Read> Lines<R> {
         &mut self,
         wanted: impl Fn(usize) -> bool,
         parse: impl Fn(&str) -> Result<T, ParseError>,
-        error: impl FnOnce(ParseError, usize, bool) -> HistoryError,
+        error: impl Fn(ParseError, usize, bool) -> HistoryError,
     ) -> Result<Option<(T, usize)>, HistoryError> {
         loop {
             if let Some((text, number, first)) = self.pending.pop_front() {
@@ -280,11 +289,18 @@ impl<R: Read> Lines<R> {
             }
             let lenient = !self.skips.strict && self.read_any;
             let line = match self.next_raw()? {
-                None => return Ok(None),
+                // Nothing but lines that could not be read: refused at the first.
+                None => {
+                    return match self.unread_first.take() {
+                        Some(first) if !self.read_any => Err(first),
+                        _ => Ok(None),
+                    }
+                }
                 Some((Ok(text), number, offset)) => Line { text, number, offset },
                 Some((Err(e), number, _)) => {
                     if !lenient {
-                        return Err(e);
+                        // Before any value: refused at the first line that could not be read.
+                        return Err(self.unread_first.take().unwrap_or(e));
                     }
                     let _ = self.skips.unreadable(number, NOT_UTF8, "invalid UTF-8");
                     if self.cut_short {
@@ -296,7 +312,7 @@ impl<R: Read> Lines<R> {
             if !wanted(line.number) || line.text.bytes().all(|b| b.is_ascii_whitespace()) {
                 continue;
             }
-            let number = line.number;
+            let (number, offset) = (line.number, line.offset);
             let e = match parse(line.text) {
                 Ok(parsed) => {
                     self.read_any = true;
@@ -311,8 +327,19 @@ impl<R: Read> Lines<R> {
             let (values, torn) = split_values(&text, &parse);
             let cut = self.cut_short;
             if !torn.is_empty() && (self.skips.strict || !self.read_any) {
-                let last = e.kind == ParseErrorKind::Truncated && !cut && self.rest_is_blank();
-                return Err(error(e, number, last));
+                let look_past =
+                    !self.skips.strict && !cut && number <= SNIFF_VALUES && offset < SNIFF_BYTES as u64;
+                if !look_past {
+                    if let Some(first) = self.unread_first.take() {
+                        return Err(first);
+                    }
+                    let last = e.kind == ParseErrorKind::Truncated && !cut && self.rest_is_blank();
+                    return Err(error(e, number, last));
+                }
+                if self.unread_first.is_none() {
+                    let last = e.kind == ParseErrorKind::Truncated && self.rest_is_blank();
+                    self.unread_first = Some(error(e, number, last));
+                }
             }
             let values: Vec<(String, bool)> = values
                 .into_iter()

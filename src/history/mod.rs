@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use crate::formats::acp::{self, SessionUpdate};
 use crate::formats::acp_fold::{AcpFold, NO_ACP_MESSAGE, UNKNOWN_UPDATE};
-use crate::formats::chatviewer::adapt_jsonl_messages;
+use crate::formats::chatviewer::{adapt_jsonl_messages, NOT_A_ROW};
 use crate::formats::check::FormatError;
 use crate::formats::check::Skips;
 use crate::formats::model_json::FormatMessage;
@@ -760,22 +760,41 @@ fn read_chatviewer(
     mut emit: impl FnMut(FormatMessage) -> bool,
 ) -> Result<Skips, HistoryError> {
     // The rows are ordered by timestamp, so all of them are needed before the first
-    // message; each is checked as soon as it is read, so a bad one fails the load at once.
-    // A Claude Code transcript's bookkeeping lines (session titles, file snapshots) are
-    // not messages.
+    // message; each is checked as soon as it is read. A line the ChatViewer cannot show
+    // (a field missing or of another type) is skipped and counted, as the ChatViewer
+    // passes over a row it cannot render; `strict` refuses it, and so does an element of
+    // a JSON array (one document, all of it or nothing). A Claude Code transcript's
+    // bookkeeping lines (session titles, file snapshots) are not messages.
     let (mut items, mut places) = (Vec::new(), Vec::new());
-    let skips = read_items(reader, strict, |item, at| {
+    let mut unread = Skips::new(strict);
+    let mut skips = read_items(reader, strict, |item, at| {
         if claude::is_bookkeeping_line(&item) {
             return Ok(true);
         }
         let one = Json::Array(vec![item]);
-        adapt_jsonl_messages(&TreeSource::default(), Some(&one)).map_err(|e| chatviewer_error(e, &[at]))?;
+        if let Err(e) = adapt_jsonl_messages(&TreeSource::default(), Some(&one)) {
+            let error = chatviewer_error(e, &[at]);
+            match at {
+                At::Line(line) if !strict => {
+                    let problem = error
+                        .message
+                        .strip_prefix(&format!("line {line}: "))
+                        .unwrap_or(&error.message);
+                    unread
+                        .unreadable(line, NOT_A_ROW, problem)
+                        .map_err(format_error)?;
+                    return Ok(true);
+                }
+                _ => return Err(error),
+            }
+        }
         if let Json::Array(one) = one {
             items.extend(one);
             places.push(at);
         }
         Ok(true)
     })?;
+    skips.merge(unread);
     let all = Json::Array(items);
     let source = TreeSource::default();
     // The adapter checks each line and orders them as the webui does.
