@@ -103,6 +103,16 @@ impl Json {
     }
 }
 
+/// The string at `key` of an object.
+pub fn str_of<'a>(value: &'a Json, key: &str) -> Option<&'a Wtf8> {
+    value.get(key).and_then(Json::as_str)
+}
+
+/// Whether `key` of an object is `true`.
+pub fn is_true(value: &Json, key: &str) -> bool {
+    matches!(value.get(key), Some(Json::Bool(true)))
+}
+
 /// Why a text is not JSON.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParseErrorKind {
