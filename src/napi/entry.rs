@@ -494,6 +494,7 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
         }
     }
     unsafe { super::stream::install_class(env, exports, state)? };
+    unsafe { super::readers::install(env, &*state, exports)? };
     unsafe { super::conversation::install_class(env, exports, state) }
 }
 

@@ -35,6 +35,7 @@ mod js;
 mod json_bridge;
 mod mechanics;
 mod messages;
+mod readers;
 mod registry;
 mod render;
 mod source;
