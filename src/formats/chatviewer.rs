@@ -60,7 +60,7 @@ pub fn adapt_jsonl_messages<S: Source>(
 /// rule compares a value with, so a reader that knows a string only as one of these (or
 /// none) reads it as the rule does.
 pub const ROW_TYPES: [&[u8]; 6] = [USER, b"assistant", TOOL_CALL, THINKING, b"system", b"error"];
-const USER: &[u8] = b"user";
+pub const USER: &[u8] = b"user";
 const TOOL_CALL: &[u8] = b"tool_call";
 const THINKING: &[u8] = b"thinking";
 

@@ -22,7 +22,9 @@ pub struct UnknownMessageType<V>(pub V);
 /// roles it names. A reader that knows a string only as one of these (or none) reads it
 /// as the rule does.
 pub const TAGS: [&[u8]; 5] = [MESSAGE, IN_PROGRESS, COMPLETED, USER, THINKING];
-const MESSAGE: &[u8] = b"message";
+pub const MESSAGE: &[u8] = b"message";
+/// The types of tool call entries.
+pub const TOOL_CALL_TYPES: [&[u8]; 2] = [IN_PROGRESS, COMPLETED];
 const IN_PROGRESS: &[u8] = b"in-progress-tool-call";
 const COMPLETED: &[u8] = b"completed-tool-call";
 const USER: &[u8] = b"user";

@@ -12,7 +12,6 @@
 (function () {
   'use strict';
   const isArray = Array.isArray;
-  const create = Object.create;
   const apply = Reflect.apply;
   const JSDate = Date;
   const getTime = Date.prototype.getTime;
@@ -95,29 +94,37 @@
   //
   // The loop is written out for the plan (the keys as constants), so that each read is
   // a property access V8 can cache, as the plain adapter's are.
-  function compileSnapshot(keys, parents, flags, listKey) {
+  //
+  // A field with a condition (`whens[f]`: a TAG field and the places in `tags` it may
+  // have; empty for none) is read only when it holds: the rule reads it only then.
+  function compileSnapshot(keys, parents, flags, whens, listKey, tags) {
     const width = keys.length + 1;
     const lines = [];
+    // A string's place in `tags` (0: none of them), by comparison with each.
+    const tagOf = (value) => tags.reduceRight((rest, tag, i) => `${value} === ${JSON.stringify(tag)} ? ${i + 1} : ${rest}`, '0');
     for (let f = 0; f < keys.length; f++) {
       const parent = `v${parents[f] + 1}`;
       const value = `v${f + 1}`;
       const at = `at + ${f + 1}`;
+      const when = whens[f].length === 0
+        ? ''
+        : ` && (${whens[f].slice(1).map((code) => `tags[at + ${whens[f][0] + 1}] === ${code}`).join(' || ')})`;
       lines.push(
         `let ${value};`,
-        `if (readable(${parent})) {`,
+        `if (readable(${parent})${when}) {`,
         `  ${value} = ${parent}[${JSON.stringify(keys[f])}];`,
         ...(flags[f] & KEEP ? [`  columns[${f}][i] = ${value};`] : []),
         `  const kind = kindOf(${value});`,
         `  kinds[${at}] = kind | (${value} ? TRUTHY : 0);`,
       );
-      if (flags[f] & TAG) lines.push(`  if (kind === STRING) tags[${at}] = codes[${value}] || 0;`);
+      if (flags[f] & TAG) lines.push(`  if (kind === STRING) tags[${at}] = ${tagOf(value)};`);
       if (flags[f] & TIME) lines.push(`  if (kind === STRING || kind === NUMBER) numbers[${at}] = apply(getTime, new JSDate(${value}), []);`);
       if (flags[f] & LIST) lines.push(`  if (kind === ARRAY) readList(s, ${at}, ${value}, ${JSON.stringify(listKey)});`);
       lines.push('} else {', `  kinds[${at}] = NOT_READ;`, '}');
     }
     const body = [
       '"use strict";',
-      'return function snapshot(items, count, s, codes) {',
+      'return function snapshot(items, count, s) {',
       '  const { columns, kinds, tags, numbers } = s;',
       `  for (let i = 0, at = 0; i < count; i++, at += ${width}) {`,
       '    const v0 = items[i];',
@@ -135,8 +142,10 @@
   // and toolCall as a kind and a value, then the timeline flags; values are slots of the
   // snapshot, names or numbers. Keys in the seed's order, as literals make them.
   const ROW = 12;
-  function build(out, columns, width, elements, main, names) {
-    const at = (slot) => (slot < main ? columns[(slot % width) - 1][Math.floor(slot / width)] : elements[slot - main]);
+  // A value of the snapshot by its handle (readers.rs, `Snapshot`).
+  const ELEMENT = 2147483648;
+  function build(out, columns, elements, names) {
+    const at = (handle) => (handle < ELEMENT ? columns[(handle & 15) - 1][handle >>> 4] : elements[handle - ELEMENT]);
     const count = out[0];
     let now = out[1] === 1 ? out[2] : undefined;
     const pieces = 3 + count * ROW;
@@ -178,11 +187,9 @@
   }
 
   // A reader over `plain` (the generated entry point) and `decide` (readers.rs): the
-  // plan's field names, the field each is read from, what it is read for, the key of a
+  // plan's field names, the field each is read from, what it is read for, when, the key of a
   // LIST field's elements, the strings the rule compares with and the row type names.
-  function makeReader(plain, decide, keys, parents, flags, listKey, tags, names) {
-    const codes = create(null);
-    for (let i = 0; i < tags.length; i++) codes[tags[i]] = i + 1;
+  function makeReader(plain, decide, keys, parents, flags, whens, listKey, tags, names) {
     let tagged = false;
     let numbered = false;
     let listed = false;
@@ -192,14 +199,18 @@
       listed = listed || (flags[f] & LIST) !== 0;
     }
     const width = keys.length + 1;
-    const snapshot = compileSnapshot(keys, parents, flags, listKey);
+    const snapshot = compileSnapshot(keys, parents, flags, whens, listKey, tags);
+    // Where `decide` writes the rows' plan: kept from call to call (a call made from a
+    // getter during a snapshot is over before the outer call's `decide` writes), and
+    // made anew when too small or more than twice the size needed.
+    let out = new Float64Array(0);
     return function read(items, options) {
       if (!isArray(items)) return plain(items, options);
       const count = items.length;
       if (typeof count !== 'number' || !(count >= 0 && count <= 4294967295) || count % 1 !== 0) return plain(items, options);
       const main = count * width;
       const s = {
-        columns: keys.map(() => []),
+        columns: keys.map((_, f) => (flags[f] & KEEP ? new Array(count) : null)),
         kinds: new Uint8Array(main),
         tags: new Uint8Array(tagged ? main : 0),
         numbers: new Float64Array(numbered ? main : 0),
@@ -209,25 +220,27 @@
         listed: 0,
       };
       try {
-        snapshot(items, count, s, codes);
+        snapshot(items, count, s);
       } catch {
         return plain(items, options);
       }
-      const out = decide(s.columns, s.kinds, s.tags, s.numbers, s.starts, s.elements, s.elementKinds, count, items, options);
-      if (out === undefined) return plain(items, options);
-      return build(out, s.columns, width, s.elements, main, names);
+      const needed = 3 + count * ROW + s.listed;
+      if (out.length < needed || out.length > 2 * needed) out = new Float64Array(needed);
+      const decided = decide(s.columns, s.kinds, s.tags, s.numbers, s.starts, s.elements, s.elementKinds, count, items, options, out);
+      if (decided === undefined) return plain(items, options);
+      return build(out, s.columns, s.elements, names);
     };
   }
 
   return [
-    function makeAdaptACPMessages(plain, decide, keys, parents, flags, listKey, tags, names) {
-      const read = makeReader(plain, decide, keys, parents, flags, listKey, tags, names);
+    function makeAdaptACPMessages(plain, decide, keys, parents, flags, whens, listKey, tags, names) {
+      const read = makeReader(plain, decide, keys, parents, flags, whens, listKey, tags, names);
       return function adaptACPMessages(messages, options) {
         return read(messages, options);
       };
     },
-    function makeAdaptJSONLMessages(plain, decide, keys, parents, flags, listKey, tags, names) {
-      const read = makeReader(plain, decide, keys, parents, flags, listKey, tags, names);
+    function makeAdaptJSONLMessages(plain, decide, keys, parents, flags, whens, listKey, tags, names) {
+      const read = makeReader(plain, decide, keys, parents, flags, whens, listKey, tags, names);
       return function adaptJSONLMessages(messages) {
         return read(messages, undefined);
       };

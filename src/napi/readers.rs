@@ -38,6 +38,8 @@ struct Field {
     parent: Option<usize>,
     key: Key,
     read: u8,
+    /// Read only when this TAG field is one of these tags (the rule reads it only then).
+    when: Option<(usize, &'static [&'static [u8]])>,
 }
 
 /// What the front reads for one adapter.
@@ -50,7 +52,28 @@ struct Plan {
 }
 
 const fn field(parent: Option<usize>, key: Key, read: u8) -> Field {
-    Field { parent, key, read }
+    Field {
+        parent,
+        key,
+        read,
+        when: None,
+    }
+}
+
+/// [`field`], read only when the TAG field `tag` is one of `tags`.
+const fn field_when(
+    parent: Option<usize>,
+    key: Key,
+    read: u8,
+    tag: usize,
+    tags: &'static [&'static [u8]],
+) -> Field {
+    Field {
+        parent,
+        key,
+        read,
+        when: Some((tag, tags)),
+    }
 }
 
 /// `adaptACPMessages` (`webui::adapt_acp_messages`) reads `type`, `data`, then
@@ -59,10 +82,10 @@ const ACP: Plan = Plan {
     fields: &[
         field(None, Key::Type, TAG),
         field(None, Key::Data, KEEP),
-        field(Some(1), Key::ToolCallId, KEEP),
-        field(Some(1), Key::Role, TAG),
-        field(Some(1), Key::Timestamp, KEEP),
-        field(Some(1), Key::Content, KEEP),
+        field_when(Some(1), Key::ToolCallId, KEEP, 0, &webui::TOOL_CALL_TYPES),
+        field_when(Some(1), Key::Role, TAG, 0, &[webui::MESSAGE]),
+        field_when(Some(1), Key::Timestamp, KEEP, 0, &[webui::MESSAGE]),
+        field_when(Some(1), Key::Content, KEEP, 0, &[webui::MESSAGE]),
     ],
     list_key: Key::Text,
     tags: &webui::TAGS,
@@ -80,7 +103,7 @@ const JSONL: Plan = Plan {
         field(Some(3), Key::Parts, LIST),
         field(Some(3), Key::Content, KEEP),
         field(Some(3), Key::Role, TAG),
-        field(None, Key::SystemPayload, 0),
+        field_when(None, Key::SystemPayload, 0, 2, &[chatviewer::USER]),
         field(Some(7), Key::HookContext, 0),
         field(Some(7), Key::DisplayText, KEEP),
         field(None, Key::ToolCall, KEEP),
@@ -132,16 +155,43 @@ impl From<JsError> for Bail {
 
 /// The array of items itself.
 const ROOT: u32 = u32::MAX;
+/// The bit of a handle to an element of a LIST field.
+const ELEMENT: u32 = 1 << 31;
+/// A handle holds its item's index above these bits and its place in the item (0 the
+/// item, 1 + the field's index) in them: no plan has 15 fields, and no division is made
+/// per read.
+const PLACE_BITS: u32 = 4;
+const PLACE: u32 = (1 << PLACE_BITS) - 1;
+/// The most items a snapshot is taken of (handles are 32 bits).
+const MAX_ITEMS: usize = 1 << (31 - PLACE_BITS);
+const PLACES: usize = PLACE as usize + 1;
+/// More than there are [`Key`]s.
+const KEYS: usize = 64;
 
-/// A snapshot as the front took it. A value is a slot: items take `1 + fields` slots each
-/// (the item, then its fields in the plan's order), from `main` on come two slots per
-/// element of a LIST field (the element, then its `list_key` field).
+/// The children table of [`Snapshot`] for `plan`.
+fn children(plan: &Plan) -> [u8; PLACES * KEYS] {
+    let mut children = [0; PLACES * KEYS];
+    for (index, field) in plan.fields.iter().enumerate() {
+        let parent = field.parent.map_or(0, |parent| parent + 1);
+        if (field.key as usize) < KEYS {
+            children[parent * KEYS + field.key as usize] = index as u8 + 1;
+        }
+    }
+    children
+}
+
+/// A snapshot as the front took it. Per item the front wrote `width` slots (the item,
+/// then its fields in the plan's order) into the typed arrays, and after them two slots
+/// per element of a LIST field (the element, then its `list_key` field) into the element
+/// arrays. A value is a handle: `item << PLACE_BITS | place`, or `ELEMENT | slot`.
 struct Snapshot<'a, 's> {
     js: &'a Js<'s>,
     plan: &'static Plan,
+    /// The place of `key` read from the value at `place`, at `place * KEYS + key` (0: the
+    /// plan reads no such field).
+    children: [u8; PLACES * KEYS],
     count: usize,
     width: usize,
-    main: usize,
     kinds: &'a [u8],
     tags: &'a [u8],
     numbers: &'a [f64],
@@ -153,11 +203,15 @@ struct Snapshot<'a, 's> {
 }
 
 impl Snapshot<'_, '_> {
-    fn kind(&self, slot: u32) -> Result<u8, Bail> {
-        let slot = slot as usize;
-        let kind = match slot.checked_sub(self.main) {
-            None => self.kinds.get(slot),
-            Some(element) => self.element_kinds.get(element),
+    /// The place of an item's handle in the typed arrays.
+    fn index(&self, handle: u32) -> usize {
+        (handle >> PLACE_BITS) as usize * self.width + (handle & PLACE) as usize
+    }
+
+    fn kind(&self, handle: u32) -> Result<u8, Bail> {
+        let kind = match handle & ELEMENT {
+            0 => self.kinds.get(self.index(handle)),
+            _ => self.element_kinds.get((handle & !ELEMENT) as usize),
         };
         match kind {
             Some(&kind) if kind & 15 != NOT_READ => Ok(kind),
@@ -165,34 +219,32 @@ impl Snapshot<'_, '_> {
         }
     }
 
-    /// The plan's field at `slot`, when it is one (not an item or an element).
-    fn field(&self, slot: u32) -> Option<(usize, &'static Field)> {
-        let slot = slot as usize;
-        if slot >= self.main {
+    /// The plan's field `handle` is, when it is one (not an item or an element).
+    fn field(&self, handle: u32) -> Option<&'static Field> {
+        if handle & ELEMENT != 0 {
             return None;
         }
-        let index = (slot % self.width).checked_sub(1)?;
-        Some((index, &self.plan.fields[index]))
+        let index = ((handle & PLACE) as usize).checked_sub(1)?;
+        self.plan.fields.get(index)
     }
 
-    /// Whether the front kept the value in `slot`.
-    fn kept(&self, slot: u32) -> bool {
-        slot as usize >= self.main || self.field(slot).is_some_and(|(_, field)| field.read & KEEP != 0)
+    /// Whether the front kept the value of `handle`.
+    fn kept(&self, handle: u32) -> bool {
+        handle & ELEMENT != 0 || self.field(handle).is_some_and(|field| field.read & KEEP != 0)
     }
 
-    /// The caller's value in `slot`, read through N-API (for the rare rule that needs a
+    /// The caller's value of `handle`, read through N-API (for the rare rule that needs a
     /// string whole).
-    fn value(&self, slot: u32) -> Result<Value, Bail> {
-        if !self.kept(slot) {
+    fn value(&self, handle: u32) -> Result<Value, Bail> {
+        if !self.kept(handle) {
             return Err(Bail::Bail);
         }
-        let slot = slot as usize;
-        Ok(match slot.checked_sub(self.main) {
-            None => {
-                let column = self.js.element(self.columns, slot % self.width - 1)?;
-                self.js.element(column, slot / self.width)?
+        Ok(match handle & ELEMENT {
+            0 => {
+                let column = self.js.element(self.columns, (handle & PLACE) as usize - 1)?;
+                self.js.element(column, (handle >> PLACE_BITS) as usize)?
             }
-            Some(element) => self.js.element(self.elements, element)?,
+            _ => self.js.element(self.elements, (handle & !ELEMENT) as usize)?,
         })
     }
 }
@@ -205,24 +257,19 @@ impl Source for Snapshot<'_, '_> {
         if object == ROOT {
             return Err(Bail::Bail);
         }
-        let slot = object as usize;
-        if let Some(element) = slot.checked_sub(self.main) {
+        if object & ELEMENT != 0 {
             // An element's own field.
-            return match element % 2 == 0 && key == self.plan.list_key {
+            return match object & 1 == 0 && key == self.plan.list_key {
                 true => Ok(object + 1),
                 false => Err(Bail::Bail),
             };
         }
-        let parent = (slot % self.width).checked_sub(1);
-        let item = slot - slot % self.width;
-        let found = self
-            .plan
-            .fields
-            .iter()
-            .position(|field| field.parent == parent && field.key == key);
-        match found {
-            Some(index) => Ok((item + 1 + index) as u32),
-            None => Err(Bail::Bail),
+        if key as usize >= KEYS {
+            return Err(Bail::Bail);
+        }
+        match self.children[(object & PLACE) as usize * KEYS + key as usize] {
+            0 => Err(Bail::Bail),
+            place => Ok((object & !PLACE) | place as u32),
         }
     }
 
@@ -245,7 +292,7 @@ impl Source for Snapshot<'_, '_> {
             return Ok(None);
         }
         match self.field(value) {
-            Some((_, field)) if field.read & TAG != 0 => match self.tags.get(value as usize) {
+            Some(field) if field.read & TAG != 0 => match self.tags.get(self.index(value)) {
                 Some(0) => Ok(Some(&[])),
                 Some(&code) => Ok(self.plan.tags.get(code as usize - 1).copied()),
                 None => Err(Bail::Bail),
@@ -267,8 +314,8 @@ impl Source for Snapshot<'_, '_> {
         if self.kind(value)? & 15 != ValueType::Array as u8 {
             return Ok(None);
         }
-        match (self.field(value), self.numbers.get(value as usize)) {
-            (Some((_, field)), Some(&length)) if field.read & LIST != 0 && length.is_finite() => {
+        match (self.field(value), self.numbers.get(self.index(value))) {
+            (Some(field), Some(&length)) if field.read & LIST != 0 && length.is_finite() => {
                 Ok(Some(length as usize))
             }
             _ => Err(Bail::Bail),
@@ -278,14 +325,15 @@ impl Source for Snapshot<'_, '_> {
     fn element(&self, array: u32, index: usize) -> Result<u32, Bail> {
         if array == ROOT {
             return match index < self.count {
-                true => Ok((index * self.width) as u32),
+                true => Ok((index as u32) << PLACE_BITS),
                 false => Err(Bail::Bail),
             };
         }
         let length = self.array_len(array)?.ok_or(Bail::Bail)?;
-        let start = *self.starts.get(array as usize).ok_or(Bail::Bail)?;
-        match index < length {
-            true => Ok((self.main + 2 * (start as usize + index)) as u32),
+        let start = *self.starts.get(self.index(array)).ok_or(Bail::Bail)?;
+        let slot = 2 * (start as usize + index);
+        match index < length && slot < ELEMENT as usize {
+            true => Ok(ELEMENT | slot as u32),
             false => Err(Bail::Bail),
         }
     }
@@ -303,8 +351,8 @@ impl Source for Snapshot<'_, '_> {
 
     fn time(&self, value: u32) -> Result<f64, Bail> {
         let kind = self.kind(value)? & 15;
-        match (self.field(value), self.numbers.get(value as usize)) {
-            (Some((_, field)), Some(&time))
+        match (self.field(value), self.numbers.get(self.index(value))) {
+            (Some(field), Some(&time))
                 if field.read & TIME != 0
                     && (kind == ValueType::String as u8 || kind == ValueType::Number as u8) =>
             {
@@ -331,16 +379,24 @@ const NAMES: [UnifiedType<u32>; 6] = [
 /// The rows as `build` of `readers.js` reads them: the row count, whether the clock is
 /// given and its value, then per row `ROW` floats (id, type, timestamp, content and
 /// toolCall, each a kind and a value, then `isFirst | isLast << 1`), then the slots of
-/// joined contents. `None` for a row these front ends do not build.
-fn encode(snapshot: &Snapshot, rows: &[UnifiedMessage<u32>], clock: Option<f64>) -> Option<Vec<f64>> {
-    let mut out = Vec::with_capacity(3 + rows.len() * ROW);
-    out.extend([
+/// joined contents, written into `out` (the front's, reused from call to call: no buffer
+/// is made per call). `None` for a row these front ends do not build, or an `out` too
+/// small.
+fn encode(
+    snapshot: &Snapshot,
+    rows: &[UnifiedMessage<u32>],
+    clock: Option<f64>,
+    out: &mut [f64],
+) -> Option<()> {
+    let pieces_at = 3 + rows.len() * ROW;
+    let (head, pieces) = out.split_at_mut_checked(pieces_at)?;
+    head[..3].copy_from_slice(&[
         rows.len() as f64,
         clock.is_some() as u8 as f64,
         clock.unwrap_or(0.0),
     ]);
-    let mut pieces = Vec::new();
-    for row in rows {
+    let mut piece = 0;
+    for (row, out) in rows.iter().zip(head[3..].chunks_exact_mut(ROW)) {
         // A value the front did not keep cannot be handed on: the plain entry point does.
         let slot = |value: u32| snapshot.kept(value).then_some(value as f64);
         let (id_kind, id) = match row.id {
@@ -362,9 +418,10 @@ fn encode(snapshot: &Snapshot, rows: &[UnifiedMessage<u32>], clock: Option<f64>)
             None => (0.0, 0.0, 0.0),
             Some(Content::Given(value)) => (1.0, slot(*value)?, 0.0),
             Some(Content::Joined(joined)) => {
-                let start = pieces.len() as f64;
+                let start = piece as f64;
                 for &value in joined {
-                    pieces.push(slot(value)?);
+                    *pieces.get_mut(piece)? = slot(value)?;
+                    piece += 1;
                 }
                 (2.0, start, joined.len() as f64)
             }
@@ -376,7 +433,7 @@ fn encode(snapshot: &Snapshot, rows: &[UnifiedMessage<u32>], clock: Option<f64>)
             Some(ToolCallSlot::Built(_)) => return None,
         };
         let flags = row.is_first as u8 | (row.is_last as u8) << 1;
-        out.extend([
+        out.copy_from_slice(&[
             id_kind,
             id,
             type_kind,
@@ -391,12 +448,15 @@ fn encode(snapshot: &Snapshot, rows: &[UnifiedMessage<u32>], clock: Option<f64>)
             flags as f64,
         ]);
     }
-    out.extend(pieces);
-    Some(out)
+    Some(())
 }
 
-/// The bytes of a typed array of element type `T` (`kind`), or `None` for anything else.
-fn typed<'a, T>(js: &Js, value: Value, kind: sys::napi_typedarray_type) -> JsResult<Option<&'a [T]>> {
+/// The elements of a typed array of element type `T` (`kind`), or `None` for anything else.
+///
+/// The front made these arrays for this call (or keeps them for its calls alone) and
+/// holds no other view of them in Rust; no JavaScript runs while they are read or
+/// written, so they are neither changed nor detached meanwhile.
+fn typed<'a, T>(js: &Js, value: Value, kind: sys::napi_typedarray_type) -> JsResult<Option<&'a mut [T]>> {
     let (mut got, mut length, mut data, mut buffer, mut offset) =
         (0, 0usize, ptr::null_mut(), ptr::null_mut(), 0usize);
     // SAFETY: out-pointers are valid; anything but a typed array is refused.
@@ -415,41 +475,12 @@ fn typed<'a, T>(js: &Js, value: Value, kind: sys::napi_typedarray_type) -> JsRes
         return Ok(None);
     }
     if length == 0 || data.is_null() {
-        return Ok(Some(&[]));
+        return Ok(Some(&mut []));
     }
-    // SAFETY: the front made these arrays for this call; no JavaScript runs while they
-    // are read, so they are neither changed nor detached.
+    // SAFETY: see above; `data` holds `length` elements of `T`, aligned as V8 aligns them.
     Ok(Some(unsafe {
-        std::slice::from_raw_parts(data.cast::<T>(), length)
+        std::slice::from_raw_parts_mut(data.cast::<T>(), length)
     }))
-}
-
-/// A new `Float64Array` holding `values`.
-fn float64_array(js: &Js, values: &[f64]) -> JsResult<Value> {
-    let (mut data, mut buffer, mut array) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
-    let bytes = std::mem::size_of_val(values);
-    // SAFETY: creates values in the current scope; `data` has room for `bytes`.
-    js.check(
-        unsafe { sys::napi_create_arraybuffer(js.env, bytes, &mut data, &mut buffer) },
-        "creating a buffer",
-    )?;
-    if bytes > 0 {
-        unsafe { ptr::copy_nonoverlapping(values.as_ptr(), data.cast::<f64>(), values.len()) };
-    }
-    js.check(
-        unsafe {
-            sys::napi_create_typedarray(
-                js.env,
-                sys::TypedarrayType::float64_array,
-                values.len(),
-                buffer,
-                0,
-                &mut array,
-            )
-        },
-        "creating a Float64Array",
-    )?;
-    Ok(array)
 }
 
 /// Which adapter a `decide` callback runs.
@@ -461,18 +492,19 @@ enum Adapter {
 
 /// The rule over the snapshot the front took: the rows' plan, or `undefined` for the
 /// plain entry point to do the call.
-fn decide(js: &Js, adapter: Adapter, args: [Value; 10]) -> JsResult<Value> {
-    let [columns, kinds, tags, numbers, starts, elements, element_kinds, count, _items, options] = args;
+fn decide(js: &Js, adapter: Adapter, args: [Value; 11]) -> JsResult<Value> {
+    let [columns, kinds, tags, numbers, starts, elements, element_kinds, count, _items, options, out] = args;
     if !js.state.mechanics.get() {
         return js.undefined();
     }
     use sys::TypedarrayType as T;
-    let (Some(kinds), Some(tags), Some(numbers), Some(starts), Some(element_kinds)) = (
+    let (Some(kinds), Some(tags), Some(numbers), Some(starts), Some(element_kinds), Some(out)) = (
         typed::<u8>(js, kinds, T::uint8_array)?,
         typed::<u8>(js, tags, T::uint8_array)?,
         typed::<f64>(js, numbers, T::float64_array)?,
         typed::<i32>(js, starts, T::int32_array)?,
         typed::<u8>(js, element_kinds, T::uint8_array)?,
+        typed::<f64>(js, out, T::float64_array)?,
     ) else {
         return Err(JsError::Internal("a snapshot of the wrong shape".into()));
     };
@@ -482,17 +514,20 @@ fn decide(js: &Js, adapter: Adapter, args: [Value; 10]) -> JsResult<Value> {
     };
     let count = js.number(count)? as usize;
     let width = plan.fields.len() + 1;
+    if count >= MAX_ITEMS || width > PLACES {
+        return js.undefined();
+    }
     let snapshot = Snapshot {
         js,
         plan,
+        children: children(plan),
         count,
         width,
-        main: count * width,
-        kinds,
-        tags,
-        numbers,
-        starts,
-        element_kinds,
+        kinds: &*kinds,
+        tags: &*tags,
+        numbers: &*numbers,
+        starts: &*starts,
+        element_kinds: &*element_kinds,
         columns,
         elements,
     };
@@ -504,8 +539,8 @@ fn decide(js: &Js, adapter: Adapter, args: [Value; 10]) -> JsResult<Value> {
         Adapter::Jsonl => chatviewer::adapt_jsonl_messages(&snapshot, ROOT).map(|rows| (rows, None)),
     };
     match outcome {
-        Ok((rows, now)) => match encode(&snapshot, &rows, now) {
-            Some(plan) => float64_array(js, &plan),
+        Ok((rows, now)) => match encode(&snapshot, &rows, now, out) {
+            Some(()) => js.boolean(true),
             None => js.undefined(),
         },
         Err(Bail::Bail) => js.undefined(),
@@ -527,7 +562,7 @@ unsafe fn decide_call(
     name: &str,
     adapter: Adapter,
 ) -> sys::napi_value {
-    let Some((args, data)) = (unsafe { arguments::<10>(env, info) }) else {
+    let Some((args, data)) = (unsafe { arguments::<11>(env, info) }) else {
         return ptr::null_mut();
     };
     unsafe { entry::run(env, data, name, &[], |js| decide(js, adapter, args)) }.unwrap_or(ptr::null_mut())
@@ -597,10 +632,24 @@ pub unsafe fn install(env: sys::napi_env, state: &State, exports: Value) -> JsRe
         let mut keys = Vec::new();
         let mut parents = Vec::new();
         let mut reads = Vec::new();
+        let mut whens = Vec::new();
         for field in plan.fields {
             keys.push(js.ascii_string(field.key.name())?);
             parents.push(js.create_number(field.parent.map_or(-1.0, |p| p as f64))?);
             reads.push(js.create_number(field.read as f64)?);
+            whens.push(match field.when {
+                None => js.array(&[])?,
+                Some((tag, tags)) => {
+                    let mut when = vec![js.create_number(tag as f64)?];
+                    for wanted in tags {
+                        let code = plan.tags.iter().position(|known| known == wanted);
+                        let code =
+                            code.ok_or_else(|| JsError::Internal("a condition on an unknown tag".into()))?;
+                        when.push(js.create_number(code as f64 + 1.0)?);
+                    }
+                    js.array(&when)?
+                }
+            });
         }
         let tags = plan
             .tags
@@ -614,6 +663,7 @@ pub unsafe fn install(env: sys::napi_env, state: &State, exports: Value) -> JsRe
             js.array(&keys)?,
             js.array(&parents)?,
             js.array(&reads)?,
+            js.array(&whens)?,
             js.ascii_string(plan.list_key.name())?,
             js.array(&tags)?,
             names,
