@@ -22,7 +22,7 @@ use crate::formats::{chatviewer, webui};
 
 use super::adapters::clock;
 use super::entry;
-use super::js::{arguments, check, Js, JsError, JsResult, State, Value};
+use super::js::{check, Js, JsError, JsResult, State, Value};
 use super::source::JsSource;
 
 /// What a field of a plan is read for, besides its kind and truthiness.
@@ -549,23 +549,19 @@ fn decide(js: &Js, adapter: Adapter, args: [Value; 11]) -> JsResult<Value> {
 }
 
 unsafe extern "C" fn decide_acp(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { decide_call(env, info, "adaptACPMessages", Adapter::Acp) }
+    unsafe {
+        entry::raw_call(env, info, "adaptACPMessages", |js, args| {
+            decide(js, Adapter::Acp, args)
+        })
+    }
 }
 
 unsafe extern "C" fn decide_jsonl(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { decide_call(env, info, "adaptJSONLMessages", Adapter::Jsonl) }
-}
-
-unsafe fn decide_call(
-    env: sys::napi_env,
-    info: sys::napi_callback_info,
-    name: &str,
-    adapter: Adapter,
-) -> sys::napi_value {
-    let Some((args, data)) = (unsafe { arguments::<11>(env, info) }) else {
-        return ptr::null_mut();
-    };
-    unsafe { entry::run(env, data, name, &[], |js| decide(js, adapter, args)) }.unwrap_or(ptr::null_mut())
+    unsafe {
+        entry::raw_call(env, info, "adaptJSONLMessages", |js, args| {
+            decide(js, Adapter::Jsonl, args)
+        })
+    }
 }
 
 const SOURCE: &str = include_str!("readers.js");
