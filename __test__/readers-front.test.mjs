@@ -136,3 +136,14 @@ test('values are handed on as they are: identity, lone surrogates, -0, NaN dates
   assert.equal(lines[0].id, '__proto__')
   assert.equal(lines[0].content, '\uD83D\uDE00')
 })
+
+test('a Proxy of an array is what N-API calls it, an object, as on the plain path', () => {
+  // `Array.isArray` is true for it, N-API's typeof is not: a line that is one, with a
+  // `type` no row has, is left out as an object would be.
+  const proxied = Object.assign(new Proxy([], {}), { uuid: 'p', timestamp: 1, type: 'summary' })
+  const lines = [{ uuid: 'a', timestamp: 1, type: 'user' }, proxied, [], { uuid: 'b', timestamp: 2, type: 'assistant', message: { parts: new Proxy([{ text: 'x' }], {}) } }]
+  const expected = shape(plain(() => outcome(() => binding.adaptJSONLMessages(lines))))
+  assert.deepEqual(shape(outcome(() => binding.adaptJSONLMessages(lines))), expected)
+  const acp = [{ type: 'message', data: new Proxy([], {}) }]
+  assert.deepEqual(shape(outcome(() => binding.adaptACPMessages(acp, { now: 1 }))), shape(plain(() => outcome(() => binding.adaptACPMessages(acp, { now: 1 })))))
+})

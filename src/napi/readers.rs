@@ -281,10 +281,17 @@ impl Source for Snapshot<'_, '_> {
         if value == ROOT {
             return Ok(ValueType::Array);
         }
-        KINDS
-            .get((self.kind(value)? & 15) as usize)
-            .copied()
-            .ok_or(Bail::Bail)
+        let kind = KINDS.get((self.kind(value)? & 15) as usize).copied();
+        // The front's `Array.isArray` is also true for a Proxy of an array, which N-API's
+        // typeof calls an object: only the plain entry point tells them apart. A LIST
+        // field's kind only tells it from `undefined` and `null`; its length is read as
+        // `Array.isArray` sees it on both paths.
+        let listed = self.field(value).is_some_and(|field| field.read & LIST != 0);
+        match kind {
+            Some(ValueType::Array) if !listed => Err(Bail::Bail),
+            Some(kind) => Ok(kind),
+            None => Err(Bail::Bail),
+        }
     }
 
     fn tag<'b>(&self, value: u32, _: &'b mut [u8; 32]) -> Result<Option<&'b [u8]>, Bail> {
