@@ -147,3 +147,23 @@ test('a Proxy of an array is what N-API calls it, an object, as on the plain pat
   const acp = [{ type: 'message', data: new Proxy([], {}) }]
   assert.deepEqual(shape(outcome(() => binding.adaptACPMessages(acp, { now: 1 }))), shape(plain(() => outcome(() => binding.adaptACPMessages(acp, { now: 1 })))))
 })
+
+test('where code may not be generated from strings, the plain entry points are kept', async () => {
+  // `node --disallow-code-generation-from-strings` refuses `Function`, which the front's
+  // loop is generated with; the addon must still load, and the adapters still answer.
+  const { spawnSync } = await import('node:child_process')
+  const script = `
+    const a = require(${JSON.stringify(new URL('../index.js', import.meta.url).pathname)})
+    const rows = a.adaptACPMessages([{ type: 'message', data: { role: 'user', content: 'x' } }, { type: 'completed-tool-call', data: { toolCallId: 'c' } }], { now: 1 })
+    const lines = a.adaptJSONLMessages([{ uuid: 'u', timestamp: 2, type: 'assistant', message: { parts: [{ text: 'a' }, { text: 'b' }] } }])
+    console.log(JSON.stringify([rows, lines]))`
+  const child = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '-e', script], { encoding: 'utf8' })
+  assert.equal(child.status, 0, child.stderr)
+  assert.deepEqual(JSON.parse(child.stdout), [
+    [
+      { id: 'msg-0', type: 'user', timestamp: 1, content: 'x', isFirst: true, isLast: false },
+      { id: 'tool-c', type: 'tool_call', timestamp: 1, toolCall: { toolCallId: 'c' }, isFirst: true, isLast: true },
+    ],
+    [{ id: 'u', type: 'assistant', timestamp: 2, content: 'ab', isFirst: true, isLast: true }],
+  ])
+})

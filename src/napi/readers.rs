@@ -673,12 +673,17 @@ pub unsafe fn install(env: sys::napi_env, state: &State, exports: Value) -> JsRe
         ];
         let this = js.undefined()?;
         let mut front = ptr::null_mut();
-        js.check(
-            unsafe {
-                sys::napi_call_function(env, this, make, arguments.len(), arguments.as_ptr(), &mut front)
-            },
-            "making a reader",
-        )?;
+        let made = unsafe {
+            sys::napi_call_function(env, this, make, arguments.len(), arguments.as_ptr(), &mut front)
+        };
+        if made != sys::Status::napi_ok {
+            // The front's loop is generated from the plan with `Function`, which Node run
+            // with `--disallow-code-generation-from-strings` refuses: the plain entry point
+            // stays.
+            let mut refused = ptr::null_mut();
+            unsafe { sys::napi_get_and_clear_last_exception(env, &mut refused) };
+            continue;
+        }
         js.check(
             unsafe { sys::napi_set_named_property(env, exports, name.as_ptr(), front) },
             "installing a reader",
