@@ -38,6 +38,7 @@ mod messages;
 mod readers;
 mod registry;
 mod render;
+mod snapshot;
 mod source;
 mod stream;
 mod testing;
