@@ -440,7 +440,7 @@ fn fold_frame(
         out.line = line;
         fold.push(value, line, out, skips).map_err(at)
     };
-    let problem = match value::parse(&frame.bytes) {
+    let problem = match value::parse_checked(&frame.bytes, frame.utf8) {
         Ok(value) => {
             reading.read_any = true;
             return fold_one(value, skips);

@@ -189,6 +189,12 @@ pub fn parse_str(text: &str) -> Result<Json, ParseError> {
     parse_with(text.as_bytes(), |_, _| true, true)
 }
 
+/// [`parse`] of text whose UTF-8 is already checked (`utf8`: a frame reader checks a whole
+/// run of lines at once), so that its strings are not checked again one by one.
+pub fn parse_checked(text: &[u8], utf8: bool) -> Result<Json, ParseError> {
+    parse_with(text, |_, _| true, utf8)
+}
+
 /// [`parse_keeping`] of text already known to be UTF-8.
 pub fn parse_keeping_str(text: &str, keep: fn(usize, &[u8]) -> bool) -> Result<Json, ParseError> {
     parse_with(text.as_bytes(), keep, true)

@@ -148,7 +148,7 @@ pub unsafe fn with_state(
 }
 
 /// The raw callback shape: arguments and state from one `napi_get_cb_info`.
-unsafe fn raw_call<const N: usize>(
+pub(super) unsafe fn raw_call<const N: usize>(
     env: sys::napi_env,
     info: sys::napi_callback_info,
     name: &str,
@@ -494,6 +494,7 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
         }
     }
     unsafe { super::stream::install_class(env, exports, state)? };
+    unsafe { super::readers::install(env, &*state, exports)? };
     unsafe { super::conversation::install_class(env, exports, state) }
 }
 
