@@ -114,7 +114,7 @@ fn flush(js: &Js, chunks: Value, run: Option<Run>) -> JsResult<()> {
 }
 
 /// Names the event an error is about.
-fn at(index: usize, error: JsError) -> JsError {
+pub(super) fn at(index: usize, error: JsError) -> JsError {
     match error {
         JsError::Type(message) => JsError::Type(format!("events[{index}]: {message}")),
         other => other,

@@ -48,6 +48,76 @@ pub struct JsChunks<'a, 's> {
     primed: Cell<Option<ReadLength>>,
     /// The `type` of the element at this index, as read before this call.
     primed_type: Cell<Option<(usize, Value)>>,
+    /// Where the caller's side makes new chunks itself (see [`JsChunks::hand_back`]):
+    /// the event's fields it read, and what stands in for the delta it reads later.
+    hand_back: Option<HandBack>,
+    /// The text [`ChunkStore::compose_text`] left to the caller's side, as operands.
+    composed: Cell<Option<[u8; COMPOSED]>>,
+    /// The chunk left to the caller's side to push, encoded as `handOff` of
+    /// `mechanics.js` reads it.
+    handed_back: Cell<Option<f64>>,
+}
+
+/// What the caller's side holds for a hand-back: the fields it read (up to four, each
+/// with the field it is), and the value standing in for the event's delta.
+#[derive(Clone, Copy)]
+pub struct HandBack {
+    pub fields: [Option<(Field, Value)>; 4],
+    pub delta: Option<Value>,
+}
+
+/// Operands of a hand-back (`operand` of `mechanics.js`): the fields read before the
+/// call are 1 to 4, the event's delta (read by the caller's side after the call) is
+/// [`DELTA`], and [`CONSTANTS`] and above are [`constants`].
+pub const DELTA: u8 = 5;
+pub const CONSTANTS: u8 = 8;
+/// Parts of a composed text a hand-back can carry (shape 6 of `pushNew`).
+const COMPOSED: usize = 5;
+
+/// Strings the rules write that are no interned name: the kinds of the system chunks
+/// events make and the literal parts of the texts they compose. A text or kind not
+/// listed here is made by the binding instead, so the list decides only speed.
+const LITERALS: [&str; 7] = [
+    "notice",
+    "model-changed",
+    "config-reload",
+    "Switched to ",
+    " (",
+    ")",
+    "Configuration reloaded",
+];
+const _: () = assert!(CONSTANTS as usize + Interned::COUNT + LITERALS.len() <= 128);
+
+/// The constants hand-backs name, in their order: every interned name, then
+/// [`LITERALS`] (see `makeAppend` of `mechanics.js`).
+pub fn constants(js: &Js) -> JsResult<Vec<Value>> {
+    let mut values = Vec::with_capacity(Interned::COUNT + LITERALS.len());
+    for name in Interned::ALL {
+        values.push(js.name(name)?);
+    }
+    for literal in LITERALS {
+        values.push(js.ascii_string(literal)?);
+    }
+    Ok(values)
+}
+
+fn name_operand(name: Interned) -> u8 {
+    CONSTANTS + name as u8
+}
+
+fn literal_operand(text: &str) -> Option<u8> {
+    let position = LITERALS.iter().position(|literal| *literal == text)?;
+    Some(CONSTANTS + (Interned::COUNT + position) as u8)
+}
+
+/// A hand-back as `handOff` of `mechanics.js` reads it: 8 × the operands (base 128, the
+/// first lowest) + the shape.
+fn encode(shape: Shape, operands: &[u8]) -> f64 {
+    let mut code = 0f64;
+    for &operand in operands.iter().rev() {
+        code = code * 128.0 + operand as f64;
+    }
+    code * 8.0 + shape as u8 as f64
 }
 
 /// An array's `length` as read, with its last element and that element's `type` when
@@ -71,7 +141,103 @@ impl<'a, 's> JsChunks<'a, 's> {
             held_shell: Cell::new(None),
             primed: Cell::new(None),
             primed_type: Cell::new(None),
+            hand_back: None,
+            composed: Cell::new(None),
+            handed_back: Cell::new(None),
         }))
+    }
+
+    /// Leaves the chunks the rules make to the caller's side (`handOff` of
+    /// `mechanics.js`), which makes them as literals from the operands `hand_back` names:
+    /// one call fewer than making them here. Only for a call from the compiled front,
+    /// whose rule ends with that push.
+    pub fn hand_back(&mut self, hand_back: HandBack) {
+        self.hand_back = Some(hand_back);
+    }
+
+    /// The chunk left to the caller's side to push, if any (see [`JsChunks::hand_back`]).
+    pub fn handed_back(&self) -> Option<f64> {
+        self.handed_back.get()
+    }
+
+    /// The operand for `value` when the caller's side holds it.
+    fn operand(&self, value: Value) -> Option<u8> {
+        let hand_back = self.hand_back.as_ref()?;
+        if hand_back.delta == Some(value) {
+            return Some(DELTA);
+        }
+        hand_back
+            .fields
+            .iter()
+            .position(|field| matches!(field, Some((_, read)) if *read == value))
+            .map(|position| position as u8 + 1)
+    }
+
+    /// The operand of the field `wanted` read by the caller's side.
+    fn field_operand(&self, wanted: Field) -> Option<u8> {
+        let hand_back = self.hand_back.as_ref()?;
+        hand_back
+            .fields
+            .iter()
+            .position(|field| matches!(field, Some((read, _)) if *read == wanted))
+            .map(|position| position as u8 + 1)
+    }
+
+    /// The hand-back for `chunk`, when every value it holds is one the caller's side
+    /// has.
+    fn hand_back_of(&self, chunk: &Chunk<Value, Value>) -> Option<f64> {
+        self.hand_back.as_ref()?;
+        match chunk {
+            Chunk::Text { text } => Some(encode(
+                Shape::TypeText,
+                &[name_operand(Interned::Text), self.operand(*text)?],
+            )),
+            Chunk::Thinking { text, metadata: None } => Some(encode(
+                Shape::TypeText,
+                &[name_operand(Interned::Thinking), self.operand(*text)?],
+            )),
+            Chunk::ToolBatch { calls } if calls.len() == 1 => {
+                let call = &calls[0];
+                Some(encode(
+                    Shape::TypeCall,
+                    &[
+                        name_operand(Interned::ToolBatch),
+                        self.operand(call.id)?,
+                        self.operand(call.name)?,
+                        self.operand(call.arguments)?,
+                    ],
+                ))
+            }
+            Chunk::Error { message, status_code } => {
+                let tag = name_operand(Interned::Error);
+                Some(match status_code {
+                    Some(_) => encode(
+                        Shape::TypeMessageStatus,
+                        &[
+                            tag,
+                            self.operand(*message)?,
+                            self.field_operand(Field::StatusCode)?,
+                        ],
+                    ),
+                    None => encode(Shape::TypeMessage, &[tag, self.operand(*message)?]),
+                })
+            }
+            Chunk::System { kind, text } => {
+                let tag = name_operand(Interned::System);
+                let kind = literal_operand(kind.as_str())?;
+                Some(match self.composed.take() {
+                    Some(parts) => {
+                        let mut operands = [0; 2 + COMPOSED];
+                        operands[0] = tag;
+                        operands[1] = kind;
+                        operands[2..].copy_from_slice(&parts);
+                        encode(Shape::TypeKindComposed, &operands)
+                    }
+                    None => encode(Shape::TypeKindText, &[tag, kind, self.operand(*text)?]),
+                })
+            }
+            _ => None,
+        }
     }
 
     /// Takes the array's `length`, and the last element and its `type` when `last` is
@@ -314,6 +480,15 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn push_chunk(&mut self, chunk: Chunk<Value, Value>) -> JsResult<()> {
         let js = self.js;
+        if self.hand_back.is_some() {
+            let Some(code) = self.hand_back_of(&chunk) else {
+                return Err(JsError::Internal(
+                    "a new chunk holds a value the compiled front does not have".into(),
+                ));
+            };
+            self.handed_back.set(Some(code));
+            return Ok(());
+        }
         if let Some((shape, values)) = self.shape_of(&chunk)? {
             if js
                 .push_new(self.array, shape, values, || "chunks".into())?
@@ -384,6 +559,23 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 
     fn compose_text(&mut self, parts: &[TextPart<'_, Value>]) -> JsResult<Value> {
+        if self.hand_back.is_some() && parts.len() <= COMPOSED {
+            let mut operands = [0; COMPOSED];
+            let resolved = parts.iter().zip(&mut operands).all(|(part, operand)| {
+                let found = match part {
+                    TextPart::Literal(literal) => literal_operand(literal),
+                    TextPart::Given(given) => self.operand(**given),
+                };
+                *operand = found.unwrap_or(0);
+                found.is_some()
+            });
+            if resolved {
+                // The caller's side joins the parts; what stands in for the text here is
+                // never written.
+                self.composed.set(Some(operands));
+                return self.js.name(Interned::Empty);
+            }
+        }
         let mut units = Vec::new();
         for part in parts {
             match part {
@@ -561,6 +753,13 @@ pub struct JsEvents<'a, 's> {
     pub js: &'a Js<'s>,
     /// A field already read (by a mechanic), returned instead of reading it again.
     pub read: Cell<Option<(Field, Value)>>,
+    /// Fields the compiled front read before the call, in the order the rules read them
+    /// (see `Prefetch` in entry.rs), each returned once instead of reading it again.
+    prefetched: [Option<(Field, Value)>; 4],
+    /// How many of `prefetched` the rules have read.
+    taken: Cell<usize>,
+    /// What stands in for the event's delta, which the compiled front reads itself.
+    delta: Option<Value>,
 }
 
 impl<'a, 's> JsEvents<'a, 's> {
@@ -568,11 +767,35 @@ impl<'a, 's> JsEvents<'a, 's> {
         JsEvents {
             js,
             read: Cell::new(None),
+            prefetched: [None; 4],
+            taken: Cell::new(0),
+            delta: None,
         }
+    }
+
+    /// Takes the fields the compiled front read (`fields`, in the rules' order; only
+    /// those it read are returned, as it stops where a check of the rules would fail).
+    pub fn prefetched(&mut self, fields: [Option<(Field, Value)>; 4]) {
+        self.prefetched = fields;
+    }
+
+    /// Makes `stand_in` (a string) the event's delta: the compiled front reads the delta
+    /// after the call, for a chunk it pushes.
+    pub fn delta_read_later(&mut self, stand_in: Value) {
+        self.delta = Some(stand_in);
+    }
+
+    /// The fields the compiled front read that the rules have taken, for a hand-back.
+    pub fn taken(&self) -> [Option<(Field, Value)>; 4] {
+        let mut taken = self.prefetched;
+        for field in &mut taken[self.taken.get()..] {
+            *field = None;
+        }
+        taken
     }
 }
 
-fn field_name(field: Field) -> Interned {
+pub fn field_name(field: Field) -> Interned {
     match field {
         Field::Type => Interned::Type,
         Field::Delta => Interned::Delta,
@@ -607,6 +830,16 @@ impl EventSource for JsEvents<'_, '_> {
                 self.read.set(None);
                 return Ok(value);
             }
+        }
+        let taken = self.taken.get();
+        if let Some(Some((read, value))) = self.prefetched.get(taken) {
+            if *read == field {
+                self.taken.set(taken + 1);
+                return Ok(*value);
+            }
+        }
+        if let (Field::Delta, Some(stand_in)) = (field, self.delta) {
+            return Ok(stand_in);
         }
         self.js.get(*object, field_name(field))
     }

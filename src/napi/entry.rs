@@ -19,7 +19,7 @@ use crate::model::{AgentEvent, EventType};
 use crate::reducer::{self, locate, ChunkType, Lookup, Target};
 use crate::system::{random_uuid, route_system_event};
 
-use super::chunks::{JsChunks, JsEvents, ReadLength};
+use super::chunks::{constants, field_name, HandBack, JsChunks, JsEvents, ReadLength};
 use super::js::{arguments, given_slots, Js, JsError, JsResult, State, Value, GIVEN};
 use super::messages::{JsMessages, SystemChunk};
 
@@ -179,7 +179,7 @@ pub unsafe extern "C" fn append_event_to_chunks(
 
 /// The arguments of [`append_read`] after the given table entries: what the compiled
 /// `appendEventToChunks` of `mechanics.js` read before the call.
-const READ: usize = 10;
+const READ: usize = 15;
 
 /// How many table entries are bound as arguments: [`GIVEN`] in Node, where reading an
 /// argument costs nothing and a property read of the held array a lookup; none in the
@@ -187,49 +187,163 @@ const READ: usize = 10;
 /// every call (55 of them cost more than the one or two names a call reads).
 const BOUND: usize = if cfg!(target_family = "wasm") { 0 } else { GIVEN };
 
-/// `appendEventToChunks` as the compiled one in `mechanics.js` calls it: the table
-/// entries the drop-in uses ([`BOUND`] of them, bound once), then `chunks`, `event`, the
-/// event's `type` as read, its position in [`EventType::TAGS`] (-1 when not there), the
+/// The `code` of a call for which the compiled front read nothing of the event (an
+/// event that is no object, in a batch): the native side reads all of it.
+const UNREAD: f64 = -2.0;
+
+/// What the compiled front found wrong, for the native side to refuse with its own
+/// `TypeError` (`REFUSED_*` of `mechanics.js`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refused {
+    /// The event's delta, read for the rules' write, is not a string.
+    Delta = 1,
+    /// The array's length, read for a push, is one no array-like can have.
+    Length = 2,
+}
+
+/// Where a call comes from (`ALONE` and `NO_INDEX` of `mechanics.js`), which names its
+/// errors: `appendEventToChunks`, or `appendEventsToChunks` for one event of a batch
+/// (its errors then name its index) or for the batch's joined deltas.
+#[derive(Debug, Clone, Copy)]
+enum At {
+    Alone,
+    Batch(Option<usize>),
+}
+
+impl At {
+    fn from_number(at: f64) -> At {
+        if at >= 0.0 {
+            At::Batch(Some(at as usize))
+        } else if at == -2.0 {
+            At::Batch(None)
+        } else {
+            At::Alone
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            At::Alone => APPEND,
+            At::Batch(_) => super::batch::APPEND_MANY,
+        }
+    }
+}
+
+/// A number argument, read before the environment's state is taken (`NaN` when it is
+/// none).
+///
+/// # Safety
+/// `env` must be the live environment of the current callback, `value` of it.
+unsafe fn number_argument(env: sys::napi_env, value: Value) -> f64 {
+    let mut number = f64::NAN;
+    // SAFETY: as the caller promises; a non-number leaves `NaN`.
+    unsafe { sys::napi_get_value_double(env, value, &mut number) };
+    number
+}
+
+/// `appendEventToChunks` (and each event of `appendEventsToChunks`) as the compiled
+/// front in `mechanics.js` calls it: the table entries the drop-in uses ([`BOUND`] of
+/// them, bound once), then `chunks`, `event`, the event's `type` as read, its position
+/// in [`EventType::TAGS`] (-1 when not there, [`UNREAD`] when nothing was read), the
 /// array's `length` when read (see [`Plan::LastFirst`]), whether the last element was
-/// read, that element and its `type`; then, when the compiled side found the delta it
-/// was handed ([`Handoff::ExtendLast`]) not to be a string, `true` and that delta, to
-/// be refused with the binding's own `TypeError`. Returns `1` for
-/// [`Handoff::ExtendLast`], else `undefined`.
+/// read, that element and its `type`; a [`Refused`] (or 0) with the value refused;
+/// where the call comes from ([`At`]); and the event's fields the front read (see
+/// [`Prefetch`]). Returns `1` for [`Handoff::ExtendLast`], a number of 8 or more for
+/// [`Handoff::Push`], else `undefined`.
 unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let Some((args, data)) = (unsafe { arguments::<{ BOUND + READ }>(env, info) }) else {
         return ptr::null_mut();
     };
     let (given, read) = args.split_at(BOUND);
+    let [chunks, event, tag, code, length, has_last, last, last_type, refused, refused_value, at, fields @ ..] =
+        read
+    else {
+        unreachable!("READ arguments")
+    };
+    let at = At::from_number(unsafe { number_argument(env, *at) });
     let body = |js: &Js| {
-        let [chunks, event, tag, code, length, has_last, last, last_type, refused, delta] = read else {
-            unreachable!("READ arguments")
-        };
-        let ty = match usize::try_from(js.number(*code)? as i64) {
+        let code = js.number(*code)?;
+        if code == UNREAD {
+            return append(js, *chunks, *event, None).map(|_| ptr::null_mut());
+        }
+        let ty = match usize::try_from(code as i64) {
             Ok(code) if code < EventType::TAGS.len() => {
                 Some(EventType::from_tag(EventType::TAGS[code].as_bytes()))
             }
             _ => None,
         };
         let ty_or_unknown = ty.unwrap_or(EventType::Unknown);
-        if js.is_true(*refused) {
+        let refused = js.number(*refused)?;
+        if refused == Refused::Delta as u8 as f64 {
             let source = JsEvents::new(js);
-            source.read.set(Some((Field::Delta, *delta)));
+            source.read.set(Some((Field::Delta, *refused_value)));
             decode_payload(&source, event, ty_or_unknown)?;
             return Err(JsError::Internal("a refused delta passed the check".into()));
         }
+        if refused == Refused::Length as u8 as f64 {
+            return Err(js.bad_length(*refused_value, || "chunks".into()));
+        }
         let last = js.is_true(*has_last).then_some((*last, *last_type));
+        let (_, keys) = prefetch(ty_or_unknown);
+        let mut prefetched = [None; 4];
+        for ((slot, key), value) in prefetched.iter_mut().zip(keys).zip(fields) {
+            *slot = Some((*key, *value));
+        }
         let read = Read {
             tag: *tag,
             ty,
             length: (plan(ty_or_unknown) == Plan::LastFirst).then_some((*length, last)),
+            prefetched,
         };
         match append(js, *chunks, *event, Some(read))? {
             Handoff::Done => Ok(ptr::null_mut()),
             Handoff::ExtendLast => js.create_number(1.0),
+            Handoff::Push(code) => js.create_number(code),
         }
     };
+    let body = |js: &Js| match at {
+        At::Batch(Some(index)) => body(js).map_err(|error| super::batch::at(index, error)),
+        _ => body(js),
+    };
     // SAFETY: `given` holds arguments of this callback, alive during it.
-    unsafe { run(env, data, APPEND, given, body) }.unwrap_or(ptr::null_mut())
+    unsafe { run(env, data, at.name(), given, body) }.unwrap_or(ptr::null_mut())
+}
+
+/// Which of the event's fields the compiled front reads before the call, after what its
+/// [`Plan`] reads: the first fields [`decode_payload`] reads, in its order, each only
+/// when the one before it passed the check `decode_payload` makes of it (so that no
+/// field is read that the rules would not read). The rules take them instead of
+/// reading them again (`JsEvents`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Prefetch {
+    /// None.
+    Nothing = 0,
+    /// The first field.
+    One = 1,
+    /// The first field, then the second when the first is a string.
+    StringThen = 2,
+    /// The first field, then the second of it when the first is an object.
+    ObjectThen = 3,
+    /// The first field; when it is an object, the second of it, then when that is a
+    /// string the third, then when that is a string the fourth.
+    Call = 4,
+}
+
+/// The [`Prefetch`] for events of type `ty` and the fields it reads.
+pub fn prefetch(ty: EventType) -> (Prefetch, &'static [Field]) {
+    match ty {
+        EventType::ReasoningEnd => (Prefetch::One, &[Field::Metadata]),
+        EventType::Notice => (Prefetch::One, &[Field::Message]),
+        EventType::Error => (Prefetch::StringThen, &[Field::Error, Field::StatusCode]),
+        EventType::ModelChanged => (Prefetch::StringThen, &[Field::ModelId, Field::KeyId]),
+        EventType::ToolResult => (Prefetch::ObjectThen, &[Field::ToolResult, Field::ToolCallId]),
+        EventType::ToolCall => (
+            Prefetch::Call,
+            &[Field::ToolCall, Field::Id, Field::Name, Field::Arguments],
+        ),
+        _ => (Prefetch::Nothing, &[]),
+    }
 }
 
 /// What the compiled `appendEventToChunks` reads before it calls in, for each event type.
@@ -275,7 +389,7 @@ fn early_lookup(ty: EventType) -> Option<Lookup<'static, Value>> {
 }
 
 /// What is left to do when [`append`] returns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Handoff {
     Done,
     /// The rules extend the last chunk (the one read before the call) with the event's
@@ -283,6 +397,10 @@ pub enum Handoff {
     /// and joins: what `apply` does for a delta at that target, without another call
     /// into JavaScript. Only for a call whose [`Read`] holds the last chunk.
     ExtendLast,
+    /// The rules push a new chunk, which the caller's side makes as a literal and pushes
+    /// (`handOff` of `mechanics.js`, which reads the code); see
+    /// [`JsChunks::hand_back`].
+    Push(f64),
 }
 
 /// What was read of the event and the chunks before the call (see [`append_read`]).
@@ -293,6 +411,8 @@ pub struct Read {
     pub ty: Option<EventType>,
     /// The array's `length`, with the last element and its `type` when it was at least 1.
     pub length: Option<ReadLength>,
+    /// The event's fields read (see [`Prefetch`]).
+    pub prefetched: [Option<(Field, Value)>; 4],
 }
 
 /// The helper reads the last chunk (for a delta, its text too) before it reads a delta,
@@ -305,7 +425,13 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
     let Some(mut store) = JsChunks::new(js, chunks)? else {
         return Err(type_error("\"chunks\"", "an array", js.value_type(chunks)?));
     };
-    let source = JsEvents::new(js);
+    let mut source = JsEvents::new(js);
+    // Where the compiled front called and can write, it makes the new chunks.
+    let hands_back = read.is_some() && js.state.mechanics.get();
+    if let Some(read) = &read {
+        source.prefetched(read.prefetched);
+    }
+    let tag = read.as_ref().map(|read| read.tag);
     let last_read = matches!(
         &read,
         Some(Read {
@@ -326,6 +452,7 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
         store.prime((length, last));
     }
     let early = early_lookup(ty);
+    let mut delta_stand_in = None;
     if ty == EventType::ToolResult {
         // As the helper does it: the call is found before `result` is read, `isError` is
         // read after `result` is written, and neither is read when there is no call.
@@ -370,6 +497,15 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
             if ty != EventType::ToolCall {
                 store.hold(target)?;
             }
+            if let (true, Target::Push, Some(tag)) = (hands_back, target, tag) {
+                if matches!(ty, EventType::TextDelta | EventType::ReasoningDelta) {
+                    // The chunk is made by the caller's side, which reads the delta as the
+                    // helper does, while making it; the event's `type` (a string, never
+                    // written) stands in for it until then.
+                    source.delta_read_later(tag);
+                    delta_stand_in = Some(tag);
+                }
+            }
             (target, decode_payload(&source, &event, ty)?)
         }
         None => {
@@ -377,7 +513,17 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
             (locate(&store, event.lookup())?, event)
         }
     };
-    reducer::apply(&mut store, target, event).map(|()| Handoff::Done)
+    if hands_back {
+        store.hand_back(HandBack {
+            fields: source.taken(),
+            delta: delta_stand_in,
+        });
+    }
+    reducer::apply(&mut store, target, event)?;
+    Ok(match store.handed_back() {
+        Some(code) => Handoff::Push(code),
+        None => Handoff::Done,
+    })
 }
 
 /// `applySystemEvent(messages, event, idFactory?)`.
@@ -480,31 +626,51 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
         }
         if name == APPEND {
             // SAFETY: `state` lives as long as the environment.
-            function = unsafe { reading_append(env, &*state, function)? };
+            if let Some([one, many]) = unsafe { reading_append(env, &*state, exports, function)? } {
+                unsafe { export(env, exports, super::batch::APPEND_MANY, many)? };
+                function = one;
+            }
         }
-        let mut key = ptr::null_mut();
-        let status = unsafe {
-            sys::napi_create_string_utf8(env, name.as_ptr().cast(), name.len() as isize, &mut key);
-            sys::napi_set_property(env, exports, key, function)
-        };
-        if status != sys::Status::napi_ok {
-            return Err(JsError::Internal(format!(
-                "installing {name} failed with status {status}"
-            )));
-        }
+        unsafe { export(env, exports, name, function)? };
     }
     unsafe { super::stream::install_class(env, exports, state)? };
     unsafe { super::conversation::install_class(env, exports, state) }
 }
 
-/// The `appendEventToChunks` to export: where `mechanics.js` compiled, its reading
-/// front (see [`append_read`]) over `plain`, else `plain` itself.
+/// `exports[name] = function`.
 ///
 /// # Safety
-/// `env` must be a live environment, `state` its state and `plain` a function of it.
-unsafe fn reading_append(env: sys::napi_env, state: &State, plain: Value) -> JsResult<Value> {
+/// `env` must be a live environment, `exports` and `function` values of it.
+unsafe fn export(env: sys::napi_env, exports: Value, name: &str, function: Value) -> JsResult<()> {
+    let mut key = ptr::null_mut();
+    let status = unsafe {
+        sys::napi_create_string_utf8(env, name.as_ptr().cast(), name.len() as isize, &mut key);
+        sys::napi_set_property(env, exports, key, function)
+    };
+    if status != sys::Status::napi_ok {
+        return Err(JsError::Internal(format!(
+            "installing {name} failed with status {status}"
+        )));
+    }
+    Ok(())
+}
+
+/// `appendEventToChunks` and `appendEventsToChunks` to export where `mechanics.js`
+/// compiled: its reading front (see [`append_read`]) over `plain` and over the
+/// generated `appendEventsToChunks` found on `exports`; `None` where it did not (the
+/// plain entry points are then exported as they are).
+///
+/// # Safety
+/// `env` must be a live environment, `state` its state, `exports` and `plain` values
+/// of it.
+unsafe fn reading_append(
+    env: sys::napi_env,
+    state: &State,
+    exports: Value,
+    plain: Value,
+) -> JsResult<Option<[Value; 2]>> {
     if !state.compiled {
-        return Ok(plain);
+        return Ok(None);
     }
     let js = unsafe { Js::new(env, state) };
     let mut read = ptr::null_mut();
@@ -528,18 +694,48 @@ unsafe fn reading_append(env: sys::napi_env, state: &State, plain: Value) -> JsR
         .collect::<JsResult<Vec<_>>>()?;
     let mut tags = Vec::new();
     let mut plans = Vec::new();
+    let mut reads = Vec::new();
+    let mut keys = Vec::new();
     for tag in EventType::TAGS {
+        let ty = EventType::from_tag(tag.as_bytes());
         tags.push(js.ascii_string(tag)?);
-        plans.push(js.create_number(plan(EventType::from_tag(tag.as_bytes())) as u8 as f64)?);
+        plans.push(js.create_number(plan(ty) as u8 as f64)?);
+        let (prefetch, fields) = prefetch(ty);
+        reads.push(js.create_number(prefetch as u8 as f64)?);
+        for position in 0..4 {
+            keys.push(match fields.get(position) {
+                Some(field) => js.name(field_name(*field))?,
+                None => js.undefined()?,
+            });
+        }
     }
     // The plan for a string that is none of the tags.
     plans.push(js.create_number(plan(EventType::Unknown) as u8 as f64)?);
+    // SAFETY: `exports` is the module's exports object, in this environment.
+    let plain_many = unsafe { super::js::get_named(env, exports, c"appendEventsToChunks")? };
+    // The deltas whose runs a batch joins (see batch.rs).
+    let joined = EventType::TAGS
+        .iter()
+        .filter(|tag| {
+            matches!(
+                EventType::from_tag(tag.as_bytes()),
+                EventType::TextDelta | EventType::ReasoningDelta
+            )
+        })
+        .map(|tag| js.ascii_string(tag))
+        .collect::<JsResult<Vec<_>>>()?;
     let arguments = [
         read,
         plain,
+        plain_many,
         js.array(&tags)?,
         js.array(&plans)?,
+        js.array(&reads)?,
+        js.array(&keys)?,
+        js.array(&constants(&js)?)?,
+        js.array(&joined)?,
         js.array(&given)?,
     ];
-    super::mechanics::make_append(&js, &arguments)
+    let made = super::mechanics::make_append(&js, &arguments)?;
+    Ok(Some([js.element(made, 0)?, js.element(made, 1)?]))
 }

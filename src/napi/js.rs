@@ -124,8 +124,8 @@ pub enum Interned {
 }
 
 impl Interned {
-    const COUNT: usize = Interned::Empty as usize + 1;
-    const ALL: [Interned; Interned::COUNT] = [
+    pub(super) const COUNT: usize = Interned::Empty as usize + 1;
+    pub(super) const ALL: [Interned; Interned::COUNT] = [
         Interned::Type,
         Interned::Text,
         Interned::Delta,
@@ -459,7 +459,7 @@ impl State {
     }
 }
 
-unsafe fn get_named(
+pub(super) unsafe fn get_named(
     env: sys::napi_env,
     object: sys::napi_value,
     key: &std::ffi::CStr,

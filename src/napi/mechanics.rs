@@ -58,6 +58,8 @@ pub enum Shape {
     TypeCall = 4,
     /// `{ id, name, arguments }`
     Call = 5,
+    /// `{ type, kind, text }`, the text joined from parts (for a hand-back only)
+    TypeKindComposed = 6,
 }
 const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
 
@@ -107,7 +109,7 @@ pub(super) unsafe fn compile(env: sys::napi_env, holder: Value) -> JsResult<bool
 
 /// The compiled `appendEventToChunks` (`makeAppend` of `mechanics.js`, called with
 /// `arguments`).
-pub(super) fn make_append(js: &Js, arguments: &[Value; 5]) -> JsResult<Value> {
+pub(super) fn make_append(js: &Js, arguments: &[Value; 10]) -> JsResult<Value> {
     js.call_mechanic(MAKE_APPEND, arguments)
 }
 
@@ -221,7 +223,7 @@ impl Js<'_> {
         self.pushed(done, what)
     }
 
-    fn bad_length(&self, length: Value, what: impl FnOnce() -> String) -> JsError {
+    pub(super) fn bad_length(&self, length: Value, what: impl FnOnce() -> String) -> JsError {
         match self.describe(length) {
             Ok(length) => JsError::Type(format!(
                 "\"{}\" is an array whose \"length\" is {length}, not a whole number below 2^53 - 1",
