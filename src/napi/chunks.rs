@@ -14,7 +14,7 @@ use crate::model::{Chunk, EventType, ShellStream, ToolCallEntry};
 use crate::reducer::{ChunkStore, ChunkType, Target, TextPart};
 
 use super::js::{Interned, Js, JsError, JsResult, Value};
-use super::mechanics::Shape;
+use super::mechanics::{FoundCall, Shape};
 
 /// The caller's chunk array.
 ///
@@ -35,8 +35,9 @@ pub struct JsChunks<'a, 's> {
     /// The call entry last found (by id, or as the last call), as the helper keeps it.
     cached_call: Cell<Option<(usize, usize, Value)>>,
     /// A `tool-result` event's `toolResult`, whose `isError` is read after `result` is
-    /// written, as the helper reads it (see [`JsChunks::defer_is_error`]).
-    held_tool_result: Cell<Option<Value>>,
+    /// written, as the helper reads it (see [`JsChunks::defer_is_error`]); with `true`
+    /// when its `result` is read then too (see [`JsChunks::defer_result`]).
+    held_tool_result: Cell<Option<(Value, bool)>>,
     /// The `text` of the chunk a delta will extend, read before the delta (see [`JsChunks::hold`]).
     held_text: Cell<Option<Value>>,
     /// The call entry shell output goes to, and its `shellOutput` and `stdout` as they
@@ -272,9 +273,7 @@ impl<'a, 's> JsChunks<'a, 's> {
                 self.cached_calls.set(Some((index, calls, len)));
                 Ok((calls, len))
             }
-            None => Err(JsError::Type(format!(
-                "chunks[{index}] is a tool-batch whose \"calls\" is not an array"
-            ))),
+            None => Err(calls_not_array(index)),
         }
     }
 
@@ -318,7 +317,19 @@ impl<'a, 's> JsChunks<'a, 's> {
     /// Makes the next [`ChunkStore::set_result`] read `isError` from `tool_result` after it
     /// writes `result` (undoing that write if the read or the second write fails).
     pub fn defer_is_error(&self, tool_result: Value) {
-        self.held_tool_result.set(Some(tool_result));
+        self.held_tool_result.set(Some((tool_result, false)));
+    }
+
+    /// Makes the next [`ChunkStore::set_result`] read `result` and `isError` from
+    /// `tool_result`, each just before its write, in one call (`setResult` of
+    /// `mechanics.js`); the values it is given are then not used. `false` where the
+    /// mechanics are not compiled (nothing is deferred).
+    pub fn defer_result(&self, tool_result: Value) -> bool {
+        if !self.js.state.mechanics.get() {
+            return false;
+        }
+        self.held_tool_result.set(Some((tool_result, true)));
+        true
     }
 
     /// The entry's `shellOutput` and its `stdout` (`""` when there is none).
@@ -611,11 +622,7 @@ impl ChunkStore for JsChunks<'_, '_> {
         for position in 0..len {
             let call = js.element(calls, position)?;
             match js.value_type(call)? {
-                ValueType::Undefined | ValueType::Null => {
-                    return Err(JsError::Type(format!(
-                        "chunks[{index}].calls[{position}] is not a tool call entry"
-                    )))
-                }
+                ValueType::Undefined | ValueType::Null => return Err(no_entry(index, position)),
                 ValueType::Object | ValueType::Array | ValueType::Function
                     if js.strict_equals(js.get(call, Interned::Id)?, *id)? =>
                 {
@@ -631,6 +638,15 @@ impl ChunkStore for JsChunks<'_, '_> {
     fn set_result(&mut self, index: usize, call: usize, result: Value, is_error: Value) -> JsResult<()> {
         let js = self.js;
         let entry = self.call(index, call)?;
+        if let Some((tool_result, true)) = self.held_tool_result.get() {
+            self.held_tool_result.set(None);
+            if js.set_result(entry, tool_result)?.is_some() {
+                return Ok(());
+            }
+            return Err(JsError::Internal(
+                "a deferred result without the mechanics".into(),
+            ));
+        }
         // Two writes: if the second is refused, the first is undone, so the entry is as
         // it was (the helper would leave `result` written).
         let had_result = js.has_own(entry, Interned::Result)?;
@@ -638,7 +654,7 @@ impl ChunkStore for JsChunks<'_, '_> {
         js.assign(entry, Interned::Result, result)?;
         let second = match self.held_tool_result.take() {
             // The helper reads `isError` only now, after writing `result`.
-            Some(tool_result) => js
+            Some((tool_result, _)) => js
                 .get(tool_result, Interned::IsError)
                 .and_then(|is_error| js.assign(entry, Interned::IsError, is_error)),
             None => js.assign(entry, Interned::IsError, is_error),
@@ -729,6 +745,24 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn newest_call(&self, id: &Value) -> JsResult<Option<(usize, usize)>> {
         let mut end = self.len()?;
+        if end == 0 {
+            return Ok(None);
+        }
+        if let Some(found) = self.js.find_call(self.array, end - 1, Interned::ToolBatch, *id)? {
+            return match found {
+                FoundCall::Entry(index, call, entry) => {
+                    self.cached_call.set(Some((index, call, entry)));
+                    Ok(Some((index, call)))
+                }
+                FoundCall::Nowhere => Ok(None),
+                FoundCall::CallsNotArray(index) => Err(calls_not_array(index)),
+                FoundCall::CallsLength(index, length) => self
+                    .js
+                    .length_of(length, &format!("chunks[{index}].calls"))
+                    .and(Err(JsError::Internal("a length findCall refused passed".into()))),
+                FoundCall::NoEntry(index, call) => Err(no_entry(index, call)),
+            };
+        }
         while let Some(index) = self.newest_before(end, ChunkType::ToolBatch)? {
             if let Some(call) = self.find_call(index, id)? {
                 return Ok(Some((index, call)));
@@ -737,6 +771,18 @@ impl ChunkStore for JsChunks<'_, '_> {
         }
         Ok(None)
     }
+}
+
+fn calls_not_array(index: usize) -> JsError {
+    JsError::Type(format!(
+        "chunks[{index}] is a tool-batch whose \"calls\" is not an array"
+    ))
+}
+
+fn no_entry(index: usize, position: usize) -> JsError {
+    JsError::Type(format!(
+        "chunks[{index}].calls[{position}] is not a tool call entry"
+    ))
 }
 
 /// The `type` a chunk of type `ty` has.

@@ -13,7 +13,8 @@ use std::ptr;
 use napi::sys;
 
 use crate::decode::{
-    classify_type, decode_payload, decode_tool_result_id, decode_type, EventSource, Field, ValueType,
+    classify_type, decode_payload, decode_tool_result_id, decode_type, prefetch, EventSource, Field,
+    ValueType,
 };
 use crate::model::{AgentEvent, EventType};
 use crate::reducer::{self, locate, ChunkType, Lookup, Target};
@@ -248,7 +249,7 @@ unsafe fn number_argument(env: sys::napi_env, value: Value) -> f64 {
 /// array's `length` when read (see [`Plan::LastFirst`]), whether the last element was
 /// read, that element and its `type`; a [`Refused`] (or 0) with the value refused;
 /// where the call comes from ([`At`]); and the event's fields the front read (see
-/// [`Prefetch`]). Returns `1` for [`Handoff::ExtendLast`], a number of 8 or more for
+/// [`crate::decode::Prefetch`]). Returns `1` for [`Handoff::ExtendLast`], a number of 8 or more for
 /// [`Handoff::Push`], else `undefined`.
 unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let Some((args, data)) = (unsafe { arguments::<{ BOUND + READ }>(env, info) }) else {
@@ -307,43 +308,6 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
     };
     // SAFETY: `given` holds arguments of this callback, alive during it.
     unsafe { run(env, data, at.name(), given, body) }.unwrap_or(ptr::null_mut())
-}
-
-/// Which of the event's fields the compiled front reads before the call, after what its
-/// [`Plan`] reads: the first fields [`decode_payload`] reads, in its order, each only
-/// when the one before it passed the check `decode_payload` makes of it (so that no
-/// field is read that the rules would not read). The rules take them instead of
-/// reading them again (`JsEvents`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Prefetch {
-    /// None.
-    Nothing = 0,
-    /// The first field.
-    One = 1,
-    /// The first field, then the second when the first is a string.
-    StringThen = 2,
-    /// The first field, then the second of it when the first is an object.
-    ObjectThen = 3,
-    /// The first field; when it is an object, the second of it, then when that is a
-    /// string the third, then when that is a string the fourth.
-    Call = 4,
-}
-
-/// The [`Prefetch`] for events of type `ty` and the fields it reads.
-pub fn prefetch(ty: EventType) -> (Prefetch, &'static [Field]) {
-    match ty {
-        EventType::ReasoningEnd => (Prefetch::One, &[Field::Metadata]),
-        EventType::Notice => (Prefetch::One, &[Field::Message]),
-        EventType::Error => (Prefetch::StringThen, &[Field::Error, Field::StatusCode]),
-        EventType::ModelChanged => (Prefetch::StringThen, &[Field::ModelId, Field::KeyId]),
-        EventType::ToolResult => (Prefetch::ObjectThen, &[Field::ToolResult, Field::ToolCallId]),
-        EventType::ToolCall => (
-            Prefetch::Call,
-            &[Field::ToolCall, Field::Id, Field::Name, Field::Arguments],
-        ),
-        _ => (Prefetch::Nothing, &[]),
-    }
 }
 
 /// What the compiled `appendEventToChunks` reads before it calls in, for each event type.
@@ -411,7 +375,7 @@ pub struct Read {
     pub ty: Option<EventType>,
     /// The array's `length`, with the last element and its `type` when it was at least 1.
     pub length: Option<ReadLength>,
-    /// The event's fields read (see [`Prefetch`]).
+    /// The event's fields read (see [`crate::decode::Prefetch`]).
     pub prefetched: [Option<(Field, Value)>; 4],
 }
 
@@ -461,9 +425,14 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
         if target == Target::Nowhere {
             return Ok(Handoff::Done);
         }
-        store.defer_is_error(result);
+        let result = if store.defer_result(result) {
+            js.undefined()?
+        } else {
+            store.defer_is_error(result);
+            source.field(&result, Field::Result)?
+        };
         let event = AgentEvent::ToolResult {
-            result: source.field(&result, Field::Result)?,
+            result,
             is_error: js.undefined()?,
             tool_call_id,
         };

@@ -319,7 +319,7 @@ pub(super) const ARRAY_PUSH: u32 = CONCAT + 7;
 /// Where the compiled functions of `mechanics.js` start in the holder array.
 pub(super) const MECHANICS_SLOT: u32 = CONCAT + 8;
 /// The end of the names, built-ins and compiled functions the drop-in uses.
-pub(super) const TABLE_END: u32 = MECHANICS_SLOT + 8;
+pub(super) const TABLE_END: u32 = MECHANICS_SLOT + 10;
 /// `makeAppend` of `mechanics.js`, used once per environment at load.
 pub(super) const MAKE_APPEND: u32 = TABLE_END;
 

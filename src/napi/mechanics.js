@@ -12,6 +12,11 @@
   const bind = Function.prototype.bind;
   const isArray = Array.isArray;
   const create = Object.create;
+  const hasOwnProperty = Object.prototype.hasOwnProperty;
+  // What `findCall` found wrong (mechanics.rs, `FoundCall`).
+  const CALLS_NOT_ARRAY = -2;
+  const NO_ENTRY = -3;
+  const CALLS_LENGTH = -4;
   // The plans of `makeAppend` (entry.rs, `Plan`).
   const NOTHING = 0;
   const LAST_FIRST = 1;
@@ -128,6 +133,52 @@
       entry.shellOutput = { stdout: stdout + out, stderr: stderr + err };
     },
     extendFrom,
+    // The newest call whose `id` is `id` in the newest truthy elements at or before
+    // `from` whose `type` is `tag` (batches), read as the helper's walk and `find` read
+    // them: each element once and its `type`, the batch found once more and its
+    // `calls`, each entry and its `id`. `[index, position, entry]`, or -1 when there is
+    // none; `[CALLS_NOT_ARRAY, index]`, `[NO_ENTRY, index, position]` or `[CALLS_LENGTH,
+    // index, length]` where the binding refuses what it found.
+    function findCall(array, from, tag, id) {
+      for (let i = from; i >= 0; i--) {
+        const element = array[i];
+        if (!element || element.type !== tag) continue;
+        const batch = array[i];
+        const calls = batch === undefined || batch === null ? undefined : batch.calls;
+        if (!isArray(calls)) return [CALLS_NOT_ARRAY, i];
+        const length = calls.length;
+        if (typeof length !== 'number' || !(length >= 0 && length <= 9007199254740991) || length % 1 !== 0) {
+          return [CALLS_LENGTH, i, length];
+        }
+        for (let p = 0; p < length; p++) {
+          const entry = calls[p];
+          if (entry === undefined || entry === null) return [NO_ENTRY, i, p];
+          if ((typeof entry === 'object' || typeof entry === 'function') && entry.id === id) return [i, p, entry];
+        }
+      }
+      return -1;
+    },
+    // The helper's `call.result = toolResult.result; call.isError = toolResult.isError`,
+    // each read just before its write; when the second read or write throws, `result` is
+    // put back as it was (or deleted where it was not an own property) and the first
+    // error is thrown.
+    function setResult(entry, toolResult) {
+      const result = toolResult.result;
+      const had = apply(hasOwnProperty, entry, ['result']);
+      const old = entry.result;
+      entry.result = result;
+      try {
+        entry.isError = toolResult.isError;
+      } catch (error) {
+        try {
+          if (had) entry.result = old;
+          else deleteProperty(entry, 'result');
+        } catch (ignored) {
+          // The undo's own error gives way to the first.
+        }
+        throw error;
+      }
+    },
     // Makes the drop-in's `appendEventToChunks` and `appendEventsToChunks`: they read
     // what the helper reads first, in the helper's order, and hand that to the native
     // `read`, which decides. First the event's `type`; `plans[i]` (the binding's, from
