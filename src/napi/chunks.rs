@@ -353,6 +353,22 @@ impl<'a, 's> JsChunks<'a, 's> {
         if end == 0 {
             return Ok(None);
         }
+        if let Some((index, tag)) = self.primed_type.get() {
+            if index + 1 == end {
+                // The last element and its `type` were read before the call (`prime`):
+                // the walk starts with them instead of reading them again.
+                self.primed_type.set(None);
+                if self.js.strict_equals(tag, self.js.name(tag_of(ty))?)? {
+                    self.cached
+                        .set(Some((index, self.js.element(self.array, index)?)));
+                    return Ok(Some(index));
+                }
+                end = index;
+                if end == 0 {
+                    return Ok(None);
+                }
+            }
+        }
         if let Some(found) = self.js.newest_of_type(self.array, end - 1, tag_of(ty))? {
             if let Some(index) = found {
                 // The helper reads the element found once more, and changes that object.

@@ -180,7 +180,7 @@ pub unsafe extern "C" fn append_event_to_chunks(
 
 /// The arguments of [`append_read`] after the given table entries: what the compiled
 /// `appendEventToChunks` of `mechanics.js` read before the call.
-const READ: usize = 15;
+const READ: usize = 13;
 
 /// How many table entries are bound as arguments: [`GIVEN`] in Node, where reading an
 /// argument costs nothing and a property read of the held array a lookup; none in the
@@ -191,20 +191,18 @@ const BOUND: usize = if cfg!(target_family = "wasm") { 0 } else { GIVEN };
 /// The `code` of a call for which the compiled front read nothing of the event (an
 /// event that is no object, in a batch): the native side reads all of it.
 const UNREAD: f64 = -2.0;
-
-/// What the compiled front found wrong, for the native side to refuse with its own
-/// `TypeError` (`REFUSED_*` of `mechanics.js`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Refused {
-    /// The event's delta, read for the rules' write, is not a string.
-    Delta = 1,
-    /// The array's length, read for a push, is one no array-like can have.
-    Length = 2,
-}
+/// The `code` of a call to refuse the delta the front read for the rules' write (it is
+/// no string); the event's own code is where the length goes, the delta where the last
+/// element goes.
+const REFUSED_DELTA: f64 = -3.0;
+/// The `code` of a call to refuse the length the front read for a push (no array-like
+/// has it), given as [`REFUSED_DELTA`] gives the delta.
+const REFUSED_LENGTH: f64 = -4.0;
 
 /// Where a call comes from (`ALONE` and `NO_INDEX` of `mechanics.js`), which names its
 /// errors: `appendEventToChunks`, or `appendEventsToChunks` for one event of a batch
-/// (its errors then name its index) or for the batch's joined deltas.
+/// (its errors then name its index) or for the batch's joined deltas. Read only when
+/// there is an error to name.
 #[derive(Debug, Clone, Copy)]
 enum At {
     Alone,
@@ -212,14 +210,15 @@ enum At {
 }
 
 impl At {
-    fn from_number(at: f64) -> At {
-        if at >= 0.0 {
+    fn read(js: &Js, at: Value) -> JsResult<At> {
+        let at = js.number(at)?;
+        Ok(if at >= 0.0 {
             At::Batch(Some(at as usize))
         } else if at == -2.0 {
             At::Batch(None)
         } else {
             At::Alone
-        }
+        })
     }
 
     fn name(self) -> &'static str {
@@ -230,60 +229,53 @@ impl At {
     }
 }
 
-/// A number argument, read before the environment's state is taken (`NaN` when it is
-/// none).
-///
-/// # Safety
-/// `env` must be the live environment of the current callback, `value` of it.
-unsafe fn number_argument(env: sys::napi_env, value: Value) -> f64 {
-    let mut number = f64::NAN;
-    // SAFETY: as the caller promises; a non-number leaves `NaN`.
-    unsafe { sys::napi_get_value_double(env, value, &mut number) };
-    number
+/// The event type at `code` in [`EventType::TAGS`], if it is a position there.
+fn type_at(js: &Js, code: Value) -> JsResult<Option<EventType>> {
+    Ok(match usize::try_from(js.number(code)? as i64) {
+        Ok(code) if code < EventType::TAGS.len() => {
+            Some(EventType::from_tag(EventType::TAGS[code].as_bytes()))
+        }
+        _ => None,
+    })
 }
 
 /// `appendEventToChunks` (and each event of `appendEventsToChunks`) as the compiled
 /// front in `mechanics.js` calls it: the table entries the drop-in uses ([`BOUND`] of
 /// them, bound once), then `chunks`, `event`, the event's `type` as read, its position
-/// in [`EventType::TAGS`] (-1 when not there, [`UNREAD`] when nothing was read), the
-/// array's `length` when read (see [`Plan::LastFirst`]), whether the last element was
-/// read, that element and its `type`; a [`Refused`] (or 0) with the value refused;
-/// where the call comes from ([`At`]); and the event's fields the front read (see
-/// [`crate::decode::Prefetch`]). Returns `1` for [`Handoff::ExtendLast`], a number of 8 or more for
+/// in [`EventType::TAGS`] (-1 when not there, or [`UNREAD`], [`REFUSED_DELTA`],
+/// [`REFUSED_LENGTH`]), the array's `length` when read (see [`Plan::LastFirst`]),
+/// whether the last element was read, that element and its `type`, the event's fields
+/// the front read (four; see [`crate::decode::Prefetch`]) and where the call comes from
+/// ([`At`]). Returns `1` for [`Handoff::ExtendLast`], a number of 8 or more for
 /// [`Handoff::Push`], else `undefined`.
 unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let Some((args, data)) = (unsafe { arguments::<{ BOUND + READ }>(env, info) }) else {
         return ptr::null_mut();
     };
     let (given, read) = args.split_at(BOUND);
-    let [chunks, event, tag, code, length, has_last, last, last_type, refused, refused_value, at, fields @ ..] =
-        read
-    else {
+    let [chunks, event, tag, code, length, has_last, last, last_type, fields @ .., at] = read else {
         unreachable!("READ arguments")
     };
-    let at = At::from_number(unsafe { number_argument(env, *at) });
     let body = |js: &Js| {
-        let code = js.number(*code)?;
-        if code == UNREAD {
+        let number = js.number(*code)?;
+        if number == UNREAD {
             return append(js, *chunks, *event, None).map(|_| ptr::null_mut());
         }
-        let ty = match usize::try_from(code as i64) {
-            Ok(code) if code < EventType::TAGS.len() => {
-                Some(EventType::from_tag(EventType::TAGS[code].as_bytes()))
-            }
-            _ => None,
-        };
-        let ty_or_unknown = ty.unwrap_or(EventType::Unknown);
-        let refused = js.number(*refused)?;
-        if refused == Refused::Delta as u8 as f64 {
+        if number == REFUSED_DELTA {
             let source = JsEvents::new(js);
-            source.read.set(Some((Field::Delta, *refused_value)));
-            decode_payload(&source, event, ty_or_unknown)?;
+            source.read.set(Some((Field::Delta, *last)));
+            decode_payload(
+                &source,
+                event,
+                type_at(js, *length)?.unwrap_or(EventType::Unknown),
+            )?;
             return Err(JsError::Internal("a refused delta passed the check".into()));
         }
-        if refused == Refused::Length as u8 as f64 {
-            return Err(js.bad_length(*refused_value, || "chunks".into()));
+        if number == REFUSED_LENGTH {
+            return Err(js.bad_length(*last, || "chunks".into()));
         }
+        let ty = type_at(js, *code)?;
+        let ty_or_unknown = ty.unwrap_or(EventType::Unknown);
         let last = js.is_true(*has_last).then_some((*last, *last_type));
         let (_, keys) = prefetch(ty_or_unknown);
         let mut prefetched = [None; 4];
@@ -302,12 +294,23 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
             Handoff::Push(code) => js.create_number(code),
         }
     };
-    let body = |js: &Js| match at {
-        At::Batch(Some(index)) => body(js).map_err(|error| super::batch::at(index, error)),
-        _ => body(js),
+    let body = |js: &Js| {
+        body(js).map_err(|error| {
+            // Named after where the call comes from, read only now.
+            let at = match At::read(js, *at) {
+                Ok(at) => at,
+                Err(other) => return other,
+            };
+            let error = match at {
+                At::Batch(Some(index)) => super::batch::at(index, error),
+                _ => error,
+            };
+            js.throw(error, at.name());
+            JsError::Pending
+        })
     };
     // SAFETY: `given` holds arguments of this callback, alive during it.
-    unsafe { run(env, data, at.name(), given, body) }.unwrap_or(ptr::null_mut())
+    unsafe { run(env, data, APPEND, given, body) }.unwrap_or(ptr::null_mut())
 }
 
 /// What the compiled `appendEventToChunks` reads before it calls in, for each event type.

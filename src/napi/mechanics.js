@@ -32,9 +32,11 @@
   // the call, DELTA the event's delta, CONSTANTS and above the constants.
   const DELTA = 5;
   const CONSTANTS = 8;
-  // What the front found wrong, for the native side to refuse (entry.rs, `Refused`).
-  const REFUSED_DELTA = 1;
-  const REFUSED_LENGTH = 2;
+  // Codes of a call for the native side to refuse what the front found wrong, with the
+  // event's own code where the length goes and the value refused where the last element
+  // goes (entry.rs, `REFUSED_DELTA`, `REFUSED_LENGTH`).
+  const REFUSED_DELTA = -3;
+  const REFUSED_LENGTH = -4;
   // The code of an event none of whose fields were read (entry.rs, `UNREAD`).
   const UNREAD = -2;
   // Where a call comes from (entry.rs, `At`): `appendEventToChunks`, or a batch's joined
@@ -235,7 +237,7 @@
           // The helper reads the delta as it makes the chunk.
           delta = event.delta;
           if (typeof delta !== 'string') {
-            return native(chunks, event, type, code, undefined, false, undefined, undefined, REFUSED_DELTA, delta, at);
+            return native(chunks, event, type, REFUSED_DELTA, code, false, delta, undefined, undefined, undefined, undefined, undefined, at);
           }
         }
         const done = pushNew(
@@ -250,7 +252,7 @@
           operand(ops[6], f0, f1, f2, f3, delta),
         );
         if (done !== true) {
-          return native(chunks, event, type, code, undefined, false, undefined, undefined, REFUSED_LENGTH, done[0], at);
+          return native(chunks, event, type, REFUSED_LENGTH, code, false, done[0], undefined, undefined, undefined, undefined, undefined, at);
         }
         return undefined;
       }
@@ -280,13 +282,13 @@
             }
             break;
         }
-        const verdict = native(chunks, event, type, code, length, hasLast, last, lastType, 0, undefined, at, f0, f1, f2, f3);
+        const verdict = native(chunks, event, type, code, length, hasLast, last, lastType, f0, f1, f2, f3, at);
         if (verdict === undefined || verdict === null) return undefined;
         if (verdict === EXTEND_LAST) {
           // The rules extend `last` with the delta: read, checked and joined here.
           const refused = extendFrom(last, event);
           if (refused !== undefined) {
-            native(chunks, event, type, code, undefined, false, undefined, undefined, REFUSED_DELTA, refused[0], at);
+            native(chunks, event, type, REFUSED_DELTA, code, false, refused[0], undefined, undefined, undefined, undefined, undefined, at);
           }
           return undefined;
         }
@@ -297,14 +299,14 @@
       function append(chunks, event, at) {
         if (!isArray(chunks) || !isObject(event)) {
           if (at === ALONE) return plain(chunks, event);
-          return native(chunks, event, undefined, UNREAD, undefined, false, undefined, undefined, 0, undefined, at);
+          return native(chunks, event, undefined, UNREAD, undefined, false, undefined, undefined, undefined, undefined, undefined, undefined, at);
         }
         const type = event.type;
         const code = typeof type === 'string' ? codes[type] : undefined;
         if (code === undefined) {
           // A string that is no known tag has the plan after the tags'.
           if (typeof type === 'string' && otherPlan === NOTHING) return undefined;
-          return native(chunks, event, type, -1, undefined, false, undefined, undefined, 0, undefined, at);
+          return native(chunks, event, type, -1, undefined, false, undefined, undefined, undefined, undefined, undefined, undefined, at);
         }
         const plan = plans[code];
         if (plan === NOTHING) return undefined;
