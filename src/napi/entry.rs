@@ -282,10 +282,16 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
         for ((slot, key), value) in prefetched.iter_mut().zip(keys).zip(fields) {
             *slot = Some((*key, *value));
         }
+        let read_last = match plan(ty_or_unknown) {
+            Plan::LastFirst => true,
+            // The front read the chunks only when the field is not `undefined`.
+            Plan::FieldThenLast => js.value_type(fields[0])? != ValueType::Undefined,
+            _ => false,
+        };
         let read = Read {
             tag: *tag,
             ty,
-            length: (plan(ty_or_unknown) == Plan::LastFirst).then_some((*length, last)),
+            length: read_last.then_some((*length, last)),
             prefetched,
         };
         match append(js, *chunks, *event, Some(read))? {
@@ -324,6 +330,11 @@ pub enum Plan {
     LastFirst = 1,
     /// Nothing more: the binding reads the rest.
     Native = 2,
+    /// The event's one field the rules read first (see [`crate::decode::Prefetch::One`]),
+    /// then, unless it is `undefined`, what [`Plan::LastFirst`] reads: for an event
+    /// whose rule does nothing without that field and otherwise walks back from the
+    /// last chunk.
+    FieldThenLast = 3,
 }
 
 /// The [`Plan`] for events of type `ty`, from the rules' own tables.
@@ -331,9 +342,22 @@ pub fn plan(ty: EventType) -> Plan {
     match (ty, early_lookup(ty)) {
         (EventType::Lifecycle(kind), _) => nothing_or_native(AgentEvent::<(), ()>::Lifecycle(kind)),
         (EventType::Unknown, _) => nothing_or_native(AgentEvent::<(), ()>::Unknown),
-        (_, Some(Lookup::Last(_))) => Plan::LastFirst,
+        (_, Some(Lookup::Last(_) | Lookup::LastCallOfNewestBatch)) => Plan::LastFirst,
+        (EventType::ReasoningEnd, _) if walks_when_given(ty) => Plan::FieldThenLast,
         _ => Plan::Native,
     }
+}
+
+/// Whether the rule for `ty` (an event of one field, read first) does nothing when
+/// that field is `undefined` and otherwise walks back from the last chunk.
+fn walks_when_given(ty: EventType) -> bool {
+    let (prefetch, fields) = prefetch(ty);
+    let without = AgentEvent::<(), ()>::ReasoningEnd { metadata: None };
+    let with = AgentEvent::<(), ()>::ReasoningEnd { metadata: Some(()) };
+    prefetch == crate::decode::Prefetch::One
+        && fields == [Field::Metadata]
+        && matches!(without.lookup(), Lookup::Nothing)
+        && matches!(with.lookup(), Lookup::NewestThinking)
 }
 
 /// [`Plan::Nothing`] for an event the rules do nothing with, whatever else it holds.
@@ -673,6 +697,11 @@ unsafe fn reading_append(
         tags.push(js.ascii_string(tag)?);
         plans.push(js.create_number(plan(ty) as u8 as f64)?);
         let (prefetch, fields) = prefetch(ty);
+        // A `FieldThenLast` plan reads its field itself.
+        let prefetch = match plan(ty) {
+            Plan::FieldThenLast => crate::decode::Prefetch::Nothing,
+            _ => prefetch,
+        };
         reads.push(js.create_number(prefetch as u8 as f64)?);
         for position in 0..4 {
             keys.push(match fields.get(position) {

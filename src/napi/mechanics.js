@@ -20,6 +20,7 @@
   // The plans of `makeAppend` (entry.rs, `Plan`).
   const NOTHING = 0;
   const LAST_FIRST = 1;
+  const FIELD_THEN_LAST = 3;
   // The fields of the event the front reads before the call (entry.rs, `Prefetch`).
   const READ_ONE = 1;
   const READ_STRING_THEN = 2;
@@ -187,7 +188,9 @@
     // its rules) says what comes next for `tags[i]` (and the last one for any other
     // string): NOTHING, for an event that changes nothing (no call is made); LAST_FIRST,
     // for an event whose rule looks at the last chunk before the event's payload: the
-    // array's `length`, its last element and that element's `type`; else nothing more.
+    // array's `length`, its last element and that element's `type`; FIELD_THEN_LAST, the
+    // event's one field (`keys[4 * i]`), then unless it is `undefined` what LAST_FIRST
+    // reads; else nothing more.
     // Then `reads[i]` says which of the event's fields the rules read next, before
     // anything else (`keys[4 * i …]` names them): each is read only when the one before
     // it is what the rules check it to be, so that no field is read that the rules would
@@ -257,8 +260,9 @@
         return undefined;
       }
       // The event's fields the rules read first (see `reads`), then the call.
-      function call(chunks, event, type, code, length, hasLast, last, lastType, at) {
-        let f0, f1, f2, f3;
+      function call(chunks, event, type, code, length, hasLast, last, lastType, at, read) {
+        let f0 = read;
+        let f1, f2, f3;
         switch (reads[code]) {
           case READ_ONE:
             f0 = event[keys[4 * code]];
@@ -310,13 +314,19 @@
         }
         const plan = plans[code];
         if (plan === NOTHING) return undefined;
-        if (plan !== LAST_FIRST) return call(chunks, event, type, code, undefined, false, undefined, undefined, at);
+        let field;
+        if (plan === FIELD_THEN_LAST) {
+          field = event[keys[4 * code]];
+          if (field === undefined) return call(chunks, event, type, code, undefined, false, undefined, undefined, at, field);
+        } else if (plan !== LAST_FIRST) {
+          return call(chunks, event, type, code, undefined, false, undefined, undefined, at);
+        }
         const length = chunks.length;
         if (typeof length === 'number' && length >= 1 && length <= 9007199254740991 && length % 1 === 0) {
           const last = chunks[length - 1];
-          return call(chunks, event, type, code, length, true, last, last ? last.type : undefined, at);
+          return call(chunks, event, type, code, length, true, last, last ? last.type : undefined, at, field);
         }
-        return call(chunks, event, type, code, length, false, undefined, undefined, at);
+        return call(chunks, event, type, code, length, false, undefined, undefined, at, field);
       }
       // A run of consecutive text (or reasoning) deltas of a batch, joined, folded as one
       // delta: the same text as one fold per delta (see batch.rs).
