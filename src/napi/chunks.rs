@@ -49,6 +49,9 @@ pub struct JsChunks<'a, 's> {
     primed: Cell<Option<ReadLength>>,
     /// The `type` of the element at this index, as read before this call.
     primed_type: Cell<Option<(usize, Value)>>,
+    /// The index of the last element as read before this call, which the caller's side
+    /// holds.
+    front_last: Cell<Option<usize>>,
     /// Where the caller's side makes new chunks itself (see [`JsChunks::hand_back`]):
     /// the event's fields it read, and what stands in for the delta it reads later.
     hand_back: Option<HandBack>,
@@ -142,6 +145,7 @@ impl<'a, 's> JsChunks<'a, 's> {
             held_shell: Cell::new(None),
             primed: Cell::new(None),
             primed_type: Cell::new(None),
+            front_last: Cell::new(None),
             hand_back: None,
             composed: Cell::new(None),
             handed_back: Cell::new(None),
@@ -472,6 +476,7 @@ impl ChunkStore for JsChunks<'_, '_> {
             if let (Some((chunk, tag)), Some(index)) = (last, len.checked_sub(1)) {
                 self.cached.set(Some((index, chunk)));
                 self.primed_type.set(Some((index, tag)));
+                self.front_last.set(Some(index));
             }
             return Ok(len);
         }
@@ -619,6 +624,19 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 
     fn push_call(&mut self, index: usize, call: ToolCallEntry<Value, Value>) -> JsResult<()> {
+        if self.hand_back.is_some() && self.front_last.get() == Some(index) {
+            // The batch is the last chunk, which the caller's side holds: it reads its
+            // `calls` and pushes the entry (`handOff` of `mechanics.js`).
+            if let (Some(id), Some(name), Some(arguments)) = (
+                self.operand(call.id),
+                self.operand(call.name),
+                self.operand(call.arguments),
+            ) {
+                self.handed_back
+                    .set(Some(encode(Shape::Call, &[0, id, name, arguments])));
+                return Ok(());
+            }
+        }
         self.cached_calls.set(None);
         let (calls, _) = self.calls(index)?;
         let what = || format!("chunks[{index}].calls");
@@ -789,7 +807,7 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 }
 
-fn calls_not_array(index: usize) -> JsError {
+pub(super) fn calls_not_array(index: usize) -> JsError {
     JsError::Type(format!(
         "chunks[{index}] is a tool-batch whose \"calls\" is not an array"
     ))

@@ -198,6 +198,14 @@ const REFUSED_DELTA: f64 = -3.0;
 /// The `code` of a call to refuse the length the front read for a push (no array-like
 /// has it), given as [`REFUSED_DELTA`] gives the delta.
 const REFUSED_LENGTH: f64 = -4.0;
+/// The `code` of a call to refuse the last chunk's `calls`, found no array by the front
+/// (for a call entry the rules push onto it); the chunk's index is where the length goes.
+const REFUSED_CALLS: f64 = -5.0;
+/// The same for a `calls` whose length no array has (the length where the last element
+/// goes).
+const REFUSED_CALLS_LENGTH: f64 = -6.0;
+/// The same for a `calls` whose length no array-like can have for a push.
+const REFUSED_CALLS_PUSH: f64 = -7.0;
 
 /// Where a call comes from (`ALONE` and `NO_INDEX` of `mechanics.js`), which names its
 /// errors: `appendEventToChunks`, or `appendEventsToChunks` for one event of a batch
@@ -273,6 +281,22 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
         }
         if number == REFUSED_LENGTH {
             return Err(js.bad_length(*last, || "chunks".into()));
+        }
+        if number <= REFUSED_CALLS {
+            let index = js.number(*length)? as usize;
+            let what = format!("chunks[{index}].calls");
+            return Err(if number == REFUSED_CALLS {
+                super::chunks::calls_not_array(index)
+            } else if number == REFUSED_CALLS_LENGTH {
+                match js.length_of(*last, &what) {
+                    Err(error) => error,
+                    Ok(_) => JsError::Internal("a length the front refused passed".into()),
+                }
+            } else if number == REFUSED_CALLS_PUSH {
+                js.bad_length(*last, || what)
+            } else {
+                JsError::Internal("an unknown refusal".into())
+            });
         }
         let ty = type_at(js, *code)?;
         let ty_or_unknown = ty.unwrap_or(EventType::Unknown);

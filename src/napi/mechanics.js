@@ -38,6 +38,13 @@
   // goes (entry.rs, `REFUSED_DELTA`, `REFUSED_LENGTH`).
   const REFUSED_DELTA = -3;
   const REFUSED_LENGTH = -4;
+  // The same for the `calls` of the last chunk, with its index where the length goes:
+  // no array, a length no array has, a length no array-like can have for a push.
+  const REFUSED_CALLS = -5;
+  const REFUSED_CALLS_LENGTH = -6;
+  const REFUSED_CALLS_PUSH = -7;
+  // The shape of `pushNew` that makes a call entry, pushed onto the last chunk's `calls`.
+  const CALL = 5;
   // The code of an event none of whose fields were read (entry.rs, `UNREAD`).
   const UNREAD = -2;
   // Where a call comes from (entry.rs, `At`): `appendEventToChunks`, or a batch's joined
@@ -224,7 +231,7 @@
       // Pushes the new chunk the native side handed back: `handoff` is 8 * (the operands,
       // seven digits in base 128, the first lowest) + the shape of `pushNew`. The chunk is
       // made here as a literal; which chunk and of what is the native side's decision.
-      function handOff(handoff, chunks, event, type, code, at, f0, f1, f2, f3) {
+      function handOff(handoff, chunks, event, type, code, at, f0, f1, f2, f3, length, last) {
         const shape = handoff % 8;
         let rest = (handoff - shape) / 8;
         const ops = [0, 0, 0, 0, 0, 0, 0];
@@ -243,8 +250,27 @@
             return native(chunks, event, type, REFUSED_DELTA, code, false, delta, undefined, undefined, undefined, undefined, undefined, at);
           }
         }
+        let target = chunks;
+        let refusal = REFUSED_LENGTH;
+        let at0 = code;
+        if (shape === CALL) {
+          // An entry for the batch that is the last chunk (`last`), read as the binding
+          // reads it: its `calls`, that it is an array, its length.
+          const batch = last;
+          const index = length - 1;
+          target = batch === undefined || batch === null ? undefined : batch.calls;
+          if (!isArray(target)) {
+            return native(chunks, event, type, REFUSED_CALLS, index, false, undefined, undefined, undefined, undefined, undefined, undefined, at);
+          }
+          const count = target.length;
+          if (typeof count !== 'number' || !(count >= 0 && count <= 9007199254740991) || count % 1 !== 0) {
+            return native(chunks, event, type, REFUSED_CALLS_LENGTH, index, false, count, undefined, undefined, undefined, undefined, undefined, at);
+          }
+          refusal = REFUSED_CALLS_PUSH;
+          at0 = index;
+        }
         const done = pushNew(
-          chunks,
+          target,
           shape,
           operand(ops[0], f0, f1, f2, f3, delta),
           operand(ops[1], f0, f1, f2, f3, delta),
@@ -255,7 +281,7 @@
           operand(ops[6], f0, f1, f2, f3, delta),
         );
         if (done !== true) {
-          return native(chunks, event, type, REFUSED_LENGTH, code, false, done[0], undefined, undefined, undefined, undefined, undefined, at);
+          return native(chunks, event, type, refusal, at0, false, done[0], undefined, undefined, undefined, undefined, undefined, at);
         }
         return undefined;
       }
@@ -296,7 +322,7 @@
           }
           return undefined;
         }
-        return handOff(verdict, chunks, event, type, code, at, f0, f1, f2, f3);
+        return handOff(verdict, chunks, event, type, code, at, f0, f1, f2, f3, length, last);
       }
       // `at`: the event's index in a batch, NO_INDEX for a batch's joined deltas, or
       // ALONE for `appendEventToChunks`; the native side names its errors after it.
