@@ -21,7 +21,7 @@
   const NOTHING = 0;
   const LAST_FIRST = 1;
   const FIELD_THEN_LAST = 3;
-  // The fields of the event the front reads before the call (entry.rs, `Prefetch`).
+  // The fields of the event the front reads before the call (decode.rs, `Prefetch`).
   const READ_ONE = 1;
   const READ_STRING_THEN = 2;
   const READ_OBJECT_THEN = 3;
@@ -29,7 +29,7 @@
   // What the native side leaves to `appendEventToChunks` (entry.rs, `Handoff`): 1, or a
   // chunk to push (8 or more, see `handOff`).
   const EXTEND_LAST = 1;
-  // The operands of a hand-back (entry.rs, `Operand`): 1 to 4 the fields read before
+  // The operands of a hand-back (chunks.rs, `DELTA`, `CONSTANTS`): 1 to 4 the fields read before
   // the call, DELTA the event's delta, CONSTANTS and above the constants.
   const DELTA = 5;
   const CONSTANTS = 8;
@@ -215,7 +215,7 @@
       function isObject(value) {
         return value !== null && (typeof value === 'object' || typeof value === 'function');
       }
-      // An operand of a hand-back (entry.rs, `Operand`): a field read before the call,
+      // An operand of a hand-back (chunks.rs, `DELTA`, `CONSTANTS`): a field read before the call,
       // the event's delta read now, or a constant.
       function operand(o, f0, f1, f2, f3, delta) {
         if (o >= CONSTANTS) return constants[o - CONSTANTS];
