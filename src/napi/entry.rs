@@ -219,6 +219,10 @@ enum At {
 
 impl At {
     fn read(js: &Js, at: Value) -> JsResult<At> {
+        // Left out (`undefined`) by `appendEventToChunks`.
+        if js.value_type(at)? != ValueType::Number {
+            return Ok(At::Alone);
+        }
         let at = js.number(at)?;
         Ok(if at >= 0.0 {
             At::Batch(Some(at as usize))

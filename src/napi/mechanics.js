@@ -312,7 +312,12 @@
             }
             break;
         }
-        const verdict = native(chunks, event, type, code, length, hasLast, last, lastType, f0, f1, f2, f3, at);
+        // Without fields read (then all are undefined), and outside a batch, the arguments
+        // after the last chunk's are left out (the native side reads them as undefined):
+        // the WebAssembly build makes a handle for each argument passed.
+        const verdict = at === ALONE && f0 === undefined
+          ? native(chunks, event, type, code, length, hasLast, last, lastType)
+          : native(chunks, event, type, code, length, hasLast, last, lastType, f0, f1, f2, f3, at);
         if (verdict === undefined || verdict === null) return undefined;
         if (verdict === EXTEND_LAST) {
           // The rules extend `last` with the delta: read, checked and joined here.
