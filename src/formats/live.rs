@@ -23,15 +23,13 @@ pub trait LiveFold {
     /// Folds the value at `line` into `out`; unknown values are counted in `skips`.
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()>;
 
-    /// Folds the frame at `line` (its bytes, `utf8` when they are known to be UTF-8)
-    /// straight from its bytes, when the fold can, without building its value first;
-    /// `None` when it leaves the frame to [`LiveFold::push`] of its parsed value. A frame
-    /// it takes must fold exactly as that would: the same messages, skips and errors. The
-    /// default takes none.
+    /// Folds the frame `bytes` at `line` straight from its bytes, when the fold can,
+    /// without building its value first; `None` when it leaves the frame to
+    /// [`LiveFold::push`] of its parsed value. A frame it takes must fold exactly as that
+    /// would: the same messages, skips and errors. The default takes none.
     fn push_frame(
         &mut self,
         _bytes: &[u8],
-        _utf8: bool,
         _line: usize,
         _out: &mut Folded,
         _skips: &mut Skips,

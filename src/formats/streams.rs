@@ -108,7 +108,6 @@ impl LiveFold for Events {
     fn push_frame(
         &mut self,
         bytes: &[u8],
-        _utf8: bool,
         _line: usize,
         out: &mut Folded,
         _skips: &mut Skips,
@@ -156,10 +155,13 @@ impl LiveFold for Events {
 
 /// The agent event a frame's bytes hold, decoded without building the frame's value; `None`
 /// when they are not a valid event with a string `type`, or may nest deeper than the
-/// value reader accepts (which takes more openers than the limit).
+/// value reader accepts (which takes more openers than the limit, and as many closers:
+/// a shorter frame cannot).
 fn event_from_bytes(bytes: &[u8]) -> Option<FormatEvent> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    if bytes.iter().filter(|&&b| matches!(b, b'{' | b'[')).count() > value::MAX_DEPTH {
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
+    if bytes.len() > 2 * value::MAX_DEPTH
+        && bytes.iter().filter(|&&b| matches!(b, b'{' | b'[')).count() > value::MAX_DEPTH
+    {
         return None;
     }
     let mut fields = Fields::default();
