@@ -436,3 +436,19 @@ test('a recording read whole looks past lines that are no JSON before its first 
   live.push(events)
   assert.deepEqual(plain(live.messages), plain(foldStream(events, { format: 'pi-events' }).messages))
 })
+
+test('a result that lands on an earlier tool batch after the last write is written by the conversation gone on from the state', () => {
+  const live = new Conversation({ format: 'events' })
+  live.push({ type: 'tool-call', toolCall: { id: 'c', name: 'ls', arguments: {} } })
+  live.push({ type: 'text-delta', delta: 'running' })
+  live.toUIMessageChunks()
+  live.push({ type: 'tool-result', toolResult: { toolCallId: 'c', result: 'a.txt', isError: false } })
+  // Kept before the result was written.
+  const kept = JSON.parse(JSON.stringify({ messages: live.messages, resume: live.resume }))
+  const resumed = new Conversation({ format: 'events', ...kept })
+  assert.deepEqual(resumed.toUIMessageChunks(), live.toUIMessageChunks())
+  assert.deepEqual(
+    new Conversation({ format: 'events', ...kept }).toUIMessageChunks(),
+    [{ type: 'tool-output-available', toolCallId: 'c', output: 'a.txt' }],
+  )
+})
