@@ -452,3 +452,18 @@ test('a result that lands on an earlier tool batch after the last write is writt
     [{ type: 'tool-output-available', toolCallId: 'c', output: 'a.txt' }],
   )
 })
+
+test('a resume state does not grow with the stream when the UI stream is not written, nor after', () => {
+  const live = new Conversation({ format: 'events' })
+  const ui = () => JSON.parse(JSON.stringify(live.resume.ui))
+  live.push({ type: 'text-delta', delta: 'a' })
+  const early = ui()
+  for (let i = 0; i < 50; i++) live.push({ type: 'text-delta', delta: 'b' })
+  assert.deepEqual(ui(), early)
+  live.toUIMessageChunks()
+  live.push({ type: 'text-delta', delta: 'c' })
+  const written = ui()
+  for (let i = 0; i < 50; i++) live.push({ type: 'text-delta', delta: 'd' })
+  assert.deepEqual(ui(), written)
+  assert.deepEqual(written.touched, [])
+})

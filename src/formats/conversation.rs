@@ -382,11 +382,14 @@ impl Conversation {
         let end = self.out.len();
         let mut changed: Vec<MessageChange> = Vec::new();
         let mut touched = self.out.take_touched();
-        self.ui_touched.extend(
-            touched
-                .iter()
-                .filter_map(|&(message, chunk)| Some((message, chunk?))),
-        );
+        // Only what the UI writer looks at, once: the list (and the resume state that
+        // holds it) stays short when the UI stream is not written.
+        for &(message, chunk) in &touched {
+            let Some(chunk) = chunk else { continue };
+            if self.ui.wants(message, chunk) && !self.ui_touched.contains(&(message, chunk)) {
+                self.ui_touched.push((message, chunk));
+            }
+        }
         touched.retain(|&(message, _)| message < start);
         touched.sort_unstable();
         touched.dedup();

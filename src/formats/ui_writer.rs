@@ -140,9 +140,12 @@ impl Written {
             None | Some(Json::Null | Json::Undefined) => Vec::new(),
             Some(Json::Array(items)) => items
                 .iter()
-                .map(|item| whole(item).filter(|&j| matches!(chunks.get(j), Some(Chunk::Thinking { .. }))))
+                .map(|item| {
+                    whole(item)
+                        .filter(|&j| j < chunk && matches!(chunks.get(j), Some(Chunk::Thinking { .. })))
+                })
                 .collect::<Option<_>>()
-                .ok_or(".openThinking must hold the indexes of thinking chunks only")?,
+                .ok_or(".openThinking must hold the indexes of thinking chunks before .chunk only")?,
             Some(_) => return Err(".openThinking must be an array of chunk indexes".into()),
         };
         Ok(Written {
@@ -171,6 +174,15 @@ fn suffix(text: &Wtf8, from: usize) -> Json {
 }
 
 impl UiWriter {
+    /// Whether a change to chunk `j` of message `index` is for [`UiWriter::write`] to
+    /// look at: a chunk already passed of a message being written (a result that landed
+    /// on an earlier tool batch). Others are written, or not, as the message goes on.
+    pub fn wants(&self, index: usize, j: usize) -> bool {
+        self.written
+            .get(index)
+            .is_some_and(|w| w.started && !w.finished && j < w.chunk)
+    }
+
     /// What was written, as plain JSON for a resume state, with `touched` (the chunks
     /// changed since the last write).
     pub fn save(&self, messages: &Folded, touched: &[(usize, usize)]) -> Json {
