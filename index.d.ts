@@ -335,8 +335,8 @@ export interface ConversationOptions {
 
 /**
  * A conversation's state beyond its messages (`Conversation.resume`): plain JSON, to
- * keep next to the messages it goes with. Only `pending` is for the application; the
- * rest is the format's, read back as it was written.
+ * keep next to the messages it goes with. Only `pending` and `skipped` are for the
+ * application; the rest is the format's and the UI writer's, read back as written.
  */
 export interface ConversationResume {
   /** The layout's version (1). */
@@ -352,6 +352,16 @@ export interface ConversationResume {
   pending: number
   /** What the format's fold remembers. */
   fold: unknown
+  /**
+   * What was skipped so far (as `skipped` reports it): a conversation gone on from the
+   * state counts what reading the whole recording counts. Absent: nothing.
+   */
+  skipped?: SkippedLines
+  /**
+   * What `toUIMessageChunks` / `toUIMessageStream` wrote so far: a conversation gone on
+   * from the state writes only what is new. Absent: nothing.
+   */
+  ui?: unknown
 }
 
 /**

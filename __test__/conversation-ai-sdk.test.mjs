@@ -166,3 +166,46 @@ test('a reasoning end that comes after the text that followed its thinking still
   assert.deepEqual(got, expected)
   assert.deepEqual(got.parts.find((part) => part.type === 'reasoning').providerMetadata, { anthropic: { signature: 'sig' } })
 })
+
+test('a backend restarted at any event goes on from the resume state writing only what is new: the SDK reads the whole conversation', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.integer(), async (seed) => {
+      const list = events(seed)
+      const before = new Conversation({ format: 'events' })
+      const sent = []
+      for (let cut = 0; cut <= list.length; cut++) {
+        // What the first process sent and kept up to here; a second one goes on from it.
+        const { messages, resume } = JSON.parse(JSON.stringify({ messages: before.messages, resume: before.resume }))
+        const after = new Conversation({ format: 'events', messages, resume })
+        const chunks = [...sent]
+        for (const event of list.slice(cut)) {
+          try {
+            after.push(event)
+          } catch {
+            continue
+          }
+          chunks.push(...after.toUIMessageChunks())
+        }
+        after.end()
+        chunks.push(...after.toUIMessageChunks())
+        const assistant = after.messages.filter((m) => m.role === 'assistant')
+        const groups = chunks.reduce((all, chunk) => (chunk.type === 'start' && all.push([]), all.at(-1)?.push(chunk), all), [])
+        assert.equal(groups.length, assistant.length, `after event ${cut}: one UI message per assistant message`)
+        for (const [i, message] of assistant.entries()) {
+          const expected = JSON.parse(JSON.stringify(aiSdk.fromMessage(message)))
+          if (expected.parts.every((part) => part.type === 'step-start')) expected.parts = []
+          assert.deepEqual(await lastMessage(chunkStream(groups[i])), expected, `after event ${cut}, message ${i}`)
+        }
+        if (cut === list.length) break
+        try {
+          before.push(list[cut])
+        } catch {
+          continue
+        }
+        // Written sometimes, so that some states keep changes not written yet.
+        if (cut % 3 !== 1) sent.push(...before.toUIMessageChunks())
+      }
+    }),
+    { numRuns: Number(process.env.CONVERSATION_RUNS ?? 10), includeErrorInReport: true },
+  )
+})

@@ -330,7 +330,17 @@ test('a resume state is checked: its format, its messages, its line, its shape',
   const live = new Conversation({ format: 'events' })
   live.push(delta('a'))
   const { messages, resume } = JSON.parse(JSON.stringify({ messages: live.messages, resume: live.resume }))
-  assert.deepEqual({ ...resume, fold: undefined }, { version: 1, format: 'events', line: 2, messages: 1, open: true, pending: 0, fold: undefined })
+  assert.deepEqual(
+    { ...resume, fold: undefined, ui: undefined },
+    { version: 1, format: 'events', line: 2, messages: 1, open: true, pending: 0, fold: undefined, skipped: { count: 0, examples: [], kinds: {} }, ui: undefined },
+  )
+  const ui = (change) => ({ ...resume, ui: change(structuredClone(resume.ui)) })
+  const written = new Conversation({ format: 'events' })
+  written.push(delta('abc'))
+  written.push({ type: 'nope' })
+  written.toUIMessageChunks()
+  const kept = JSON.parse(JSON.stringify({ messages: written.messages, resume: written.resume }))
+  const wrote = (change) => ({ ...kept.resume, ui: change(structuredClone(kept.resume.ui)) })
   const cases = [
     [{ format: 'acp', messages, resume }, /options\.resume\.format is 'events', not this conversation's 'acp'/],
     [{ format: 'events', resume }, /options\.resume\.messages: the state goes with 1 messages, 0 were given/],
@@ -338,10 +348,35 @@ test('a resume state is checked: its format, its messages, its line, its shape',
     [{ format: 'events', messages, resume: 'x' }, /options\.resume must be an object/],
     [{ format: 'events', messages, resume: { ...resume, version: 2 } }, /options\.resume\.version 2/],
     [{ format: 'events', messages, resume: { ...resume, fold: 5 } }, /options\.resume\.fold must be/],
+    [{ format: 'events', messages, resume: { ...resume, skipped: [] } }, /options\.resume\.skipped must be an object/],
+    [{ format: 'events', messages, resume: { ...resume, skipped: { count: -1 } } }, /options\.resume\.skipped\.count must be a whole number/],
+    [{ format: 'events', messages, resume: { ...resume, skipped: { count: 1, examples: [3] } } }, /options\.resume\.skipped\.examples must hold strings/],
+    [{ format: 'events', messages, resume: { ...resume, skipped: { count: 1, kinds: { x: 'one' } } } }, /options\.resume\.skipped\.kinds\["x"\] must be a whole number/],
+    [{ format: 'events', messages, resume: { ...resume, ui: 'all' } }, /options\.resume\.ui must be an object/],
+    [{ format: 'events', messages, resume: ui((u) => ({ ...u, from: 2 })) }, /options\.resume\.ui\.from 2 is past the 1 messages/],
+    [{ format: 'events', messages, resume: ui((u) => ({ ...u, touched: [[1, 0]] })) }, /options\.resume\.ui\.touched must hold \[message, chunk\] pairs/],
+    [{ format: 'events', ...kept, resume: wrote((u) => ({ ...u, messages: [...u.messages, ...u.messages] })) }, /options\.resume\.ui\.messages holds more messages/],
+    [{ format: 'events', ...kept, resume: wrote((u) => (u.messages[0].text = 4, u)) }, /options\.resume\.ui\.messages\[0\]\.text 4 is more than the chunk's 3 bytes/],
+    [{ format: 'events', ...kept, resume: wrote((u) => (u.messages[0].chunk = 2, u)) }, /options\.resume\.ui\.messages\[0\]\.chunk 2 is past the message's 1 chunks/],
+    [{ format: 'events', ...kept, resume: wrote((u) => (u.messages[0].calls = 1, u)) }, /options\.resume\.ui\.messages\[0\]\.calls 1 is more than the chunk's 0 calls/],
+    [{ format: 'events', ...kept, resume: wrote((u) => (u.messages[0].sent = [true], u)) }, /options\.resume\.ui\.messages\[0\]\.sent names 1 calls/],
+    [{ format: 'events', ...kept, resume: wrote((u) => (u.messages[0].openThinking = [0], u)) }, /options\.resume\.ui\.messages\[0\]\.openThinking must hold the indexes of thinking chunks/],
+    [{ format: 'events', ...kept, resume: wrote((u) => (u.messages[0].started = 1, u)) }, /options\.resume\.ui\.messages\[0\]\.started must be a boolean/],
   ]
   for (const [options, message] of cases) {
     assert.throws(() => new Conversation(options), (e) => e instanceof TypeError && message.test(e.message), message.source)
   }
+  const before = structuredClone(kept)
+  for (const [options] of cases.slice(-9)) assert.throws(() => new Conversation(options))
+  assert.deepEqual(kept, before, "the caller's state is left as it was")
+  // A state kept without what was skipped and written: nothing was.
+  const older = new Conversation({ format: 'events', ...kept, resume: { ...kept.resume, skipped: undefined, ui: undefined } })
+  assert.equal(older.skipped.count, 0)
+  assert.deepEqual(older.toUIMessageChunks().map((c) => c.type), ['start', 'start-step', 'text-start', 'text-delta'])
+  const carried = new Conversation({ format: 'events', ...kept })
+  assert.deepEqual(plain(carried.skipped), plain(written.skipped))
+  assert.equal(carried.skipped.count, 1)
+  assert.deepEqual(carried.toUIMessageChunks(), [])
   const resumed = new Conversation({ format: 'events', messages, resume, line: 2 })
   assert.throws(() => resumed.push('nope\n'), (e) => e.line === 2)
   live.push('{"type":"text-de')
@@ -400,4 +435,35 @@ test('a recording read whole looks past lines that are no JSON before its first 
   assert.throws(() => live.push('(node:4242) ExperimentalWarning: a notice\n'), (e) => e.line === 1)
   live.push(events)
   assert.deepEqual(plain(live.messages), plain(foldStream(events, { format: 'pi-events' }).messages))
+})
+
+test('a result that lands on an earlier tool batch after the last write is written by the conversation gone on from the state', () => {
+  const live = new Conversation({ format: 'events' })
+  live.push({ type: 'tool-call', toolCall: { id: 'c', name: 'ls', arguments: {} } })
+  live.push({ type: 'text-delta', delta: 'running' })
+  live.toUIMessageChunks()
+  live.push({ type: 'tool-result', toolResult: { toolCallId: 'c', result: 'a.txt', isError: false } })
+  // Kept before the result was written.
+  const kept = JSON.parse(JSON.stringify({ messages: live.messages, resume: live.resume }))
+  const resumed = new Conversation({ format: 'events', ...kept })
+  assert.deepEqual(resumed.toUIMessageChunks(), live.toUIMessageChunks())
+  assert.deepEqual(
+    new Conversation({ format: 'events', ...kept }).toUIMessageChunks(),
+    [{ type: 'tool-output-available', toolCallId: 'c', output: 'a.txt' }],
+  )
+})
+
+test('a resume state does not grow with the stream when the UI stream is not written, nor after', () => {
+  const live = new Conversation({ format: 'events' })
+  const ui = () => JSON.parse(JSON.stringify(live.resume.ui))
+  live.push({ type: 'text-delta', delta: 'a' })
+  const early = ui()
+  for (let i = 0; i < 50; i++) live.push({ type: 'text-delta', delta: 'b' })
+  assert.deepEqual(ui(), early)
+  live.toUIMessageChunks()
+  live.push({ type: 'text-delta', delta: 'c' })
+  const written = ui()
+  for (let i = 0; i < 50; i++) live.push({ type: 'text-delta', delta: 'd' })
+  assert.deepEqual(ui(), written)
+  assert.deepEqual(written.touched, [])
 })

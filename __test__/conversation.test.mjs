@@ -110,13 +110,21 @@ function checkSharing(before, after, changes) {
   })
 }
 
+/**
+ * Whether the UI message stream is written after the `k`th frame: not after every one, so
+ * that some states are kept with changes not written yet.
+ */
+const writesAfter = (k) => k % 3 !== 1
+
 /** Pushes `frames` one at a time into three conversations and checks every step. */
 function pushAll(format, frames, splits) {
   const asBytes = new Conversation({ format })
   const asValues = new Conversation({ format, mode: 'immutable' })
   const stable = asBytes.messages
   const accepted = []
-  // After each frame: what an application keeps to go on later (through JSON, as a reload).
+  // After each frame: the UI message stream chunks written then, and what an application
+  // keeps to go on later (through JSON, as a reload).
+  const written = [[]]
   const saved = [keep(asBytes)]
   for (const frame of frames) {
     const before = plain(asBytes.messages)
@@ -133,6 +141,7 @@ function pushAll(format, frames, splits) {
       assert.throws(() => asValues.push(frame))
       assert.equal(asValues.messages, snapshot, 'a refused value changes nothing')
       accepted.push(undefined)
+      written.push(writesAfter(accepted.length) ? asBytes.toUIMessageChunks() : [])
       saved.push(keep(asBytes))
       continue
     }
@@ -150,9 +159,10 @@ function pushAll(format, frames, splits) {
     assert.deepEqual(plain(snapshot), held, 'an array given before is never changed')
     assert.equal(last, asValues.messages.at(-1), 'at(-1) is messages.at(-1)')
     checkSharing(snapshot, asValues.messages, valueChanges)
+    written.push(writesAfter(accepted.length) ? asBytes.toUIMessageChunks() : [])
     saved.push(keep(asBytes))
   }
-  resumeEverywhere(format, accepted, saved)
+  resumeEverywhere(format, accepted, saved, written)
   // The same frames as SSE, in random pieces.
   const split = new Conversation({ format })
   const bytes = Buffer.from(sse(accepted.filter((frame) => frame !== undefined)))
@@ -171,10 +181,26 @@ const keep = (live) => JSON.parse(JSON.stringify({ messages: live.messages, resu
 /**
  * Going on from every frame boundary of a recording: from what a live conversation kept
  * there (an app restarted), and from `foldStream` of the recording up to there (a page
- * reloaded mid-turn), the rest pushed live gives what reading the whole recording gives.
+ * reloaded mid-turn), the rest pushed live gives what reading the whole recording gives:
+ * its messages and its `skipped`. Going on from a live conversation's state, the UI
+ * message stream goes on too: what was `written` up to the cut and what the conversation
+ * gone on from there writes are what one conversation reading it all writes.
  */
-function resumeEverywhere(format, frames, saved) {
-  const whole = foldStream(ndjson(frames), { format }).messages
+function resumeEverywhere(format, frames, saved, written) {
+  const read = foldStream(ndjson(frames), { format })
+  const { messages: whole } = read
+  const skipped = plain(read.skipped)
+  const pushRest = (live, cut) => {
+    const out = []
+    for (let k = cut + 1; k <= frames.length; k++) {
+      live.push(Buffer.from(ndjson([frames[k - 1]])))
+      if (writesAfter(k)) out.push(...live.toUIMessageChunks())
+    }
+    live.end()
+    return [...out, ...live.toUIMessageChunks()]
+  }
+  const wholeUi = pushRest(new Conversation({ format }), 0)
+  assert.deepEqual(wholeUi.slice(0, written.flat().length), written.flat(), 'the recording read live writes what was written as it was pushed')
   for (let cut = 0; cut <= frames.length; cut++) {
     const prefix = frames.slice(0, cut)
     const loaded = JSON.parse(JSON.stringify(cut ? foldStream(ndjson(prefix), { format }) : { messages: [], resume: saved[0].resume }))
@@ -182,10 +208,17 @@ function resumeEverywhere(format, frames, saved) {
       assert.deepEqual(messages, plain(reload(format, prefix) ?? []), `${from} at ${cut}: messages`)
       const mode = cut % 2 ? 'immutable' : 'mutable'
       const live = new Conversation({ format, mode, messages, resume })
+      const where = `going on from ${from} after frame ${cut} of ${frames.length}, ${mode}`
       assert.deepEqual(plain(live.messages), messages)
-      live.push(Buffer.from(ndjson(frames.slice(cut))))
-      live.end()
-      assert.deepEqual(plain(live.messages), whole, `going on from ${from} after frame ${cut} of ${frames.length}, ${mode}`)
+      if (from === 'live') {
+        const ui = [...written.slice(0, cut + 1).flat(), ...pushRest(live, cut)]
+        assert.deepEqual(ui, wholeUi, `${where}: the UI message stream`)
+      } else {
+        live.push(Buffer.from(ndjson(frames.slice(cut))))
+        live.end()
+      }
+      assert.deepEqual(plain(live.messages), whole, where)
+      assert.deepEqual(plain(live.skipped), skipped, `${where}: skipped`)
     }
   }
 }

@@ -153,7 +153,8 @@ fn going_on_from_any_frame_with_the_resume_state_equals_the_whole_recording() {
     use agent_chunks::formats::value;
     for &(name, bytes) in EXAMPLES {
         let format = find(name).unwrap();
-        let whole = fold_stream(format, bytes, false).unwrap().messages;
+        let read = fold_stream(format, bytes, false).unwrap();
+        let whole = read.messages;
         for cut in frame_ends(bytes) {
             let loaded = fold_stream(format, &bytes[..cut], false).unwrap();
             // Through JSON text, as an application keeps it.
@@ -166,6 +167,11 @@ fn going_on_from_any_frame_with_the_resume_state_equals_the_whole_recording() {
                 owned_messages(live.messages()),
                 whole,
                 "{name} going on from byte {cut}"
+            );
+            assert_eq!(
+                live.skips(),
+                &read.skips,
+                "{name} going on from byte {cut}: skipped"
             );
         }
     }
@@ -236,6 +242,7 @@ proptest! {
             live.push_bytes(&recording[cut..]).unwrap();
             live.end().unwrap();
             prop_assert_eq!(owned_messages(live.messages()), whole.messages.clone(), "{} going on from byte {}", name, cut);
+            prop_assert_eq!(live.skips(), &whole.skips, "{} going on from byte {}: skipped", name, cut);
         }
     }
 }

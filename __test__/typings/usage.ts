@@ -444,11 +444,13 @@ import { Conversation, type ConversationChanges, type ConversationResume } from 
   const kept: { messages: ChatMessage[]; resume: ConversationResume } = JSON.parse(JSON.stringify({ messages, resume: live.resume }))
   const exact = new Conversation({ format: 'acp', ...kept })
   const pending: number = exact.resume.pending
+  // What was skipped so far goes on with the state.
+  const skippedSoFar: number | undefined = exact.resume.skipped?.count
   const folded = foldStream('', { format: 'acp' })
   const fromFile = new Conversation({ format: 'acp', messages: folded.messages, resume: folded.resume })
   const one: ChatMessage | undefined = live.at(-1)
   const count: number = live.length
-  void [added, chunkIndexes, sse, ui, resumed, live.skipped.count, live.end(), pending, fromFile, one, count]
+  void [added, chunkIndexes, sse, ui, resumed, live.skipped.count, live.end(), pending, skippedSoFar, fromFile, one, count]
   // @ts-expect-error the format is required
   new Conversation({})
   // @ts-expect-error a resume state is an object

@@ -26,7 +26,8 @@ use super::check::{unreadable_kind, FormatError, FormatResult, Skips, NOT_UTF8};
 use super::live::{Folded, LiveFold, Origin};
 use super::model_json::FormatMessage;
 use super::registry::{Format, SNIFF_BYTES, SNIFF_VALUES};
-use super::resume::Envelope;
+use super::resume::{self, Envelope};
+use super::ui_writer::UiWriter;
 use super::value::{self, Json};
 
 /// How a conversation reads.
@@ -161,7 +162,7 @@ pub struct Conversation {
     /// Values pushed already parsed: the line numbers they are given.
     values: usize,
     /// What was written of it as a UI message stream.
-    ui: super::ui_writer::UiWriter,
+    ui: UiWriter,
     /// Chunks changed since the UI stream was last written.
     ui_touched: Vec<(usize, usize)>,
     ended: bool,
@@ -196,6 +197,8 @@ impl Conversation {
         let (new_fold, prefix) = format.stream.ok_or_else(|| not_a_stream(format))?;
         let mut out = Folded::resume(prefix, messages);
         let mut fold = new_fold();
+        let mut skips = Skips::new(options.strict);
+        let mut ui = (UiWriter::default(), Vec::new());
         match state {
             None => fold.resume(&out),
             Some(state) => {
@@ -217,6 +220,9 @@ impl Conversation {
                     .map_err(|e| format!("resume.fold{e}"))?;
                 out.set_open(state.open);
                 options.first_line = state.line;
+                skips = resume::read_skipped(&state.skipped, options.strict)
+                    .map_err(|e| format!("resume.skipped{e}"))?;
+                ui = UiWriter::restore(&state.ui, &out).map_err(|e| format!("resume{e}"))?;
             }
         }
         let first_line = options.first_line.max(1);
@@ -224,7 +230,7 @@ impl Conversation {
             format,
             fold,
             out,
-            skips: Skips::new(options.strict),
+            skips,
             framer: Framer::starting_at(Framing::Auto, first_line as u64),
             reading: Reading {
                 limit: options.limit,
@@ -233,8 +239,8 @@ impl Conversation {
                 unread_first: None,
             },
             values: first_line - 1,
-            ui: Default::default(),
-            ui_touched: Vec::new(),
+            ui: ui.0,
+            ui_touched: ui.1,
             ended: false,
         })
     }
@@ -259,6 +265,8 @@ impl Conversation {
             open: self.out.is_open(),
             pending: self.framer.unfinished() as usize,
             fold: self.fold.save(),
+            skipped: resume::skipped(&self.skips),
+            ui: self.ui.save(&self.out, &self.ui_touched),
         }
         .to_json()
     }
@@ -374,11 +382,14 @@ impl Conversation {
         let end = self.out.len();
         let mut changed: Vec<MessageChange> = Vec::new();
         let mut touched = self.out.take_touched();
-        self.ui_touched.extend(
-            touched
-                .iter()
-                .filter_map(|&(message, chunk)| Some((message, chunk?))),
-        );
+        // Only what the UI writer looks at, once: the list (and the resume state that
+        // holds it) stays short when the UI stream is not written.
+        for &(message, chunk) in &touched {
+            let Some(chunk) = chunk else { continue };
+            if self.ui.wants(message, chunk) && !self.ui_touched.contains(&(message, chunk)) {
+                self.ui_touched.push((message, chunk));
+            }
+        }
         touched.retain(|&(message, _)| message < start);
         touched.sort_unstable();
         touched.dedup();

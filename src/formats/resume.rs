@@ -11,9 +11,15 @@
 //!
 //! ```json
 //! { "version": 1, "format": "ai-sdk", "line": 42, "messages": 3, "open": true,
-//!   "pending": 0, "fold": { … } }
+//!   "pending": 0, "fold": { … }, "skipped": { "count": 1, … }, "ui": { … } }
 //! ```
+//!
+//! `skipped` is what was skipped so far (as `skipped` reports it), so that a conversation
+//! gone on from the state counts what the whole recording would; `ui` is what was written
+//! of it as a UI message stream ([`super::ui_writer`]), so that the stream goes on with
+//! what is new. Both may be absent (nothing skipped, nothing written).
 
+use super::check::Skips;
 use super::value::Json;
 use super::wtf8::Wtf8;
 
@@ -35,6 +41,10 @@ pub struct Envelope {
     pub pending: usize,
     /// The format's own part.
     pub fold: Json,
+    /// What was skipped so far ([`skipped`]); `null`: nothing.
+    pub skipped: Json,
+    /// What was written as a UI message stream; `null`: nothing.
+    pub ui: Json,
 }
 
 impl Envelope {
@@ -47,6 +57,8 @@ impl Envelope {
             ("open", Json::Bool(self.open)),
             ("pending", number(self.pending)),
             ("fold", self.fold.clone()),
+            ("skipped", self.skipped.clone()),
+            ("ui", self.ui.clone()),
         ])
     }
 
@@ -71,8 +83,62 @@ impl Envelope {
             open: flag(state, "open")?,
             pending: count(state, "pending")?,
             fold: state.get("fold").cloned().unwrap_or(Json::Null),
+            skipped: state.get("skipped").cloned().unwrap_or(Json::Null),
+            ui: state.get("ui").cloned().unwrap_or(Json::Null),
         })
     }
+}
+
+/// A reading's `skipped` report: how many values were skipped, the first few by example,
+/// and how many of each kind (lines known and passed over included).
+pub fn skipped(skips: &Skips) -> Json {
+    Json::object([
+        ("count", Json::Number(skips.count.to_string().into())),
+        (
+            "examples",
+            Json::Array(skips.examples.iter().map(|e| Json::string(e.as_str())).collect()),
+        ),
+        (
+            "kinds",
+            Json::Object(
+                skips
+                    .kinds
+                    .iter()
+                    .map(|(kind, n)| (Wtf8::from(kind.as_str()), Json::Number(n.to_string().into())))
+                    .collect(),
+            ),
+        ),
+    ])
+}
+
+/// What [`skipped`] wrote, read back (`null`: nothing skipped); the error names the field,
+/// after `.skipped`.
+pub fn read_skipped(state: &Json, strict: bool) -> Result<Skips, String> {
+    let mut skips = Skips::new(strict);
+    if matches!(state, Json::Null | Json::Undefined) {
+        return Ok(skips);
+    }
+    object(state)?;
+    skips.count = count(state, "count")? as u64;
+    skips.examples = match state.get("examples") {
+        None | Some(Json::Undefined | Json::Null) => Vec::new(),
+        Some(Json::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(|s| s.to_string_lossy().into_owned()))
+            .collect::<Option<_>>()
+            .ok_or(".examples must hold strings only")?,
+        Some(_) => return Err(".examples must be an array of strings".into()),
+    };
+    for (kind, n) in members(state, "kinds")? {
+        let n = whole(n).ok_or_else(|| {
+            format!(
+                ".kinds[{:?}] must be a whole number from 0",
+                kind.to_string_lossy()
+            )
+        })?;
+        skips.kinds.insert(kind.to_string_lossy().into_owned(), n as u64);
+    }
+    Ok(skips)
 }
 
 /// A fold's state must be an object.

@@ -11,10 +11,16 @@
 //! of it the `UIMessage` that [`super::ai_sdk::write_message`] writes for the message.
 //! Error chunks and shell output have no part (as there); user and system messages are the
 //! client's own and are not written.
+//!
+//! What the writer has written is part of a conversation's resume state ([`UiWriter::save`]),
+//! so that a backend that goes on from the state (restarted mid-stream, or handing the
+//! stream to another process) writes only what is new: the chunks written before the cut
+//! and those after make the same UI messages as one stream.
 
 use crate::model::{Chunk, MessageRole};
 
 use super::live::Folded;
+use super::resume::{self, count, flag, number, whole};
 use super::value::Json;
 use super::wtf8::Wtf8;
 
@@ -49,6 +55,114 @@ pub struct UiWriter {
     first_open: usize,
 }
 
+impl Written {
+    /// As plain JSON; of the results, whether the one the call has now was written.
+    fn save(&self, chunks: &[Chunk<Wtf8, Json>]) -> Json {
+        let sent = match chunks.get(self.chunk) {
+            Some(Chunk::ToolBatch { calls }) => self
+                .results
+                .iter()
+                .zip(calls)
+                .map(|(sent, call)| Json::Bool(sent.is_some() && *sent == call.result))
+                .collect(),
+            _ => Vec::new(),
+        };
+        Json::object([
+            ("started", Json::Bool(self.started)),
+            ("finished", Json::Bool(self.finished)),
+            ("chunk", number(self.chunk)),
+            ("begun", Json::Bool(self.begun)),
+            ("ended", Json::Bool(self.ended)),
+            ("text", number(self.text)),
+            ("calls", number(self.calls)),
+            ("sent", Json::Array(sent)),
+            ("afterTools", Json::Bool(self.after_tools)),
+            (
+                "openThinking",
+                Json::Array(self.open_thinking.iter().map(|&j| number(j)).collect()),
+            ),
+        ])
+    }
+
+    /// What [`Written::save`] wrote, checked against the message's chunks.
+    fn restore(state: &Json, chunks: &[Chunk<Wtf8, Json>]) -> Result<Self, String> {
+        resume::object(state)?;
+        let chunk = count(state, "chunk")?;
+        if chunk > chunks.len() {
+            return Err(format!(
+                ".chunk {chunk} is past the message's {} chunks",
+                chunks.len()
+            ));
+        }
+        let text = count(state, "text")?;
+        let calls = count(state, "calls")?;
+        let (text_len, calls_len) = match chunks.get(chunk) {
+            Some(Chunk::Text { text } | Chunk::System { text, .. } | Chunk::Thinking { text, .. }) => {
+                (text.as_bytes().len(), 0)
+            }
+            Some(Chunk::ToolBatch { calls }) => (0, calls.len()),
+            _ => (0, 0),
+        };
+        if text > text_len {
+            return Err(format!(
+                ".text {text} is more than the chunk's {text_len} bytes of text"
+            ));
+        }
+        if calls > calls_len {
+            return Err(format!(
+                ".calls {calls} is more than the chunk's {calls_len} calls"
+            ));
+        }
+        let results = match (state.get("sent"), chunks.get(chunk)) {
+            (None | Some(Json::Null | Json::Undefined), _) => Vec::new(),
+            (Some(Json::Array(sent)), _) if sent.is_empty() => Vec::new(),
+            (Some(Json::Array(sent)), batch) => {
+                let calls = match batch {
+                    Some(Chunk::ToolBatch { calls }) if sent.len() <= calls.len() => calls,
+                    _ => {
+                        return Err(format!(
+                            ".sent names {} calls, more than the chunk has",
+                            sent.len()
+                        ))
+                    }
+                };
+                sent.iter()
+                    .zip(calls)
+                    .map(|(sent, call)| match sent {
+                        Json::Bool(sent) => Ok(call.result.clone().filter(|_| *sent)),
+                        _ => Err(".sent must hold booleans only".to_string()),
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            _ => return Err(".sent must be an array of booleans".into()),
+        };
+        let open_thinking = match state.get("openThinking") {
+            None | Some(Json::Null | Json::Undefined) => Vec::new(),
+            Some(Json::Array(items)) => items
+                .iter()
+                .map(|item| {
+                    whole(item)
+                        .filter(|&j| j < chunk && matches!(chunks.get(j), Some(Chunk::Thinking { .. })))
+                })
+                .collect::<Option<_>>()
+                .ok_or(".openThinking must hold the indexes of thinking chunks before .chunk only")?,
+            Some(_) => return Err(".openThinking must be an array of chunk indexes".into()),
+        };
+        Ok(Written {
+            started: flag(state, "started")?,
+            finished: flag(state, "finished")?,
+            chunk,
+            begun: flag(state, "begun")?,
+            ended: flag(state, "ended")?,
+            text,
+            calls,
+            results,
+            after_tools: flag(state, "afterTools")?,
+            open_thinking,
+        })
+    }
+}
+
 fn chunk(ty: &str, fields: impl IntoIterator<Item = (&'static str, Json)>) -> Json {
     let mut all = vec![(Wtf8::from("type"), Json::string(ty))];
     all.extend(fields.into_iter().map(|(k, v)| (Wtf8::from(k), v)));
@@ -60,6 +174,82 @@ fn suffix(text: &Wtf8, from: usize) -> Json {
 }
 
 impl UiWriter {
+    /// Whether a change to chunk `j` of message `index` is for [`UiWriter::write`] to
+    /// look at: a chunk already passed of a message being written (a result that landed
+    /// on an earlier tool batch). Others are written, or not, as the message goes on.
+    pub fn wants(&self, index: usize, j: usize) -> bool {
+        self.written
+            .get(index)
+            .is_some_and(|w| w.started && !w.finished && j < w.chunk)
+    }
+
+    /// What was written, as plain JSON for a resume state, with `touched` (the chunks
+    /// changed since the last write).
+    pub fn save(&self, messages: &Folded, touched: &[(usize, usize)]) -> Json {
+        let open = self.written.iter().enumerate().skip(self.first_open);
+        Json::object([
+            ("from", number(self.first_open)),
+            (
+                "messages",
+                Json::Array(open.map(|(i, w)| w.save(messages.message(i).2)).collect()),
+            ),
+            (
+                "touched",
+                Json::Array(
+                    touched
+                        .iter()
+                        .map(|&(i, j)| Json::Array(vec![number(i), number(j)]))
+                        .collect(),
+                ),
+            ),
+        ])
+    }
+
+    /// What [`UiWriter::save`] wrote (`null`: nothing written), checked against `messages`;
+    /// the error names the field, after `.ui`.
+    pub fn restore(state: &Json, messages: &Folded) -> Result<(Self, Vec<(usize, usize)>), String> {
+        if matches!(state, Json::Null | Json::Undefined) {
+            return Ok(Default::default());
+        }
+        resume::object(state).map_err(|e| format!(".ui{e}"))?;
+        let first_open = count(state, "from").map_err(|e| format!(".ui{e}"))?;
+        if first_open > messages.len() {
+            return Err(format!(
+                ".ui.from {first_open} is past the {} messages",
+                messages.len()
+            ));
+        }
+        let mut written = vec![Written::default(); first_open];
+        match state.get("messages") {
+            None | Some(Json::Null | Json::Undefined) => {}
+            Some(Json::Array(items)) if first_open + items.len() <= messages.len() => {
+                for (k, item) in items.iter().enumerate() {
+                    let chunks = messages.message(first_open + k).2;
+                    written
+                        .push(Written::restore(item, chunks).map_err(|e| format!(".ui.messages[{k}]{e}"))?);
+                }
+            }
+            Some(Json::Array(_)) => return Err(".ui.messages holds more messages than were given".into()),
+            Some(_) => return Err(".ui.messages must be an array".into()),
+        }
+        let touched = match state.get("touched") {
+            None | Some(Json::Null | Json::Undefined) => Vec::new(),
+            Some(Json::Array(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Json::Array(pair) => match pair.as_slice() {
+                        [i, j] => whole(i).zip(whole(j)).filter(|&(i, _)| i < messages.len()),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect::<Option<_>>()
+                .ok_or(".ui.touched must hold [message, chunk] pairs of the messages given")?,
+            Some(_) => return Err(".ui.touched must be an array".into()),
+        };
+        Ok((UiWriter { written, first_open }, touched))
+    }
+
     /// The UI message stream chunks for what `messages` gained since the last call; with
     /// `done`, every message is finished (the stream ended).
     /// `touched` are the chunks changed since: a result that landed on a call of a batch
@@ -194,7 +384,7 @@ fn write_message(
                 }
             }
             Chunk::ToolBatch { calls } => {
-                for call in &calls[written.calls..] {
+                for call in calls.get(written.calls..).unwrap_or_default() {
                     out.push(chunk(
                         "tool-input-available",
                         [

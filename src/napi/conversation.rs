@@ -80,8 +80,8 @@ pub struct ConversationOptions {
 }
 
 /// A conversation's state beyond its messages (`Conversation.resume`): plain JSON, to
-/// keep next to the messages it goes with. Only `pending` is for the application; the
-/// rest is the format's, read back as it was written.
+/// keep next to the messages it goes with. Only `pending` and `skipped` are for the
+/// application; the rest is the format's and the UI writer's, read back as written.
 #[allow(dead_code)]
 #[napi(object)]
 pub struct ConversationResume {
@@ -100,6 +100,14 @@ pub struct ConversationResume {
     /// What the format's fold remembers.
     #[napi(ts_type = "unknown")]
     pub fold: serde_json::Value,
+    /// What was skipped so far (as `skipped` reports it): a conversation gone on from the
+    /// state counts what reading the whole recording counts. Absent: nothing.
+    #[napi(ts_type = "SkippedLines")]
+    pub skipped: Option<serde_json::Value>,
+    /// What `toUIMessageChunks` / `toUIMessageStream` wrote so far: a conversation gone on
+    /// from the state writes only what is new. Absent: nothing.
+    #[napi(ts_type = "unknown")]
+    pub ui: Option<serde_json::Value>,
 }
 
 /// A message of an earlier push that this push changed.

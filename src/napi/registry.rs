@@ -354,11 +354,7 @@ fn strings(texts: &[String]) -> Json {
 
 /// A reading's `skipped` report, as `readHistory`, `foldStream` and a `Conversation` give it.
 pub fn skipped_json(skips: &Skips) -> Json {
-    Json::object([
-        ("count", number(skips.count)),
-        ("examples", strings(&skips.examples)),
-        ("kinds", counts(&skips.kinds)),
-    ])
+    crate::formats::resume::skipped(skips)
 }
 
 fn left_out_json(skips: &Skips) -> Json {
