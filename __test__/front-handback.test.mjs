@@ -116,3 +116,76 @@ test('appendEventsToChunks names the event a refusal is about, in the front as i
   assert.deepEqual(got[0], got[1])
   assert.equal(got[0][1], JSON.stringify([{ type: 'text', text: 'ab' }, { type: 'system', kind: 'notice', text: 'n' }]))
 })
+
+// Shell output's entry side runs in one compiled call (`shellOutputFrom`): the entry's
+// previous output, the event's `stream` and `data`, the previous `stderr`, the write. Each
+// case, refusals and getters included, must read, write and refuse as the binding does
+// step by step through the built-ins.
+const batchOf = (entry) => () => [{ type: 'tool-batch', calls: [entry()] }, { type: 'text', text: 't' }]
+const shellCases = [
+  ['to an entry with no output yet', batchOf(() => ({ id: 'a' })), { type: 'shell-output', stream: 'stdout', data: 'x' }],
+  ['to an entry with output', batchOf(() => ({ id: 'a', shellOutput: { stdout: 'o', stderr: 'e' } })), { type: 'shell-output', stream: 'stderr', data: 'x' }],
+  ['to an entry whose output is null', batchOf(() => ({ id: 'a', shellOutput: null })), { type: 'shell-output', stream: 'stdout', data: 'x' }],
+  ['to an entry whose output holds no strings', batchOf(() => ({ id: 'a', shellOutput: { stdout: 1, stderr: { toString: () => 's' } } })), { type: 'shell-output', stream: 'stdout', data: 'x' }],
+  ['to an entry whose output is a string', batchOf(() => ({ id: 'a', shellOutput: 'text' })), { type: 'shell-output', stream: 'stderr', data: 'x' }],
+  ['on a stream that is neither', batchOf(() => ({ id: 'a' })), { type: 'shell-output', stream: 'stdouts', data: 'x' }],
+  ['on a stream longer than any name', batchOf(() => ({ id: 'a' })), { type: 'shell-output', stream: 'stdout'.repeat(9), data: 'x' }],
+  ['on a stream that is no string', batchOf(() => ({ id: 'a', shellOutput: { stdout: 'o', stderr: 'e' } })), { type: 'shell-output', stream: 1, data: 'x' }],
+  ['with data that is no string', batchOf(() => ({ id: 'a' })), { type: 'shell-output', stream: 'stdout', data: null }],
+  ['to an entry that is no object', batchOf(() => 7), { type: 'shell-output', stream: 'stdout', data: 'x' }],
+  ['to an entry that is a function', batchOf(() => Object.assign(() => {}, { id: 'f' })), { type: 'shell-output', stream: 'stderr', data: 'x' }],
+  ['to a frozen entry', batchOf(() => Object.freeze({ id: 'a' })), { type: 'shell-output', stream: 'stdout', data: 'x' }],
+  ['to an empty batch', () => [{ type: 'tool-batch', calls: [] }], { type: 'shell-output', stream: 'stdout', data: 'x' }],
+  ['to a batch ending in a hole', () => [{ type: 'tool-batch', calls: [{ id: 'a' }, ,] }], { type: 'shell-output', stream: 'stdout', data: 'x' }],
+]
+
+test('shell output read, written and refused in one compiled call equals the binding\'s own', () => {
+  for (const [name, make, event] of shellCases) {
+    binding.__mechanicsForTest(true)
+    const front = outcome(make, event)
+    binding.__mechanicsForTest(false)
+    const builtins = outcome(make, event)
+    binding.__mechanicsForTest(true)
+    assert.deepEqual(front, builtins, name)
+  }
+  // The entry's previous output is read through a Proxy too, and a getter of the event's
+  // `stream` that replaces it is seen where the binding sees it.
+  const runs = []
+  for (const mechanics of [true, false]) {
+    binding.__mechanicsForTest(mechanics)
+    const log = []
+    const entry = { id: 'a', shellOutput: logged({ stdout: 'o', stderr: 'e' }, log, 'output') }
+    const chunks = [{ type: 'tool-batch', calls: [logged(entry, log, 'entry')] }]
+    const event = {
+      type: 'shell-output',
+      get stream() {
+        log.push('event.get stream')
+        entry.shellOutput = { stdout: 'O', stderr: 'E' }
+        return 'stderr'
+      },
+      data: '!',
+    }
+    let error
+    try {
+      addon.appendEventToChunks(chunks, event)
+    } catch (caught) {
+      error = caught.message
+    }
+    runs.push({ log, error, output: JSON.stringify(entry.shellOutput) })
+  }
+  binding.__mechanicsForTest(true)
+  assert.deepEqual(runs[0], runs[1])
+  assert.deepEqual(runs[0].log, ['entry.get shellOutput', 'output.get stdout', 'event.get stream', 'output.get stderr', 'entry.set shellOutput', 'entry.own shellOutput'])
+  assert.equal(runs[0].output, JSON.stringify({ stdout: 'o', stderr: 'e!' }))
+  // A refusal leaves the entry as it was, and names the field.
+  for (const mechanics of [true, false]) {
+    binding.__mechanicsForTest(mechanics)
+    const entry = { id: 'a', shellOutput: { stdout: 'o', stderr: 'e' } }
+    assert.throws(
+      () => addon.appendEventToChunks([{ type: 'tool-batch', calls: [entry] }], { type: 'shell-output', stream: 'stdout', data: 5 }),
+      (error) => error instanceof TypeError && /"data"/.test(error.message),
+    )
+    assert.deepEqual(entry, { id: 'a', shellOutput: { stdout: 'o', stderr: 'e' } })
+  }
+  binding.__mechanicsForTest(true)
+})

@@ -14,7 +14,7 @@ use crate::model::{Chunk, EventType, ShellStream, ToolCallEntry};
 use crate::reducer::{ChunkStore, ChunkType, Target, TextPart};
 
 use super::js::{Interned, Js, JsError, JsResult, Value};
-use super::mechanics::{FoundCall, Shape};
+use super::mechanics::{FoundCall, Shape, ShellRefusal};
 
 /// The caller's chunk array.
 ///
@@ -60,6 +60,13 @@ pub struct JsChunks<'a, 's> {
     /// The chunk left to the caller's side to push, encoded as `handOff` of
     /// `mechanics.js` reads it.
     handed_back: Cell<Option<f64>>,
+}
+
+/// The error for a call entry shell output goes to that is no object.
+pub fn not_an_entry(index: usize, call: usize) -> JsError {
+    JsError::Type(format!(
+        "chunks[{index}].calls[{call}] is not an object, so it cannot take shell output"
+    ))
 }
 
 /// What the caller's side holds for a hand-back: the fields it read (up to four, each
@@ -308,6 +315,20 @@ impl<'a, 's> JsChunks<'a, 's> {
             Target::Push | Target::Nowhere => {}
         }
         Ok(())
+    }
+
+    /// The shell output of `event` added to the call entry at (`index`, `call`), which
+    /// the rules found, in one call where the mechanics are compiled (`None` where not):
+    /// what [`JsChunks::hold`], the event's `stream` and `data` and
+    /// [`ChunkStore::append_shell_output`] read and write, in that order.
+    /// `Some(Some(refusal))` gives back what the binding refuses, with nothing written.
+    pub fn shell_output_from(
+        &self,
+        index: usize,
+        call: usize,
+        event: Value,
+    ) -> JsResult<Option<Option<ShellRefusal>>> {
+        self.js.shell_output_from(self.call(index, call)?, event)
     }
 
     /// The helper's `last.text += event.delta` on the chunk at `index`, in one call where
@@ -748,9 +769,7 @@ impl ChunkStore for JsChunks<'_, '_> {
             }
         };
         if !js.is_object(entry)? {
-            return Err(JsError::Type(format!(
-                "chunks[{index}].calls[{call}] is not an object, so it cannot take shell output"
-            )));
+            return Err(not_an_entry(index, call));
         }
         let stderr = match js.value_type(previous)? {
             ValueType::Undefined | ValueType::Null => js.name(Interned::Empty)?,
@@ -758,15 +777,6 @@ impl ChunkStore for JsChunks<'_, '_> {
         };
         let empty = js.name(Interned::Empty)?;
         let pick = |wanted: ShellStream| if stream == wanted { data } else { empty };
-        let streams = [
-            stdout,
-            pick(ShellStream::Stdout),
-            stderr,
-            pick(ShellStream::Stderr),
-        ];
-        if js.set_shell_output(entry, streams)?.is_some() {
-            return Ok(());
-        }
         let stdout = js.plus(stdout, pick(ShellStream::Stdout))?;
         let stderr = js.plus(stderr, pick(ShellStream::Stderr))?;
         let output = js.object(&[(Interned::Stdout, stdout), (Interned::Stderr, stderr)])?;

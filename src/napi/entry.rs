@@ -20,8 +20,9 @@ use crate::model::{AgentEvent, EventType};
 use crate::reducer::{self, locate, ChunkType, Lookup, Target};
 use crate::system::{random_uuid, route_system_event};
 
-use super::chunks::{constants, field_name, HandBack, JsChunks, JsEvents, ReadLength};
+use super::chunks::{constants, field_name, not_an_entry, HandBack, JsChunks, JsEvents, ReadLength};
 use super::js::{arguments, given_slots, Js, JsError, JsResult, State, Value, GIVEN};
+use super::mechanics::ShellRefusal;
 use super::messages::{JsMessages, SystemChunk};
 
 pub const APPEND: &str = "appendEventToChunks";
@@ -518,6 +519,17 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
                     None => {}
                 }
             }
+            if let (EventType::ShellOutput, Target::Call(index, call)) = (ty, target) {
+                // The entry's side (`hold`, the payload, `append_shell_output`) in one
+                // call, with the same reads in the same order.
+                match store.shell_output_from(index, call, event)? {
+                    Some(None) => return Ok(Handoff::Done),
+                    Some(Some(refusal)) => {
+                        return Err(refused_shell(&mut source, &event, index, call, refusal))
+                    }
+                    None => {}
+                }
+            }
             if ty != EventType::ToolCall {
                 store.hold(target)?;
             }
@@ -548,6 +560,32 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
         Some(code) => Handoff::Push(code),
         None => Handoff::Done,
     })
+}
+
+/// The error for what `shellOutputFrom` refused: the rules' own check of the fields it
+/// read (given to them instead of read again), or of the entry.
+fn refused_shell(
+    source: &mut JsEvents,
+    event: &Value,
+    index: usize,
+    call: usize,
+    refusal: ShellRefusal,
+) -> JsError {
+    let (stream, data) = match refusal {
+        ShellRefusal::Stream(stream) => (stream, None),
+        ShellRefusal::Data(stream, data) => (stream, Some(data)),
+        ShellRefusal::Entry => return not_an_entry(index, call),
+    };
+    source.prefetched([
+        Some((Field::Stream, stream)),
+        data.map(|data| (Field::Data, data)),
+        None,
+        None,
+    ]);
+    match decode_payload(source, event, EventType::ShellOutput) {
+        Err(error) => error,
+        Ok(_) => JsError::Internal("refused shell output passed the check".into()),
+    }
 }
 
 /// `applySystemEvent(messages, event, idFactory?)`.

@@ -17,6 +17,10 @@
   const CALLS_NOT_ARRAY = -2;
   const NO_ENTRY = -3;
   const CALLS_LENGTH = -4;
+  // What `shellOutputFrom` refuses (mechanics.rs, `ShellRefusal`).
+  const SHELL_STREAM = 1;
+  const SHELL_DATA = 2;
+  const SHELL_ENTRY = 3;
   // The plans of `makeAppend` (entry.rs, `Plan`).
   const NOTHING = 0;
   const LAST_FIRST = 1;
@@ -137,10 +141,32 @@
     },
     push,
     pushNew,
-    // The helper's `entry.shellOutput = { stdout: stdout + out, stderr: stderr + err }`,
-    // with the previous streams read before.
-    function setShellOutput(entry, stdout, out, stderr, err) {
-      entry.shellOutput = { stdout: stdout + out, stderr: stderr + err };
+    // The call entry's side of shell output, in one call, read as the binding reads it
+    // (chunks.rs, `shell_output_from`): the entry's `shellOutput` and, unless it is
+    // `undefined` or `null`, its `stdout`; the event's `stream`, then its `data`; the
+    // previous `stderr`; then the helper's `entry.shellOutput = { stdout: stdout + out,
+    // stderr: stderr + err }`, with `data` as the output of the stream whose name
+    // (`stdout` or `stderr`, the binding's) `stream` is. Returns undefined once written,
+    // or what the binding refuses, unwritten: `[SHELL_STREAM, stream]` (no string),
+    // `[SHELL_DATA, stream, data]` (no string), `[SHELL_ENTRY]` (an entry that is
+    // no object).
+    function shellOutputFrom(entry, event, stdoutName, stderrName) {
+      const previous = entry.shellOutput;
+      const none = previous === undefined || previous === null;
+      const stdout = none ? '' : previous.stdout;
+      const stream = event.stream;
+      if (typeof stream !== 'string') return [SHELL_STREAM, stream];
+      const data = event.data;
+      if (typeof data !== 'string') return [SHELL_DATA, stream, data];
+      if (entry === null || (typeof entry !== 'object' && typeof entry !== 'function')) {
+        return [SHELL_ENTRY];
+      }
+      const stderr = none ? '' : previous.stderr;
+      entry.shellOutput = {
+        stdout: stdout + (stream === stdoutName ? data : ''),
+        stderr: stderr + (stream === stderrName ? data : ''),
+      };
+      return undefined;
     },
     extendFrom,
     // The newest call whose `id` is `id` in the newest truthy elements at or before

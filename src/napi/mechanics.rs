@@ -29,7 +29,7 @@ const EXTEND_FROM: u32 = MECHANICS_SLOT + 7;
 const ASSIGN: u32 = MECHANICS_SLOT + 3;
 const PUSH: u32 = MECHANICS_SLOT + 4;
 const PUSH_NEW: u32 = MECHANICS_SLOT + 5;
-const SET_SHELL_OUTPUT: u32 = MECHANICS_SLOT + 6;
+const SHELL_OUTPUT_FROM: u32 = MECHANICS_SLOT + 6;
 const FIND_CALL: u32 = MECHANICS_SLOT + 8;
 const SET_RESULT: u32 = MECHANICS_SLOT + 9;
 const MECHANICS: [u32; 11] = [
@@ -39,7 +39,7 @@ const MECHANICS: [u32; 11] = [
     ASSIGN,
     PUSH,
     PUSH_NEW,
-    SET_SHELL_OUTPUT,
+    SHELL_OUTPUT_FROM,
     EXTEND_FROM,
     FIND_CALL,
     SET_RESULT,
@@ -59,6 +59,15 @@ pub enum FoundCall {
     CallsLength(usize, Value),
     /// The batch's `calls` at this index holds `undefined` or `null` at this position.
     NoEntry(usize, usize),
+}
+
+/// What `shellOutputFrom` of `mechanics.js` refused, unwritten, with the event's fields it
+/// read: a `stream` that is no string, a `data` that is no string, an entry that is no
+/// object.
+pub enum ShellRefusal {
+    Stream(Value),
+    Data(Value, Value),
+    Entry,
 }
 
 /// The shapes `pushNew` of `mechanics.js` makes, keys in the helper's order.
@@ -199,15 +208,25 @@ impl Js<'_> {
         self.pushed(done, what).map(Some)
     }
 
-    /// `entry.shellOutput = { stdout: stdout + out, stderr: stderr + err }`, in one call;
-    /// `None` where the mechanics are not compiled.
-    pub fn set_shell_output(&self, entry: Value, streams: [Value; 4]) -> JsResult<Option<()>> {
+    /// The call entry's side of shell output in one call (`shellOutputFrom` of
+    /// `mechanics.js`): the entry's `shellOutput` and its `stdout`, the event's `stream`
+    /// and `data`, the previous `stderr`, then `entry.shellOutput = { stdout: stdout +
+    /// out, stderr: stderr + err }`, each read where the binding reads it step by step.
+    /// `None` where the mechanics are not compiled; `Some(None)` once written.
+    pub fn shell_output_from(&self, entry: Value, event: Value) -> JsResult<Option<Option<ShellRefusal>>> {
         if !self.state.mechanics.get() {
             return Ok(None);
         }
-        let [stdout, out, stderr, err] = streams;
-        self.call_mechanic(SET_SHELL_OUTPUT, &[entry, stdout, out, stderr, err])?;
-        Ok(Some(()))
+        let names = [self.name(Interned::Stdout)?, self.name(Interned::Stderr)?];
+        let refused = self.call_mechanic(SHELL_OUTPUT_FROM, &[entry, event, names[0], names[1]])?;
+        if !self.is_object(refused)? {
+            return Ok(Some(None));
+        }
+        Ok(Some(Some(match self.number(self.element(refused, 0)?)? {
+            1.0 => ShellRefusal::Stream(self.element(refused, 1)?),
+            2.0 => ShellRefusal::Data(self.element(refused, 1)?, self.element(refused, 2)?),
+            _ => ShellRefusal::Entry,
+        })))
     }
 
     /// What `push` of `mechanics.js` returned: `true`, or `[length]` for a length no
