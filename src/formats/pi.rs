@@ -26,7 +26,9 @@
 //! | `label`, `session_info`, `custom` entries | nothing (state, not conversation) |
 //!
 //! Entry types, roles and content blocks this version does not know are skipped and
-//! counted ([`Skips`]); strict reading refuses them.
+//! counted ([`Skips`]); strict reading refuses them. So is a `thinking` block without
+//! `thinking` (pi shows no thought for it); a `toolCall` without `id` and a `toolResult`
+//! without `toolCallId`, which pi shows, are read with an empty id unless strict.
 
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole, SystemChunkKind};
 use crate::reducer::append_event;
