@@ -127,3 +127,12 @@ test('bad input: a TypeError naming the path', () => {
   rejects(() => sn.fromMessage(history[1], { createdAt: 1 }), 'sn.fromMessage: "options.createdAt" must be a string, got number')
   rejects(() => sn.reconcile('x', {}), 'sn.reconcile: "chunks" must be an array, got string')
 })
+
+test('JSON text as a string: a lone surrogate and U+FFFD in it are kept exactly', () => {
+  // Text is read as UTF-8 where that is exact; a lone surrogate (which UTF-8 cannot hold)
+  // or a U+FFFD in the text sends it through UTF-16, so that each stays what it was.
+  const thought = (text) => `[{"id":"t","role":0,"parts":[{"type":0,"text":"${text}"}]}]`
+  for (const text of ['a\uD83Db', 'a\uDE00', 'real \uFFFD', '\uFFFD then \uD800', 'é 😀 ✓']) {
+    assert.equal(sn.toMessages(thought(text))[0].chunks[0].text, text)
+  }
+})

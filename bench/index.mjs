@@ -236,6 +236,16 @@ const perEventCases = [
     js: () => foldTurns(baseline.appendEventToChunks),
   },
   {
+    // The same turns, each folded by one `appendEventsToChunks` call (native) against the
+    // helper called per event: compared with the row above, the batch's cost per event.
+    name: `batch: realistic turns, one appendEventsToChunks per turn`,
+    events: turnEvents,
+    native: () => {
+      for (const events of turns) native.appendEventsToChunks([], events);
+    },
+    js: () => foldTurns(baseline.appendEventToChunks),
+  },
+  {
     // The floor of a native drop-in: one crossing that reads the event's `type` and the
     // array's length, then does nothing. Every content event costs this plus its work.
     name: 'lifecycle events only (crossing floor)',

@@ -335,6 +335,42 @@ pub fn decode_tool_result_id<E: EventSource>(
     Ok((result, id))
 }
 
+/// The first fields [`decode_payload`] reads for events of type `ty`, in its order, and
+/// how each depends on the one before it: a caller that reads them ahead of the call
+/// (the Node binding's compiled front) reads each only when the one before passed the
+/// check `decode_payload` makes of it, so it reads no field `decode_payload` would not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Prefetch {
+    /// None.
+    Nothing = 0,
+    /// The first field.
+    One = 1,
+    /// The first field, then the second when the first is a string.
+    StringThen = 2,
+    /// The first field, then the second of it when the first is an object.
+    ObjectThen = 3,
+    /// The first field; when it is an object, the second of it, then when that is a
+    /// string the third, then when that is a string the fourth.
+    Call = 4,
+}
+
+/// The [`Prefetch`] for events of type `ty`, with the fields it names.
+pub fn prefetch(ty: EventType) -> (Prefetch, &'static [Field]) {
+    match ty {
+        EventType::ReasoningEnd => (Prefetch::One, &[Field::Metadata]),
+        EventType::Notice => (Prefetch::One, &[Field::Message]),
+        EventType::Error => (Prefetch::StringThen, &[Field::Error, Field::StatusCode]),
+        EventType::ModelChanged => (Prefetch::StringThen, &[Field::ModelId, Field::KeyId]),
+        EventType::ToolResult => (Prefetch::ObjectThen, &[Field::ToolResult, Field::ToolCallId]),
+        EventType::ToolCall => (
+            Prefetch::Call,
+            &[Field::ToolCall, Field::Id, Field::Name, Field::Arguments],
+        ),
+        _ => (Prefetch::Nothing, &[]),
+    }
+}
+
 /// Checks the fields of an event whose type [`decode_type`] read, in the order the
 /// original helper reads them.
 pub fn decode_payload<E: EventSource>(

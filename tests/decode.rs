@@ -140,3 +140,111 @@ fn lifecycle_and_unknown_types_are_accepted_with_any_fields() {
         AgentEvent::ConfigReload
     );
 }
+
+/// Reads JSON values as the decoder asks for them, remembering which fields it read.
+struct Recording {
+    reads: std::cell::RefCell<Vec<agent_chunks::decode::Field>>,
+}
+
+impl agent_chunks::decode::EventSource for Recording {
+    type Text = String;
+    type Value = Option<Value>;
+    type Error = agent_chunks::InvalidEvent;
+
+    fn field(
+        &self,
+        object: &Option<Value>,
+        field: agent_chunks::decode::Field,
+    ) -> Result<Option<Value>, Self::Error> {
+        self.reads.borrow_mut().push(field);
+        Ok(match object {
+            Some(Value::Object(map)) => map.get(field.key()).cloned(),
+            _ => None,
+        })
+    }
+
+    fn value_type(&self, value: &Option<Value>) -> Result<agent_chunks::decode::ValueType, Self::Error> {
+        use agent_chunks::decode::ValueType as T;
+        Ok(match value {
+            None => T::Undefined,
+            Some(Value::Null) => T::Null,
+            Some(Value::Bool(_)) => T::Boolean,
+            Some(Value::Number(_)) => T::Number,
+            Some(Value::String(_)) => T::String,
+            Some(Value::Array(_)) => T::Array,
+            Some(Value::Object(_)) => T::Object,
+        })
+    }
+
+    fn text(&self, value: Option<Value>) -> Result<String, Self::Error> {
+        Ok(value
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default())
+    }
+
+    fn event_type(&self, _: &Option<Value>) -> Result<Option<agent_chunks::EventType>, Self::Error> {
+        Ok(None)
+    }
+
+    fn shell_stream(&self, value: &Option<Value>) -> Result<Option<ShellStream>, Self::Error> {
+        Ok(value.as_ref().and_then(Value::as_str).map(|s| match s {
+            "stdout" => ShellStream::Stdout,
+            "stderr" => ShellStream::Stderr,
+            _ => ShellStream::Other,
+        }))
+    }
+
+    fn number(&self, value: &Option<Value>) -> Result<f64, Self::Error> {
+        Ok(value.as_ref().and_then(Value::as_f64).unwrap_or(f64::NAN))
+    }
+}
+
+/// The fields `decode_payload` reads of `event` for `ty`, in order.
+fn reads_of(ty: agent_chunks::EventType, event: &Value) -> Vec<agent_chunks::decode::Field> {
+    let source = Recording {
+        reads: Default::default(),
+    };
+    let _ = agent_chunks::decode::decode_payload(&source, &Some(event.clone()), ty);
+    source.reads.into_inner()
+}
+
+/// The binding's compiled front reads `prefetch(ty)`'s fields ahead of the decoder, each
+/// only when the one before passed the decoder's check: so they must be the decoder's
+/// first reads, and the decoder must stop where a check fails before it reads the next.
+#[test]
+fn prefetched_fields_are_the_first_the_decoder_reads_and_guards_stop_where_it_stops() {
+    use agent_chunks::decode::{prefetch, Prefetch};
+    use agent_chunks::EventType;
+    let valid = json!({
+        "delta": "d", "metadata": { "s": 1 }, "stream": "stdout", "data": "x",
+        "toolCall": { "id": "1", "name": "n", "arguments": {} },
+        "toolResult": { "toolCallId": "1", "result": 1, "isError": false },
+        "error": "e", "statusCode": 5, "message": "m", "modelId": "m", "keyId": "k",
+    });
+    let mut covered = 0;
+    for tag in EventType::TAGS {
+        let ty = EventType::from_tag(tag.as_bytes());
+        let (plan, fields) = prefetch(ty);
+        let reads = reads_of(ty, &valid);
+        assert!(
+            reads.starts_with(fields),
+            "{tag}: reads {reads:?}, prefetched {fields:?}"
+        );
+        // Each guard failing: the field it guards is a number, which no guard accepts.
+        for guarded in 1..fields.len() {
+            let mut event = valid.clone();
+            let nested = matches!(plan, Prefetch::ObjectThen | Prefetch::Call);
+            let key = fields[guarded - 1].key();
+            if nested && guarded > 1 {
+                event[fields[0].key()][key] = json!(7);
+            } else {
+                event[key] = json!(7);
+            }
+            let reads = reads_of(ty, &event);
+            assert_eq!(reads, fields[..guarded], "{tag}: a failed check at {key}");
+            covered += 1;
+        }
+    }
+    // error, model-changed, tool-result (one guard each), tool-call (three).
+    assert_eq!(covered, 6);
+}

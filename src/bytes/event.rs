@@ -15,10 +15,14 @@ enum Slot<'n, 'a> {
     Value(&'n Node<'a>),
 }
 
-struct ScannedEvent<'n, 'a>(std::marker::PhantomData<&'n Node<'a>>);
+/// A scanned event, its texts made by `text` from their escaped JSON bodies.
+struct ScannedEvent<'n, 'a, F> {
+    text: F,
+    nodes: std::marker::PhantomData<&'n Node<'a>>,
+}
 
-impl<'n, 'a> EventSource for ScannedEvent<'n, 'a> {
-    type Text = JsonText;
+impl<'n, 'a, T, F: Fn(&'a str) -> T> EventSource for ScannedEvent<'n, 'a, F> {
+    type Text = T;
     type Value = Slot<'n, 'a>;
     type Error = InvalidEvent;
 
@@ -43,11 +47,12 @@ impl<'n, 'a> EventSource for ScannedEvent<'n, 'a> {
         })
     }
 
-    fn text(&self, value: Slot<'n, 'a>) -> Result<JsonText, InvalidEvent> {
-        Ok(match value {
-            Slot::Value(Node::String(body)) => JsonText::from(*body),
-            _ => JsonText::default(),
-        })
+    fn text(&self, value: Slot<'n, 'a>) -> Result<T, InvalidEvent> {
+        // Only called on strings; an empty body stands for anything else.
+        Ok((self.text)(match value {
+            Slot::Value(Node::String(body)) => body,
+            _ => "",
+        }))
     }
 
     fn event_type(&self, value: &Slot<'n, 'a>) -> Result<Option<EventType>, InvalidEvent> {
@@ -88,9 +93,27 @@ pub fn event_from_fields<'a>(
     source: &'a str,
     event: &Fields<'a>,
 ) -> Result<AgentEvent<JsonText, Payload>, InvalidEvent> {
-    let event = decode_event(&ScannedEvent(std::marker::PhantomData), &Slot::Event(event))?;
+    let event = decode_fields(source, event, JsonText::from)?;
+    Ok(event.map_payloads(|raw| match raw {
+        Some(raw) => Payload::Json(raw.into()),
+        None => Payload::Undefined,
+    }))
+}
+
+/// Checks a scanned event object and decodes it: each text made by `text` from its
+/// escaped JSON body, each payload its exact source text (`None` when absent).
+pub fn decode_fields<'a, T>(
+    source: &'a str,
+    event: &Fields<'a>,
+    text: impl Fn(&'a str) -> T,
+) -> Result<AgentEvent<T, Option<&'a str>>, InvalidEvent> {
+    let scanned = ScannedEvent {
+        text,
+        nodes: std::marker::PhantomData,
+    };
+    let event = decode_event(&scanned, &Slot::Event(event))?;
     Ok(event.map_payloads(|slot| match slot {
-        Slot::Value(node) => Payload::Json(node.raw(source).into()),
-        Slot::Undefined | Slot::Event(_) => Payload::Undefined,
+        Slot::Value(node) => Some(node.raw(source)),
+        Slot::Undefined | Slot::Event(_) => None,
     }))
 }

@@ -60,15 +60,13 @@ pub fn adapt_jsonl_messages<S: Source>(
     Ok(rows)
 }
 
-/// The types a row may have (`UnifiedMessage['type']`).
-const ROW_TYPES: [&[u8]; 6] = [
-    b"user",
-    b"assistant",
-    b"tool_call",
-    b"thinking",
-    b"system",
-    b"error",
-];
+/// The types a row may have (`UnifiedMessage['type']`). They are also every string the
+/// rule compares a value with, so a reader that knows a string only as one of these (or
+/// none) reads it as the rule does.
+pub const ROW_TYPES: [&[u8]; 6] = [USER, b"assistant", TOOL_CALL, THINKING, b"system", b"error"];
+pub const USER: &[u8] = b"user";
+const TOOL_CALL: &[u8] = b"tool_call";
+const THINKING: &[u8] = b"thinking";
 
 /// Whether a line is a timeline row: a line whose `type` is a string naming no row type (a
 /// Claude Code `summary` or `file-history-snapshot`, a Qwen `tool_result` record) is not
@@ -105,16 +103,16 @@ fn read_line<S: Source>(
         Some(message) => extract_content(reader, message, index)?,
         None => Content::Empty,
     };
-    let is_user = reader.is_tag(ty, b"user")?;
+    let is_user = reader.is_tag(ty, USER)?;
     let content = match is_user {
         true => user_display(reader, item, message, content)?,
         false => content,
     };
     let thinking = match message {
-        Some(message) => reader.is_tag(source.get(message, Key::Role)?, b"thinking")?,
+        Some(message) => reader.is_tag(source.get(message, Key::Role)?, THINKING)?,
         None => false,
     };
-    let kind = if reader.is_tag(ty, b"tool_call")? {
+    let kind = if reader.is_tag(ty, TOOL_CALL)? {
         UnifiedType::ToolCall
     } else if thinking {
         UnifiedType::Thinking

@@ -48,7 +48,7 @@ use super::model_json::{FormatEvent, FormatMessage};
 use super::pi::{signature_metadata, tool_result_value};
 use super::registry::View;
 use super::stored::StoredMessages;
-use super::value::Json;
+use super::value::{is_true, str_of, Json};
 use super::wtf8::Wtf8;
 
 /// Why a tool result is left out: its call is not in the conversation read.
@@ -78,14 +78,6 @@ const BOOKKEEPING: [&str; 16] = [
     "worktree-state",
     "mode",
 ];
-
-fn str_of<'a>(value: &'a Json, key: &str) -> Option<&'a Wtf8> {
-    value.get(key).and_then(Json::as_str)
-}
-
-fn is_true(value: &Json, key: &str) -> bool {
-    matches!(value.get(key), Some(Json::Bool(true)))
-}
 
 /// Whether a line is one of Claude Code's bookkeeping lines (a session title, a file
 /// snapshot, a queued prompt …), not a conversation line.

@@ -436,11 +436,16 @@ fn fold_frame(
         },
         offset: Some(frame.offset),
     };
+    out.line = line;
+    if let Some(folded) = fold.push_frame(&frame.bytes, line, out, skips) {
+        reading.read_any = true;
+        return folded.map_err(at);
+    }
     let mut fold_one = |value: Json, skips: &mut Skips| {
         out.line = line;
         fold.push(value, line, out, skips).map_err(at)
     };
-    let problem = match value::parse(&frame.bytes) {
+    let problem = match value::parse_checked(&frame.bytes, frame.utf8) {
         Ok(value) => {
             reading.read_any = true;
             return fold_one(value, skips);

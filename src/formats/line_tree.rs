@@ -13,12 +13,8 @@ use std::collections::HashMap;
 
 use super::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN, UNREACHABLE};
 use super::registry::View;
-use super::value::Json;
+use super::value::{str_of, Json};
 use super::wtf8::Wtf8;
-
-fn str_of<'a>(value: &'a Json, key: &str) -> Option<&'a Wtf8> {
-    value.get(key).and_then(Json::as_str)
-}
 
 /// Whether a line belongs to a sub-agent's run, in the main session's file.
 pub fn is_sidechain(line: &Json) -> bool {

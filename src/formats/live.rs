@@ -23,6 +23,20 @@ pub trait LiveFold {
     /// Folds the value at `line` into `out`; unknown values are counted in `skips`.
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()>;
 
+    /// Folds the frame `bytes` at `line` straight from its bytes, when the fold can,
+    /// without building its value first; `None` when it leaves the frame to
+    /// [`LiveFold::push`] of its parsed value. A frame it takes must fold exactly as that
+    /// would: the same messages, skips and errors. The default takes none.
+    fn push_frame(
+        &mut self,
+        _bytes: &[u8],
+        _line: usize,
+        _out: &mut Folded,
+        _skips: &mut Skips,
+    ) -> Option<FormatResult<()>> {
+        None
+    }
+
     /// Takes up what the fold remembers between values from messages folded before (a
     /// history loaded, going on live), as well as messages can say it. A fold that
     /// remembers nothing the messages do not hold needs nothing here.

@@ -40,7 +40,7 @@ use super::line_tree::{is_sidechain, LeftOutLines, Tree};
 use super::model_json::{FormatEvent, FormatMessage};
 use super::registry::View;
 use super::stored::StoredMessages;
-use super::value::Json;
+use super::value::{is_true, str_of, Json};
 use super::wtf8::Wtf8;
 
 /// The tag around the context a UserPromptSubmit hook adds to a prompt.
@@ -76,14 +76,6 @@ const BOOKKEEPING: [&str; 26] = [
     "goal_turn_end",
     "turn_result",
 ];
-
-fn str_of<'a>(value: &'a Json, key: &str) -> Option<&'a Wtf8> {
-    value.get(key).and_then(Json::as_str)
-}
-
-fn is_true(value: &Json, key: &str) -> bool {
-    matches!(value.get(key), Some(Json::Bool(true)))
-}
 
 const TYPES: [&str; 4] = ["user", "assistant", "tool_result", "system"];
 

@@ -34,6 +34,8 @@ pub struct StoredMessages {
     /// Calls without a result, per held message number.
     waiting: HashMap<usize, usize>,
     ids: HashSet<String>,
+    /// Per id given more than once, how many `'` its last copy needed.
+    primes: HashMap<String, usize>,
 }
 
 impl StoredMessages {
@@ -57,9 +59,17 @@ impl StoredMessages {
         let id = match id {
             Some(id) if !self.ids.contains(id) => id.to_string(),
             _ => {
-                let mut id = fallback();
+                // The fewest `'` that make the id new. Ids are never given back, so the
+                // count found last for this base is where the search goes on: a file
+                // repeating one id k times costs k steps, not k² (each step hashing an
+                // id k long).
+                let base = fallback();
+                let primes = self.primes.entry(base.clone()).or_insert(0);
+                let mut id = base;
+                id.extend(std::iter::repeat_n('\'', *primes));
                 while self.ids.contains(&id) {
                     id.push('\'');
+                    *primes += 1;
                 }
                 id
             }
@@ -317,5 +327,20 @@ mod tests {
             [Chunk::ToolBatch { calls }] => assert_eq!(calls[0].name, Wtf8::from("read")),
             other => panic!("expected one tool batch, got {other:?}"),
         }
+    }
+
+    /// A message id given again gets the fewest `'` that make it new, also when an id
+    /// with `'`s was given as such; the search goes on from the count found last.
+    #[test]
+    fn an_id_given_again_gets_the_fewest_primes_that_make_it_new() {
+        let mut stored = StoredMessages::new();
+        for id in ["a", "a", "a''", "a", "a", "b", "a'''''", "a", "a"] {
+            stored.start(MessageRole::User, Some(id), || id.to_string());
+        }
+        let ids: Vec<String> = stored.into_messages().into_iter().map(|m| m.id).collect();
+        assert_eq!(
+            ids,
+            ["a", "a'", "a''", "a'''", "a''''", "b", "a'''''", "a''''''", "a'''''''"]
+        );
     }
 }

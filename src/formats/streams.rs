@@ -8,16 +8,20 @@
 //!   and agent messages by `messageId`, tool calls as their latest updates left them.
 //! - `sn-stream`: a `thought` event (the persisted message) ends the turn and names it.
 
+use std::cell::Cell;
+
+use crate::bytes::event::decode_fields;
+use crate::bytes::scan::{scan, Fields, Node as Scanned};
 use crate::decode::{decode_event, EventSource, Field, InvalidEvent, ValueType};
 use crate::formats::acp::Payload;
 use crate::formats::tree::Node;
-use crate::model::{AgentEvent, EventType, MessageRole, ShellStream};
+use crate::model::{AgentEvent, EventType, LifecycleKind, MessageRole, ShellStream};
 
 use super::check::{FormatError, FormatResult, Skips};
 use super::live::{Folded, LiveFold};
 use super::model_json::FormatEvent;
 use super::sn;
-use super::value::Json;
+use super::value::{self, Json};
 use super::wtf8::Wtf8;
 
 /// Agent events as parsed JSON values, checked as the drop-in checks JavaScript ones.
@@ -97,6 +101,30 @@ impl LiveFold for Events {
         Ok(())
     }
 
+    /// Once the stream is known to be agent events, an event is decoded straight from its
+    /// frame's bytes, as `reduceEvents` decodes them. A `turn-start`, an event of unknown
+    /// type, a value that is no event and an invalid event are left to [`Events::push`],
+    /// which says what each one is.
+    fn push_frame(
+        &mut self,
+        bytes: &[u8],
+        _line: usize,
+        out: &mut Folded,
+        _skips: &mut Skips,
+    ) -> Option<FormatResult<()>> {
+        if !matches!(self.ui, Some(None)) {
+            return None;
+        }
+        match event_from_bytes(bytes)? {
+            AgentEvent::Lifecycle(LifecycleKind::TurnStart) | AgentEvent::Unknown => None,
+            AgentEvent::Lifecycle(_) => Some(Ok(())),
+            event => {
+                out.apply(event);
+                Some(Ok(()))
+            }
+        }
+    }
+
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
         let ui = match &mut self.ui {
             Some(ui) => ui,
@@ -121,6 +149,49 @@ impl LiveFold for Events {
         match ui {
             Some(ui) => ui.push(value, line, out, skips),
             None => agent_events(value, line, out, skips),
+        }
+    }
+}
+
+/// The agent event a frame's bytes hold, decoded without building the frame's value; `None`
+/// when they are not a valid event with a string `type`, or may nest deeper than the
+/// value reader accepts (which takes more openers than the limit, and as many closers:
+/// a shorter frame cannot).
+fn event_from_bytes(bytes: &[u8]) -> Option<FormatEvent> {
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
+    if bytes.len() > 2 * value::MAX_DEPTH
+        && bytes.iter().filter(|&&b| matches!(b, b'{' | b'[')).count() > value::MAX_DEPTH
+    {
+        return None;
+    }
+    let mut fields = Fields::default();
+    if !scan(text, &mut fields).ok()? || !matches!(fields.get(Field::Type), Some(Scanned::String(_))) {
+        return None;
+    }
+    // Set when a text or payload the scanner passed does not read as a value (it cannot).
+    let unread = Cell::new(false);
+    let event = decode_fields(text, &fields, |body| string_text(text, body, &unread)).ok()?;
+    let event = event.map_payloads(|raw| match raw {
+        None => Json::Undefined,
+        Some(raw) => value::parse_str(raw).unwrap_or_else(|_| {
+            unread.set(true);
+            Json::Undefined
+        }),
+    });
+    (!unread.get()).then_some(event)
+}
+
+/// The text of the JSON string whose escaped body `body` is in `source`: an escaped one is
+/// read by the value reader, so that it is the very text the value would hold.
+fn string_text(source: &str, body: &str, unread: &Cell<bool>) -> Wtf8 {
+    if !body.contains('\\') {
+        return Wtf8::from(body);
+    }
+    match value::parse_str(Scanned::String(body).raw(source)) {
+        Ok(Json::String(text)) => text,
+        _ => {
+            unread.set(true);
+            Wtf8::new()
         }
     }
 }

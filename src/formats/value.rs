@@ -103,6 +103,16 @@ impl Json {
     }
 }
 
+/// The string at `key` of an object.
+pub fn str_of<'a>(value: &'a Json, key: &str) -> Option<&'a Wtf8> {
+    value.get(key).and_then(Json::as_str)
+}
+
+/// Whether `key` of an object is `true`.
+pub fn is_true(value: &Json, key: &str) -> bool {
+    matches!(value.get(key), Some(Json::Bool(true)))
+}
+
 /// Why a text is not JSON.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParseErrorKind {
@@ -177,6 +187,12 @@ pub fn parse_keeping(text: &[u8], keep: fn(usize, &[u8]) -> bool) -> Result<Json
 /// [`parse`] of text already known to be UTF-8: its strings are not checked again.
 pub fn parse_str(text: &str) -> Result<Json, ParseError> {
     parse_with(text.as_bytes(), |_, _| true, true)
+}
+
+/// [`parse`] of text whose UTF-8 is already checked (`utf8`: a frame reader checks a whole
+/// run of lines at once), so that its strings are not checked again one by one.
+pub fn parse_checked(text: &[u8], utf8: bool) -> Result<Json, ParseError> {
+    parse_with(text, |_, _| true, utf8)
 }
 
 /// [`parse_keeping`] of text already known to be UTF-8.

@@ -18,6 +18,18 @@ use super::unified::{
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct UnknownMessageType<V>(pub V);
 
+/// Every string [`adapt_acp_messages`] compares a value with: the message types, then the
+/// roles it names. A reader that knows a string only as one of these (or none) reads it
+/// as the rule does.
+pub const TAGS: [&[u8]; 5] = [MESSAGE, IN_PROGRESS, COMPLETED, USER, THINKING];
+pub const MESSAGE: &[u8] = b"message";
+/// The types of tool call entries.
+pub const TOOL_CALL_TYPES: [&[u8]; 2] = [IN_PROGRESS, COMPLETED];
+const IN_PROGRESS: &[u8] = b"in-progress-tool-call";
+const COMPLETED: &[u8] = b"completed-tool-call";
+const USER: &[u8] = b"user";
+const THINKING: &[u8] = b"thinking";
+
 /// `adaptACPMessages(messages)`.
 pub fn adapt_acp_messages<S>(
     source: &S,
@@ -41,8 +53,8 @@ where
         let ty = reader.required(item, Key::Type, Expect::String, &at)?;
         let mut buf = [0u8; 32];
         let tool_call = match source.tag(ty, &mut buf)? {
-            Some(b"message") => false,
-            Some(b"in-progress-tool-call" | b"completed-tool-call") => true,
+            Some(MESSAGE) => false,
+            Some(IN_PROGRESS | COMPLETED) => true,
             _ => return Err(UnknownMessageType(ty).into()),
         };
         let data = reader.required(item, Key::Data, Expect::Object, &at)?;
@@ -62,9 +74,9 @@ where
             continue;
         }
         let role = source.get(data, Key::Role)?;
-        let kind = if reader.is_tag(role, b"user")? {
+        let kind = if reader.is_tag(role, USER)? {
             UnifiedType::User
-        } else if reader.is_tag(role, b"thinking")? {
+        } else if reader.is_tag(role, THINKING)? {
             UnifiedType::Thinking
         } else {
             UnifiedType::Assistant

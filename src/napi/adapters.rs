@@ -26,7 +26,7 @@ fn call(env: &Env, name: &str, body: impl FnOnce(&Js) -> AdaptResult<Value>) -> 
 }
 
 /// `options.now`, checked: `None` means the clock (`Date.now()`).
-fn clock(source: &JsSource, options: Value) -> AdaptResult<Option<f64>> {
+pub(super) fn clock(source: &JsSource, options: Value) -> AdaptResult<Option<f64>> {
     let reader = Reader {
         source,
         root: "options",

@@ -8,6 +8,12 @@
 //! instead of one per delta. The one
 //! difference is observable only through getters: a run's events are read before the
 //! chunks are touched.
+//!
+//! Where `mechanics.js` compiles, the exported `appendEventsToChunks` is its compiled
+//! front's (`makeAppend`), which does the same in JavaScript, each event but the runs'
+//! deltas going through the per-event front with its index; this one is what that front
+//! calls with arguments that are not arrays, and the entry point where code from text
+//! may not run.
 
 use std::ptr;
 
@@ -114,7 +120,7 @@ fn flush(js: &Js, chunks: Value, run: Option<Run>) -> JsResult<()> {
 }
 
 /// Names the event an error is about.
-fn at(index: usize, error: JsError) -> JsError {
+pub(super) fn at(index: usize, error: JsError) -> JsError {
     match error {
         JsError::Type(message) => JsError::Type(format!("events[{index}]: {message}")),
         other => other,

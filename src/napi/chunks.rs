@@ -14,7 +14,7 @@ use crate::model::{Chunk, EventType, ShellStream, ToolCallEntry};
 use crate::reducer::{ChunkStore, ChunkType, Target, TextPart};
 
 use super::js::{Interned, Js, JsError, JsResult, Value};
-use super::mechanics::Shape;
+use super::mechanics::{FoundCall, Shape};
 
 /// The caller's chunk array.
 ///
@@ -35,8 +35,9 @@ pub struct JsChunks<'a, 's> {
     /// The call entry last found (by id, or as the last call), as the helper keeps it.
     cached_call: Cell<Option<(usize, usize, Value)>>,
     /// A `tool-result` event's `toolResult`, whose `isError` is read after `result` is
-    /// written, as the helper reads it (see [`JsChunks::defer_is_error`]).
-    held_tool_result: Cell<Option<Value>>,
+    /// written, as the helper reads it (see [`JsChunks::defer_is_error`]); with `true`
+    /// when its `result` is read then too (see [`JsChunks::defer_result`]).
+    held_tool_result: Cell<Option<(Value, bool)>>,
     /// The `text` of the chunk a delta will extend, read before the delta (see [`JsChunks::hold`]).
     held_text: Cell<Option<Value>>,
     /// The call entry shell output goes to, and its `shellOutput` and `stdout` as they
@@ -48,6 +49,79 @@ pub struct JsChunks<'a, 's> {
     primed: Cell<Option<ReadLength>>,
     /// The `type` of the element at this index, as read before this call.
     primed_type: Cell<Option<(usize, Value)>>,
+    /// The index of the last element as read before this call, which the caller's side
+    /// holds.
+    front_last: Cell<Option<usize>>,
+    /// Where the caller's side makes new chunks itself (see [`JsChunks::hand_back`]):
+    /// the event's fields it read, and what stands in for the delta it reads later.
+    hand_back: Option<HandBack>,
+    /// The text [`ChunkStore::compose_text`] left to the caller's side, as operands.
+    composed: Cell<Option<[u8; COMPOSED]>>,
+    /// The chunk left to the caller's side to push, encoded as `handOff` of
+    /// `mechanics.js` reads it.
+    handed_back: Cell<Option<f64>>,
+}
+
+/// What the caller's side holds for a hand-back: the fields it read (up to four, each
+/// with the field it is), and the value standing in for the event's delta.
+#[derive(Clone, Copy)]
+pub struct HandBack {
+    pub fields: [Option<(Field, Value)>; 4],
+    pub delta: Option<Value>,
+}
+
+/// Operands of a hand-back (`operand` of `mechanics.js`): the fields read before the
+/// call are 1 to 4, the event's delta (read by the caller's side after the call) is
+/// [`DELTA`], and [`CONSTANTS`] and above are [`constants`].
+pub const DELTA: u8 = 5;
+pub const CONSTANTS: u8 = 8;
+/// Parts of a composed text a hand-back can carry (shape 6 of `pushNew`).
+const COMPOSED: usize = 5;
+
+/// Strings the rules write that are no interned name: the kinds of the system chunks
+/// events make and the literal parts of the texts they compose. A text or kind not
+/// listed here is made by the binding instead, so the list decides only speed.
+const LITERALS: [&str; 7] = [
+    "notice",
+    "model-changed",
+    "config-reload",
+    "Switched to ",
+    " (",
+    ")",
+    "Configuration reloaded",
+];
+const _: () = assert!(CONSTANTS as usize + Interned::COUNT + LITERALS.len() <= 128);
+
+/// The constants hand-backs name, in their order: every interned name, then
+/// [`LITERALS`] (see `makeAppend` of `mechanics.js`).
+pub fn constants(js: &Js) -> JsResult<Vec<Value>> {
+    let mut values = Vec::with_capacity(Interned::COUNT + LITERALS.len());
+    for name in Interned::ALL {
+        values.push(js.name(name)?);
+    }
+    for literal in LITERALS {
+        values.push(js.ascii_string(literal)?);
+    }
+    Ok(values)
+}
+
+fn name_operand(name: Interned) -> u8 {
+    CONSTANTS + name as u8
+}
+
+fn literal_operand(text: &str) -> Option<u8> {
+    let position = LITERALS.iter().position(|literal| *literal == text)?;
+    Some(CONSTANTS + (Interned::COUNT + position) as u8)
+}
+
+/// A hand-back as `handOff` of `mechanics.js` reads it: 8 × the operands (base 128, the
+/// first lowest) + the shape.
+fn encode(shape: Shape, operands: &[u8]) -> f64 {
+    let mut code = 0f64;
+    for &operand in operands.iter().rev() {
+        code = code * 128.0 + operand as f64;
+    }
+    code * 8.0 + shape as u8 as f64
 }
 
 /// An array's `length` as read, with its last element and that element's `type` when
@@ -71,7 +145,104 @@ impl<'a, 's> JsChunks<'a, 's> {
             held_shell: Cell::new(None),
             primed: Cell::new(None),
             primed_type: Cell::new(None),
+            front_last: Cell::new(None),
+            hand_back: None,
+            composed: Cell::new(None),
+            handed_back: Cell::new(None),
         }))
+    }
+
+    /// Leaves the chunks the rules make to the caller's side (`handOff` of
+    /// `mechanics.js`), which makes them as literals from the operands `hand_back` names:
+    /// one call fewer than making them here. Only for a call from the compiled front,
+    /// whose rule ends with that push.
+    pub fn hand_back(&mut self, hand_back: HandBack) {
+        self.hand_back = Some(hand_back);
+    }
+
+    /// The chunk left to the caller's side to push, if any (see [`JsChunks::hand_back`]).
+    pub fn handed_back(&self) -> Option<f64> {
+        self.handed_back.get()
+    }
+
+    /// The operand for `value` when the caller's side holds it.
+    fn operand(&self, value: Value) -> Option<u8> {
+        let hand_back = self.hand_back.as_ref()?;
+        if hand_back.delta == Some(value) {
+            return Some(DELTA);
+        }
+        hand_back
+            .fields
+            .iter()
+            .position(|field| matches!(field, Some((_, read)) if *read == value))
+            .map(|position| position as u8 + 1)
+    }
+
+    /// The operand of the field `wanted` read by the caller's side.
+    fn field_operand(&self, wanted: Field) -> Option<u8> {
+        let hand_back = self.hand_back.as_ref()?;
+        hand_back
+            .fields
+            .iter()
+            .position(|field| matches!(field, Some((read, _)) if *read == wanted))
+            .map(|position| position as u8 + 1)
+    }
+
+    /// The hand-back for `chunk`, when every value it holds is one the caller's side
+    /// has.
+    fn hand_back_of(&self, chunk: &Chunk<Value, Value>) -> Option<f64> {
+        self.hand_back.as_ref()?;
+        match chunk {
+            Chunk::Text { text } => Some(encode(
+                Shape::TypeText,
+                &[name_operand(Interned::Text), self.operand(*text)?],
+            )),
+            Chunk::Thinking { text, metadata: None } => Some(encode(
+                Shape::TypeText,
+                &[name_operand(Interned::Thinking), self.operand(*text)?],
+            )),
+            Chunk::ToolBatch { calls } if calls.len() == 1 => {
+                let call = &calls[0];
+                Some(encode(
+                    Shape::TypeCall,
+                    &[
+                        name_operand(Interned::ToolBatch),
+                        self.operand(call.id)?,
+                        self.operand(call.name)?,
+                        self.operand(call.arguments)?,
+                    ],
+                ))
+            }
+            Chunk::Error { message, status_code } => {
+                let tag = name_operand(Interned::Error);
+                Some(match status_code {
+                    Some(_) => encode(
+                        Shape::TypeMessageStatus,
+                        &[
+                            tag,
+                            self.operand(*message)?,
+                            self.field_operand(Field::StatusCode)?,
+                        ],
+                    ),
+                    None => encode(Shape::TypeMessage, &[tag, self.operand(*message)?]),
+                })
+            }
+            Chunk::System { kind, text } => {
+                let tag = name_operand(Interned::System);
+                let kind = literal_operand(kind.as_str())?;
+                Some(match self.composed.take() {
+                    Some(parts) => {
+                        let mut operands = [0; 2 + COMPOSED];
+                        operands[0] = tag;
+                        operands[1] = kind;
+                        operands[2..].copy_from_slice(&parts);
+                        encode(Shape::TypeKindComposed, &operands)
+                    }
+                    None => encode(Shape::TypeKindText, &[tag, kind, self.operand(*text)?]),
+                })
+            }
+            _ => None,
+        }
     }
 
     /// Takes the array's `length`, and the last element and its `type` when `last` is
@@ -106,9 +277,7 @@ impl<'a, 's> JsChunks<'a, 's> {
                 self.cached_calls.set(Some((index, calls, len)));
                 Ok((calls, len))
             }
-            None => Err(JsError::Type(format!(
-                "chunks[{index}] is a tool-batch whose \"calls\" is not an array"
-            ))),
+            None => Err(calls_not_array(index)),
         }
     }
 
@@ -152,7 +321,19 @@ impl<'a, 's> JsChunks<'a, 's> {
     /// Makes the next [`ChunkStore::set_result`] read `isError` from `tool_result` after it
     /// writes `result` (undoing that write if the read or the second write fails).
     pub fn defer_is_error(&self, tool_result: Value) {
-        self.held_tool_result.set(Some(tool_result));
+        self.held_tool_result.set(Some((tool_result, false)));
+    }
+
+    /// Makes the next [`ChunkStore::set_result`] read `result` and `isError` from
+    /// `tool_result`, each just before its write, in one call (`setResult` of
+    /// `mechanics.js`); the values it is given are then not used. `false` where the
+    /// mechanics are not compiled (nothing is deferred).
+    pub fn defer_result(&self, tool_result: Value) -> bool {
+        if !self.js.state.mechanics.get() {
+            return false;
+        }
+        self.held_tool_result.set(Some((tool_result, true)));
+        true
     }
 
     /// The entry's `shellOutput` and its `stdout` (`""` when there is none).
@@ -175,6 +356,22 @@ impl<'a, 's> JsChunks<'a, 's> {
         const RUN: usize = 8;
         if end == 0 {
             return Ok(None);
+        }
+        if let Some((index, tag)) = self.primed_type.get() {
+            if index + 1 == end {
+                // The last element and its `type` were read before the call (`prime`):
+                // the walk starts with them instead of reading them again.
+                self.primed_type.set(None);
+                if self.js.strict_equals(tag, self.js.name(tag_of(ty))?)? {
+                    self.cached
+                        .set(Some((index, self.js.element(self.array, index)?)));
+                    return Ok(Some(index));
+                }
+                end = index;
+                if end == 0 {
+                    return Ok(None);
+                }
+            }
         }
         if let Some(found) = self.js.newest_of_type(self.array, end - 1, tag_of(ty))? {
             if let Some(index) = found {
@@ -279,6 +476,7 @@ impl ChunkStore for JsChunks<'_, '_> {
             if let (Some((chunk, tag)), Some(index)) = (last, len.checked_sub(1)) {
                 self.cached.set(Some((index, chunk)));
                 self.primed_type.set(Some((index, tag)));
+                self.front_last.set(Some(index));
             }
             return Ok(len);
         }
@@ -314,6 +512,15 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn push_chunk(&mut self, chunk: Chunk<Value, Value>) -> JsResult<()> {
         let js = self.js;
+        if self.hand_back.is_some() {
+            let Some(code) = self.hand_back_of(&chunk) else {
+                return Err(JsError::Internal(
+                    "a new chunk holds a value the compiled front does not have".into(),
+                ));
+            };
+            self.handed_back.set(Some(code));
+            return Ok(());
+        }
         if let Some((shape, values)) = self.shape_of(&chunk)? {
             if js
                 .push_new(self.array, shape, values, || "chunks".into())?
@@ -384,6 +591,23 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 
     fn compose_text(&mut self, parts: &[TextPart<'_, Value>]) -> JsResult<Value> {
+        if self.hand_back.is_some() && parts.len() <= COMPOSED {
+            let mut operands = [0; COMPOSED];
+            let resolved = parts.iter().zip(&mut operands).all(|(part, operand)| {
+                let found = match part {
+                    TextPart::Literal(literal) => literal_operand(literal),
+                    TextPart::Given(given) => self.operand(**given),
+                };
+                *operand = found.unwrap_or(0);
+                found.is_some()
+            });
+            if resolved {
+                // The caller's side joins the parts; what stands in for the text here is
+                // never written.
+                self.composed.set(Some(operands));
+                return self.js.name(Interned::Empty);
+            }
+        }
         let mut units = Vec::new();
         for part in parts {
             match part {
@@ -400,6 +624,19 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 
     fn push_call(&mut self, index: usize, call: ToolCallEntry<Value, Value>) -> JsResult<()> {
+        if self.hand_back.is_some() && self.front_last.get() == Some(index) {
+            // The batch is the last chunk, which the caller's side holds: it reads its
+            // `calls` and pushes the entry (`handOff` of `mechanics.js`).
+            if let (Some(id), Some(name), Some(arguments)) = (
+                self.operand(call.id),
+                self.operand(call.name),
+                self.operand(call.arguments),
+            ) {
+                self.handed_back
+                    .set(Some(encode(Shape::Call, &[0, id, name, arguments])));
+                return Ok(());
+            }
+        }
         self.cached_calls.set(None);
         let (calls, _) = self.calls(index)?;
         let what = || format!("chunks[{index}].calls");
@@ -419,11 +656,7 @@ impl ChunkStore for JsChunks<'_, '_> {
         for position in 0..len {
             let call = js.element(calls, position)?;
             match js.value_type(call)? {
-                ValueType::Undefined | ValueType::Null => {
-                    return Err(JsError::Type(format!(
-                        "chunks[{index}].calls[{position}] is not a tool call entry"
-                    )))
-                }
+                ValueType::Undefined | ValueType::Null => return Err(no_entry(index, position)),
                 ValueType::Object | ValueType::Array | ValueType::Function
                     if js.strict_equals(js.get(call, Interned::Id)?, *id)? =>
                 {
@@ -439,6 +672,15 @@ impl ChunkStore for JsChunks<'_, '_> {
     fn set_result(&mut self, index: usize, call: usize, result: Value, is_error: Value) -> JsResult<()> {
         let js = self.js;
         let entry = self.call(index, call)?;
+        if let Some((tool_result, true)) = self.held_tool_result.get() {
+            self.held_tool_result.set(None);
+            if js.set_result(entry, tool_result)?.is_some() {
+                return Ok(());
+            }
+            return Err(JsError::Internal(
+                "a deferred result without the mechanics".into(),
+            ));
+        }
         // Two writes: if the second is refused, the first is undone, so the entry is as
         // it was (the helper would leave `result` written).
         let had_result = js.has_own(entry, Interned::Result)?;
@@ -446,7 +688,7 @@ impl ChunkStore for JsChunks<'_, '_> {
         js.assign(entry, Interned::Result, result)?;
         let second = match self.held_tool_result.take() {
             // The helper reads `isError` only now, after writing `result`.
-            Some(tool_result) => js
+            Some((tool_result, _)) => js
                 .get(tool_result, Interned::IsError)
                 .and_then(|is_error| js.assign(entry, Interned::IsError, is_error)),
             None => js.assign(entry, Interned::IsError, is_error),
@@ -537,6 +779,24 @@ impl ChunkStore for JsChunks<'_, '_> {
 
     fn newest_call(&self, id: &Value) -> JsResult<Option<(usize, usize)>> {
         let mut end = self.len()?;
+        if end == 0 {
+            return Ok(None);
+        }
+        if let Some(found) = self.js.find_call(self.array, end - 1, Interned::ToolBatch, *id)? {
+            return match found {
+                FoundCall::Entry(index, call, entry) => {
+                    self.cached_call.set(Some((index, call, entry)));
+                    Ok(Some((index, call)))
+                }
+                FoundCall::Nowhere => Ok(None),
+                FoundCall::CallsNotArray(index) => Err(calls_not_array(index)),
+                FoundCall::CallsLength(index, length) => self
+                    .js
+                    .length_of(length, &format!("chunks[{index}].calls"))
+                    .and(Err(JsError::Internal("a length findCall refused passed".into()))),
+                FoundCall::NoEntry(index, call) => Err(no_entry(index, call)),
+            };
+        }
         while let Some(index) = self.newest_before(end, ChunkType::ToolBatch)? {
             if let Some(call) = self.find_call(index, id)? {
                 return Ok(Some((index, call)));
@@ -545,6 +805,18 @@ impl ChunkStore for JsChunks<'_, '_> {
         }
         Ok(None)
     }
+}
+
+pub(super) fn calls_not_array(index: usize) -> JsError {
+    JsError::Type(format!(
+        "chunks[{index}] is a tool-batch whose \"calls\" is not an array"
+    ))
+}
+
+fn no_entry(index: usize, position: usize) -> JsError {
+    JsError::Type(format!(
+        "chunks[{index}].calls[{position}] is not a tool call entry"
+    ))
 }
 
 /// The `type` a chunk of type `ty` has.
@@ -561,6 +833,13 @@ pub struct JsEvents<'a, 's> {
     pub js: &'a Js<'s>,
     /// A field already read (by a mechanic), returned instead of reading it again.
     pub read: Cell<Option<(Field, Value)>>,
+    /// Fields the compiled front read before the call, in the order the rules read them
+    /// (see `Prefetch` in entry.rs), each returned once instead of reading it again.
+    prefetched: [Option<(Field, Value)>; 4],
+    /// How many of `prefetched` the rules have read.
+    taken: Cell<usize>,
+    /// What stands in for the event's delta, which the compiled front reads itself.
+    delta: Option<Value>,
 }
 
 impl<'a, 's> JsEvents<'a, 's> {
@@ -568,11 +847,35 @@ impl<'a, 's> JsEvents<'a, 's> {
         JsEvents {
             js,
             read: Cell::new(None),
+            prefetched: [None; 4],
+            taken: Cell::new(0),
+            delta: None,
         }
+    }
+
+    /// Takes the fields the compiled front read (`fields`, in the rules' order; only
+    /// those it read are returned, as it stops where a check of the rules would fail).
+    pub fn prefetched(&mut self, fields: [Option<(Field, Value)>; 4]) {
+        self.prefetched = fields;
+    }
+
+    /// Makes `stand_in` (a string) the event's delta: the compiled front reads the delta
+    /// after the call, for a chunk it pushes.
+    pub fn delta_read_later(&mut self, stand_in: Value) {
+        self.delta = Some(stand_in);
+    }
+
+    /// The fields the compiled front read that the rules have taken, for a hand-back.
+    pub fn taken(&self) -> [Option<(Field, Value)>; 4] {
+        let mut taken = self.prefetched;
+        for field in &mut taken[self.taken.get()..] {
+            *field = None;
+        }
+        taken
     }
 }
 
-fn field_name(field: Field) -> Interned {
+pub fn field_name(field: Field) -> Interned {
     match field {
         Field::Type => Interned::Type,
         Field::Delta => Interned::Delta,
@@ -607,6 +910,16 @@ impl EventSource for JsEvents<'_, '_> {
                 self.read.set(None);
                 return Ok(value);
             }
+        }
+        let taken = self.taken.get();
+        if let Some(Some((read, value))) = self.prefetched.get(taken) {
+            if *read == field {
+                self.taken.set(taken + 1);
+                return Ok(*value);
+            }
+        }
+        if let (Field::Delta, Some(stand_in)) = (field, self.delta) {
+            return Ok(stand_in);
         }
         self.js.get(*object, field_name(field))
     }

@@ -18,7 +18,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::ffi::{c_void, CStr};
+use std::ffi::c_void;
 use std::ptr;
 
 use napi::bindgen_prelude::{Env, ObjectFinalize, Result, Unknown};
@@ -37,7 +37,7 @@ use crate::model::Chunk;
 use super::entry::run;
 use super::js::{Interned, Js, JsError, JsResult, State, Value, OBJECT_ASSIGN};
 use super::registry::{named, optional_boolean};
-use super::stream::{call_info, glue};
+use super::stream::{call_info, class_property, define_class, glue};
 
 /// How `Conversation.messages` changes.
 #[napi(string_enum = "lowercase")]
@@ -790,22 +790,7 @@ unsafe extern "C" fn raw_format(env: sys::napi_env, info: sys::napi_callback_inf
 /// # Safety
 /// `env` and `exports` must be the module's; `state` its state, alive as long as `env`.
 pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state: *mut State) -> JsResult<()> {
-    let property = |name: &'static CStr, method: sys::napi_callback, getter: sys::napi_callback| {
-        sys::napi_property_descriptor {
-            utf8name: name.as_ptr(),
-            name: ptr::null_mut(),
-            method,
-            getter,
-            setter: None,
-            value: ptr::null_mut(),
-            attributes: if method.is_some() {
-                sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable
-            } else {
-                sys::PropertyAttributes::configurable
-            },
-            data: state.cast(),
-        }
-    };
+    let property = |name, method, getter| class_property(name, method, getter, state);
     let properties = [
         property(c"push", Some(raw_push), None),
         property(c"end", Some(raw_end), None),
@@ -818,31 +803,8 @@ pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state:
         property(c"at", Some(raw_at), None),
         property(c"length", None, Some(raw_length)),
     ];
-    let mut class = ptr::null_mut();
-    let name = c"Conversation";
-    // SAFETY: the descriptors point at static names and live callbacks.
-    let status = unsafe {
-        sys::napi_define_class(
-            env,
-            name.as_ptr(),
-            name.to_bytes().len() as isize,
-            Some(construct),
-            state.cast(),
-            properties.len(),
-            properties.as_ptr(),
-            &mut class,
-        )
-    };
-    let status = match status {
-        sys::Status::napi_ok => unsafe { sys::napi_set_named_property(env, exports, name.as_ptr(), class) },
-        status => status,
-    };
-    match status {
-        sys::Status::napi_ok => Ok(()),
-        status => Err(JsError::Internal(format!(
-            "installing Conversation failed with status {status}"
-        ))),
-    }
+    // SAFETY: as this function's own contract.
+    unsafe { define_class(env, exports, c"Conversation", construct, state, &properties) }
 }
 
 // ─── The glue both classes run ──────────────────────────────────────────────────

@@ -13,13 +13,14 @@ use std::ptr;
 use napi::sys;
 
 use crate::decode::{
-    classify_type, decode_payload, decode_tool_result_id, decode_type, EventSource, Field, ValueType,
+    classify_type, decode_payload, decode_tool_result_id, decode_type, prefetch, EventSource, Field,
+    ValueType,
 };
 use crate::model::{AgentEvent, EventType};
 use crate::reducer::{self, locate, ChunkType, Lookup, Target};
 use crate::system::{random_uuid, route_system_event};
 
-use super::chunks::{JsChunks, JsEvents, ReadLength};
+use super::chunks::{constants, field_name, HandBack, JsChunks, JsEvents, ReadLength};
 use super::js::{arguments, given_slots, Js, JsError, JsResult, State, Value, GIVEN};
 use super::messages::{JsMessages, SystemChunk};
 
@@ -148,7 +149,7 @@ pub unsafe fn with_state(
 }
 
 /// The raw callback shape: arguments and state from one `napi_get_cb_info`.
-unsafe fn raw_call<const N: usize>(
+pub(super) unsafe fn raw_call<const N: usize>(
     env: sys::napi_env,
     info: sys::napi_callback_info,
     name: &str,
@@ -179,7 +180,7 @@ pub unsafe extern "C" fn append_event_to_chunks(
 
 /// The arguments of [`append_read`] after the given table entries: what the compiled
 /// `appendEventToChunks` of `mechanics.js` read before the call.
-const READ: usize = 10;
+const READ: usize = 13;
 
 /// How many table entries are bound as arguments: [`GIVEN`] in Node, where reading an
 /// argument costs nothing and a property read of the held array a lookup; none in the
@@ -187,46 +188,160 @@ const READ: usize = 10;
 /// every call (55 of them cost more than the one or two names a call reads).
 const BOUND: usize = if cfg!(target_family = "wasm") { 0 } else { GIVEN };
 
-/// `appendEventToChunks` as the compiled one in `mechanics.js` calls it: the table
-/// entries the drop-in uses ([`BOUND`] of them, bound once), then `chunks`, `event`, the
-/// event's `type` as read, its position in [`EventType::TAGS`] (-1 when not there), the
-/// array's `length` when read (see [`Plan::LastFirst`]), whether the last element was
-/// read, that element and its `type`; then, when the compiled side found the delta it
-/// was handed ([`Handoff::ExtendLast`]) not to be a string, `true` and that delta, to
-/// be refused with the binding's own `TypeError`. Returns `1` for
-/// [`Handoff::ExtendLast`], else `undefined`.
+/// The `code` of a call for which the compiled front read nothing of the event (an
+/// event that is no object, in a batch): the native side reads all of it.
+const UNREAD: f64 = -2.0;
+/// The `code` of a call to refuse the delta the front read for the rules' write (it is
+/// no string); the event's own code is where the length goes, the delta where the last
+/// element goes.
+const REFUSED_DELTA: f64 = -3.0;
+/// The `code` of a call to refuse the length the front read for a push (no array-like
+/// has it), given as [`REFUSED_DELTA`] gives the delta.
+const REFUSED_LENGTH: f64 = -4.0;
+/// The `code` of a call to refuse the last chunk's `calls`, found no array by the front
+/// (for a call entry the rules push onto it); the chunk's index is where the length goes.
+const REFUSED_CALLS: f64 = -5.0;
+/// The same for a `calls` whose length no array has (the length where the last element
+/// goes).
+const REFUSED_CALLS_LENGTH: f64 = -6.0;
+/// The same for a `calls` whose length no array-like can have for a push.
+const REFUSED_CALLS_PUSH: f64 = -7.0;
+
+/// Where a call comes from (`ALONE` and `NO_INDEX` of `mechanics.js`), which names its
+/// errors: `appendEventToChunks`, or `appendEventsToChunks` for one event of a batch
+/// (its errors then name its index) or for the batch's joined deltas. Read only when
+/// there is an error to name.
+#[derive(Debug, Clone, Copy)]
+enum At {
+    Alone,
+    Batch(Option<usize>),
+}
+
+impl At {
+    fn read(js: &Js, at: Value) -> JsResult<At> {
+        // Left out (`undefined`) by `appendEventToChunks`.
+        if js.value_type(at)? != ValueType::Number {
+            return Ok(At::Alone);
+        }
+        let at = js.number(at)?;
+        Ok(if at >= 0.0 {
+            At::Batch(Some(at as usize))
+        } else if at == -2.0 {
+            At::Batch(None)
+        } else {
+            At::Alone
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            At::Alone => APPEND,
+            At::Batch(_) => super::batch::APPEND_MANY,
+        }
+    }
+}
+
+/// The event type at `code` in [`EventType::TAGS`], if it is a position there.
+fn type_at(js: &Js, code: Value) -> JsResult<Option<EventType>> {
+    Ok(match usize::try_from(js.number(code)? as i64) {
+        Ok(code) if code < EventType::TAGS.len() => {
+            Some(EventType::from_tag(EventType::TAGS[code].as_bytes()))
+        }
+        _ => None,
+    })
+}
+
+/// `appendEventToChunks` (and each event of `appendEventsToChunks`) as the compiled
+/// front in `mechanics.js` calls it: the table entries the drop-in uses ([`BOUND`] of
+/// them, bound once), then `chunks`, `event`, the event's `type` as read, its position
+/// in [`EventType::TAGS`] (-1 when not there, or [`UNREAD`], [`REFUSED_DELTA`],
+/// [`REFUSED_LENGTH`]), the array's `length` when read (see [`Plan::LastFirst`]),
+/// whether the last element was read, that element and its `type`, the event's fields
+/// the front read (four; see [`crate::decode::Prefetch`]) and where the call comes from
+/// ([`At`]). Returns `1` for [`Handoff::ExtendLast`], a number of 8 or more for
+/// [`Handoff::Push`], else `undefined`.
 unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let Some((args, data)) = (unsafe { arguments::<{ BOUND + READ }>(env, info) }) else {
         return ptr::null_mut();
     };
     let (given, read) = args.split_at(BOUND);
+    let [chunks, event, tag, code, length, has_last, last, last_type, fields @ .., at] = read else {
+        unreachable!("READ arguments")
+    };
     let body = |js: &Js| {
-        let [chunks, event, tag, code, length, has_last, last, last_type, refused, delta] = read else {
-            unreachable!("READ arguments")
-        };
-        let ty = match usize::try_from(js.number(*code)? as i64) {
-            Ok(code) if code < EventType::TAGS.len() => {
-                Some(EventType::from_tag(EventType::TAGS[code].as_bytes()))
-            }
-            _ => None,
-        };
-        let ty_or_unknown = ty.unwrap_or(EventType::Unknown);
-        if js.is_true(*refused) {
+        let number = js.number(*code)?;
+        if number == UNREAD {
+            return append(js, *chunks, *event, None).map(|_| ptr::null_mut());
+        }
+        if number == REFUSED_DELTA {
             let source = JsEvents::new(js);
-            source.read.set(Some((Field::Delta, *delta)));
-            decode_payload(&source, event, ty_or_unknown)?;
+            source.read.set(Some((Field::Delta, *last)));
+            decode_payload(
+                &source,
+                event,
+                type_at(js, *length)?.unwrap_or(EventType::Unknown),
+            )?;
             return Err(JsError::Internal("a refused delta passed the check".into()));
         }
+        if number == REFUSED_LENGTH {
+            return Err(js.bad_length(*last, || "chunks".into()));
+        }
+        if number <= REFUSED_CALLS {
+            let index = js.number(*length)? as usize;
+            let what = format!("chunks[{index}].calls");
+            return Err(if number == REFUSED_CALLS {
+                super::chunks::calls_not_array(index)
+            } else if number == REFUSED_CALLS_LENGTH {
+                match js.length_of(*last, &what) {
+                    Err(error) => error,
+                    Ok(_) => JsError::Internal("a length the front refused passed".into()),
+                }
+            } else if number == REFUSED_CALLS_PUSH {
+                js.bad_length(*last, || what)
+            } else {
+                JsError::Internal("an unknown refusal".into())
+            });
+        }
+        let ty = type_at(js, *code)?;
+        let ty_or_unknown = ty.unwrap_or(EventType::Unknown);
         let last = js.is_true(*has_last).then_some((*last, *last_type));
+        let (_, keys) = prefetch(ty_or_unknown);
+        let mut prefetched = [None; 4];
+        for ((slot, key), value) in prefetched.iter_mut().zip(keys).zip(fields) {
+            *slot = Some((*key, *value));
+        }
+        let read_last = match plan(ty_or_unknown) {
+            Plan::LastFirst => true,
+            // The front read the chunks only when the field is not `undefined`.
+            Plan::FieldThenLast => js.value_type(fields[0])? != ValueType::Undefined,
+            _ => false,
+        };
         let read = Read {
             tag: *tag,
             ty,
-            length: (plan(ty_or_unknown) == Plan::LastFirst).then_some((*length, last)),
+            length: read_last.then_some((*length, last)),
+            prefetched,
         };
         match append(js, *chunks, *event, Some(read))? {
             Handoff::Done => Ok(ptr::null_mut()),
             Handoff::ExtendLast => js.create_number(1.0),
+            Handoff::Push(code) => js.create_number(code),
         }
+    };
+    let body = |js: &Js| {
+        body(js).map_err(|error| {
+            // Named after where the call comes from, read only now.
+            let at = match At::read(js, *at) {
+                Ok(at) => at,
+                Err(other) => return other,
+            };
+            let error = match at {
+                At::Batch(Some(index)) => super::batch::at(index, error),
+                _ => error,
+            };
+            js.throw(error, at.name());
+            JsError::Pending
+        })
     };
     // SAFETY: `given` holds arguments of this callback, alive during it.
     unsafe { run(env, data, APPEND, given, body) }.unwrap_or(ptr::null_mut())
@@ -243,6 +358,11 @@ pub enum Plan {
     LastFirst = 1,
     /// Nothing more: the binding reads the rest.
     Native = 2,
+    /// The event's one field the rules read first (see [`crate::decode::Prefetch::One`]),
+    /// then, unless it is `undefined`, what [`Plan::LastFirst`] reads: for an event
+    /// whose rule does nothing without that field and otherwise walks back from the
+    /// last chunk.
+    FieldThenLast = 3,
 }
 
 /// The [`Plan`] for events of type `ty`, from the rules' own tables.
@@ -250,9 +370,22 @@ pub fn plan(ty: EventType) -> Plan {
     match (ty, early_lookup(ty)) {
         (EventType::Lifecycle(kind), _) => nothing_or_native(AgentEvent::<(), ()>::Lifecycle(kind)),
         (EventType::Unknown, _) => nothing_or_native(AgentEvent::<(), ()>::Unknown),
-        (_, Some(Lookup::Last(_))) => Plan::LastFirst,
+        (_, Some(Lookup::Last(_) | Lookup::LastCallOfNewestBatch)) => Plan::LastFirst,
+        (EventType::ReasoningEnd, _) if walks_when_given(ty) => Plan::FieldThenLast,
         _ => Plan::Native,
     }
+}
+
+/// Whether the rule for `ty` (an event of one field, read first) does nothing when
+/// that field is `undefined` and otherwise walks back from the last chunk.
+fn walks_when_given(ty: EventType) -> bool {
+    let (prefetch, fields) = prefetch(ty);
+    let without = AgentEvent::<(), ()>::ReasoningEnd { metadata: None };
+    let with = AgentEvent::<(), ()>::ReasoningEnd { metadata: Some(()) };
+    prefetch == crate::decode::Prefetch::One
+        && fields == [Field::Metadata]
+        && matches!(without.lookup(), Lookup::Nothing)
+        && matches!(with.lookup(), Lookup::NewestThinking)
 }
 
 /// [`Plan::Nothing`] for an event the rules do nothing with, whatever else it holds.
@@ -275,7 +408,7 @@ fn early_lookup(ty: EventType) -> Option<Lookup<'static, Value>> {
 }
 
 /// What is left to do when [`append`] returns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Handoff {
     Done,
     /// The rules extend the last chunk (the one read before the call) with the event's
@@ -283,6 +416,10 @@ pub enum Handoff {
     /// and joins: what `apply` does for a delta at that target, without another call
     /// into JavaScript. Only for a call whose [`Read`] holds the last chunk.
     ExtendLast,
+    /// The rules push a new chunk, which the caller's side makes as a literal and pushes
+    /// (`handOff` of `mechanics.js`, which reads the code); see
+    /// [`JsChunks::hand_back`].
+    Push(f64),
 }
 
 /// What was read of the event and the chunks before the call (see [`append_read`]).
@@ -293,6 +430,8 @@ pub struct Read {
     pub ty: Option<EventType>,
     /// The array's `length`, with the last element and its `type` when it was at least 1.
     pub length: Option<ReadLength>,
+    /// The event's fields read (see [`crate::decode::Prefetch`]).
+    pub prefetched: [Option<(Field, Value)>; 4],
 }
 
 /// The helper reads the last chunk (for a delta, its text too) before it reads a delta,
@@ -305,7 +444,13 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
     let Some(mut store) = JsChunks::new(js, chunks)? else {
         return Err(type_error("\"chunks\"", "an array", js.value_type(chunks)?));
     };
-    let source = JsEvents::new(js);
+    let mut source = JsEvents::new(js);
+    // Where the compiled front called and can write, it makes the new chunks.
+    let hands_back = read.is_some() && js.state.mechanics.get();
+    if let Some(read) = &read {
+        source.prefetched(read.prefetched);
+    }
+    let tag = read.as_ref().map(|read| read.tag);
     let last_read = matches!(
         &read,
         Some(Read {
@@ -326,6 +471,7 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
         store.prime((length, last));
     }
     let early = early_lookup(ty);
+    let mut delta_stand_in = None;
     if ty == EventType::ToolResult {
         // As the helper does it: the call is found before `result` is read, `isError` is
         // read after `result` is written, and neither is read when there is no call.
@@ -334,9 +480,14 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
         if target == Target::Nowhere {
             return Ok(Handoff::Done);
         }
-        store.defer_is_error(result);
+        let result = if store.defer_result(result) {
+            js.undefined()?
+        } else {
+            store.defer_is_error(result);
+            source.field(&result, Field::Result)?
+        };
         let event = AgentEvent::ToolResult {
-            result: source.field(&result, Field::Result)?,
+            result,
             is_error: js.undefined()?,
             tool_call_id,
         };
@@ -370,6 +521,15 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
             if ty != EventType::ToolCall {
                 store.hold(target)?;
             }
+            if let (true, Target::Push, Some(tag)) = (hands_back, target, tag) {
+                if matches!(ty, EventType::TextDelta | EventType::ReasoningDelta) {
+                    // The chunk is made by the caller's side, which reads the delta as the
+                    // helper does, while making it; the event's `type` (a string, never
+                    // written) stands in for it until then.
+                    source.delta_read_later(tag);
+                    delta_stand_in = Some(tag);
+                }
+            }
             (target, decode_payload(&source, &event, ty)?)
         }
         None => {
@@ -377,7 +537,17 @@ pub fn append(js: &Js, chunks: Value, event: Value, read: Option<Read>) -> JsRes
             (locate(&store, event.lookup())?, event)
         }
     };
-    reducer::apply(&mut store, target, event).map(|()| Handoff::Done)
+    if hands_back {
+        store.hand_back(HandBack {
+            fields: source.taken(),
+            delta: delta_stand_in,
+        });
+    }
+    reducer::apply(&mut store, target, event)?;
+    Ok(match store.handed_back() {
+        Some(code) => Handoff::Push(code),
+        None => Handoff::Done,
+    })
 }
 
 /// `applySystemEvent(messages, event, idFactory?)`.
@@ -480,31 +650,52 @@ pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<
         }
         if name == APPEND {
             // SAFETY: `state` lives as long as the environment.
-            function = unsafe { reading_append(env, &*state, function)? };
+            if let Some([one, many]) = unsafe { reading_append(env, &*state, exports, function)? } {
+                unsafe { export(env, exports, super::batch::APPEND_MANY, many)? };
+                function = one;
+            }
         }
-        let mut key = ptr::null_mut();
-        let status = unsafe {
-            sys::napi_create_string_utf8(env, name.as_ptr().cast(), name.len() as isize, &mut key);
-            sys::napi_set_property(env, exports, key, function)
-        };
-        if status != sys::Status::napi_ok {
-            return Err(JsError::Internal(format!(
-                "installing {name} failed with status {status}"
-            )));
-        }
+        unsafe { export(env, exports, name, function)? };
     }
     unsafe { super::stream::install_class(env, exports, state)? };
+    unsafe { super::readers::install(env, &*state, exports)? };
     unsafe { super::conversation::install_class(env, exports, state) }
 }
 
-/// The `appendEventToChunks` to export: where `mechanics.js` compiled, its reading
-/// front (see [`append_read`]) over `plain`, else `plain` itself.
+/// `exports[name] = function`.
 ///
 /// # Safety
-/// `env` must be a live environment, `state` its state and `plain` a function of it.
-unsafe fn reading_append(env: sys::napi_env, state: &State, plain: Value) -> JsResult<Value> {
+/// `env` must be a live environment, `exports` and `function` values of it.
+unsafe fn export(env: sys::napi_env, exports: Value, name: &str, function: Value) -> JsResult<()> {
+    let mut key = ptr::null_mut();
+    let status = unsafe {
+        sys::napi_create_string_utf8(env, name.as_ptr().cast(), name.len() as isize, &mut key);
+        sys::napi_set_property(env, exports, key, function)
+    };
+    if status != sys::Status::napi_ok {
+        return Err(JsError::Internal(format!(
+            "installing {name} failed with status {status}"
+        )));
+    }
+    Ok(())
+}
+
+/// `appendEventToChunks` and `appendEventsToChunks` to export where `mechanics.js`
+/// compiled: its reading front (see [`append_read`]) over `plain` and over the
+/// generated `appendEventsToChunks` found on `exports`; `None` where it did not (the
+/// plain entry points are then exported as they are).
+///
+/// # Safety
+/// `env` must be a live environment, `state` its state, `exports` and `plain` values
+/// of it.
+unsafe fn reading_append(
+    env: sys::napi_env,
+    state: &State,
+    exports: Value,
+    plain: Value,
+) -> JsResult<Option<[Value; 2]>> {
     if !state.compiled {
-        return Ok(plain);
+        return Ok(None);
     }
     let js = unsafe { Js::new(env, state) };
     let mut read = ptr::null_mut();
@@ -528,18 +719,53 @@ unsafe fn reading_append(env: sys::napi_env, state: &State, plain: Value) -> JsR
         .collect::<JsResult<Vec<_>>>()?;
     let mut tags = Vec::new();
     let mut plans = Vec::new();
+    let mut reads = Vec::new();
+    let mut keys = Vec::new();
     for tag in EventType::TAGS {
+        let ty = EventType::from_tag(tag.as_bytes());
         tags.push(js.ascii_string(tag)?);
-        plans.push(js.create_number(plan(EventType::from_tag(tag.as_bytes())) as u8 as f64)?);
+        plans.push(js.create_number(plan(ty) as u8 as f64)?);
+        let (prefetch, fields) = prefetch(ty);
+        // A `FieldThenLast` plan reads its field itself.
+        let prefetch = match plan(ty) {
+            Plan::FieldThenLast => crate::decode::Prefetch::Nothing,
+            _ => prefetch,
+        };
+        reads.push(js.create_number(prefetch as u8 as f64)?);
+        for position in 0..4 {
+            keys.push(match fields.get(position) {
+                Some(field) => js.name(field_name(*field))?,
+                None => js.undefined()?,
+            });
+        }
     }
     // The plan for a string that is none of the tags.
     plans.push(js.create_number(plan(EventType::Unknown) as u8 as f64)?);
+    // SAFETY: `exports` is the module's exports object, in this environment.
+    let plain_many = unsafe { super::js::get_named(env, exports, c"appendEventsToChunks")? };
+    // The deltas whose runs a batch joins (see batch.rs).
+    let joined = EventType::TAGS
+        .iter()
+        .filter(|tag| {
+            matches!(
+                EventType::from_tag(tag.as_bytes()),
+                EventType::TextDelta | EventType::ReasoningDelta
+            )
+        })
+        .map(|tag| js.ascii_string(tag))
+        .collect::<JsResult<Vec<_>>>()?;
     let arguments = [
         read,
         plain,
+        plain_many,
         js.array(&tags)?,
         js.array(&plans)?,
+        js.array(&reads)?,
+        js.array(&keys)?,
+        js.array(&constants(&js)?)?,
+        js.array(&joined)?,
         js.array(&given)?,
     ];
-    super::mechanics::make_append(&js, &arguments)
+    let made = super::mechanics::make_append(&js, &arguments)?;
+    Ok(Some([js.element(made, 0)?, js.element(made, 1)?]))
 }

@@ -44,7 +44,10 @@ impl From<crate::decode::InvalidEvent> for JsError {
 
 pub type JsResult<T> = Result<T, JsError>;
 
-/// The strings the binding reads and writes, created once per environment.
+/// The strings the binding reads and writes, created once per environment. Those up to
+/// `Push` are handed to the drop-in on every call (see [`GIVEN`]): the names its native
+/// side still reads or writes itself once the compiled front has read the event's
+/// fields; the event fields the front reads come after.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(usize)]
 pub enum Interned {
@@ -52,6 +55,16 @@ pub enum Interned {
     Text,
     Delta,
     Metadata,
+    Stream,
+    Data,
+    Thinking,
+    ToolBatch,
+    Calls,
+    ShellOutput,
+    Stdout,
+    Stderr,
+    Length,
+    Push,
     ToolCall,
     Id,
     ToolName,
@@ -60,27 +73,17 @@ pub enum Interned {
     ToolCallId,
     Result,
     IsError,
-    Stream,
-    Data,
     Error,
     StatusCode,
     Message,
     ModelId,
     KeyId,
     TurnId,
-    Thinking,
-    ToolBatch,
-    Calls,
-    ShellOutput,
-    Stdout,
-    Stderr,
     System,
     Kind,
     Role,
     Chunks,
     MessageId,
-    Length,
-    Push,
     Framing,
     Content,
     Locations,
@@ -124,12 +127,22 @@ pub enum Interned {
 }
 
 impl Interned {
-    const COUNT: usize = Interned::Empty as usize + 1;
-    const ALL: [Interned; Interned::COUNT] = [
+    pub(super) const COUNT: usize = Interned::Empty as usize + 1;
+    pub(super) const ALL: [Interned; Interned::COUNT] = [
         Interned::Type,
         Interned::Text,
         Interned::Delta,
         Interned::Metadata,
+        Interned::Stream,
+        Interned::Data,
+        Interned::Thinking,
+        Interned::ToolBatch,
+        Interned::Calls,
+        Interned::ShellOutput,
+        Interned::Stdout,
+        Interned::Stderr,
+        Interned::Length,
+        Interned::Push,
         Interned::ToolCall,
         Interned::Id,
         Interned::ToolName,
@@ -138,27 +151,17 @@ impl Interned {
         Interned::ToolCallId,
         Interned::Result,
         Interned::IsError,
-        Interned::Stream,
-        Interned::Data,
         Interned::Error,
         Interned::StatusCode,
         Interned::Message,
         Interned::ModelId,
         Interned::KeyId,
         Interned::TurnId,
-        Interned::Thinking,
-        Interned::ToolBatch,
-        Interned::Calls,
-        Interned::ShellOutput,
-        Interned::Stdout,
-        Interned::Stderr,
         Interned::System,
         Interned::Kind,
         Interned::Role,
         Interned::Chunks,
         Interned::MessageId,
-        Interned::Length,
-        Interned::Push,
         Interned::Framing,
         Interned::Content,
         Interned::Locations,
@@ -319,7 +322,7 @@ pub(super) const ARRAY_PUSH: u32 = CONCAT + 7;
 /// Where the compiled functions of `mechanics.js` start in the holder array.
 pub(super) const MECHANICS_SLOT: u32 = CONCAT + 8;
 /// The end of the names, built-ins and compiled functions the drop-in uses.
-pub(super) const TABLE_END: u32 = MECHANICS_SLOT + 8;
+pub(super) const TABLE_END: u32 = MECHANICS_SLOT + 10;
 /// `makeAppend` of `mechanics.js`, used once per environment at load.
 pub(super) const MAKE_APPEND: u32 = TABLE_END;
 
@@ -459,7 +462,7 @@ impl State {
     }
 }
 
-unsafe fn get_named(
+pub(super) unsafe fn get_named(
     env: sys::napi_env,
     object: sys::napi_value,
     key: &std::ffi::CStr,

@@ -196,8 +196,14 @@ impl Bridge<'_> {
         self.lift(self.js.truthy(value))
     }
 
-    /// The string's exact text (read as UTF-16, so unpaired surrogates survive).
+    /// The string's exact text. V8 writes UTF-8 fastest, but writes an unpaired surrogate
+    /// as U+FFFD; text in which U+FFFD appears (an unpaired surrogate, or the character
+    /// itself) is read again as UTF-16, where unpaired surrogates survive.
     pub fn text(&self, value: Value) -> napi::Result<Wtf8> {
+        let utf8 = self.lift(self.js.utf8(value))?;
+        if memchr::memmem::find(utf8.as_bytes(), "\u{FFFD}".as_bytes()).is_none() {
+            return Ok(Wtf8::from(utf8));
+        }
         let mut units = Vec::new();
         self.lift(self.js.utf16_into(value, &mut units))?;
         Ok(Wtf8::from_utf16(&units))

@@ -30,7 +30,9 @@ const ASSIGN: u32 = MECHANICS_SLOT + 3;
 const PUSH: u32 = MECHANICS_SLOT + 4;
 const PUSH_NEW: u32 = MECHANICS_SLOT + 5;
 const SET_SHELL_OUTPUT: u32 = MECHANICS_SLOT + 6;
-const MECHANICS: [u32; 9] = [
+const FIND_CALL: u32 = MECHANICS_SLOT + 8;
+const SET_RESULT: u32 = MECHANICS_SLOT + 9;
+const MECHANICS: [u32; 11] = [
     SKIP_FALSY,
     NEWEST_OF_TYPE,
     EXTEND_TEXT,
@@ -39,9 +41,25 @@ const MECHANICS: [u32; 9] = [
     PUSH_NEW,
     SET_SHELL_OUTPUT,
     EXTEND_FROM,
+    FIND_CALL,
+    SET_RESULT,
     MAKE_APPEND,
 ];
-const _: () = assert!(EXTEND_FROM + 1 == TABLE_END && MAKE_APPEND == TABLE_END);
+const _: () = assert!(SET_RESULT + 1 == TABLE_END && MAKE_APPEND == TABLE_END);
+
+/// What `findCall` of `mechanics.js` found.
+pub enum FoundCall {
+    /// The batch's index, the entry's position in its `calls`, and the entry.
+    Entry(usize, usize, Value),
+    /// No call has the id.
+    Nowhere,
+    /// The batch at this index has `calls` that is no array.
+    CallsNotArray(usize),
+    /// The batch at this index has `calls` whose `length` (this value) no array can have.
+    CallsLength(usize, Value),
+    /// The batch's `calls` at this index holds `undefined` or `null` at this position.
+    NoEntry(usize, usize),
+}
 
 /// The shapes `pushNew` of `mechanics.js` makes, keys in the helper's order.
 #[derive(Debug, Clone, Copy)]
@@ -58,6 +76,8 @@ pub enum Shape {
     TypeCall = 4,
     /// `{ id, name, arguments }`
     Call = 5,
+    /// `{ type, kind, text }`, the text joined from parts (for a hand-back only)
+    TypeKindComposed = 6,
 }
 const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
 
@@ -107,7 +127,7 @@ pub(super) unsafe fn compile(env: sys::napi_env, holder: Value) -> JsResult<bool
 
 /// The compiled `appendEventToChunks` (`makeAppend` of `mechanics.js`, called with
 /// `arguments`).
-pub(super) fn make_append(js: &Js, arguments: &[Value; 5]) -> JsResult<Value> {
+pub(super) fn make_append(js: &Js, arguments: &[Value; 10]) -> JsResult<Value> {
     js.call_mechanic(MAKE_APPEND, arguments)
 }
 
@@ -221,7 +241,7 @@ impl Js<'_> {
         self.pushed(done, what)
     }
 
-    fn bad_length(&self, length: Value, what: impl FnOnce() -> String) -> JsError {
+    pub(super) fn bad_length(&self, length: Value, what: impl FnOnce() -> String) -> JsError {
         match self.describe(length) {
             Ok(length) => JsError::Type(format!(
                 "\"{}\" is an array whose \"length\" is {length}, not a whole number below 2^53 - 1",
@@ -306,6 +326,48 @@ impl Js<'_> {
         )?;
         let index = self.number(found)?;
         Ok(Some((index >= 0.0).then_some(index as usize)))
+    }
+
+    /// The newest call whose `id` is `id` in the batches at or before `from`, read as the
+    /// helper reads them (see `findCall` of `mechanics.js`), in one call; `None` where
+    /// the mechanics are not compiled.
+    pub fn find_call(
+        &self,
+        array: Value,
+        from: usize,
+        tag: Interned,
+        id: Value,
+    ) -> JsResult<Option<FoundCall>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        let found = self.call_mechanic(
+            FIND_CALL,
+            &[array, self.create_number(from as f64)?, self.name(tag)?, id],
+        )?;
+        if !self.is_object(found)? {
+            return Ok(Some(FoundCall::Nowhere));
+        }
+        let first = self.number(self.element(found, 0)?)?;
+        let index = |at: usize| -> JsResult<usize> { Ok(self.number(self.element(found, at)?)? as usize) };
+        Ok(Some(match first {
+            -2.0 => FoundCall::CallsNotArray(index(1)?),
+            -3.0 => FoundCall::NoEntry(index(1)?, index(2)?),
+            -4.0 => FoundCall::CallsLength(index(1)?, self.element(found, 2)?),
+            _ => FoundCall::Entry(first as usize, index(1)?, self.element(found, 2)?),
+        }))
+    }
+
+    /// `entry.result = toolResult.result; entry.isError = toolResult.isError` as the
+    /// helper does it, with `result` put back when the second write fails (see
+    /// `setResult` of `mechanics.js`), in one call; `None` where the mechanics are not
+    /// compiled.
+    pub fn set_result(&self, entry: Value, tool_result: Value) -> JsResult<Option<()>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        self.call_mechanic(SET_RESULT, &[entry, tool_result])?;
+        Ok(Some(()))
     }
 
     /// The nearest element at or before `from` that is truthy, with its index, read by a

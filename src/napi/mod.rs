@@ -8,7 +8,9 @@
 //!   compiled front: the reads the helper makes first, then one call into `entry.rs`;
 //! - `adapters.rs` holds the format adapters' entry points, reading the caller's values
 //!   through `source.rs` and building results in `render.rs`; `webui_types.rs` declares
-//!   their shapes;
+//!   their shapes; `readers.rs` puts a compiled front (`readers.js`) before
+//!   `adaptACPMessages` and `adaptJSONLMessages`, which reads their input into a snapshot
+//!   (`snapshot.rs`) the same rules run over, and builds the rows in V8;
 //! - `formats.rs` and `timeline.rs` bind the wire formats and the timeline view
 //!   (`format_types.rs` declares their shapes, `json_bridge.rs` moves data as JSON text);
 //! - `stream.rs` is the bytes path: `ChunkStream`, `reduceEvents`;
@@ -35,8 +37,10 @@ mod js;
 mod json_bridge;
 mod mechanics;
 mod messages;
+mod readers;
 mod registry;
 mod render;
+mod snapshot;
 mod source;
 mod stream;
 mod testing;

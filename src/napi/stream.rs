@@ -11,7 +11,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ffi::c_void;
+use std::ffi::{c_void, CStr};
 use std::ptr;
 
 use napi::bindgen_prelude::{Env, Result, Status, Unknown};
@@ -303,32 +303,55 @@ unsafe extern "C" fn raw_event_count(env: sys::napi_env, info: sys::napi_callbac
 /// # Safety
 /// `env` and `exports` must be the module's; `state` its state, alive as long as `env`.
 pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state: *mut State) -> JsResult<()> {
-    let method =
-        |name: &'static std::ffi::CStr, callback: sys::napi_callback| sys::napi_property_descriptor {
-            utf8name: name.as_ptr(),
-            name: ptr::null_mut(),
-            method: callback,
-            getter: None,
-            setter: None,
-            value: ptr::null_mut(),
-            attributes: sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable,
-            data: state.cast(),
-        };
     let properties = [
-        method(c"push", Some(raw_push)),
-        method(c"end", Some(raw_end)),
-        method(c"chunks", Some(raw_chunks)),
-        method(c"toJSON", Some(raw_chunks)),
-        method(c"toJsonString", Some(raw_to_json_string)),
-        sys::napi_property_descriptor {
-            method: None,
-            getter: Some(raw_event_count),
-            attributes: sys::PropertyAttributes::configurable,
-            ..method(c"eventCount", None)
-        },
+        class_property(c"push", Some(raw_push), None, state),
+        class_property(c"end", Some(raw_end), None, state),
+        class_property(c"chunks", Some(raw_chunks), None, state),
+        class_property(c"toJSON", Some(raw_chunks), None, state),
+        class_property(c"toJsonString", Some(raw_to_json_string), None, state),
+        class_property(c"eventCount", None, Some(raw_event_count), state),
     ];
+    // SAFETY: as this function's own contract.
+    unsafe { define_class(env, exports, c"ChunkStream", construct, state, &properties) }
+}
+
+/// A method (writable) or a getter of a raw class, with the module's state as its data.
+pub fn class_property(
+    name: &'static CStr,
+    method: sys::napi_callback,
+    getter: sys::napi_callback,
+    state: *mut State,
+) -> sys::napi_property_descriptor {
+    sys::napi_property_descriptor {
+        utf8name: name.as_ptr(),
+        name: ptr::null_mut(),
+        method,
+        getter,
+        setter: None,
+        value: ptr::null_mut(),
+        attributes: if method.is_some() {
+            sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable
+        } else {
+            sys::PropertyAttributes::configurable
+        },
+        data: state.cast(),
+    }
+}
+
+/// Defines a raw class and puts it on `exports` under its name.
+///
+/// # Safety
+/// `env` and `exports` must be the module's; `state` its state, alive as long as `env`;
+/// the descriptors' callbacks must be live for the module's lifetime.
+pub unsafe fn define_class(
+    env: sys::napi_env,
+    exports: sys::napi_value,
+    name: &'static CStr,
+    construct: unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> sys::napi_value,
+    state: *mut State,
+    properties: &[sys::napi_property_descriptor],
+) -> JsResult<()> {
     let mut class = ptr::null_mut();
-    let name = c"ChunkStream";
     // SAFETY: the descriptors point at static names and live callbacks.
     let status = unsafe {
         sys::napi_define_class(
@@ -349,7 +372,8 @@ pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state:
     match status {
         sys::Status::napi_ok => Ok(()),
         status => Err(JsError::Internal(format!(
-            "installing ChunkStream failed with status {status}"
+            "installing {} failed with status {status}",
+            name.to_string_lossy()
         ))),
     }
 }
