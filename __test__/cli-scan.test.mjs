@@ -31,9 +31,12 @@ const piHeader = { type: 'session', version: 3, id: 'p', timestamp: '2025-01-01T
 const piUser = { type: 'message', id: 'e1', parentId: null, timestamp: '2025-01-01T00:00:01Z', message: { role: 'user', content: [{ type: 'text', text: 'hi' }], timestamp: 1 } }
 const piTorn = `${ndjson([piHeader, piUser])}{"type":"message","id":"e2","parentId":"e1","timestamp":"2025-01-01T00:00:02Z","message":{"role":"assist${JSON.stringify(piUser)}\n`
 
-// A Pi session whose second entry is a message without content: a line that reads as JSON
-// but is no entry pi can show, so the file fails.
-const piBroken = ndjson([{ ...piHeader, id: 'q' }, { ...piUser, message: { role: 'user' } }])
+// A Pi session whose first line is no UTF-8 text (its header written in Latin-1): no file
+// of any format, refused at once.
+const piBroken = Buffer.concat([
+  Buffer.from(JSON.stringify({ ...piHeader, id: 'q', cwd: '/home/jos\u00e9' }), 'latin1'),
+  Buffer.from(`\n${ndjson([piUser])}`),
+])
 
 // An AI SDK UI message stream.
 const aiSdk = [
@@ -74,7 +77,7 @@ describe('scan', { concurrency: 2 }, () => {
     const kinds = (skipped) => Object.entries(skipped.kinds).map(([kind, n]) => `${kind}: ${n}`).join(', ')
     assert.deepEqual(lines, [
       `${join(dir, 'a-stream.sse')}: ai-sdk, 1 message`,
-      `${join(dir, 'pi', 'broken.jsonl')}:2: failed: message.content must be an array or a string, got undefined`,
+      `${join(dir, 'pi', 'broken.jsonl')}:1: failed: invalid UTF-8`,
       `${join(dir, 'pi', 'torn.jsonl')}: pi, ${piRead.messages.length} messages; skipped 1 (${kinds(piRead.skipped)})`,
       `${join(dir, 'projects', '-home-ana-app', 'b-session.jsonl')}: claude, ${claudeRead.messages.length} messages, 1 tool call (1 with a result); skipped 1 (${kinds(claudeRead.skipped)})`,
       '4 files: 3 read, 1 failed (and 1 .json file that is not a conversation)',
@@ -102,7 +105,7 @@ describe('scan', { concurrency: 2 }, () => {
       toolResults: 1,
       report: claudeReport,
     })
-    assert.deepEqual(byName['pi/broken.jsonl'].error, { line: 2, reason: 'message.content must be an array or a string, got undefined' })
+    assert.deepEqual(byName['pi/broken.jsonl'].error, { line: 1, reason: 'invalid UTF-8' })
     assert.equal(byName['pi/torn.jsonl'].report.skipped.count, 1)
     assert.match(byName['projects/-home-ana-app/sessions-index.json'].ignored, /./)
     assert.deepEqual(summary, {

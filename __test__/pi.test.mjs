@@ -2,8 +2,9 @@
 // the write/read round trip, and bad input.
 import test from 'node:test'
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 
-import { foldStream, pi, readHistory } from '../index.js'
+import { foldStream, loadHistory, loadHistorySync, pi, readHistory } from '../index.js'
 import { frozen, readExample } from './fixtures.mjs'
 
 const sessionBytes = readExample('pi-session.jsonl')
@@ -179,7 +180,7 @@ test('bad input: a TypeError naming the line and path, input untouched', () => {
   rejects(() => pi.toMessages(lines), 'pi.toMessages: line 2: content[1].type must be a string, got number')
   assert.equal(JSON.stringify(lines), before)
   rejects(() => pi.toMessages('{"role":"user","content":[]}\n{"role":"user","content":[{"type":"text","text":1}]}'), 'pi.toMessages: line 2: content[0].text must be a string, got number')
-  rejects(() => pi.toMessages('{"type":"message","id":"x","message":{"role":"toolResult","content":[]}}'), 'pi.toMessages: line 1: message.toolCallId must be a string, got undefined')
+  rejects(() => pi.toMessages('{"type":"message","id":"x","message":{"role":"toolResult","toolCallId":7,"content":[]}}'), 'pi.toMessages: line 1: message.toolCallId must be a string, got number')
   rejects(() => pi.toMessages('{"role":"assistant","content":{}}'), 'pi.toMessages: line 1: content must be an array, got object')
   rejects(() => pi.toMessages('[1]'), 'pi.toMessages: line 1: must be an object, got array')
   rejects(() => pi.toMessages('{"role":"user"} x'), 'pi.toMessages: line 1: invalid JSON: text after the value at column 17')
@@ -208,4 +209,31 @@ test('the plain-JS baseline of the benchmarks reads every Pi session alike', asy
   for (const bytes of [sessionBytes, tree, readExample('openclaw-session.jsonl'), readExample('pi-events.session.jsonl'), readExample('../__test__/fixtures/pi-v1.jsonl'), readExample('../__test__/fixtures/pi-v2.jsonl'), piSession(256 * 1024)]) {
     assert.equal(JSON.stringify(piToMessages(bytes)), JSON.stringify(pi.toMessages(bytes)))
   }
+})
+
+test('entries pi keeps and shows are read though a field is missing: a thinking block without "thinking" is skipped and counted, a call without an id and a result without a toolCallId are kept; strict refuses each by name', async () => {
+  const file = new URL('./fixtures/pi-lenient.jsonl', import.meta.url)
+  const bytes = readFileSync(file)
+  const read = readHistory(bytes, { format: 'pi' })
+  assert.deepEqual(read.messages.map((m) => m.id), ['u1', 'a1', 'a2', 'r2', 'a3'])
+  assert.deepEqual(read.messages[1].chunks, [
+    { type: 'text', text: 'Counting.' },
+    { type: 'tool-batch', calls: [{ id: '', name: 'bash', arguments: { command: 'wc -l notes.txt' }, result: '12 notes.txt', isError: false }] },
+  ])
+  assert.deepEqual(read.messages[3].chunks, [{ type: 'tool-batch', calls: [{ id: '', name: '', result: 'first line', isError: false }] }], 'a result naming no call keeps its place')
+  assert.deepEqual(read.skipped, {
+    count: 1,
+    examples: ['line 3: message.content[0]: a thinking block without "thinking"'],
+    kinds: { 'message.content[0]: a thinking block without "thinking"': 1 },
+  })
+  // One reader: the file, its bytes loaded, and its entries parsed give the same messages.
+  assert.deepEqual(pi.toMessages(bytes), read.messages)
+  assert.deepEqual(pi.toMessages(bytes.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))), read.messages)
+  assert.deepEqual(loadHistorySync(bytes, 'pi'), read.messages)
+  assert.deepEqual(await loadHistory(file.pathname, 'pi'), read.messages)
+  rejects(() => pi.toMessages(bytes, { strict: true }), 'pi.toMessages: line 3: message.content[0].thinking must be a string, got undefined')
+  assert.throws(() => readHistory(bytes, { format: 'pi', strict: true }), (e) => e.line === 3 && /message\.content\[0\]\.thinking must be a string/.test(e.message))
+  const called = bytes.toString('utf8').replace('"text":"wc -l', '"thinking":"wc -l')
+  rejects(() => pi.toMessages(called, { strict: true }), 'pi.toMessages: line 3: message.content[2].id must be a string, got undefined')
+  rejects(() => pi.toMessages(called.replace('"toolCall","name"', '"toolCall","id":"c","name"'), { strict: true }), 'pi.toMessages: line 4: message.toolCallId must be a string, got undefined')
 })

@@ -16,6 +16,7 @@ const SHORTHAND: &[u8] = include_bytes!("../examples/pi-session.stream.ndjson");
 const TREE: &[u8] = include_bytes!("../__test__/fixtures/pi-tree.jsonl");
 const V1: &[u8] = include_bytes!("../__test__/fixtures/pi-v1.jsonl");
 const V2: &[u8] = include_bytes!("../__test__/fixtures/pi-v2.jsonl");
+const LENIENT: &[u8] = include_bytes!("../__test__/fixtures/pi-lenient.jsonl");
 const PI_EVENTS: &[u8] = include_bytes!("../examples/pi-events.ndjson");
 const PI_EVENTS_SESSION: &[u8] = include_bytes!("../examples/pi-events.session.jsonl");
 const GATEWAY: &[u8] = include_bytes!("../examples/openclaw-gateway.ndjson");
@@ -385,4 +386,104 @@ fn errors_name_line_and_path() {
     let truncated = read_session_with(cut, strict, |_| true).unwrap_err();
     assert_eq!(truncated.line, Some(2));
     assert!(truncated.problem.starts_with("truncated JSON"), "{truncated}");
+}
+
+/// A thinking block whose text is under `text`, a call without `id`, results without
+/// `toolCallId`: entries pi keeps and shows.
+#[test]
+fn entries_pi_shows_are_read_though_fields_are_missing() {
+    let mut messages = Vec::new();
+    let skips = read_session_with(LENIENT, SessionOptions::default(), |m| {
+        messages.push(json(&m));
+        true
+    })
+    .unwrap();
+    assert_eq!(
+        messages,
+        [
+            r#"{"id":"u1","role":"user","chunks":[{"type":"text","text":"Count the lines of notes.txt"}]}"#,
+            // pi shows no thinking of a block without `thinking`: skipped and counted; the
+            // call without an id is a call, and the result that names none lands on it.
+            r#"{"id":"a1","role":"assistant","chunks":[{"type":"text","text":"Counting."},{"type":"tool-batch","calls":[{"id":"","name":"bash","arguments":{"command":"wc -l notes.txt"},"result":"12 notes.txt","isError":false}]}]}"#,
+            r#"{"id":"a2","role":"assistant","chunks":[{"type":"tool-batch","calls":[{"id":"call-7","name":"read","arguments":{"path":"notes.txt"}}]}]}"#,
+            // No call without an id before it: kept in its place, as any result whose call
+            // is not in the message before it.
+            r#"{"id":"r2","role":"assistant","chunks":[{"type":"tool-batch","calls":[{"id":"","name":"","result":"first line","isError":false}]}]}"#,
+            r#"{"id":"a3","role":"assistant","chunks":[{"type":"text","text":"It has 12 lines."}]}"#,
+        ]
+    );
+    assert_eq!(skips.count, 1);
+    assert_eq!(
+        skips.examples,
+        ["line 3: message.content[0]: a thinking block without \"thinking\""]
+    );
+    let lines: Vec<Json> = LENIENT
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| parse(l).unwrap())
+        .collect();
+    let parsed: Vec<String> = read_lines(lines, SessionOptions::default())
+        .unwrap()
+        .iter()
+        .map(json)
+        .collect();
+    assert_eq!(parsed, messages, "parsed lines read as the text");
+}
+
+#[test]
+fn strict_reading_refuses_each_missing_field_by_name() {
+    let strict = || SessionOptions {
+        strict: true,
+        ..SessionOptions::default()
+    };
+    let text = String::from_utf8(LENIENT.to_vec()).unwrap();
+    let error = read_session_with(LENIENT, strict(), |_| true).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "line 3: message.content[0].thinking must be a string, got undefined"
+    );
+    let thought = text.replace(r#""text":"wc -l"#, r#""thinking":"wc -l"#);
+    let error = read_session_with(thought.as_bytes(), strict(), |_| true).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "line 3: message.content[2].id must be a string, got undefined"
+    );
+    let called = thought.replace(
+        r#""toolCall","name":"bash""#,
+        r#""toolCall","id":"c","name":"bash""#,
+    );
+    let error = read_session_with(called.as_bytes(), strict(), |_| true).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "line 4: message.toolCallId must be a string, got undefined"
+    );
+}
+
+/// pi's agent events: a call announced without an id is a call there too, as in the file
+/// the same run writes; strict reading refuses it.
+#[test]
+fn pi_events_keep_a_call_announced_without_an_id() {
+    let events = concat!(
+        r#"{"type":"message_start","message":{"role":"assistant","content":[]}}"#,
+        "\n",
+        r#"{"type":"message_update","assistantMessageEvent":{"type":"toolcall_end","contentIndex":0,"toolCall":{"type":"toolCall","name":"ls","arguments":{}}}}"#,
+        "\n",
+        r#"{"type":"message_end","message":{"role":"assistant","content":[{"type":"toolCall","name":"ls","arguments":{}}]}}"#,
+        "\n",
+        r#"{"type":"message_end","message":{"role":"toolResult","content":[{"type":"text","text":"a.txt"}]}}"#,
+        "\n"
+    );
+    let folded = fold("pi-events", events.as_bytes());
+    let shown: Vec<String> = folded.messages.iter().map(json).collect();
+    assert_eq!(
+        shown,
+        [
+            r#"{"id":"message-1","role":"assistant","chunks":[{"type":"tool-batch","calls":[{"id":"","name":"ls","arguments":{},"result":"a.txt","isError":false}]}]}"#
+        ]
+    );
+    let strict = fold_stream(find("pi-events").unwrap(), events.as_bytes(), true).unwrap_err();
+    assert_eq!(
+        strict.to_string(),
+        "line 2: assistantMessageEvent.toolCall.id must be a string, got undefined"
+    );
 }

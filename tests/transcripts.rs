@@ -336,6 +336,48 @@ fn claude_lines_read_as_chatviewer_rows_keep_tools() {
     );
 }
 
+/// Claude-shaped lines read as ChatViewer rows: a content block this reading cannot place
+/// (redacted thinking, a call without an id, a type it does not know) is counted, with
+/// its line, and the rest of the line is read; strict refuses it.
+#[test]
+fn chatviewer_counts_the_claude_blocks_it_cannot_place() {
+    let text = concat!(
+        r#"{"type":"user","uuid":"u1","timestamp":"2025-04-01T10:00:00Z","message":{"role":"user","content":[{"type":"text","text":"Rename the file"}]}}"#,
+        "\n",
+        r#"{"type":"assistant","uuid":"a1","timestamp":"2025-04-01T10:00:01Z","message":{"id":"r1","role":"assistant","content":[{"type":"redacted_thinking","data":"opaque"},{"type":"text","text":"Renaming."},{"type":"tool_use","name":"Bash","input":{"command":"mv a b"}}]}}"#,
+        "\n",
+        r#"{"type":"user","uuid":"u2","timestamp":"2025-04-01T10:00:02Z","message":{"role":"user","content":[{"type":"text","text":"Thanks"},{"type":"thinking","thinking":"odd"}]}}"#,
+        "\n"
+    );
+    let (messages, skips) = load_view(text.as_bytes(), HistoryFormat::ChatViewer, View::Transcript);
+    assert_eq!(ids(&messages), ["u1", "a1", "u2"]);
+    assert_eq!(
+        messages[1]["chunks"],
+        json!([{ "type": "text", "text": "Renaming." }])
+    );
+    assert_eq!(skips.count, 3);
+    assert_eq!(
+        skips.examples,
+        [
+            "line 2: message.content[0]: unknown content block \"redacted_thinking\"",
+            "line 2: message.content[2]: a \"tool_use\" content block without the fields it needs",
+            "line 3: message.content[1]: a \"thinking\" content block in a user line",
+        ]
+    );
+    let strict = ReadOptions {
+        strict: true,
+        ..ReadOptions::default()
+    };
+    let error = read_with(
+        Input::Bytes(text.as_bytes()),
+        HistoryFormat::ChatViewer,
+        &strict,
+        &mut |_| true,
+    )
+    .unwrap_err();
+    assert_eq!(error.line, Some(2));
+}
+
 // ---- Qwen Code ----
 
 #[test]

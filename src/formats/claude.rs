@@ -483,7 +483,8 @@ pub enum Piece {
 
 /// A line's content blocks as the pieces they add, and the side they belong to: a user
 /// line of tool results only belongs to the assistant's message, whose calls they answer.
-pub fn block_pieces(blocks: &[Json], user: bool) -> (MessageRole, Vec<Piece>) {
+/// The blocks that add nothing are given back as `(index, why)`, for the reader to count.
+pub fn block_pieces(blocks: &[Json], user: bool) -> (MessageRole, Vec<Piece>, Vec<(usize, String)>) {
     let results_only = !blocks.is_empty()
         && blocks
             .iter()
@@ -494,8 +495,11 @@ pub fn block_pieces(blocks: &[Json], user: bool) -> (MessageRole, Vec<Piece>) {
         MessageRole::Assistant
     };
     let mut pieces = Vec::with_capacity(blocks.len());
-    for block in blocks {
-        match str_of(block, "type").map(Wtf8::as_bytes) {
+    let mut unplaced = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let before = pieces.len();
+        let kind = str_of(block, "type");
+        match kind.map(Wtf8::as_bytes) {
             Some(b"text") => {
                 if let Some(text) = str_of(block, "text") {
                     pieces.push(Piece::Event(FormatEvent::TextDelta { delta: text.clone() }));
@@ -532,9 +536,25 @@ pub fn block_pieces(blocks: &[Json], user: bool) -> (MessageRole, Vec<Piece>) {
             Some(b"image" | b"document") => pieces.extend(file_chunk(block).map(Piece::Chunk)),
             _ => {}
         }
+        if pieces.len() == before {
+            let why = match kind {
+                Some(kind) if user && matches!(kind.as_bytes(), b"thinking" | b"tool_use") => {
+                    format!("a \"{kind}\" content block in a user line")
+                }
+                Some(kind) if KNOWN_BLOCKS.iter().any(|k| *kind == *k) => {
+                    format!("a \"{kind}\" content block without the fields it needs")
+                }
+                Some(kind) => format!("unknown content block \"{kind}\""),
+                None => "a content block without a \"type\"".to_string(),
+            };
+            unplaced.push((i, why));
+        }
     }
-    (side, pieces)
+    (side, pieces, unplaced)
 }
+
+/// The content block types [`block_pieces`] reads.
+const KNOWN_BLOCKS: &[&str] = &["text", "thinking", "tool_use", "tool_result", "image", "document"];
 
 /// The kind a known line that shows nothing is counted as (its type), if it is one.
 pub fn bookkeeping_kind(line: &Json) -> Option<&Wtf8> {

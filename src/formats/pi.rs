@@ -26,7 +26,9 @@
 //! | `label`, `session_info`, `custom` entries | nothing (state, not conversation) |
 //!
 //! Entry types, roles and content blocks this version does not know are skipped and
-//! counted ([`Skips`]); strict reading refuses them.
+//! counted ([`Skips`]); strict reading refuses them. So is a `thinking` block without
+//! `thinking` (pi shows no thought for it); a `toolCall` without `id` and a `toolResult`
+//! without `toolCallId`, which pi shows, are read with an empty id unless strict.
 
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole, SystemChunkKind};
 use crate::reducer::append_event;
@@ -206,10 +208,18 @@ pub fn read_message(
             })
         }
         b"toolResult" => {
-            string(message, "toolCallId", base)?;
+            // Without a `toolCallId` (unless strict) it answers a call without an id, as
+            // pi's screen matches it; with none before it, it is a message of its own.
+            let call_id = match message.get("toolCallId") {
+                None | Some(Json::Null) if !skips.strict => Wtf8::new(),
+                _ => {
+                    string(message, "toolCallId", base)?;
+                    take_string(message, "toolCallId")
+                }
+            };
             content(message, base)?;
             Stored::ToolResult {
-                call_id: take_string(message, "toolCallId"),
+                call_id,
                 name: match optional_string(message, "toolName", base)? {
                     Some(_) => take_string(message, "toolName"),
                     None => Wtf8::new(),
@@ -433,6 +443,14 @@ pub fn provider(message: &Json, base: &str) -> FormatResult<Wtf8> {
         .unwrap_or_else(|| Wtf8::from(UNKNOWN_PROVIDER)))
 }
 
+/// Whether a block holds no `thinking` field (or a null one). pi reads a thinking block's
+/// text from that field only: its screen and its HTML export show nothing else of the
+/// block, and its model conversion drops it as empty. Such a block is skipped and counted
+/// (the rest of its message is read); strict reading refuses it, naming the field.
+fn thinking_missing(block: &Json, strict: bool) -> bool {
+    !strict && matches!(block.get("thinking"), None | Some(Json::Null))
+}
+
 /// The events of one `thinking` block.
 pub fn thinking_events(block: &mut Json, provider: &Wtf8, events: &mut Vec<FormatEvent>) -> FormatResult<()> {
     string(block, "thinking", "")?;
@@ -449,12 +467,20 @@ pub fn thinking_events(block: &mut Json, provider: &Wtf8, events: &mut Vec<Forma
     Ok(())
 }
 
-/// The `tool-call` event of one `toolCall` block.
-pub fn tool_call_event(block: &mut Json) -> FormatResult<FormatEvent> {
-    string(block, "id", "")?;
+/// The `tool-call` event of one `toolCall` block. A block without an `id` (or a null
+/// one) is a call with an empty id unless `strict`: pi keeps and shows it (its screen
+/// shows the tool's name and arguments, and a result that names no call lands on it).
+pub fn tool_call_event(block: &mut Json, strict: bool) -> FormatResult<FormatEvent> {
+    let id = match block.get("id") {
+        None | Some(Json::Null) if !strict => Wtf8::new(),
+        _ => {
+            string(block, "id", "")?;
+            take_string(block, "id")
+        }
+    };
     string(block, "name", "")?;
     Ok(AgentEvent::ToolCall {
-        id: take_string(block, "id"),
+        id,
         name: take_string(block, "name"),
         arguments: block.take("arguments").unwrap_or(Json::Null),
     })
@@ -480,8 +506,15 @@ fn assistant_chunks(
                     delta: take_string(block, "text"),
                 });
             }
+            b"thinking" if thinking_missing(block, skips.strict) => skips.skip(
+                line,
+                format_args!(
+                    "{}: a thinking block without \"thinking\"",
+                    index(&content_path, i)
+                ),
+            )?,
             b"thinking" => thinking_events(block, &provider, &mut events).map_err(under)?,
-            b"toolCall" => events.push(tool_call_event(block).map_err(under)?),
+            b"toolCall" => events.push(tool_call_event(block, skips.strict).map_err(under)?),
             b"image" => chunks.push(image(block).map_err(under)?),
             other => unknown_block(skips, line, &index(&content_path, i), other)?,
         }

@@ -265,8 +265,8 @@ impl PiEvents {
             Some(b"toolcall_end") => {
                 let mut call = event.take("toolCall").unwrap_or(Json::Undefined);
                 object(&call, "assistantMessageEvent.toolCall")?;
-                let call =
-                    tool_call_event(&mut call).map_err(|e| e.under("assistantMessageEvent.toolCall"))?;
+                let call = tool_call_event(&mut call, skips.strict)
+                    .map_err(|e| e.under("assistantMessageEvent.toolCall"))?;
                 match &call {
                     // Executed before it was announced: the call is where the execution made it.
                     AgentEvent::ToolCall { id, .. } if self.executed.contains(id) => {
@@ -321,7 +321,9 @@ impl PiEvents {
                             .and_then(Json::as_str)
                             .is_some_and(|id| !self.known(id));
                     if unannounced {
-                        events.push(tool_call_event(block).map_err(|e| e.under("message.content"))?);
+                        events.push(
+                            tool_call_event(block, skips.strict).map_err(|e| e.under("message.content"))?,
+                        );
                     }
                 }
             }

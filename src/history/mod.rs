@@ -803,10 +803,15 @@ fn read_chatviewer(
         source: &source,
         root: "toolCall",
     };
-    // The API response a Claude-shaped line belongs to, by the line's uuid.
+    // The API response a Claude-shaped line belongs to, by the line's uuid; and where
+    // the line is, to count the content blocks that cannot be placed.
     let mut responses: HashMap<&Wtf8, &Wtf8> = HashMap::new();
+    let mut lines: HashMap<&Wtf8, At> = HashMap::new();
     if let Json::Array(items) = &all {
-        for item in items {
+        for (item, at) in items.iter().zip(&places) {
+            if let Some(uuid) = item.get("uuid").and_then(Json::as_str) {
+                lines.insert(uuid, *at);
+            }
             let response = item
                 .get("message")
                 .and_then(|m| m.get("id"))
@@ -830,7 +835,16 @@ fn read_chatviewer(
         let is_type = |tag: &[u8]| matches!(row.kind, UnifiedType::Given(ty) if text(ty).as_bytes() == tag);
         if let Some(Content::Given(Some(Json::Array(blocks)))) = &row.content {
             // Claude-shaped content blocks: text, thinking, tool calls and their results.
-            let (side, pieces) = claude::block_pieces(blocks, is_type(b"user"));
+            let (side, pieces, unplaced) = claude::block_pieces(blocks, is_type(b"user"));
+            // A block this reading cannot place is counted, never dropped without a word.
+            for (i, why) in unplaced {
+                let (line, what) = match uuid_text.and_then(|u| lines.get(u)) {
+                    Some(At::Line(line)) => (*line, format!("message.content[{i}]: {why}")),
+                    Some(At::Element(index)) => (1, format!("[{index}].message.content[{i}]: {why}")),
+                    None => (1, format!("message.content[{i}]: {why}")),
+                };
+                skips.skip(line, what).map_err(format_error)?;
+            }
             let response = uuid_text.and_then(|u| responses.get(u).copied());
             let results_only = pieces
                 .iter()
