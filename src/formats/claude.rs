@@ -43,7 +43,7 @@ use std::collections::HashSet;
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
 use super::check::Skips;
-use super::line_tree::{is_sidechain, LeftOutLines, Tree};
+use super::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
 use super::model_json::{FormatEvent, FormatMessage};
 use super::pi::{signature_metadata, tool_result_value};
 use super::registry::View;
@@ -421,15 +421,17 @@ pub fn read_lines(
     let order = conversation(lines, numbers, view, &mut skips);
     let mut transcript = Transcript::new();
     transcript.skips = skips;
-    for i in order {
-        transcript.line(&lines[i], numbers.get(i).copied().unwrap_or(i + 1));
-        if !transcript.hand_on(&mut emit) {
-            return transcript.skips;
-        }
+    fold_in_order(lines, numbers, order, &mut transcript, &mut emit)
+}
+
+impl LineFold for Transcript {
+    fn read_line(&mut self, line: &Json, number: usize) {
+        self.line(line, number)
     }
-    let skips = std::mem::take(&mut transcript.skips);
-    transcript.finish(&mut emit);
-    skips
+
+    fn parts(&mut self) -> (&mut StoredMessages, &mut Skips) {
+        (&mut self.stored, &mut self.skips)
+    }
 }
 
 fn blocks(content: Option<&Json>) -> &[Json] {

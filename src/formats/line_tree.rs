@@ -12,7 +12,9 @@
 use std::collections::HashMap;
 
 use super::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN, UNREACHABLE};
+use super::model_json::FormatMessage;
 use super::registry::View;
+use super::stored::StoredMessages;
 use super::value::{str_of, Json};
 use super::wtf8::Wtf8;
 
@@ -198,4 +200,35 @@ impl LeftOutLines<'_, '_> {
             skips.leave_out(|| what(i), reason);
         }
     }
+}
+
+/// A fold of one tool's transcript lines (Claude Code's, Qwen Code's).
+pub trait LineFold {
+    /// Folds line `number` in.
+    fn read_line(&mut self, line: &Json, number: usize);
+    /// The messages folded so far, and what was skipped.
+    fn parts(&mut self) -> (&mut StoredMessages, &mut Skips);
+}
+
+/// Folds the lines `order` names, in that order (`numbers[i]` the line number of
+/// `lines[i]`), handing each message on as soon as it is complete; what was skipped is
+/// the result.
+pub fn fold_in_order(
+    lines: &[Json],
+    numbers: &[usize],
+    order: Vec<usize>,
+    fold: &mut impl LineFold,
+    emit: &mut impl FnMut(FormatMessage) -> bool,
+) -> Skips {
+    for i in order {
+        fold.read_line(&lines[i], numbers.get(i).copied().unwrap_or(i + 1));
+        let (stored, skips) = fold.parts();
+        if !stored.hand_on(emit) {
+            return std::mem::take(skips);
+        }
+    }
+    let (stored, skips) = fold.parts();
+    let skips = std::mem::take(skips);
+    std::mem::take(stored).finish(emit);
+    skips
 }

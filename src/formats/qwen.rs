@@ -36,7 +36,7 @@ use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
 use super::check::Skips;
 use super::claude::ORPHAN_RESULT;
-use super::line_tree::{is_sidechain, LeftOutLines, Tree};
+use super::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
 use super::model_json::{FormatEvent, FormatMessage};
 use super::registry::View;
 use super::stored::StoredMessages;
@@ -398,15 +398,17 @@ pub fn read_lines(
     let order = conversation(lines, numbers, view, &mut skips);
     let mut recording = Recording::new();
     recording.skips = skips;
-    for i in order {
-        recording.record(&lines[i], numbers.get(i).copied().unwrap_or(i + 1));
-        if !recording.stored.hand_on(&mut emit) {
-            return recording.skips;
-        }
+    fold_in_order(lines, numbers, order, &mut recording, &mut emit)
+}
+
+impl LineFold for Recording {
+    fn read_line(&mut self, line: &Json, number: usize) {
+        self.record(line, number)
     }
-    let skips = std::mem::take(&mut recording.skips);
-    recording.stored.finish(&mut emit);
-    skips
+
+    fn parts(&mut self) -> (&mut StoredMessages, &mut Skips) {
+        (&mut self.stored, &mut self.skips)
+    }
 }
 
 /// The kind a known record that shows nothing is counted as (its subtype), if it is one.
