@@ -9,12 +9,12 @@ use crate::model::{AgentEvent, Chunk, LifecycleKind};
 use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
 
-use super::event::event_from_fields;
-use super::frame::{Frame, Framer, Framing};
-use super::scan::{scan, string_at, Fields, Node, SyntaxError};
-use super::text::{JsonText, Payload};
-use super::ui::{starts_ui_stream, Step, UiFrame, UiStream};
-use super::write::chunks_json;
+use crate::bytes::event::event_from_fields;
+use crate::bytes::frame::{Frame, Framer, Framing};
+use crate::bytes::scan::{scan, string_at, Fields, Node, SyntaxError};
+use crate::bytes::text::{JsonText, Payload};
+use crate::bytes::ui::{starts_ui_stream, Step, UiFrame, UiStream};
+use crate::bytes::write::chunks_json;
 use crate::formats::ai_sdk::is_ui_error;
 
 /// What was wrong with a frame.

@@ -15,8 +15,8 @@ use crate::model::{AgentEvent, Chunk, ToolCallEntry};
 use crate::owned::IndexedChunks;
 use crate::reducer::{append_event, ChunkStore};
 
-use super::scan::string_at;
-use super::text::{JsonText, Payload};
+use crate::bytes::scan::string_at;
+use crate::bytes::text::{JsonText, Payload};
 
 /// The end marker the SDK writes after the last chunk.
 pub const DONE: &[u8] = b"[DONE]";

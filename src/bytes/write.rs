@@ -10,7 +10,7 @@
 use crate::formats::value::escape_unit;
 use crate::model::{Chunk, ShellOutput, ToolCallEntry};
 
-use super::text::{escape_into, JsonText, Payload};
+use crate::bytes::text::{escape_into, JsonText, Payload};
 
 type ByteChunk = Chunk<JsonText, Payload>;
 

@@ -18,8 +18,8 @@ use std::hash::Hash;
 
 use crate::model::AgentEvent;
 
-use super::source::{Expect, Key, Reader, Source, Step, ValueType};
-use super::unified::ToolStatus;
+use crate::formats::source::{Expect, Key, Reader, Source, Step, ValueType};
+use crate::formats::unified::ToolStatus;
 
 /// Who a text chunk is from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

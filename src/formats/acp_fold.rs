@@ -25,14 +25,14 @@ use std::collections::{HashMap, HashSet};
 
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
-use super::acp::{self, Role, SessionUpdate, ToolCallFields};
-use super::acp_rpc::{self, Captured};
-use super::model_json::{FormatEvent, FormatMessage};
-use super::source::{Invalid, Reader};
-use super::stored::{Sink, StoredMessages};
-use super::tree::{Node, TreeSource};
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::acp::{self, Role, SessionUpdate, ToolCallFields};
+use crate::formats::acp_rpc::{self, Captured};
+use crate::formats::model_json::{FormatEvent, FormatMessage};
+use crate::formats::source::{Invalid, Reader};
+use crate::formats::stored::{Sink, StoredMessages};
+use crate::formats::tree::{Node, TreeSource};
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 /// A tool call as its updates left it.
 #[derive(Debug, Default, Clone)]
@@ -387,7 +387,7 @@ impl AcpRules {
     /// What the rules remember, taken up from messages they folded before: the ids given,
     /// the open message's `messageId`, and each call as its updates left it (its name as
     /// its title, its arguments as its `rawInput`, its result as its content).
-    pub fn resume(&mut self, messages: &super::live::Folded) {
+    pub fn resume(&mut self, messages: &crate::formats::live::Folded) {
         for index in 0..messages.len() {
             let (id, _, chunks) = messages.message(index);
             self.ids.insert(id.to_string());
@@ -488,7 +488,7 @@ impl AcpRules {
         Json::object([
             (
                 "openMessageId",
-                super::resume::optional(self.open_message_id.as_ref()),
+                crate::formats::resume::optional(self.open_message_id.as_ref()),
             ),
             ("adoptsId", Json::Bool(self.adopts_id)),
             (
@@ -508,8 +508,8 @@ impl AcpRules {
     }
 
     /// Takes up [`AcpRules::save`]'s state; the ids given are those of `messages`.
-    pub fn restore(&mut self, state: &Json, messages: &super::live::Folded) -> Result<(), String> {
-        use super::resume::{flag, members, object, optional_text};
+    pub fn restore(&mut self, state: &Json, messages: &crate::formats::live::Folded) -> Result<(), String> {
+        use crate::formats::resume::{flag, members, object, optional_text};
         object(state)?;
         self.ids = (0..messages.len())
             .map(|i| messages.message(i).0.to_string())
@@ -536,8 +536,8 @@ impl AcpRules {
     }
 }
 
-impl super::live::LiveFold for AcpLive {
-    fn resume(&mut self, messages: &super::live::Folded) {
+impl crate::formats::live::LiveFold for AcpLive {
+    fn resume(&mut self, messages: &crate::formats::live::Folded) {
         self.rules.resume(messages);
     }
 
@@ -545,7 +545,7 @@ impl super::live::LiveFold for AcpLive {
         self.rules.save()
     }
 
-    fn restore(&mut self, state: &Json, messages: &super::live::Folded) -> Result<(), String> {
+    fn restore(&mut self, state: &Json, messages: &crate::formats::live::Folded) -> Result<(), String> {
         self.rules.restore(state, messages)
     }
 
@@ -553,13 +553,13 @@ impl super::live::LiveFold for AcpLive {
         &mut self,
         value: Json,
         line: usize,
-        out: &mut super::live::Folded,
-        skips: &mut super::check::Skips,
-    ) -> super::check::FormatResult<()> {
+        out: &mut crate::formats::live::Folded,
+        skips: &mut crate::formats::check::Skips,
+    ) -> crate::formats::check::FormatResult<()> {
         let (unknown, strangers) = (self.rules.unknown, self.rules.strangers);
         self.rules
             .push(&value, line, out)
-            .map_err(|e| super::check::FormatError::new("", e.to_string()))?;
+            .map_err(|e| crate::formats::check::FormatError::new("", e.to_string()))?;
         if self.rules.unknown > unknown {
             skips.skip(line, UNKNOWN_UPDATE)?;
         }

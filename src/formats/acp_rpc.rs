@@ -4,7 +4,7 @@
 //! notifications, and a traffic log often wraps each message in a record of its own
 //! (`{ ts, direction, message }`, or the message as JSON text: `{ …, json: "{…}" }`).
 //!
-//! [`read`] tells what one line is; the fold ([`super::acp_fold`]) shows what a client
+//! [`read`] tells what one line is; the fold ([`crate::formats::acp_fold`]) shows what a client
 //! shows of it:
 //!
 //! - a `session/update` notification (or a bare notification or update) is folded as
@@ -19,8 +19,8 @@
 
 use std::borrow::Cow;
 
-use super::value::{self, Json};
-use super::wtf8::Wtf8;
+use crate::formats::value::{self, Json};
+use crate::formats::wtf8::Wtf8;
 
 /// What one line of a capture is.
 #[derive(Debug)]

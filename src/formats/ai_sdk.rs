@@ -29,10 +29,10 @@ use crate::owned::{IndexedChunks, Text};
 use crate::reducer::{append_event, ChunkStore};
 use std::hash::Hash;
 
-use super::check::{array, index, join, object, string, FormatError, FormatResult};
-use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::check::{array, index, join, object, string, FormatError, FormatResult};
+use crate::formats::model_json::{FormatChunk, FormatEvent, FormatMessage};
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 /// The chunk types only a UI message stream has: one of them first in a stream says the
 /// stream is one.
@@ -130,7 +130,7 @@ fn file_chunk(part: &Json, path: &str) -> FormatResult<FormatChunk> {
         filename: match part.get("filename") {
             None | Some(Json::Undefined) | Some(Json::Null) => None,
             Some(Json::String(name)) => Some(name.clone()),
-            other => return Err(super::check::wrong(join(path, "filename"), "a string", other)),
+            other => return Err(crate::formats::check::wrong(join(path, "filename"), "a string", other)),
         },
     })
 }
@@ -835,7 +835,7 @@ pub fn write_message(message: &FormatMessage) -> Json {
         (Wtf8::from("id"), Json::string(message.id.as_str())),
         (
             Wtf8::from("role"),
-            Json::string(super::model_json::role_name(message.role)),
+            Json::string(crate::formats::model_json::role_name(message.role)),
         ),
         (Wtf8::from("parts"), Json::Array(parts)),
     ])
@@ -852,9 +852,9 @@ pub fn read_messages(messages: &[Json]) -> FormatResult<Vec<FormatMessage>> {
 
 // ─── The row of the table of formats ─────────────────────────────────────────────
 
-use super::check::Skips;
-use super::live::{Folded as Messages, LiveFold};
-use super::registry::{Format, Sniff};
+use crate::formats::check::Skips;
+use crate::formats::live::{Folded as Messages, LiveFold};
+use crate::formats::registry::{Format, Sniff};
 
 /// Whether a stream's first value opens a UI message stream (see
 /// [`crate::bytes`]'s detection, which decides the same by the same rule).
@@ -895,7 +895,7 @@ impl StreamState {
     /// delta of a part lands there), the newest part, each reasoning part's latest
     /// metadata, whether a step began, and each call's `meta` so far.
     fn save(&self) -> Json {
-        use super::resume::number;
+        use crate::formats::resume::number;
         let parts = PartKind::ALL.map(|(kind, name)| {
             let mut ids: Vec<(Wtf8, Json)> = self
                 .parts
@@ -934,7 +934,7 @@ impl StreamState {
     }
 
     fn restore(state: &Json) -> Result<Self, String> {
-        use super::resume::{flag, members, whole};
+        use crate::formats::resume::{flag, members, whole};
         let parts_state = state.get("parts").unwrap_or(&Json::Null);
         let mut parts = HashMap::new();
         for (kind, name) in PartKind::ALL {
@@ -992,10 +992,10 @@ impl UiStream {
     }
 
     pub fn restore_state(state: &Json) -> Result<Self, String> {
-        super::resume::object(state)?;
+        crate::formats::resume::object(state)?;
         Ok(UiStream {
             state: StreamState::restore(state)?,
-            open_id: super::resume::optional_text(state, "openId")?
+            open_id: crate::formats::resume::optional_text(state, "openId")?
                 .map(|id| id.to_string_lossy().into_owned()),
         })
     }
@@ -1058,7 +1058,7 @@ pub const AI_SDK: Format = Format {
     name: "ai-sdk",
     summary: "an AI SDK UI message stream, SSE or NDJSON (one assistant message per start chunk)",
     detect: opens_ui_stream,
-    near: super::registry::near_nothing,
+    near: crate::formats::registry::near_nothing,
     // Read as a UI message stream whatever its first frame is (an error may come first).
     history: Some(crate::history::read_ai_sdk),
     leaves: false,

@@ -14,11 +14,11 @@
 //! - lines whose `type` names no row type (bookkeeping lines of Claude Code transcripts,
 //!   Qwen `tool_result` and other records) are not rows: left out before anything else.
 //!
-//! [`timsort`]: super::timsort
+//! [`timsort`]: crate::formats::timsort
 
-use super::source::{Expect, Key, Reader, Source, Step, ValueType};
-use super::timsort;
-use super::unified::{
+use crate::formats::source::{Expect, Key, Reader, Source, Step, ValueType};
+use crate::formats::timsort;
+use crate::formats::unified::{
     place_on_timeline, Content, Timestamp, ToolCallSlot, UnifiedId, UnifiedMessage, UnifiedType,
 };
 

@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FormatError {
@@ -200,10 +200,10 @@ pub const NOT_UTF8: &str = "a line that is not UTF-8";
 
 /// The kind of a stretch of a line that is no value, starting at `at`, when `followed`
 /// values were found on the line too.
-pub fn unreadable_kind(at: usize, problem: &super::value::ParseError, followed: bool) -> &'static str {
+pub fn unreadable_kind(at: usize, problem: &crate::formats::value::ParseError, followed: bool) -> &'static str {
     match problem.kind {
         _ if followed && at == 0 => TORN,
-        super::value::ParseErrorKind::Truncated => CUT_SHORT,
+        crate::formats::value::ParseErrorKind::Truncated => CUT_SHORT,
         _ => NOT_JSON,
     }
 }

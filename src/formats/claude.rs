@@ -42,14 +42,14 @@ use std::collections::HashSet;
 
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
-use super::check::Skips;
-use super::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
-use super::model_json::{FormatEvent, FormatMessage};
-use super::pi::{signature_metadata, tool_result_value};
-use super::registry::View;
-use super::stored::StoredMessages;
-use super::value::{is_true, str_of, Json};
-use super::wtf8::Wtf8;
+use crate::formats::check::Skips;
+use crate::formats::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
+use crate::formats::model_json::{FormatEvent, FormatMessage};
+use crate::formats::pi::{signature_metadata, tool_result_value};
+use crate::formats::registry::View;
+use crate::formats::stored::StoredMessages;
+use crate::formats::value::{is_true, str_of, Json};
+use crate::formats::wtf8::Wtf8;
 
 /// Why a tool result is left out: its call is not in the conversation read.
 pub const ORPHAN_RESULT: &str = "a tool result whose call is not in the conversation";
@@ -569,7 +569,7 @@ pub fn is_known_line(line: &Json) -> bool {
 }
 
 /// The `claude` row of the table of formats.
-pub const CLAUDE: super::registry::Format = super::registry::Format {
+pub const CLAUDE: crate::formats::registry::Format = crate::formats::registry::Format {
     name: "claude",
     summary: "a Claude Code transcript (~/.claude/projects/…/*.jsonl)",
     detect: |sniff, at| {

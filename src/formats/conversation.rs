@@ -22,13 +22,13 @@ use std::ops::Range;
 
 use crate::bytes::{Frame, Framer, Framing};
 
-use super::check::{unreadable_kind, FormatError, FormatResult, Skips, NOT_UTF8};
-use super::live::{Folded, LiveFold, Origin};
-use super::model_json::FormatMessage;
-use super::registry::{Format, SNIFF_BYTES, SNIFF_VALUES};
-use super::resume::{self, Envelope};
-use super::ui_writer::UiWriter;
-use super::value::{self, Json};
+use crate::formats::check::{unreadable_kind, FormatError, FormatResult, Skips, NOT_UTF8};
+use crate::formats::live::{Folded, LiveFold, Origin};
+use crate::formats::model_json::FormatMessage;
+use crate::formats::registry::{Format, SNIFF_BYTES, SNIFF_VALUES};
+use crate::formats::resume::{self, Envelope};
+use crate::formats::ui_writer::UiWriter;
+use crate::formats::value::{self, Json};
 
 /// How a conversation reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -264,7 +264,7 @@ impl Conversation {
         &self.out
     }
 
-    /// What the conversation remembers beyond its messages (see [`super::resume`]):
+    /// What the conversation remembers beyond its messages (see [`crate::formats::resume`]):
     /// saved with them, it lets [`Conversation::resume`] go on exactly from here.
     pub fn resume_state(&self) -> Json {
         let line = (self.framer.position().0 as usize).max(self.values + 1);
@@ -357,7 +357,7 @@ impl Conversation {
     }
 
     /// What the conversation gained since the last call, as AI SDK UI message stream
-    /// chunks (see [`super::ui_writer`]); after [`Conversation::end`], every message is
+    /// chunks (see [`crate::formats::ui_writer`]); after [`Conversation::end`], every message is
     /// finished.
     pub fn ui_chunks(&mut self) -> Vec<Json> {
         let touched = std::mem::take(&mut self.ui_touched);

@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
-use super::source::{Invalid, Key, Source, ValueType};
-use super::webui::UnknownMessageType;
+use crate::formats::source::{Invalid, Key, Source, ValueType};
+use crate::formats::webui::UnknownMessageType;
 
 /// A JSON value as JavaScript sees it after `JSON.parse`; `None` is `undefined`.
 pub type JsonRef<'a> = Option<&'a Value>;

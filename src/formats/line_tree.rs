@@ -11,12 +11,12 @@
 
 use std::collections::HashMap;
 
-use super::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN, UNREACHABLE};
-use super::model_json::FormatMessage;
-use super::registry::View;
-use super::stored::StoredMessages;
-use super::value::{str_of, Json};
-use super::wtf8::Wtf8;
+use crate::formats::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN, UNREACHABLE};
+use crate::formats::model_json::FormatMessage;
+use crate::formats::registry::View;
+use crate::formats::stored::StoredMessages;
+use crate::formats::value::{str_of, Json};
+use crate::formats::wtf8::Wtf8;
 
 /// Whether a line belongs to a sub-agent's run, in the main session's file.
 pub fn is_sidechain(line: &Json) -> bool {

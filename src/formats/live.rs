@@ -13,10 +13,10 @@ use std::collections::HashMap;
 
 use crate::reducer::{append_event, ChunkStore};
 
-use super::check::{FormatError, FormatResult, Skips};
-use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::check::{FormatError, FormatResult, Skips};
+use crate::formats::model_json::{FormatChunk, FormatEvent, FormatMessage};
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 /// A stream format's rules: what each value of the stream does to the messages.
 pub trait LiveFold {
@@ -44,7 +44,7 @@ pub trait LiveFold {
     /// remembers nothing the messages do not hold needs nothing here.
     fn resume(&mut self, _messages: &Folded) {}
 
-    /// What the fold remembers between values, as JSON (see [`super::resume`]): with the
+    /// What the fold remembers between values, as JSON (see [`crate::formats::resume`]): with the
     /// messages, all a conversation needs to go on exactly. `null` for a fold that
     /// remembers nothing the messages do not hold.
     fn save(&self) -> Json {
@@ -381,8 +381,8 @@ impl Folded {
 
     /// Folds what an AI SDK stream chunk stands for into the open message (beginning an
     /// assistant message when none is).
-    pub fn fold_open(&mut self, folded: super::ai_sdk::Folded) {
-        use super::ai_sdk::Folded as Step;
+    pub fn fold_open(&mut self, folded: crate::formats::ai_sdk::Folded) {
+        use crate::formats::ai_sdk::Folded as Step;
         match folded {
             // A tool's output may come in a later message than its call.
             Step::Event(event @ AgentEvent::ToolResult { .. }) => self.apply_result(event),
@@ -404,7 +404,7 @@ impl Folded {
                     return;
                 };
                 if at < message.chunks.chunks().len() {
-                    super::ai_sdk::fold_owned(&mut message.chunks, step);
+                    crate::formats::ai_sdk::fold_owned(&mut message.chunks, step);
                     message.origin.lines.1 = line;
                     note(&mut message.origin, at, line);
                     // A part's delta or end may land on any open part, not only the last.
@@ -474,29 +474,29 @@ pub struct FoldedStream {
     pub messages: Vec<FormatMessage>,
     pub origins: Vec<Origin>,
     pub skips: Skips,
-    /// The conversation's resume state at the end (see [`super::resume`]): a live
+    /// The conversation's resume state at the end (see [`crate::formats::resume`]): a live
     /// conversation given the messages and this goes on as if it had read the stream.
     pub resume: Json,
 }
 
 /// Folds a whole recorded stream (NDJSON, or SSE when its first line is an SSE field, or
 /// a recorder's export: one JSON document holding the values in `messages`) in `format`:
-/// a [`Conversation`](super::conversation::Conversation) given all of it.
+/// a [`Conversation`](crate::formats::conversation::Conversation) given all of it.
 /// A value that is not JSON is an error at its line.
 pub fn fold_stream(
-    format: &'static super::registry::Format,
+    format: &'static crate::formats::registry::Format,
     bytes: &[u8],
     strict: bool,
 ) -> FormatResult<FoldedStream> {
-    use super::conversation::{Conversation, LiveOptions};
-    use super::resume::Envelope;
+    use crate::formats::conversation::{Conversation, LiveOptions};
+    use crate::formats::resume::Envelope;
     let options = LiveOptions {
         strict,
         recording: true,
         ..LiveOptions::default()
     };
     let mut live = Conversation::new(format, options).map_err(|e| FormatError::new("", e))?;
-    match super::registry::document_records(bytes) {
+    match crate::formats::registry::document_records(bytes) {
         // Each record is named by its 1-based place in `messages`.
         Some(records) => {
             for record in records {

@@ -7,9 +7,9 @@ use crate::model::{
     AgentEvent, ChatMessage, Chunk, MessageRole, ShellOutput, SystemChunkKind, ToolCallEntry,
 };
 
-use super::check::{array, index, join, object, string, wrong, FormatError, FormatResult};
-use super::value::{self, write_str_with, Json};
-use super::wtf8::Wtf8;
+use crate::formats::check::{array, index, join, object, string, wrong, FormatError, FormatResult};
+use crate::formats::value::{self, write_str_with, Json};
+use crate::formats::wtf8::Wtf8;
 
 /// A chunk of a message read from a wire format.
 pub type FormatChunk = Chunk<Wtf8, Json>;

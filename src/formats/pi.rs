@@ -33,13 +33,13 @@
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole, SystemChunkKind};
 use crate::reducer::append_event;
 
-use super::check::{index, join, object, optional_string, string, wrong, FormatError, FormatResult, Skips};
-use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
-use super::value::{self, Json, ParseErrorKind};
-use super::wtf8::Wtf8;
+use crate::formats::check::{index, join, object, optional_string, string, wrong, FormatError, FormatResult, Skips};
+use crate::formats::model_json::{FormatChunk, FormatEvent, FormatMessage};
+use crate::formats::value::{self, Json, ParseErrorKind};
+use crate::formats::wtf8::Wtf8;
 
-pub use super::pi_stream::gateway_events;
-pub use super::pi_tree::{
+pub use crate::formats::pi_stream::gateway_events;
+pub use crate::formats::pi_tree::{
     leaves, plan, read_lines, read_session, read_session_with, Leaf, Planner, SessionOptions, SessionReader,
 };
 
@@ -855,7 +855,7 @@ impl SessionWriter {
 
 // ─── The row of the table ────────────────────────────────────────────────────────
 
-use super::registry::{tag, Format, Sniff};
+use crate::formats::registry::{tag, Format, Sniff};
 
 const ENTRY_TYPES: &[&[u8]] = &[
     b"session",

@@ -33,15 +33,15 @@ use std::collections::HashSet;
 
 use crate::model::{AgentEvent, Chunk, MessageRole, SystemChunkKind};
 
-use super::check::{object, string, FormatError, FormatResult, Skips};
-use super::live::{Folded, LiveFold};
-use super::pi::{
+use crate::formats::check::{object, string, FormatError, FormatResult, Skips};
+use crate::formats::live::{Folded, LiveFold};
+use crate::formats::pi::{
     error_event, provider, read_message, signature_metadata, tool_call_event, tool_result_value, Stored,
     UNKNOWN_PROVIDER,
 };
-use super::pi_message_end::{covers, target, DIFFERS};
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::pi_message_end::{covers, target, DIFFERS};
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 fn tag(value: &Json, key: &str) -> Option<Vec<u8>> {
     value
@@ -79,7 +79,7 @@ impl LiveFold for PiEvents {
     /// The provider of the message being streamed, whether an update built some of it,
     /// the calls it announced, and the calls executions made that no message announced.
     fn save(&self) -> Json {
-        use super::resume::{optional, string_set};
+        use crate::formats::resume::{optional, string_set};
         Json::object([
             ("provider", optional(self.provider.as_ref())),
             ("streamed", Json::Bool(self.streamed)),
@@ -89,7 +89,7 @@ impl LiveFold for PiEvents {
     }
 
     fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
-        use super::resume::{flag, object, optional_text, strings};
+        use crate::formats::resume::{flag, object, optional_text, strings};
         object(state)?;
         self.provider = optional_text(state, "provider")?;
         self.streamed = flag(state, "streamed")?;

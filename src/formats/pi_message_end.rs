@@ -9,9 +9,9 @@ use std::collections::{HashMap, HashSet};
 
 use crate::model::{Chunk, ToolCallEntry};
 
-use super::model_json::FormatChunk;
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::model_json::FormatChunk;
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 /// The kind counted for a message_end that throws away some of what its updates built.
 pub const DIFFERS: &str =

@@ -1,5 +1,5 @@
 //! OpenClaw's live stream, folded into the messages its session files hold (pi's own
-//! agent events are [`super::pi_events`]).
+//! agent events are [`crate::formats::pi_events`]).
 //!
 //! **OpenClaw gateway frames** (`{"type":"event","event":…,"payload":…}`): a `chat`
 //! frame's `message.content` is the whole reply so far (thinking and text), so only what
@@ -17,13 +17,13 @@
 
 use crate::model::{AgentEvent, MessageRole};
 
-use super::check::{object, optional_string, string, FormatResult, Skips};
-use super::live::{Folded, LiveFold};
-use super::model_json::FormatEvent;
-use super::pi::{signature_metadata, tool_result_value, ABORTED, UNKNOWN_PROVIDER};
-use super::pi_events::PiEvents;
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::check::{object, optional_string, string, FormatResult, Skips};
+use crate::formats::live::{Folded, LiveFold};
+use crate::formats::model_json::FormatEvent;
+use crate::formats::pi::{signature_metadata, tool_result_value, ABORTED, UNKNOWN_PROVIDER};
+use crate::formats::pi_events::PiEvents;
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 /// One shorthand gateway event as agent events: `delta` → `text-delta`,
 /// `thinking-delta` → `reasoning-delta`, `thinking-end` → `reasoning-end`, `tool-start`
@@ -162,7 +162,7 @@ impl Gateway {
                 self.reply_unless_open(out);
                 let error = optional_string(payload, "errorMessage", "payload")?.cloned();
                 out.apply(AgentEvent::Error {
-                    error: error.unwrap_or_else(|| Wtf8::from(super::pi::UNKNOWN_ERROR)),
+                    error: error.unwrap_or_else(|| Wtf8::from(crate::formats::pi::UNKNOWN_ERROR)),
                     status_code: None,
                 });
                 self.run_ends(out);
@@ -289,7 +289,7 @@ impl LiveFold for Gateway {
     }
 
     fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
-        use super::resume::{flag, object, optional_text};
+        use crate::formats::resume::{flag, object, optional_text};
         object(state)?;
         self.text = optional_text(state, "text")?.unwrap_or_default();
         self.thinking = optional_text(state, "thinking")?.unwrap_or_default();
@@ -363,7 +363,7 @@ impl LiveFold for Gateway {
 
 // ─── Rows of the table ───────────────────────────────────────────────────────────
 
-use super::registry::{tag as tag_of, Format, Sniff};
+use crate::formats::registry::{tag as tag_of, Format, Sniff};
 
 /// The event types of pi's `--mode json` and `--mode rpc` output.
 const PI_EVENT_TYPES: &[&[u8]] = &[
@@ -429,7 +429,7 @@ pub const PI_EVENTS: Format = Format {
     name: "pi-events",
     summary: "pi's agent events (pi --mode json or rpc output), NDJSON",
     detect: detect_pi_events,
-    near: super::registry::near_nothing,
+    near: crate::formats::registry::near_nothing,
     history: None,
     leaves: false,
     stream: Some((|| Box::new(PiEvents::default()), "message")),

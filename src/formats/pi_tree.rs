@@ -13,15 +13,15 @@ use crate::model::{AgentEvent, ChatMessage, MessageRole};
 use crate::owned::IndexedChunks;
 use crate::reducer::{append_event, ChunkStore};
 
-use super::check::{
+use crate::formats::check::{
     object, optional_string, split_lines, unreadable_kind, wrong, FormatError, FormatResult, Skips,
     COMPACTED, NOT_UTF8, OFF_BRANCH, UNREACHABLE,
 };
-use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
-use super::pi::{line_error, parse_line, parse_str_line, read_entry, read_message, Stored};
-use super::registry::View;
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::model_json::{FormatChunk, FormatEvent, FormatMessage};
+use crate::formats::pi::{line_error, parse_line, parse_str_line, read_entry, read_message, Stored};
+use crate::formats::registry::View;
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 /// How a session is read. By default the whole path ([`View::Transcript`]), as
 /// `pi.toMessages` reads it; the history readers name their view.
@@ -629,7 +629,7 @@ fn read_all(text: &[u8], options: SessionOptions, planned: bool) -> FormatResult
             reader.skips.unreadable(number, NOT_UTF8, "invalid UTF-8")?;
             continue;
         };
-        let (values, torn) = super::value::split_values(line, &parse_str_line);
+        let (values, torn) = crate::formats::value::split_values(line, &parse_str_line);
         for (at, problem) in torn {
             let kind = unreadable_kind(at, &problem, !values.is_empty());
             reader.skips.unreadable(number, kind, problem)?;

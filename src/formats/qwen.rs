@@ -34,14 +34,14 @@
 
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
-use super::check::Skips;
-use super::claude::ORPHAN_RESULT;
-use super::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
-use super::model_json::{FormatEvent, FormatMessage};
-use super::registry::View;
-use super::stored::StoredMessages;
-use super::value::{is_true, str_of, Json};
-use super::wtf8::Wtf8;
+use crate::formats::check::Skips;
+use crate::formats::claude::ORPHAN_RESULT;
+use crate::formats::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
+use crate::formats::model_json::{FormatEvent, FormatMessage};
+use crate::formats::registry::View;
+use crate::formats::stored::StoredMessages;
+use crate::formats::value::{is_true, str_of, Json};
+use crate::formats::wtf8::Wtf8;
 
 /// The tag around the context a UserPromptSubmit hook adds to a prompt.
 pub const CONTEXT_OPEN: &str = "<qwen:user-prompt-submit-context>";
@@ -443,11 +443,11 @@ pub fn is_known_record(line: &Json) -> bool {
 }
 
 /// The `qwen` row of the table of formats.
-pub const QWEN: super::registry::Format = super::registry::Format {
+pub const QWEN: crate::formats::registry::Format = crate::formats::registry::Format {
     name: "qwen",
     summary: "a Qwen Code chat recording (ChatRecord JSONL)",
     detect: |sniff, at| sniff.line(at).is_some_and(is_record),
-    near: super::registry::near_nothing,
+    near: crate::formats::registry::near_nothing,
     history: Some(crate::history::read_qwen_history),
     leaves: false,
     stream: None,

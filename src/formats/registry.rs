@@ -1,5 +1,5 @@
 //! The faces every format shows, and detection. The table of formats itself is
-//! [`FORMATS`](super::FORMATS), next to the list of format modules.
+//! [`FORMATS`](crate::formats::FORMATS), next to the list of format modules.
 //!
 //! A format is one module and one row: its name, what it is, how its first lines are
 //! recognised, and what can be done with it — read as a history (into
@@ -11,10 +11,10 @@ use std::io::{Read, Seek};
 
 use crate::history::{HistoryError, Message};
 
-use super::check::Skips;
-use super::live::LiveFold;
-use super::model_json::FormatMessage;
-use super::value::{self, Json};
+use crate::formats::check::Skips;
+use crate::formats::live::LiveFold;
+use crate::formats::model_json::FormatMessage;
+use crate::formats::value::{self, Json};
 
 /// A source that can be read again from the start (a file).
 pub trait ReadSeek: Read + Seek {}
@@ -113,7 +113,7 @@ pub type NewFold = fn() -> Box<dyn LiveFold>;
 /// Writes messages in the format.
 pub type Write = fn(&[FormatMessage]) -> Result<Vec<u8>, String>;
 
-/// One format: a row of [`FORMATS`](super::FORMATS).
+/// One format: a row of [`FORMATS`](crate::formats::FORMATS).
 pub struct Format {
     /// The name the API and the command use (`pi`, `pi-stream`, …).
     pub name: &'static str,
@@ -152,7 +152,7 @@ impl Eq for Format {}
 
 /// The format named `name`.
 pub fn find(name: &str) -> Option<&'static Format> {
-    super::FORMATS.iter().find(|f| f.name == name)
+    crate::formats::FORMATS.iter().find(|f| f.name == name)
 }
 
 /// The first values of a file, as detection sees them.
@@ -541,14 +541,14 @@ pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
 
 /// The format of the first value that tells one.
 fn decide(sniffed: &Sniff) -> Option<&'static Format> {
-    (0..sniffed.len()).find_map(|at| super::FORMATS.iter().find(|f| (f.detect)(sniffed, at)))
+    (0..sniffed.len()).find_map(|at| crate::formats::FORMATS.iter().find(|f| (f.detect)(sniffed, at)))
 }
 
 /// The formats `values` came closest to, and why: `; closest: acp (…), events (…)`.
 fn closest(values: &[Json]) -> String {
     let mut near: Vec<(&str, &str)> = Vec::new();
     for value in values {
-        for format in super::FORMATS {
+        for format in crate::formats::FORMATS {
             if near.len() < 3 && !near.iter().any(|(name, _)| *name == format.name) {
                 if let Some(why) = (format.near)(value) {
                     near.push((format.name, why));

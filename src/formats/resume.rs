@@ -16,12 +16,12 @@
 //!
 //! `skipped` is what was skipped so far (as `skipped` reports it), so that a conversation
 //! gone on from the state counts what the whole recording would; `ui` is what was written
-//! of it as a UI message stream ([`super::ui_writer`]), so that the stream goes on with
+//! of it as a UI message stream ([`crate::formats::ui_writer`]), so that the stream goes on with
 //! what is new. Both may be absent (nothing skipped, nothing written).
 
-use super::check::Skips;
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::check::Skips;
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 /// The version of the state's layout; a state of another version is refused.
 pub const VERSION: u32 = 1;
@@ -93,7 +93,7 @@ impl Envelope {
                 Some(name) => name.to_string(),
                 None => {
                     let mut written = Vec::new();
-                    super::value::write_ascii(
+                    crate::formats::value::write_ascii(
                         &mut written,
                         &state.get("format").cloned().unwrap_or(Json::Null),
                     );

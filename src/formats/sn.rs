@@ -14,10 +14,10 @@ use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole};
 use crate::owned::IndexedChunks;
 use crate::reducer::append_event;
 
-use super::check::{array, either, index, join, object, string, wrong, FormatError, FormatResult};
-use super::model_json::{chunk_json, FormatEvent, FormatMessage};
-use super::value::{self, Json, ParseErrorKind};
-use super::wtf8::Wtf8;
+use crate::formats::check::{array, either, index, join, object, string, wrong, FormatError, FormatResult};
+use crate::formats::model_json::{chunk_json, FormatEvent, FormatMessage};
+use crate::formats::value::{self, Json, ParseErrorKind};
+use crate::formats::wtf8::Wtf8;
 
 /// What a part is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,9 +11,9 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use crate::model::{ChatMessage, Chunk, MessageRole, ToolCallEntry};
 use crate::reducer::append_event;
 
-use super::model_json::{FormatChunk, FormatEvent, FormatMessage};
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::model_json::{FormatChunk, FormatEvent, FormatMessage};
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 /// Where a call is: the message (counted from the first ever opened), chunk and call.
 #[derive(Debug, Clone, Copy)]
@@ -223,7 +223,7 @@ impl StoredMessages {
 }
 
 /// Where a fold puts what it reads: the messages of a history being read
-/// ([`StoredMessages`]), or of a live stream ([`Folded`](super::live::Folded)), so one set
+/// ([`StoredMessages`]), or of a live stream ([`Folded`](crate::formats::live::Folded)), so one set
 /// of rules serves both.
 pub trait Sink {
     fn open_role(&self) -> Option<MessageRole>;
@@ -269,9 +269,9 @@ impl Sink for StoredMessages {
     }
 }
 
-impl Sink for super::live::Folded {
+impl Sink for crate::formats::live::Folded {
     fn open_role(&self) -> Option<MessageRole> {
-        super::live::Folded::open_role(self)
+        crate::formats::live::Folded::open_role(self)
     }
 
     fn start(&mut self, role: MessageRole, id: String) {

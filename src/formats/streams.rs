@@ -1,10 +1,10 @@
 //! The live folds of the agent-event, ACP and Solar Network streams: where each one's
-//! turns begin and end. (Pi's and OpenClaw's are in [`super::pi_stream`].)
+//! turns begin and end. (Pi's and OpenClaw's are in [`crate::formats::pi_stream`].)
 //!
 //! - `events`: a `turn-start` begins an assistant message (its `turnId` the id); a
 //!   content event (`text-delta` … `config-reload`) begins one when none is open;
 //!   lifecycle events do nothing.
-//! - `acp`: the fold of [`super::acp_fold`], which the `acp` history reads by too: user
+//! - `acp`: the fold of [`crate::formats::acp_fold`], which the `acp` history reads by too: user
 //!   and agent messages by `messageId`, tool calls as their latest updates left them.
 //! - `sn-stream`: a `thought` event (the persisted message) ends the turn and names it.
 
@@ -17,12 +17,12 @@ use crate::formats::acp::Payload;
 use crate::formats::tree::Node;
 use crate::model::{AgentEvent, EventType, LifecycleKind, MessageRole, ShellStream};
 
-use super::check::{FormatError, FormatResult, Skips};
-use super::live::{Folded, LiveFold};
-use super::model_json::FormatEvent;
-use super::sn;
-use super::value::{self, Json};
-use super::wtf8::Wtf8;
+use crate::formats::check::{FormatError, FormatResult, Skips};
+use crate::formats::live::{Folded, LiveFold};
+use crate::formats::model_json::FormatEvent;
+use crate::formats::sn;
+use crate::formats::value::{self, Json};
+use crate::formats::wtf8::Wtf8;
 
 /// Agent events as parsed JSON values, checked as the drop-in checks JavaScript ones.
 struct JsonEvents;
@@ -77,7 +77,7 @@ pub fn agent_event(value: &Json) -> FormatResult<FormatEvent> {
 #[derive(Debug, Default)]
 pub struct Events {
     /// `None` until the first value; then the UI stream's fold, when it is one.
-    ui: Option<Option<super::ai_sdk::UiStream>>,
+    ui: Option<Option<crate::formats::ai_sdk::UiStream>>,
 }
 
 impl LiveFold for Events {
@@ -95,7 +95,7 @@ impl LiveFold for Events {
         self.ui = match state {
             Json::Null => None,
             Json::String(s) if *s == "agent-events" => Some(None),
-            Json::Object(_) => Some(Some(super::ai_sdk::UiStream::restore_state(state)?)),
+            Json::Object(_) => Some(Some(crate::formats::ai_sdk::UiStream::restore_state(state)?)),
             _ => return Err(" must be null, 'agent-events' or a UI message stream's state".into()),
         };
         Ok(())
@@ -131,12 +131,12 @@ impl LiveFold for Events {
             Some(ui) => ui,
             None => {
                 // Decided for good only by a value that is taken: a refused one changes nothing.
-                let first = super::registry::Sniff::Values {
+                let first = crate::formats::registry::Sniff::Values {
                     values: vec![value.clone()],
                     sse: false,
                     numbers: vec![line],
                 };
-                let mut ui = (super::ai_sdk::AI_SDK.detect)(&first, 0).then(super::ai_sdk::UiStream::default);
+                let mut ui = (crate::formats::ai_sdk::AI_SDK.detect)(&first, 0).then(crate::formats::ai_sdk::UiStream::default);
                 let pushed = match &mut ui {
                     Some(ui) => ui.push(value, line, out, skips),
                     None => agent_events(value, line, out, skips),
@@ -312,7 +312,7 @@ impl LiveFold for SnStream {
 
 // ─── Rows of the table ───────────────────────────────────────────────────────────
 
-use super::registry::{is_object, near_nothing, tag, Format, Sniff};
+use crate::formats::registry::{is_object, near_nothing, tag, Format, Sniff};
 use crate::history;
 
 /// The update of an ACP line: a notification (`{ sessionId, update }`), a bare update,

@@ -19,8 +19,8 @@ use std::collections::{HashMap, HashSet};
 
 use crate::model::Chunk;
 
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ItemStatus {

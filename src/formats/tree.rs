@@ -4,9 +4,9 @@
 
 use std::marker::PhantomData;
 
-use super::date;
-use super::source::{Invalid, Key, Source, ValueType};
-use super::value::Json;
+use crate::formats::date;
+use crate::formats::source::{Invalid, Key, Source, ValueType};
+use crate::formats::value::Json;
 
 /// A value of the tree; `None` is `undefined`.
 pub type Node<'a> = Option<&'a Json>;

@@ -8,7 +8,7 @@
 //! `tool-output-available` (`tool-output-error` with the result as `errorText` when
 //! `isError`), files as `file` — and `finish-step` / `start-step` after a tool batch, and
 //! `finish-step` / `finish` once the message is done. The SDK's `readUIMessageStream` makes
-//! of it the `UIMessage` that [`super::ai_sdk::write_message`] writes for the message.
+//! of it the `UIMessage` that [`crate::formats::ai_sdk::write_message`] writes for the message.
 //! Error chunks and shell output have no part (as there); user and system messages are the
 //! client's own and are not written.
 //!
@@ -21,10 +21,10 @@ use std::collections::HashSet;
 
 use crate::model::{Chunk, MessageRole};
 
-use super::live::{Folded, Rewrite};
-use super::resume::{self, count, flag, number, whole};
-use super::value::Json;
-use super::wtf8::Wtf8;
+use crate::formats::live::{Folded, Rewrite};
+use crate::formats::resume::{self, count, flag, number, whole};
+use crate::formats::value::Json;
+use crate::formats::wtf8::Wtf8;
 
 /// What has been written of one message.
 #[derive(Debug, Default, Clone)]
@@ -545,7 +545,7 @@ fn write_message(
                 ..
             } => {
                 if !written.begun {
-                    let url = super::ai_sdk::file_url(media_type, data.as_ref(), url.as_ref());
+                    let url = crate::formats::ai_sdk::file_url(media_type, data.as_ref(), url.as_ref());
                     out.push(chunk(
                         "file",
                         [
@@ -575,12 +575,12 @@ fn write_message(
             end_thinking(j, sealed(&chunks[j]), &part_id, out);
         }
         if written.replaced {
-            let message = super::conversation::owned_message(messages, index);
+            let message = crate::formats::conversation::owned_message(messages, index);
             out.push(chunk(
                 "data-message-replaced",
                 [
                     ("id", Json::string(id)),
-                    ("data", super::ai_sdk::write_message(&message)),
+                    ("data", crate::formats::ai_sdk::write_message(&message)),
                     ("transient", Json::Bool(true)),
                 ],
             ));
@@ -593,8 +593,8 @@ fn write_message(
 
 #[cfg(test)]
 mod tests {
-    use super::super::conversation::Conversation;
-    use super::super::registry::find;
+    use crate::formats::conversation::Conversation;
+    use crate::formats::registry::find;
 
     #[test]
     fn a_character_split_across_two_deltas_is_written_whole() {

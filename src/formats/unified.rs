@@ -8,7 +8,7 @@
 //! Everything here is generic over `V`, a handle to a value of the caller's (a JavaScript
 //! value in the binding): strings and payloads are passed on, never copied.
 
-use super::source::{Expect, Key, Reader, Source, Step, ValueType};
+use crate::formats::source::{Expect, Key, Reader, Source, Step, ValueType};
 
 /// The row types. `Given` is a `type` passed through from the input as it was.
 #[derive(Debug, Clone, Copy, PartialEq)]

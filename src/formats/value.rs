@@ -14,7 +14,7 @@ use std::ops::Range;
 use crate::bytes::scan::{bytes_equal, high_bytes, ordinary_run, run_without};
 use crate::decode::ValueType;
 
-use super::wtf8::Wtf8;
+use crate::formats::wtf8::Wtf8;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {

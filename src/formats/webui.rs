@@ -8,8 +8,8 @@
 //! - any other `type` → `Error: Unknown message type: ${type}`;
 //! - a row is first / last when its neighbour is missing or is a `user` message.
 
-use super::source::{Expect, Key, Reader, Source, Step};
-use super::unified::{
+use crate::formats::source::{Expect, Key, Reader, Source, Step};
+use crate::formats::unified::{
     place_on_timeline, Content, Timestamp, ToolCallSlot, UnifiedId, UnifiedMessage, UnifiedType,
 };
 

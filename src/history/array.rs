@@ -10,8 +10,8 @@ use std::io::Read;
 
 use crate::formats::value::{self, Json, ParseError};
 
-use super::lines::{hopeless, is_too_long, read_after, read_error, too_long, BLOCK};
-use super::HistoryError;
+use crate::history::lines::{hopeless, is_too_long, read_after, read_error, too_long, BLOCK};
+use crate::history::HistoryError;
 
 /// What comes next in the array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

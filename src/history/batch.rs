@@ -14,7 +14,7 @@ use crate::formats::value::{write_str_with, Json};
 use crate::formats::wtf8::Wtf8;
 use crate::model::{Chunk, MessageRole, ToolCallEntry};
 
-use super::Message;
+use crate::history::Message;
 
 /// One slice: `[item, item, …]` for the array at `depth`. With `open`, the last item's
 /// array (`chunks` at depth 0, `calls` at depth 1) is where the next slices go. With

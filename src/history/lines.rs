@@ -12,7 +12,7 @@ use crate::formats::check::{unreadable_kind, Skips, NOT_JSON, NOT_UTF8};
 use crate::formats::registry::{SNIFF_BYTES, SNIFF_VALUES};
 use crate::formats::value::{split_values, ParseError, ParseErrorKind};
 
-use super::HistoryError;
+use crate::history::HistoryError;
 
 pub(crate) const BLOCK: usize = 1 << 20;
 
