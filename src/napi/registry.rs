@@ -12,11 +12,12 @@ use crate::bytes::value::{self, Json};
 use crate::bytes::wtf8::Wtf8;
 use crate::decode::ValueType;
 use crate::formats::FORMATS;
+use crate::formats::{detect, find};
 use crate::history::batch::Slicer;
 use crate::history::{self, HistoryFormat};
+use crate::live::fold_stream;
 use crate::reading::check::Skips;
-use crate::reading::fold::fold_stream;
-use crate::reading::format::{detect, find, leaf_refused, Format, Input, ReadOptions, View};
+use crate::reading::format::{leaf_refused, Format, Input, ReadOptions, View};
 use crate::reading::model_json::{write_chunk, write_message_head, FormatMessage};
 
 use super::entry::caught;

@@ -37,8 +37,8 @@ fn read(env: &Env, name: &'static str, value: Unknown, format: HistoryFormat) ->
                 &options,
                 &mut |message| match message {
                     Message::Format(message) => collect(message),
-                    // Not asked for (`settle`), and no line format makes turns.
-                    Message::Turn(_) | Message::Settled { .. } => true,
+                    // Not asked for (`settle`).
+                    Message::Settled { .. } => true,
                 },
             )
             .map_err(|e| b.type_error(e))?;

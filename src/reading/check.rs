@@ -288,3 +288,10 @@ impl Skips {
         }
     }
 }
+
+/// Why a tool result is left out: its call is not in the conversation read.
+pub const ORPHAN_RESULT: &str = "a tool result whose call is not in the conversation";
+
+/// Content blocks skipped because they name nothing to place them by.
+pub const NO_CALL_ID: &str = "a tool_use block without an id or a name";
+pub const NO_TOOL_USE_ID: &str = "a tool_result block without a tool_use_id";

@@ -47,8 +47,9 @@ pub struct Envelope {
     pub fold: Json,
     /// What was skipped so far ([`skipped`]); `null`: nothing.
     pub skipped: Json,
-    /// What was written as a UI message stream; `null`: nothing.
-    pub ui: Json,
+    /// What was written of the conversation in each format that serves it, by the key
+    /// of its writer's state (`ui`: the UI message stream).
+    pub served: Vec<(&'static str, Json)>,
 }
 
 impl Envelope {
@@ -64,16 +65,14 @@ impl Envelope {
         if self.cr {
             fields.push(("cr", Json::Bool(true)));
         }
-        fields.extend([
-            ("fold", self.fold.clone()),
-            ("skipped", self.skipped.clone()),
-            ("ui", self.ui.clone()),
-        ]);
+        fields.extend([("fold", self.fold.clone()), ("skipped", self.skipped.clone())]);
+        fields.extend(self.served.iter().map(|(key, state)| (*key, state.clone())));
         Json::Object(fields.into_iter().map(|(k, v)| (Wtf8::from(k), v)).collect())
     }
 
-    /// Reads a state; the error names the field that is wrong.
-    pub fn from_json(state: &Json) -> Result<Self, String> {
+    /// Reads a state, with the writers' states under `served` (each `null` when absent);
+    /// the error names the field that is wrong.
+    pub fn from_json(state: &Json, served: &[&'static str]) -> Result<Self, String> {
         if !matches!(state, Json::Object(_)) {
             return Err(format!(
                 " must be an object (a Conversation's resume), got {}",
@@ -110,7 +109,10 @@ impl Envelope {
             cr: flag(state, "cr")?,
             fold: state.get("fold").cloned().unwrap_or(Json::Null),
             skipped: state.get("skipped").cloned().unwrap_or(Json::Null),
-            ui: state.get("ui").cloned().unwrap_or(Json::Null),
+            served: served
+                .iter()
+                .map(|&key| (key, state.get(key).cloned().unwrap_or(Json::Null)))
+                .collect(),
         })
     }
 }
