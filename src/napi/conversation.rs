@@ -104,6 +104,11 @@ pub struct MessageChange {
 pub struct ConversationChanges {
     pub added: Vec<u32>,
     pub changed: Vec<MessageChange>,
+    /// The messages were replaced whole, some removed or moved (an AG-UI
+    /// `MESSAGES_SNAPSHOT` that drops or reorders messages): `added` and `changed` are
+    /// empty; read `messages` again. A message that stayed as it was is the same object
+    /// as before, at its new index.
+    pub reset: Option<bool>,
 }
 
 /// What JavaScript holds of one message: per chunk, the length of the text it has (in
@@ -307,6 +312,9 @@ fn number_list(out: &mut Vec<u8>, numbers: impl Iterator<Item = usize>) {
 }
 
 fn changes_json(changes: &Changes) -> Vec<u8> {
+    if changes.reset.is_some() {
+        return b"{\"added\":[],\"changed\":[],\"reset\":true}".to_vec();
+    }
     let mut out = b"{\"added\":".to_vec();
     number_list(&mut out, changes.added.clone());
     out.extend_from_slice(b",\"changed\":[");
@@ -340,6 +348,31 @@ impl Live {
             unsafe { sys::napi_delete_reference(js.env, snapshot) };
         }
         let messages = self.core.messages();
+        if let Some(reset) = &changes.reset {
+            let kept = &reset.kept;
+            // The messages were replaced whole: those that stayed as they were keep their
+            // objects, the others are made anew, in the order they have now.
+            let old: Vec<Value> = (0..self.synced.len())
+                .map(|i| js.element(array, i))
+                .collect::<JsResult<_>>()?;
+            let mut synced = Vec::with_capacity(messages.len());
+            for (i, was) in kept.iter().enumerate() {
+                let message = match was.and_then(|j| old.get(j).copied().zip(self.synced.get(j))) {
+                    Some((object, held)) => {
+                        synced.push(held.clone());
+                        object
+                    }
+                    None => {
+                        synced.push(messages.message(i).2.iter().map(text_len).collect());
+                        js.parse_json(&message_value(&self.core, i, false))?
+                    }
+                };
+                js.set_element(array, i, message)?;
+            }
+            js.set(array, Interned::Length, js.create_number(kept.len() as f64)?)?;
+            self.synced = synced;
+            return Ok(());
+        }
         for change in &changes.changed {
             let i = change.index;
             let old_message = js.element(array, i)?;
@@ -1063,3 +1096,4 @@ impl Conversation {
         glue(env, "Conversation.format", |js| self.format_js(js))
     }
 }
+
