@@ -9,6 +9,7 @@
 //! how to add one.
 
 pub mod acp;
+pub mod ag_ui;
 pub mod ai_sdk;
 pub mod chatviewer;
 pub mod claude;
@@ -33,6 +34,7 @@ pub static FORMATS: &[Format] = &[
     sn::SN,
     pi::PI_STREAM,
     sn::SN_STREAM,
+    ag_ui::AG_UI,
     ai_sdk::AI_SDK,
     events::EVENTS,
 ];
@@ -47,6 +49,7 @@ impl HistoryFormat {
     pub const Sn: HistoryFormat = HistoryFormat(&sn::SN);
     pub const Claude: HistoryFormat = HistoryFormat(&claude::CLAUDE);
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
+    pub const AgUi: HistoryFormat = HistoryFormat(&ag_ui::AG_UI);
 }
 
 /// The format named `name`.
