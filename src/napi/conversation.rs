@@ -499,7 +499,7 @@ fn input(js: &Js, data: Value) -> JsResult<Input> {
 /// there, and so is a result's `result` or `isError` that was (a result event without
 /// one): they stay `undefined` here (the reader of `ChatMessage` JSON takes absent as
 /// `null`).
-fn absent_payloads(mut messages: Json) -> Json {
+pub(in crate::napi) fn absent_payloads(mut messages: Json) -> Json {
     let Json::Array(messages_list) = &mut messages else {
         return messages;
     };
@@ -973,6 +973,53 @@ impl Conversation {
         })
     }
 
+    /// [`Conversation::served_js`] with the writer's options (`undefined`, or an object
+    /// read as JSON); as the body of an SSE response when `sse` is given (with the end
+    /// marker it names, if any).
+    pub(in crate::napi) fn served_with_js(
+        &self,
+        js: &Js,
+        what: &'static str,
+        format: &'static Format,
+        options: Value,
+        sse: Option<Option<&[u8]>>,
+    ) -> JsResult<Value> {
+        let options = match js.value_type(options)? {
+            ValueType::Undefined => Json::Undefined,
+            ValueType::Object => {
+                let text = stringify(js, options, what, "options")?.unwrap_or_default();
+                value::parse(&text).map_err(|e| JsError::Type(format!("options: {e}")))?
+            }
+            got => {
+                return Err(JsError::Type(format!(
+                    "options must be an object, got {}",
+                    got.name()
+                )))
+            }
+        };
+        self.with(what, |live| {
+            let written = live.core.serve_with(format, &options).map_err(JsError::Type)?;
+            let mut out = Vec::new();
+            match sse {
+                None => value::write_ascii(&mut out, &Json::Array(written)),
+                Some(end) => {
+                    for value in written {
+                        out.extend_from_slice(b"data: ");
+                        value::write_ascii(&mut out, &value);
+                        out.extend_from_slice(b"\n\n");
+                    }
+                    if let Some(end) = end.filter(|_| live.core.serve_end_marker(format)) {
+                        out.extend_from_slice(b"data: ");
+                        out.extend_from_slice(end);
+                        out.extend_from_slice(b"\n\n");
+                    }
+                    return js.ascii_string_owned(out);
+                }
+            }
+            js.parse_json_owned(out)
+        })
+    }
+
     fn at_js(&self, js: &Js, index: Value) -> JsResult<Value> {
         const WHAT: &str = "Conversation.at";
         let index = match js.value_type(index)? {
@@ -1097,3 +1144,10 @@ impl Conversation {
     }
 }
 
+/// An optional argument's handle, or `undefined`.
+pub(in crate::napi) fn or_undefined(js: &Js, value: Option<Unknown>) -> JsResult<Value> {
+    match value {
+        Some(value) => Ok(value.raw()),
+        None => js.undefined(),
+    }
+}
