@@ -383,12 +383,16 @@ impl Folded {
         for (i, old) in self.messages.iter().enumerate() {
             first.entry(old.id.as_str()).or_insert(i);
         }
+        // A message changed since the changes were last taken is not as it was then.
+        let changed: std::collections::HashSet<usize> = self.touched.iter().map(|&(m, _)| m).collect();
         let kept: Vec<Option<usize>> = messages
             .iter()
             .map(|new| {
                 first.get(new.id.as_str()).copied().filter(|&i| {
                     let old = &self.messages[i];
-                    old.role == new.role && old.chunks.chunks() == new.chunks.as_slice()
+                    !changed.contains(&i)
+                        && old.role == new.role
+                        && old.chunks.chunks() == new.chunks.as_slice()
                 })
             })
             .collect();
@@ -409,11 +413,17 @@ impl Folded {
             };
             self.messages.push(building);
         }
-        // A message kept twice (a repeated id) is the same message once.
+        // A message kept twice (a repeated id) is the same message once; after an earlier
+        // replacement not taken yet, what was before is what was before that one.
         let mut seen = vec![false; old.len()];
+        let earlier = self.reset.take();
         let kept = kept
             .into_iter()
             .map(|was| was.filter(|&i| !std::mem::replace(&mut seen[i], true)))
+            .map(|was| match &earlier {
+                Some(earlier) => was.and_then(|i| earlier.get(i).copied().flatten()),
+                None => was,
+            })
             .collect();
         self.calls.clear();
         for (index, message) in self.messages.iter().enumerate() {
@@ -437,6 +447,8 @@ impl Folded {
     /// reported by it.
     pub fn take_reset(&mut self) -> Option<Vec<Option<usize>>> {
         let mut kept = self.reset.take()?;
+        // Messages added since are new; messages removed since are gone.
+        kept.resize(self.messages.len(), None);
         for (index, _) in self.touched.drain(..) {
             if let Some(slot) = kept.get_mut(index) {
                 *slot = None;
@@ -794,8 +806,25 @@ mod tests {
         assert_eq!(folded.message(0).2, [text("x!")]);
         assert!(folded.has_call(&Wtf8::from("c1")));
         folded.replace_messages(vec![message("a", vec![batch(&["c1"])])]);
-        assert_eq!(folded.take_reset(), Some(vec![Some(1)]));
+        folded.add(message("later", vec![text("added after, in the same push")]));
+        assert_eq!(folded.take_reset(), Some(vec![Some(1), None]));
         assert!(!folded.has_call(&Wtf8::from("nothing")));
+    }
+
+    #[test]
+    fn a_message_changed_before_a_reset_in_the_same_push_is_not_kept() {
+        let mut folded = two();
+        folded.extend_text_at(1, 0, Wtf8::from("y"));
+        folded.replace_messages(vec![
+            message("b", vec![text("xy")]),
+            message("a", vec![batch(&["c1"])]),
+        ]);
+        // And a second replacement before the changes are taken: measured from before both.
+        folded.replace_messages(vec![
+            message("a", vec![batch(&["c1"])]),
+            message("b", vec![text("xy")]),
+        ]);
+        assert_eq!(folded.take_reset(), Some(vec![Some(0), None]));
     }
 
     #[test]
