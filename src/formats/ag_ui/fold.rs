@@ -383,8 +383,12 @@ impl AgUiFold {
                     Kind::Activity => {
                         return skips.skip(line, format!("{} for an activity message", ty.name()))
                     }
-                    Kind::Assistant { text: true, .. } | Kind::System | Kind::Reasoning => {
+                    Kind::Assistant { text: true, .. } | Kind::System => {
                         out.extend_text_at(m, piece.start, delta);
+                    }
+                    Kind::Reasoning => {
+                        out.extend_text_at(m, piece.start, delta);
+                        self.seal_from(event, m, k, out);
                     }
                     Kind::User if single_text => out.extend_text_at(m, piece.start, delta),
                     // Content for a message of calls only comes before them; a user

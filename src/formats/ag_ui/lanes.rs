@@ -180,6 +180,15 @@ impl Lanes {
     fn text(&mut self, chunk: Json, out: &mut Vec<(Type, Json)>) -> FormatResult<()> {
         let id = events::optional(&chunk, "messageId")?.cloned();
         let role = events::optional(&chunk, "role")?.cloned();
+        if let Some(role) = role
+            .as_ref()
+            .filter(|r| !matches!(r.as_bytes(), b"assistant" | b"user" | b"system" | b"developer"))
+        {
+            return Err(FormatError::new(
+                "role",
+                format!("must be 'assistant', 'user', 'system' or 'developer', got '{role}'"),
+            ));
+        }
         let name = events::optional(&chunk, "name")?.cloned();
         let delta = events::optional(&chunk, "delta")?.cloned();
         let tag = events::lane(&chunk);
