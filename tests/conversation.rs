@@ -31,6 +31,7 @@ const EXAMPLES: &[(&str, &[u8])] = &[
         include_bytes!("../examples/pi-session.stream.ndjson"),
     ),
     ("sn-stream", include_bytes!("../examples/sn-thinking.sse")),
+    ("ag-ui", include_bytes!("../examples/ag-ui-stream.sse")),
 ];
 
 /// Checks that `changes` names everything that differs between `before` and `after`.
