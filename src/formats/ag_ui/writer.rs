@@ -42,6 +42,7 @@ use crate::reading::writer::{LiveWriter, Restored};
 /// What was written of a call.
 #[derive(Debug, Clone, PartialEq)]
 struct CallWritten {
+    id: Wtf8,
     name: Wtf8,
     args: Wtf8,
     /// Its `meta` when written (what it says of the call: metadata, `encryptedValue`).
@@ -50,6 +51,20 @@ struct CallWritten {
     shell: Option<Json>,
     /// Its result when written, as its `tool` message.
     result: Option<Json>,
+    /// Started and not ended: its arguments are still streaming.
+    open: bool,
+}
+
+/// Whether a call's arguments are still streaming: they are their text, not parsed (an
+/// AG-UI call before its end). Written, it is left open until they are parsed.
+fn streaming(call: &ToolCallEntry<Wtf8, Json>) -> bool {
+    match (
+        &call.arguments,
+        messages::call_meta(call).and_then(|m| m.get("arguments")),
+    ) {
+        (Json::String(text), Some(Json::String(raw))) => text == raw,
+        _ => false,
+    }
 }
 
 /// What was written of a piece.
@@ -64,6 +79,8 @@ struct PieceWritten {
     calls: Vec<CallWritten>,
     /// An activity's content.
     activity: Option<Json>,
+    /// A piece written whole as a run's input (a user message of parts): the message.
+    fixed: Option<Json>,
 }
 
 /// What was written of a message.
@@ -253,8 +270,10 @@ fn own_meta(call: &ToolCallEntry<Wtf8, Json>) -> Option<Json> {
 
 /// The chunk holding a piece's text or thinking, of the chunks it holds.
 fn content_of(kind: Kind, held: &[FormatChunk]) -> Option<&FormatChunk> {
-    match kind {
-        Kind::Assistant { text: true, .. } | Kind::System | Kind::Reasoning => held.first(),
+    match (kind, held) {
+        (Kind::Assistant { text: true, .. } | Kind::System | Kind::Reasoning, _) => held.first(),
+        // A user message of one text is written as a text message.
+        (Kind::User, [text @ Chunk::Text { .. }]) => Some(text),
         _ => None,
     }
 }
@@ -278,17 +297,20 @@ fn whole(kind: Kind, held: &[FormatChunk]) -> PieceWritten {
         calls: batch_of(kind, held)
             .iter()
             .map(|call| CallWritten {
+                id: call.id.clone(),
                 name: call.name.clone(),
                 args: messages::call_args_text(call),
                 meta: own_meta(call),
                 shell: marker_metadata(messages::call_marks(call)),
                 result: messages::tool_message(call),
+                open: false,
             })
             .collect(),
         activity: match kind {
             Kind::Activity => held.first().map(|c| messages::activity(c).1),
             _ => None,
         },
+        fixed: None,
     }
 }
 
@@ -351,6 +373,11 @@ impl Out<'_> {
     /// Starts a run, with `input` messages; the run before it, if open, is finished. A
     /// run started by this write that has nothing in it yet takes the input instead.
     fn start_run(&mut self, input: Vec<Json>) {
+        let fresh = self.events.last().is_some_and(|e| is(e, Type::RUN_STARTED));
+        if self.writer.running && input.is_empty() && fresh {
+            // A run started by this write, with nothing in it yet: it is the run.
+            return;
+        }
         if self.writer.running && !input.is_empty() {
             let thread = self.thread();
             if let Some(started) = self.events.last_mut().filter(|e| is(e, Type::RUN_STARTED)) {
@@ -406,6 +433,13 @@ impl Out<'_> {
                 if piece.open && except != Some((m, k)) {
                     close(&message.id, k, piece, None, &mut self.events);
                 }
+                for call in piece.calls.iter_mut().filter(|c| c.open) {
+                    call.open = false;
+                    self.events.push(event(
+                        Type::TOOL_CALL_END,
+                        vec![("toolCallId", Json::String(call.id.clone()))],
+                    ));
+                }
             }
         }
     }
@@ -448,31 +482,17 @@ fn write_message(messages: &Folded, m: usize, finished: bool, out: &mut Out) -> 
         return Err(Restate);
     }
     if role == MessageRole::User && written.pieces.is_empty() {
-        // A user message is a run's input, written whole once it is complete.
-        if finished {
-            let mut input = Vec::new();
-            for k in 0..cut.len() {
-                input.push(messages::piece_json(id, role, chunks, &cut, k));
-                input.extend(messages::result_messages(chunks, &cut[k]));
-            }
-            out.start_run(input);
-            out.writer.written[m] = whole_message(messages, m);
-            let noted = written_calls(&out.writer.written[..=m], messages);
-            for (id, place) in noted.into_iter().filter(|(_, (n, ..))| *n == m) {
-                out.writer.calls.entry(id).or_insert(place);
-            }
-        }
-        return Ok(());
+        // A user message begins a run of its own.
+        out.start_run(Vec::new());
     }
     out.writer.written[m].id = id.to_string();
-    for (k, piece) in cut.iter().enumerate() {
+    for k in 0..cut.len() {
         let passed = finished || k + 1 < cut.len();
         write_piece(messages, m, k, &cut, passed, out)?;
         if out.writer.written[m].pieces.len() <= k {
             // A piece written whole once passed: nothing after it yet.
             break;
         }
-        let _ = piece;
     }
     let written = &mut out.writer.written[m];
     written.covered = chunks.len();
@@ -494,7 +514,18 @@ fn write_piece(
     let held = &chunks[piece.start..piece.start + piece.len];
     let pid = Json::String(pieces::piece_id(id, k));
     let marks = messages::piece_marker(id, role, cut, k);
+    // A user message of one text is streamed as a text message; one of parts is written
+    // whole.
+    let single_text = piece.kind == Kind::User && matches!(held, [Chunk::Text { .. }]);
     let mut w = match out.writer.written[m].pieces.get(k).cloned() {
+        Some(w) if piece.kind == Kind::User && (w.fixed.is_some() || !single_text) => {
+            // Written whole: what it holds now must be what was written.
+            let now = messages::piece_json(id, role, chunks, cut, k);
+            return match w.fixed == Some(now) {
+                true => Ok(()),
+                false => Err(Restate),
+            };
+        }
         Some(w) => {
             let grows = match (w.kind, piece.kind) {
                 (Kind::Assistant { text: a, calls: b }, Kind::Assistant { text: c, calls: d }) => {
@@ -508,10 +539,10 @@ fn write_piece(
             w
         }
         None => {
-            // Pieces a stream cannot open are written whole, as a run's input, once passed.
+            // Pieces a stream cannot open are written whole, as a run's input.
             let unopenable = match piece.kind {
-                Kind::User
-                | Kind::Assistant {
+                Kind::User => !single_text,
+                Kind::Assistant {
                     text: false,
                     calls: false,
                 } => true,
@@ -521,18 +552,17 @@ fn write_piece(
                 } => batch_of(piece.kind, held).is_empty(),
                 _ => false,
             };
-            // A message of nothing yet is written at once: what it gains goes on it.
-            let now = piece.kind
-                == Kind::Assistant {
-                    text: false,
-                    calls: false,
-                };
+            // Written at once: a message of nothing yet (what it gains goes on it), a user
+            // message of parts (restated should it change).
             if unopenable {
-                if passed || now {
-                    let mut input = vec![messages::piece_json(id, role, chunks, cut, k)];
+                {
+                    let message = messages::piece_json(id, role, chunks, cut, k);
+                    let mut input = vec![message.clone()];
                     input.extend(messages::result_messages(chunks, &piece));
                     out.start_run(input);
-                    out.writer.written[m].pieces.push(whole(piece.kind, held));
+                    let mut w = whole(piece.kind, held);
+                    w.fixed = (piece.kind == Kind::User).then_some(message);
+                    out.writer.written[m].pieces.push(w);
                 }
                 return Ok(());
             }
@@ -543,6 +573,7 @@ fn write_piece(
                 seal: None,
                 calls: Vec::new(),
                 activity: None,
+                fixed: None,
             }
         }
     };
@@ -550,7 +581,7 @@ fn write_piece(
     // The marker goes on what opens the piece in the client: its text's start, else its
     // first call's.
     w.kind = piece.kind;
-    if let Some(j) = piece.content() {
+    if let Some(j) = piece.content().or(single_text.then_some(piece.start)) {
         let ends = passed || piece.calls().is_some();
         write_text(chunks.get(j), &pid, &marks, first, &mut w, ends, id, k, out)?;
     }
@@ -602,10 +633,10 @@ fn write_text(
             }
             out.emit(event(Type::REASONING_MESSAGE_START, fields));
         } else {
-            let role = if w.kind == Kind::System {
-                "system"
-            } else {
-                "assistant"
+            let role = match w.kind {
+                Kind::System => "system",
+                Kind::User => "user",
+                _ => "assistant",
             };
             let mut fields = vec![("messageId", pid.clone()), ("role", Json::string(role))];
             if first {
@@ -708,7 +739,10 @@ fn write_calls(
                         ],
                     ));
                 }
-                out.emit(event(Type::TOOL_CALL_END, vec![("toolCallId", call_id.clone())]));
+                let open = streaming(call);
+                if !open {
+                    out.emit(event(Type::TOOL_CALL_END, vec![("toolCallId", call_id.clone())]));
+                }
                 if let Some(value) = meta.as_ref().and_then(|m| m.get("encryptedValue")) {
                     out.emit(event(
                         Type::REASONING_ENCRYPTED_VALUE,
@@ -720,11 +754,13 @@ fn write_calls(
                     ));
                 }
                 w.calls.push(CallWritten {
+                    id: call.id.clone(),
                     name: call.name.clone(),
                     args,
                     meta,
                     shell,
                     result: None,
+                    open,
                 });
             }
             Some(c) => {
@@ -736,10 +772,27 @@ fn write_calls(
                 let renamed = c.name != call.name;
                 let more = args.as_bytes().len() > c.args.as_bytes().len();
                 let shelled = c.shell != shell;
-                if (renamed || more || shelled) && elsewhere {
+                if (renamed || more || shelled) && elsewhere || (renamed || shelled) && c.open {
                     return Err(Restate);
                 }
-                if renamed || more || shelled {
+                let open = streaming(call);
+                if c.open {
+                    // Its arguments go on streaming; it ends when they are parsed.
+                    if more {
+                        out.emit(event(
+                            Type::TOOL_CALL_ARGS,
+                            vec![
+                                ("toolCallId", call_id.clone()),
+                                ("delta", Json::String(args.tail_from(c.args.as_bytes().len()))),
+                            ],
+                        ));
+                        c.args = args;
+                    }
+                    if !open {
+                        out.emit(event(Type::TOOL_CALL_END, vec![("toolCallId", call_id.clone())]));
+                        c.open = false;
+                    }
+                } else if renamed || more || shelled {
                     let mut fields = vec![
                         ("toolCallId", call_id.clone()),
                         ("toolCallName", Json::String(call.name.clone())),
@@ -757,7 +810,10 @@ fn write_calls(
                             ],
                         ));
                     }
-                    out.emit(event(Type::TOOL_CALL_END, vec![("toolCallId", call_id.clone())]));
+                    if !open {
+                        out.emit(event(Type::TOOL_CALL_END, vec![("toolCallId", call_id.clone())]));
+                    }
+                    c.open = open;
                     c.name = call.name.clone();
                     c.args = args;
                     c.shell = shell;
@@ -995,13 +1051,18 @@ impl LiveWriter for AgUiWriter {
             .enumerate()
             .filter(|&(m, _)| keep(m) && m < messages.len())
             .map(|(m, w)| {
-                let (_, role, chunks) = messages.message(m);
+                let (id, role, chunks) = messages.message(m);
                 let cut = pieces::cut(role, chunks);
                 let pieces = w
                     .pieces
                     .iter()
                     .enumerate()
-                    .map(|(k, p)| save_piece(p, cut.get(k).map(|c| &chunks[c.start..c.start + c.len])))
+                    .map(|(k, p)| {
+                        let held = cut.get(k).map(|c| &chunks[c.start..c.start + c.len]);
+                        let whole = (p.fixed.is_some() && k < cut.len())
+                            .then(|| messages::piece_json(id, role, chunks, &cut, k));
+                        save_piece(p, held, whole.as_ref())
+                    })
                     .collect();
                 Json::object([
                     ("index", number(m)),
@@ -1044,7 +1105,7 @@ impl LiveWriter for AgUiWriter {
 
 /// A piece's written state, with what it holds now (what it does not copy is kept as
 /// whether it is still what was written).
-fn save_piece(piece: &PieceWritten, held: Option<&[FormatChunk]>) -> Json {
+fn save_piece(piece: &PieceWritten, held: Option<&[FormatChunk]>, whole: Option<&Json>) -> Json {
     let held = held.unwrap_or_default();
     let batch = batch_of(piece.kind, held);
     let calls = piece
@@ -1056,6 +1117,7 @@ fn save_piece(piece: &PieceWritten, held: Option<&[FormatChunk]>) -> Json {
             Json::object([
                 ("name", Json::String(c.name.clone())),
                 ("args", Json::String(c.args.clone())),
+                ("open", Json::Bool(c.open)),
                 ("meta", tri(&c.meta, now.and_then(own_meta).as_ref())),
                 (
                     "shell",
@@ -1083,6 +1145,7 @@ fn save_piece(piece: &PieceWritten, held: Option<&[FormatChunk]>) -> Json {
         ("seal", tri(&piece.seal, seal_of(content_of(piece.kind, held)))),
         ("calls", Json::Array(calls)),
         ("activity", tri(&piece.activity, activity_now.as_ref())),
+        ("whole", tri(&piece.fixed, whole)),
     ])
 }
 
@@ -1145,15 +1208,16 @@ pub fn restore(state: &Json, messages: &Folded) -> Result<Restored, String> {
         if m >= messages.len() {
             return Err(at(format!(".index {m} is past the {} messages", messages.len())));
         }
-        let (_, role, chunks) = messages.message(m);
+        let (id, role, chunks) = messages.message(m);
         let cut = pieces::cut(role, chunks);
         let pieces = match item.get("pieces") {
             Some(Json::Array(items)) => items
                 .iter()
                 .enumerate()
                 .map(|(k, p)| {
-                    restore_piece(p, cut.get(k).map(|c| &chunks[c.start..c.start + c.len]))
-                        .map_err(|e| at(format!(".pieces[{k}]{e}")))
+                    let held = cut.get(k).map(|c| &chunks[c.start..c.start + c.len]);
+                    let whole = (k < cut.len()).then(|| messages::piece_json(id, role, chunks, &cut, k));
+                    restore_piece(p, held, whole).map_err(|e| at(format!(".pieces[{k}]{e}")))
                 })
                 .collect::<Result<Vec<_>, _>>()?,
             _ => return Err(at(".pieces must be an array".into())),
@@ -1212,7 +1276,11 @@ pub fn restore(state: &Json, messages: &Folded) -> Result<Restored, String> {
     Ok((Box::new(writer), touched))
 }
 
-fn restore_piece(state: &Json, held: Option<&[FormatChunk]>) -> Result<PieceWritten, String> {
+fn restore_piece(
+    state: &Json,
+    held: Option<&[FormatChunk]>,
+    whole: Option<Json>,
+) -> Result<PieceWritten, String> {
     resume::object(state)?;
     let held = held.unwrap_or_default();
     let kind = kind_of(resume::text(state, "kind")?.as_bytes()).ok_or(".kind is not a piece's kind")?;
@@ -1223,6 +1291,7 @@ fn restore_piece(state: &Json, held: Option<&[FormatChunk]>) -> Result<PieceWrit
         seal: None,
         calls: Vec::new(),
         activity: None,
+        fixed: untri(state.get("whole"), whole).map_err(|e| format!(".whole{e}"))?,
     };
     let content = content_of(kind, held);
     if piece.text > text_of(content).map_or(0, |t| t.as_bytes().len()) {
@@ -1247,6 +1316,10 @@ fn restore_piece(state: &Json, held: Option<&[FormatChunk]>) -> Result<PieceWrit
                 let at = |e: String| format!(".calls[{i}]{e}");
                 let now = batch.get(i);
                 Ok(CallWritten {
+                    id: now
+                        .map(|n| n.id.clone())
+                        .ok_or_else(|| at(" names a call the piece does not hold".into()))?,
+                    open: flag(c, "open").map_err(at)?,
                     name: resume::text(c, "name").map_err(at)?.clone(),
                     args: resume::text(c, "args").map_err(at)?.clone(),
                     meta: untri(c.get("meta"), now.and_then(own_meta))
