@@ -161,7 +161,9 @@ export function randomAgUiSequence(seed, { valid = true, maxRuns = 4, snapshots 
             ]),
           )
           if (rng.chance(0.4)) {
-            const id = activities.length && rng.chance(0.5) ? rng.pick(activities) : fresh('activity')
+            // Activities keep ids of their own: one that takes a message's id is read
+            // otherwise than the client reads it (docs), and tested on its own.
+            const id = activities.length && rng.chance(0.5) ? rng.pick(activities) : `activity-${seed}-${n++}`
             if (!activities.includes(id)) {
               activities.push(id)
               events.push({ type: 'ACTIVITY_SNAPSHOT', messageId: id, activityType: 'PLAN', content: { steps: ['look'] } })
