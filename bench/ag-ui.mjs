@@ -6,10 +6,9 @@
  * by token, tool calls included), with one and with three subscribers, and the cost of
  * one more streamed event after 10 and after 200 earlier messages.
  *
- * agent-chunks is timed on the same streams beside it once the package has the `ag-ui`
- * format (`agUi` in its exports): a `Conversation({ format: 'ag-ui' })` given one SSE frame
- * per push, checked first to end with the client's messages (`agUi.fromMessages`). Until
- * then its rows say so. `--ag-ui-stand-in` adds a plain-JS reducer that keeps the messages
+ * agent-chunks is timed on the same streams beside it: a `Conversation({ format: 'ag-ui' })`
+ * given one SSE frame per push, checked first to end with the client's messages
+ * (`agUi.fromMessages`). `--ag-ui-stand-in` adds a plain-JS reducer that keeps the messages
  * in a Map and appends in place: not agent-chunks, only a check that the harness times a
  * flat-cost fold as flat.
  *
@@ -20,6 +19,7 @@
  */
 import http from 'node:http'
 import { createRequire } from 'node:module'
+import { isDeepStrictEqual } from 'node:util'
 import { AbstractAgent, HttpAgent } from '@ag-ui/client'
 import { from } from 'rxjs'
 import { conversation, streamedAnswer, sseText } from './ag-ui-conversation.mjs'
@@ -178,7 +178,7 @@ async function inTurn(fns, { runs, minNs }) {
 
 // ─── Rows ────────────────────────────────────────────────────────────────────
 
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b)
+const same = (a, b) => isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)))
 const frames = (events) => events.map((event) => Buffer.from(`data: ${JSON.stringify(event)}\n\n`))
 
 export async function runAgUiCases({ native, settings, printTable, ratio, quick, standIn = process.argv.includes('--ag-ui-stand-in') }) {
