@@ -1,6 +1,7 @@
 //! Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`): the chain of
 //! lines Claude Code rebuilds a session from when it is resumed ([`transcript`]).
 
+pub mod blocks;
 pub mod transcript;
 
 use crate::bytes::value::{str_of, Json};
