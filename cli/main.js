@@ -172,7 +172,9 @@ const COMMANDS = {
   check({ values, positionals: [streamFile, historyFile] }, io) {
     const strict = values.strict
     const stream = withInput(streamFile, io.stderr, (bytes, progress) => readStream(bytes, values['stream-format'], { progress, strict }))
-    const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress, strict }))
+    // A stream holds all it streamed, compaction and all: it is checked against the
+    // history's whole current branch, not the part a resumed session starts from.
+    const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress, strict, view: 'transcript' }))
     noteSkipped(streamFile, stream.skipped, io.stderr)
     noteSkipped(historyFile, history.skipped, io.stderr)
     const { agree, report } = describeCheck({ file: streamFile, ...stream }, { file: historyFile, ...history })

@@ -26,6 +26,7 @@ use crate::reading::sniff::{shorten, sniff_values, Sniff, Undetected, FIRST_VALU
 pub static FORMATS: &[Format] = &[
     acp::ACP,
     claude::CLAUDE,
+    claude::CLAUDE_STREAM,
     qwen::QWEN,
     chatviewer::CHATVIEWER,
     pi::PI_EVENTS,
@@ -46,6 +47,7 @@ impl HistoryFormat {
     pub const Pi: HistoryFormat = HistoryFormat(&pi::PI);
     pub const Sn: HistoryFormat = HistoryFormat(&sn::SN);
     pub const Claude: HistoryFormat = HistoryFormat(&claude::CLAUDE);
+    pub const ClaudeStream: HistoryFormat = HistoryFormat(&claude::CLAUDE_STREAM);
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
 }
 

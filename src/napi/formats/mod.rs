@@ -21,6 +21,8 @@ pub enum FormatName {
     Acp,
     /// A Claude Code transcript.
     Claude,
+    /// Claude Code's `stream-json` output (Qwen Code's and Amp's too).
+    ClaudeStream,
     /// A Qwen Code chat recording.
     Qwen,
     /// A ChatViewer transcript, JSONL or a JSON array.
@@ -56,6 +58,9 @@ pub enum HistoryFormatName {
     Sn,
     /// A Claude Code transcript (JSONL): the conversation to its last line.
     Claude,
+    /// Claude Code's `stream-json` output, read as it folds live.
+    #[napi(value = "claude-stream")]
+    ClaudeStream,
     /// A Qwen Code chat recording (`ChatRecord` JSONL): the conversation to its last record.
     Qwen,
     /// An AI SDK UI message stream: one assistant message per `start` chunk.
