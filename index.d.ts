@@ -451,7 +451,7 @@ export interface FormatInfo {
 }
 
 /** A format of the table: every name `detectFormat` gives and the functions here take. */
-export type FormatName = 'acp' | 'claude' | 'claude-stream' | 'qwen' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ai-sdk' | 'events'
+export type FormatName = 'acp' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ai-sdk' | 'events'
 
 /** Every format, in the order detection tries them. */
 export declare function formats(): Array<FormatInfo>
@@ -463,7 +463,7 @@ export declare function formats(): Array<FormatInfo>
 export type HistoryChunk = TextChunk | ThinkingChunk | HistoryToolBatchChunk | ErrorChunk | HistorySystemChunk | FileChunk
 
 /** A history format `loadHistory` reads. */
-export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'claude-stream' | 'qwen' | 'ai-sdk'
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'ai-sdk'
 
 /**
  * A message read from a history or folded from a recorded stream: a `ChatMessage` whose

@@ -28,6 +28,8 @@ const detected = {
   'examples/claude-code-stream.ndjson': 'claude-stream',
   'examples/claude-code-stream.partial.ndjson': 'claude-stream',
   'examples/claude-code-stream.session.jsonl': 'claude',
+  'examples/copilot-session.events.jsonl': 'copilot',
+  'examples/copilot-session.stream.ndjson': 'copilot',
   'examples/qwen-code-chat.jsonl': 'qwen',
   'examples/agent-session.sse': 'events',
   'examples/chatviewer-session.jsonl': 'chatviewer',

@@ -24,6 +24,10 @@ const EXAMPLES: &[(&str, &[u8])] = &[
         "claude-stream",
         include_bytes!("../examples/claude-code-stream.partial.ndjson"),
     ),
+    (
+        "copilot",
+        include_bytes!("../examples/copilot-session.stream.ndjson"),
+    ),
     ("pi-events", include_bytes!("../examples/pi-events.ndjson")),
     (
         "pi-events",

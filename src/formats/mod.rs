@@ -12,6 +12,7 @@ pub mod acp;
 pub mod ai_sdk;
 pub mod chatviewer;
 pub mod claude;
+pub mod copilot;
 pub mod events;
 pub mod pi;
 pub mod qwen;
@@ -27,6 +28,7 @@ pub static FORMATS: &[Format] = &[
     acp::ACP,
     claude::CLAUDE,
     claude::CLAUDE_STREAM,
+    copilot::COPILOT,
     qwen::QWEN,
     chatviewer::CHATVIEWER,
     pi::PI_EVENTS,
@@ -48,6 +50,7 @@ impl HistoryFormat {
     pub const Sn: HistoryFormat = HistoryFormat(&sn::SN);
     pub const Claude: HistoryFormat = HistoryFormat(&claude::CLAUDE);
     pub const ClaudeStream: HistoryFormat = HistoryFormat(&claude::CLAUDE_STREAM);
+    pub const Copilot: HistoryFormat = HistoryFormat(&copilot::COPILOT);
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
 }
 
