@@ -9,6 +9,7 @@ pub mod format;
 pub mod frames;
 pub mod history;
 pub mod hook_context;
+pub mod items;
 pub mod line_tree;
 pub mod lines;
 pub mod model_json;
