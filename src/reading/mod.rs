@@ -14,7 +14,6 @@ pub mod line_tree;
 pub mod lines;
 pub mod model_json;
 pub mod resume;
-pub mod serde_source;
 pub mod sniff;
 pub mod source;
 pub mod steps;
