@@ -130,7 +130,13 @@ fn file_chunk(part: &Json, path: &str) -> FormatResult<FormatChunk> {
         filename: match part.get("filename") {
             None | Some(Json::Undefined) | Some(Json::Null) => None,
             Some(Json::String(name)) => Some(name.clone()),
-            other => return Err(crate::formats::check::wrong(join(path, "filename"), "a string", other)),
+            other => {
+                return Err(crate::formats::check::wrong(
+                    join(path, "filename"),
+                    "a string",
+                    other,
+                ))
+            }
         },
     })
 }

@@ -200,7 +200,11 @@ pub const NOT_UTF8: &str = "a line that is not UTF-8";
 
 /// The kind of a stretch of a line that is no value, starting at `at`, when `followed`
 /// values were found on the line too.
-pub fn unreadable_kind(at: usize, problem: &crate::formats::value::ParseError, followed: bool) -> &'static str {
+pub fn unreadable_kind(
+    at: usize,
+    problem: &crate::formats::value::ParseError,
+    followed: bool,
+) -> &'static str {
     match problem.kind {
         _ if followed && at == 0 => TORN,
         crate::formats::value::ParseErrorKind::Truncated => CUT_SHORT,

@@ -33,7 +33,9 @@
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole, SystemChunkKind};
 use crate::reducer::append_event;
 
-use crate::formats::check::{index, join, object, optional_string, string, wrong, FormatError, FormatResult, Skips};
+use crate::formats::check::{
+    index, join, object, optional_string, string, wrong, FormatError, FormatResult, Skips,
+};
 use crate::formats::model_json::{FormatChunk, FormatEvent, FormatMessage};
 use crate::formats::value::{self, Json, ParseErrorKind};
 use crate::formats::wtf8::Wtf8;

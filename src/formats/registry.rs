@@ -304,11 +304,32 @@ fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>
     let mut number = 1 + window[..first_line].iter().filter(|&&b| b == b'\n').count();
     if sse {
         let mut data: Option<(Vec<u8>, usize)> = None;
+        // A frame whose data is not JSON (a damaged recording) is looked past, as the
+        // readers look past it; the first one is the error when nothing else is there.
+        let mut not_json: Option<Undetected> = None;
         for line in stream_lines(&window[first_line..]) {
             if line.is_empty() {
                 if let Some((json, at)) = data.take().filter(|(json, _)| json != b"[DONE]") {
-                    values.push(parse_sniffed(&json, at, values.is_empty())?);
-                    numbers.push(at);
+                    let first = values.is_empty() && not_json.is_none();
+                    match parse_sniffed(&json, at, first) {
+                        Ok(value) => {
+                            values.push(value);
+                            numbers.push(at);
+                        }
+                        Err(e) => {
+                            // Events written back to back in one frame tell the format
+                            // as the readers read them: each one.
+                            let found = glued(&json);
+                            if found.is_empty() {
+                                not_json.get_or_insert(e);
+                                first_not_json |= first;
+                            }
+                            for value in found.into_iter().take(limit - values.len()) {
+                                values.push(value);
+                                numbers.push(at);
+                            }
+                        }
+                    }
                     if values.len() == limit {
                         break;
                     }
@@ -325,19 +346,23 @@ fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>
             }
             number += 1;
         }
-        if let Some((json, at)) = data {
+        if let Some((json, at)) = data.filter(|_| values.len() < limit) {
+            // The last frame may be cut short by the window: only a whole value counts.
             if let Ok(value) = value::parse(&json) {
                 values.push(value);
                 numbers.push(at);
-            } else if values.is_empty() {
+            } else if values.is_empty() && not_json.is_none() {
                 parse_sniffed(&json, at, true)?;
             }
         }
+        if first_not_json {
+            first_error = not_json.clone();
+        }
         if values.is_empty() {
-            return Err(Undetected {
+            return Err(not_json.unwrap_or_else(|| Undetected {
                 message: "an SSE capture without a data frame".into(),
                 line: Some(number),
-            });
+            }));
         }
     } else {
         let lines: Vec<&[u8]> = stream_lines(&window[first_line..]);

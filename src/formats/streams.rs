@@ -136,7 +136,8 @@ impl LiveFold for Events {
                     sse: false,
                     numbers: vec![line],
                 };
-                let mut ui = (crate::formats::ai_sdk::AI_SDK.detect)(&first, 0).then(crate::formats::ai_sdk::UiStream::default);
+                let mut ui = (crate::formats::ai_sdk::AI_SDK.detect)(&first, 0)
+                    .then(crate::formats::ai_sdk::UiStream::default);
                 let pushed = match &mut ui {
                     Some(ui) => ui.push(value, line, out, skips),
                     None => agent_events(value, line, out, skips),
