@@ -92,7 +92,7 @@ fn openclaw_gateway_frames_build_the_session_the_same_runs_wrote() {
 }
 
 #[test]
-fn a_cumulative_text_that_does_not_extend_the_last_one_loses_nothing() {
+fn a_cumulative_text_that_does_not_extend_the_last_one_loses_nothing_until_the_final() {
     let frames = concat!(
         r#"{"type":"event","event":"chat","payload":{"state":"delta","message":{"role":"assistant","content":[{"type":"text","text":"Hello wor"}]}}}"#,
         "\n",
@@ -103,13 +103,23 @@ fn a_cumulative_text_that_does_not_extend_the_last_one_loses_nothing() {
         r#"{"type":"event","event":"chat","payload":{"state":"final","message":{"role":"assistant","content":[{"type":"text","text":"Hello there, world"}]}}}"#,
         "\n"
     );
+    let lines: Vec<&str> = frames.lines().collect();
+    let streamed = fold("pi-stream", lines[..3].join("\n").as_bytes());
+    assert_eq!(
+        streamed.messages[0].chunks,
+        vec![Chunk::Text {
+            text: "Hello worldthere, world".into()
+        }],
+        "while it streams, what was shown stays and what is new is added"
+    );
+    // The final holds the reply as OpenClaw shows it and its session stores it.
     let folded = fold("pi-stream", frames.as_bytes());
     assert_eq!(
         folded.messages[0].chunks,
         vec![Chunk::Text {
-            text: "Hello worldthere, world".into()
+            text: "Hello there, world".into()
         }],
-        "what was shown stays, what is new is added"
+        "the final's text, not the deltas glued"
     );
 }
 
