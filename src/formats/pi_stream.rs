@@ -111,6 +111,120 @@ pub struct Gateway {
     thinking_before: usize,
     /// A tool's result arrived: the reply's next words are the next stored message.
     after_result: bool,
+    /// The `runId` of the run whose chat frames are the reply, from its first chat frame
+    /// to its end: chat frames of another run meanwhile are not this reply.
+    run: Option<Wtf8>,
+}
+
+/// OpenClaw's silent-reply token: a reply that is only this (white space around it) is
+/// not shown (`SILENT_REPLY_PATTERN`, `/^\s*NO_REPLY\s*$/`, in its UI's chat controller).
+const SILENT_REPLY: &[u8] = b"NO_REPLY";
+
+/// Counted, never refused: a frame OpenClaw writes and its UI deliberately shows nothing of.
+const SILENT: &str = "a silent reply (NO_REPLY), which OpenClaw's UI does not show";
+const BLANK: &str = "a reply of white space only, which OpenClaw's UI does not show";
+
+/// JavaScript's `\s` (and what `String.prototype.trim` removes).
+fn js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// `text` without JavaScript's white space around it (lone surrogates are no space).
+fn js_trimmed(text: &Wtf8) -> Vec<u32> {
+    let points: Vec<u32> = text.code_points().collect();
+    let space = |cp: &u32| char::from_u32(*cp).is_some_and(js_space);
+    let start = points.iter().position(|cp| !space(cp)).unwrap_or(points.len());
+    let end = points.iter().rposition(|cp| !space(cp)).map_or(start, |e| e + 1);
+    points[start..end].to_vec()
+}
+
+fn is_silent(text: &Wtf8) -> bool {
+    js_trimmed(text)
+        .iter()
+        .copied()
+        .eq(SILENT_REPLY.iter().map(|&b| u32::from(b)))
+}
+
+fn is_blank(text: &Wtf8) -> bool {
+    js_trimmed(text).is_empty()
+}
+
+/// What a `final` or `aborted` frame's `message` is to the reply, as OpenClaw's UI takes
+/// it (`normalizeFinalAssistantMessage`, `normalizeAbortedAssistantMessage`,
+/// `isAssistantSilentReply`).
+enum Ending<'a> {
+    /// No message: the reply ends as it streamed.
+    None,
+    /// The reply's message.
+    Reply(&'a Json),
+    /// The silent token: not shown; the reply ends as it streamed.
+    Silent,
+    /// Not the assistant's reply (another role, or no message the UI reads): not shown.
+    NotReply,
+}
+
+fn ending(message: Option<&Json>, aborted: bool) -> Ending<'_> {
+    let message = match message {
+        None | Some(Json::Null | Json::Undefined) => return Ending::None,
+        Some(message @ Json::Object(_)) => message,
+        Some(_) => return Ending::NotReply,
+    };
+    let role = message.get("role");
+    let assistant = match role {
+        // An aborted frame's message names its role exactly; a final's in any case.
+        Some(Json::String(r)) if aborted => *r == "assistant",
+        Some(Json::String(r)) => r.to_string_lossy().to_lowercase() == "assistant",
+        _ => !aborted,
+    };
+    let readable = match aborted {
+        true => matches!(message.get("content"), Some(Json::Array(_))),
+        false => message.get("content").is_some() || message.get("text").is_some(),
+    };
+    if !assistant || !readable {
+        return Ending::NotReply;
+    }
+    // Only a message that names the assistant is checked for the token (as the UI does).
+    let names_assistant =
+        matches!(role, Some(Json::String(r)) if r.to_string_lossy().to_lowercase() == "assistant");
+    let text = match message.get("text") {
+        Some(Json::String(text)) => Some(text.clone()),
+        _ => visible_text(message),
+    };
+    match text {
+        Some(text) if names_assistant && is_silent(&text) => Ending::Silent,
+        _ => Ending::Reply(message),
+    }
+}
+
+/// A message's text as OpenClaw's UI extracts it (`extractText`): a string `content`, the
+/// `text` blocks joined by line breaks, else a `text` field.
+fn visible_text(message: &Json) -> Option<Wtf8> {
+    match message.get("content") {
+        Some(Json::String(text)) => return Some(text.clone()),
+        Some(Json::Array(blocks)) => {
+            let mut joined: Option<Wtf8> = None;
+            for block in blocks {
+                if let (Some(b"text"), Some(Json::String(text))) =
+                    (tag(block, "type").as_deref(), block.get("text"))
+                {
+                    let all = joined.get_or_insert_with(Wtf8::new);
+                    if !all.is_empty() {
+                        all.push_wtf8(b"\n");
+                    }
+                    all.push_wtf8(text.as_bytes());
+                }
+            }
+            if joined.is_some() {
+                return joined;
+            }
+        }
+        _ => {}
+    }
+    message.get("text").and_then(Json::as_str).cloned()
 }
 
 /// A chunk's text, when it is of the kind asked for.
@@ -193,6 +307,7 @@ impl Gateway {
         self.text_before = 0;
         self.thinking_before = 0;
         self.after_result = false;
+        self.run = None;
     }
 
     /// A `final` (or `aborted`) frame's message: what OpenClaw shows of the run's reply, and
@@ -201,7 +316,7 @@ impl Gateway {
     /// rewritten, a partial the final replaces), never glued onto it. A kind of text the
     /// message holds no block of keeps what streamed; so does a message that does not
     /// start with the text the run's earlier messages hold (they are stored already).
-    fn ends_as(&mut self, message: Option<&Json>, out: &mut Folded) -> FormatResult<()> {
+    fn ends_as(&mut self, message: Option<&Json>, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
         let Some(message) = message.filter(|m| !matches!(m, Json::Null)) else {
             return Ok(());
         };
@@ -209,9 +324,11 @@ impl Gateway {
         let open = out.open_role() == Some(MessageRole::Assistant) && !self.after_result;
         if !open {
             // Nothing of this run is open: the message's new part begins its own.
-            return self.content(Some(message), out);
+            return self.content(Some(message), out, skips);
         }
         let (thinking, text) = message_texts(message);
+        // A text of white space only is no text the UI shows: what streamed stays.
+        let text = text.filter(|t| !is_blank(t));
         let mut chunks = out.message(out.len() - 1).2.to_vec();
         let mut replaced = false;
         for (is_thinking, now) in [(true, thinking), (false, text)] {
@@ -271,8 +388,10 @@ impl Gateway {
         }
     }
 
-    /// The new thinking and text of a chat frame's cumulative `message`.
-    fn content(&mut self, message: Option<&Json>, out: &mut Folded) -> FormatResult<()> {
+    /// The new thinking and text of a chat frame's cumulative `message`. A text of white
+    /// space only is not shown (OpenClaw's UI keeps no reply of it): it is not taken as
+    /// seen, so the white space comes with the first text after it.
+    fn content(&mut self, message: Option<&Json>, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
         let Some(message) = message.filter(|m| !matches!(m, Json::Null)) else {
             return Ok(());
         };
@@ -283,6 +402,10 @@ impl Gateway {
         let before = (self.text.as_bytes().len(), self.thinking.as_bytes().len());
         for (is_thinking, now) in [(true, thinking), (false, text)] {
             let Some(now) = now else { continue };
+            if !is_thinking && is_blank(now) && !now.is_empty() {
+                skips.pass(BLANK);
+                continue;
+            }
             let seen = if is_thinking { &self.thinking } else { &self.text };
             let Some(delta) = fresh(seen, now) else { continue };
             self.set_seen(is_thinking, now);
@@ -299,10 +422,32 @@ impl Gateway {
     }
 
     fn chat(&mut self, payload: &Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
-        match tag(payload, "state").as_deref() {
-            Some(b"delta") => self.content(payload.get("message"), out)?,
+        let state = tag(payload, "state");
+        if matches!(
+            state.as_deref(),
+            Some(b"delta" | b"final" | b"aborted" | b"error")
+        ) {
+            let run = payload.get("runId").and_then(Json::as_str);
+            match (&self.run, run) {
+                // OpenClaw's UI passes over the chat frames of another run while its own
+                // is active (its final shows as a message of its own: not this reply).
+                (Some(active), Some(run)) if active != run => {
+                    return skips.skip(line, "a chat frame of another run while one is active");
+                }
+                (None, Some(run)) => self.run = Some(run.clone()),
+                _ => {}
+            }
+        }
+        match state.as_deref() {
+            Some(b"delta") => {
+                let message = payload.get("message").filter(|m| matches!(m, Json::Object(_)));
+                match message.and_then(visible_text) {
+                    Some(text) if is_silent(&text) => skips.pass(SILENT),
+                    _ => self.content(payload.get("message"), out, skips)?,
+                }
+            }
             Some(b"final") => {
-                self.ends_as(payload.get("message"), out)?;
+                self.end_with(payload.get("message"), false, line, out, skips)?;
                 self.run_ends(out);
             }
             Some(b"error") => {
@@ -315,7 +460,7 @@ impl Gateway {
                 self.run_ends(out);
             }
             Some(b"aborted") => {
-                self.ends_as(payload.get("message"), out)?;
+                self.end_with(payload.get("message"), true, line, out, skips)?;
                 self.reply_unless_open(out);
                 out.apply(AgentEvent::Error {
                     error: Wtf8::from(ABORTED),
@@ -333,6 +478,32 @@ impl Gateway {
             None => skips.skip(line, "a chat frame without a \"state\"")?,
         }
         Ok(())
+    }
+
+    /// A `final` or `aborted` frame's message, as OpenClaw's UI takes it: the reply's, a
+    /// silent one (counted, not shown), or not the reply at all (another role: skipped and
+    /// counted, refused under `strict` before anything changes).
+    fn end_with(
+        &mut self,
+        message: Option<&Json>,
+        aborted: bool,
+        line: usize,
+        out: &mut Folded,
+        skips: &mut Skips,
+    ) -> FormatResult<()> {
+        let state = if aborted { "an aborted" } else { "a final" };
+        match ending(message, aborted) {
+            Ending::None => Ok(()),
+            Ending::Reply(message) => self.ends_as(Some(message), out, skips),
+            Ending::Silent => {
+                skips.pass(SILENT);
+                Ok(())
+            }
+            Ending::NotReply => skips.skip(
+                line,
+                format_args!("{state} frame whose message is not the assistant's reply (the reply ends as it streamed)"),
+            ),
+        }
     }
 
     /// A tool's progress or result whose start was not seen (the capture began after
@@ -435,6 +606,7 @@ impl LiveFold for Gateway {
             ("textBefore", number(self.text_before)),
             ("thinkingBefore", number(self.thinking_before)),
             ("afterResult", Json::Bool(self.after_result)),
+            ("run", crate::formats::resume::optional(self.run.as_ref())),
         ])
     }
 
@@ -461,6 +633,7 @@ impl LiveFold for Gateway {
             );
         }
         self.after_result = flag(state, "afterResult")?;
+        self.run = optional_text(state, "run")?;
         Ok(())
     }
 
