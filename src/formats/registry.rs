@@ -294,9 +294,26 @@ fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>
         }
     }
     let first_line = start_line(window, start);
+    // Field names a stream's server writes events under besides `data` (its fold names
+    // them): their lines are data lines too.
+    let data_fields: Vec<&[u8]> = super::FORMATS
+        .iter()
+        .filter_map(|format| format.stream)
+        .flat_map(|(new_fold, _)| new_fold().sse_data_fields().iter().copied())
+        .collect();
+    let field_value = |line: &'_ [u8]| -> Option<usize> {
+        if line.starts_with(b"data:") {
+            return Some(5);
+        }
+        data_fields
+            .iter()
+            .find(|field| line.starts_with(field) && line.get(field.len()) == Some(&b':'))
+            .map(|field| field.len() + 1)
+    };
     let sse = [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
         .iter()
-        .any(|field| window[first_line..].starts_with(field));
+        .any(|field| window[first_line..].starts_with(field))
+        || field_value(&window[first_line..]).is_some();
     let mut values = Vec::new();
     let (mut first_not_json, mut first_error) = (false, None);
     // The 1-based line of each value.
@@ -334,7 +351,8 @@ fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>
                         break;
                     }
                 }
-            } else if let Some(rest) = line.strip_prefix(b"data:") {
+            } else if let Some(at) = field_value(line) {
+                let rest = &line[at..];
                 let rest = rest.strip_prefix(b" ").unwrap_or(rest);
                 match &mut data {
                     Some((json, _)) => {
