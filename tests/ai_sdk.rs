@@ -1,9 +1,10 @@
 //! The AI SDK rules: UI message stream chunks, fullStream parts and UIMessages.
 
-use agent_chunks::bytes::{read_turns, reduce_to_json, Framing};
-use agent_chunks::formats::ai_sdk::{fold_ui_chunks, read_message, write_message, StreamState};
-use agent_chunks::formats::model_json::{chunk_json, FormatChunk};
-use agent_chunks::formats::value::{parse, Json};
+use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::bytes::Framing;
+use agent_chunks::formats::ai_sdk::chunks::{fold_ui_chunks, read_message, write_message, StreamState};
+use agent_chunks::live::{read_turns, reduce_to_json};
+use agent_chunks::reading::model_json::{chunk_json, FormatChunk};
 
 fn json(text: &str) -> Json {
     parse(text.as_bytes()).unwrap()
@@ -170,8 +171,8 @@ fn damaged_recording() -> String {
 
 #[test]
 fn detection_reads_past_a_damaged_line_as_the_reader_does() {
-    use agent_chunks::formats::live::fold_stream;
-    use agent_chunks::formats::registry::{detect, find};
+    use agent_chunks::formats::{detect, find};
+    use agent_chunks::live::fold_stream;
     let recording = damaged_recording();
     // The damaged frame is on line 15; detection names the format as `--format ai-sdk`
     // reads it, instead of refusing the file at that line.

@@ -2,12 +2,13 @@
 //! tests): a `final` frame's message is what the reply ends as, live and on a reload of
 //! the session, never glued onto what streamed.
 
-use agent_chunks::formats::conversation::{owned_messages, Conversation};
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::model_json::FormatMessage;
-use agent_chunks::formats::registry::find;
-use agent_chunks::formats::value::Json;
-use agent_chunks::formats::wtf8::Wtf8;
+use agent_chunks::bytes::value::Json;
+use agent_chunks::bytes::wtf8::Wtf8;
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::Conversation;
+use agent_chunks::live::fold_stream;
+use agent_chunks::reading::fold::owned_messages;
+use agent_chunks::reading::model_json::FormatMessage;
 use agent_chunks::Chunk;
 
 fn chat(run: &str, state: &str, message: Option<&str>) -> String {
@@ -137,7 +138,7 @@ fn a_final_without_a_text_block_keeps_what_streamed() {
 fn fold(
     frames: &[String],
     strict: bool,
-) -> agent_chunks::formats::check::FormatResult<agent_chunks::formats::live::FoldedStream> {
+) -> agent_chunks::reading::check::FormatResult<agent_chunks::live::FoldedStream> {
     fold_stream(find("pi-stream").unwrap(), &lines(frames), strict)
 }
 
@@ -256,7 +257,7 @@ fn the_edge_recording_reads_as_openclaws_ui_shows_it() {
     let shown: Vec<String> = read
         .messages
         .iter()
-        .map(|m| String::from_utf8(agent_chunks::formats::model_json::message_json(m).to_json()).unwrap())
+        .map(|m| String::from_utf8(agent_chunks::reading::model_json::message_json(m).to_json()).unwrap())
         .collect();
     let chunks: Vec<&str> = shown
         .iter()

@@ -5,12 +5,13 @@
 //! thought in snake_case. The thought replaces what streamed, as the client guide says, so
 //! live equals a reload.
 
-use agent_chunks::formats::conversation::{owned_messages, Conversation};
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::model_json::message_json;
-use agent_chunks::formats::registry::{detect, find};
-use agent_chunks::formats::sn::{read_thought, stream_events};
-use agent_chunks::formats::value::{parse, Json};
+use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::formats::sn::thought::{read_thought, stream_events};
+use agent_chunks::formats::{detect, find};
+use agent_chunks::live::conversation::Conversation;
+use agent_chunks::live::fold_stream;
+use agent_chunks::reading::fold::owned_messages;
+use agent_chunks::reading::model_json::message_json;
 use agent_chunks::{AgentEvent, Chunk};
 
 const SERVER: &[u8] = include_bytes!("../__test__/fixtures/sn-server.sse");
