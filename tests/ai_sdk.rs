@@ -3,6 +3,9 @@
 use agent_chunks::bytes::value::{parse, Json};
 use agent_chunks::bytes::Framing;
 use agent_chunks::formats::ai_sdk::chunks::{fold_ui_chunks, read_message, write_message, StreamState};
+use agent_chunks::formats::ai_sdk::AI_SDK;
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::Conversation;
 use agent_chunks::live::{read_turns, reduce_to_json};
 use agent_chunks::reading::model_json::{chunk_json, FormatChunk};
 
@@ -171,7 +174,7 @@ fn damaged_recording() -> String {
 
 #[test]
 fn detection_reads_past_a_damaged_line_as_the_reader_does() {
-    use agent_chunks::formats::{detect, find};
+    use agent_chunks::formats::detect;
     use agent_chunks::live::fold_stream;
     let recording = damaged_recording();
     // The damaged frame is on line 15; detection names the format as `--format ai-sdk`
@@ -191,4 +194,23 @@ fn detection_reads_past_a_damaged_line_as_the_reader_does() {
     // A capture whose only data is damaged is still refused, at its first damaged line.
     let error = detect(b"data: {\"type\":\"start\"\n\ndata: nope\n\n").unwrap_err();
     assert_eq!(error.line, Some(1), "{error:?}");
+}
+
+#[test]
+fn a_character_split_across_two_deltas_is_written_whole() {
+    let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
+    live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"a\\ud835\"}\n")
+        .unwrap();
+    let first = live.serve(&AI_SDK);
+    live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"\\udcb3b\"}\n")
+        .unwrap();
+    let second = live.serve(&AI_SDK);
+    assert_eq!(
+        String::from_utf8(first.last().unwrap().to_json()).unwrap(),
+        r#"{"type":"text-delta","id":"0-0","delta":"a\ud835"}"#
+    );
+    assert_eq!(
+        String::from_utf8(second[0].to_json()).unwrap(),
+        r#"{"type":"text-delta","id":"0-0","delta":"\udcb3b"}"#
+    );
 }

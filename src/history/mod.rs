@@ -14,7 +14,7 @@ use std::io::{Read, Seek};
 
 use crate::formats::FORMATS;
 use crate::reading::check::Skips;
-use crate::reading::format::{leaf_refused, History, Input, ReadOptions};
+use crate::reading::format::{Format, History, Input, ReadOptions};
 
 pub use crate::reading::format::HistoryFormat;
 pub use crate::reading::history::{HistoryError, Message};
@@ -32,6 +32,17 @@ impl HistoryFormat {
     pub fn from_name(name: &str) -> Option<Self> {
         Self::all().find(|f| f.name() == name)
     }
+}
+
+/// Why `options` cannot be read in `format`: a leaf given for a format without leaves.
+pub fn leaf_refused(format: &Format, options: &ReadOptions) -> Option<String> {
+    let leaf = options.leaf.as_ref().filter(|_| !format.leaves)?;
+    let with_leaves: Vec<&str> = FORMATS.iter().filter(|f| f.leaves).map(|f| f.name).collect();
+    Some(format!(
+        "a leaf ({leaf:?}) chooses a branch of a {} session only; {} is read without one",
+        with_leaves.join(" or "),
+        format.name
+    ))
 }
 
 /// Reads `bytes` as a history in `format`, handing each message to `emit` in order, as

@@ -394,7 +394,7 @@ impl Conversation {
     }
 
     /// What the conversation gained since the last call, written in `format` (a format
-    /// whose row serves live conversations: the AI SDK's UI message stream); after
+    /// whose row serves live conversations); after
     /// [`Conversation::end`], every message is finished. Nothing for another format.
     pub fn serve(&mut self, format: &Format) -> Vec<Json> {
         let ended = self.ended;
@@ -535,7 +535,7 @@ fn fold_frame(
         return Err(too_large(frame.bytes.len(), limit, frame.line, frame.offset));
     }
     if &*frame.bytes == b"[DONE]" {
-        // The AI SDK's end marker: no value.
+        // An SSE stream's end marker: no value.
         return Ok(());
     }
     let at = |error: FormatError| LiveError {

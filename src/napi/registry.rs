@@ -14,10 +14,11 @@ use crate::decode::ValueType;
 use crate::formats::FORMATS;
 use crate::formats::{detect, find};
 use crate::history::batch::Slicer;
+use crate::history::leaf_refused;
 use crate::history::{self, HistoryFormat};
 use crate::live::fold_stream;
 use crate::reading::check::Skips;
-use crate::reading::format::{leaf_refused, Format, Input, ReadOptions, View};
+use crate::reading::format::{Format, Input, ReadOptions, View};
 use crate::reading::model_json::{write_chunk, write_message_head, FormatMessage};
 
 use super::entry::caught;

@@ -154,7 +154,7 @@ pub fn split_lines(text: &[u8]) -> Vec<&[u8]> {
 ///   them or cannot read them (not JSON, cut short); with `strict`, the first one is an
 ///   error instead;
 /// - `kinds`: every skipped line by kind: those, and the lines this version knows and
-///   that show nothing (a Claude Code `attachment`, `queue-operation` …; strict keeps
+///   that show nothing (bookkeeping lines such as `attachment`, `queue-operation` …; strict keeps
 ///   reading past those);
 /// - `left_out`: entries read and understood, but not part of the conversation shown
 ///   (another branch, unreachable, compacted away), by reason.

@@ -1,11 +1,9 @@
-//! The faces every format shows, and detection. The table of formats itself is
-//! [`FORMATS`](crate::formats::FORMATS), next to the list of format modules.
-//!
-//! A format is one module and one row: its name, what it is, how its first lines are
-//! recognised, and what can be done with it — read as a history (into
-//! [`Message`](crate::history::Message)s, handed on as they are complete), folded as a
-//! live stream ([`LiveFold`]), written from messages. `loadHistory`, `detectFormat` and
-//! the `agent-chunks` command all go through the table.
+//! The faces every format shows: a row of the table of formats ([`Format`]). A row says
+//! what the format is called, how its first values are recognised, and what can be done
+//! with it: read as a history (into [`Message`]s, handed on as they are complete), folded
+//! as a live stream ([`LiveFold`]), written from messages, read on the bytes path
+//! ([`BytesFace`]), or serve live conversations ([`Serve`]). History loading, detection,
+//! live conversations and the `agent-chunks` command reach every format through its row.
 
 use std::io::{Read, Seek};
 
@@ -58,21 +56,12 @@ pub struct ReadOptions {
     pub leaf: Option<String>,
     /// Which of a session's entries are read.
     pub view: View,
-    /// Recorded streams (`events`, `ai-sdk`): hand on each message as
-    /// [`Message::Settled`](crate::history::Message::Settled) as soon as it is closed and
-    /// has no call waiting for its result, and again when a later value changes it (a
-    /// result for one of its calls), so that a reader on another thread can build the
-    /// result while the stream is still being read. Off: every message once, at the end.
+    /// Recorded streams: hand on each message as [`Message::Settled`] as soon as it is
+    /// closed and has no call waiting for its result, and again when a later value
+    /// changes it (a result for one of its calls), so that a reader on another thread can
+    /// build the result while the stream is still being read. Off: every message once, at
+    /// the end.
     pub settle: bool,
-}
-
-/// Why `options` cannot be read in `format`: a leaf given for a format without leaves.
-pub fn leaf_refused(format: &Format, options: &ReadOptions) -> Option<String> {
-    let leaf = options.leaf.as_ref().filter(|_| !format.leaves)?;
-    Some(format!(
-        "a leaf ({leaf:?}) chooses a branch of a pi session only; {} is read without one",
-        format.name
-    ))
 }
 
 /// Which entries of a session a reading gives, for the formats whose sessions are trees
@@ -80,8 +69,8 @@ pub fn leaf_refused(format: &Format, options: &ReadOptions) -> Option<String> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum View {
     /// The conversation as the tool shows it when the session is opened again: the
-    /// current branch; for pi and Claude Code from its last compaction on (the summary,
-    /// then what it kept); Qwen Code shows its whole chain.
+    /// current branch, from its last compaction on (the summary, then what it kept) for
+    /// the tools that resume so.
     #[default]
     Resumed,
     /// The current branch whole: every message of it, compaction summaries where they
@@ -115,9 +104,8 @@ pub type ReadHistory =
 pub enum History {
     /// By the format's own reader.
     Read(ReadHistory),
-    /// A recorded stream, through the format's live fold (see
-    /// [`crate::live::history`]): what a live view of the stream shows is what its
-    /// history holds.
+    /// A recorded stream, through the format's live fold: what a live view of the stream
+    /// shows is what its history holds.
     Recorded,
 }
 
@@ -128,9 +116,9 @@ pub type NewFold = fn(&'static [Format]) -> Box<dyn LiveFold>;
 /// Writes messages in the format.
 pub type Write = fn(&[FormatMessage]) -> Result<Vec<u8>, String>;
 
-/// One format: a row of [`FORMATS`](crate::formats::FORMATS).
+/// One format: a row of the table of formats.
 pub struct Format {
-    /// The name the API and the command use (`pi`, `pi-stream`, …).
+    /// The name the API and the command use (`events`, `ai-sdk`, …).
     pub name: &'static str,
     /// What a file in it is, in a line.
     pub summary: &'static str,
@@ -143,7 +131,7 @@ pub struct Format {
     pub near: fn(&Json) -> Option<&'static str>,
     pub history: Option<History>,
     /// Its sessions are trees whose branch [`ReadOptions::leaf`] chooses (Pi). In any
-    /// other format a leaf is refused ([`leaf_refused`]), not passed over: the caller
+    /// other format a leaf is refused, not passed over: the caller
     /// would take the conversation read for the branch asked for.
     pub leaves: bool,
     /// The live fold, and what it calls the messages it names itself (`turn-<n>`).
@@ -169,7 +157,6 @@ impl PartialEq for Format {
 
 impl Eq for Format {}
 
-/// A format [`read`](crate::history::read) takes: a row of the table of formats that
-/// reads histories.
+/// A format whose histories are read: a row of the table of formats that reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HistoryFormat(pub &'static Format);

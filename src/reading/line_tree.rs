@@ -1,5 +1,5 @@
-//! Sessions whose lines form a tree by `uuid` / `parentUuid` (Claude Code transcripts,
-//! Qwen Code recordings): the chain from a leaf back to its root, the chain's root for
+//! Sessions whose lines form a tree by `uuid` / `parentUuid` (transcripts that chain
+//! each line to the one before it): the chain from a leaf back to its root, the chain's root for
 //! every line, and what a reading left out and why.
 //!
 //! A compaction starts a new root (its `parentUuid` is `null`) that names the line it
@@ -86,7 +86,7 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// Whether line `i` is a compaction: Claude Code's `compact_boundary`, a root that
+    /// Whether line `i` is a compaction (a `compact_boundary`): a root that
     /// names the line it follows (`logicalParentUuid`), or the summary a compaction left
     /// (`isCompactSummary`, which older versions write as the new root).
     pub fn is_compaction(&self, i: usize) -> bool {
@@ -204,7 +204,7 @@ impl LeftOutLines<'_, '_> {
     }
 }
 
-/// A fold of one tool's transcript lines (Claude Code's, Qwen Code's).
+/// A fold of one tool's transcript lines.
 pub trait LineFold {
     /// Folds line `number` in.
     fn read_line(&mut self, line: &Json, number: usize);

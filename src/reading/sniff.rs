@@ -134,7 +134,7 @@ pub(crate) fn sniff_values(
         };
     }
     if window[start] == b'{' && window.len() == bytes.len() {
-        // One JSON document that holds the records (an ACP traffic export: `messages`).
+        // One JSON document that holds the records (a traffic recorder's export: `messages`).
         if let Some(records) = document_records(bytes) {
             let numbers = vec![1; records.len().min(limit)];
             let values = records.iter().take(limit).cloned().collect();

@@ -614,28 +614,3 @@ fn write_message(
         written.finished = true;
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::formats::find;
-    use crate::live::conversation::Conversation;
-
-    #[test]
-    fn a_character_split_across_two_deltas_is_written_whole() {
-        let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
-        live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"a\\ud835\"}\n")
-            .unwrap();
-        let first = live.serve(&crate::formats::ai_sdk::AI_SDK);
-        live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"\\udcb3b\"}\n")
-            .unwrap();
-        let second = live.serve(&crate::formats::ai_sdk::AI_SDK);
-        assert_eq!(
-            String::from_utf8(first.last().unwrap().to_json()).unwrap(),
-            r#"{"type":"text-delta","id":"0-0","delta":"a\ud835"}"#
-        );
-        assert_eq!(
-            String::from_utf8(second[0].to_json()).unwrap(),
-            r#"{"type":"text-delta","id":"0-0","delta":"\udcb3b"}"#
-        );
-    }
-}
