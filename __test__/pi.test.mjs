@@ -255,3 +255,15 @@ test('an assistant message whose content is a string reads as its text, in every
   assert.deepEqual(pi.toMessages(lines, { strict: true }), expected)
   assert.deepEqual(readHistory(lines, { format: 'pi' }).messages, expected)
 })
+
+test('OpenClaw webchat: a final that does not extend what streamed replaces it, live and whole', async () => {
+  const { Conversation } = await import('../index.js')
+  const chat = (state, text) => `${JSON.stringify({ type: 'event', event: 'chat', payload: { runId: 'r1', sessionKey: 'agent:main:main', state, message: { role: 'assistant', content: [{ type: 'text', text }] } } })}\n`
+  const frames = [chat('delta', 'Streamed partial'), chat('final', 'Complete reply')]
+  const whole = foldStream(frames.join(''))
+  assert.deepEqual(whole.messages.map((m) => m.chunks), [[{ type: 'text', text: 'Complete reply' }]])
+  const live = new Conversation({ format: 'pi-stream' })
+  live.push(frames[0])
+  assert.deepEqual(live.push(frames[1]), { added: [], changed: [{ index: 0, chunks: [0], replaced: 0 }] })
+  assert.deepEqual(JSON.parse(JSON.stringify(live.messages)), JSON.parse(JSON.stringify(whole.messages)))
+})
