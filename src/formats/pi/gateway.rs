@@ -133,24 +133,21 @@ fn js_space(c: char) -> bool {
     )
 }
 
-/// `text` without JavaScript's white space around it (lone surrogates are no space).
-fn js_trimmed(text: &Wtf8) -> Vec<u32> {
-    let points: Vec<u32> = text.code_points().collect();
-    let space = |cp: &u32| char::from_u32(*cp).is_some_and(js_space);
-    let start = points.iter().position(|cp| !space(cp)).unwrap_or(points.len());
-    let end = points.iter().rposition(|cp| !space(cp)).map_or(start, |e| e + 1);
-    points[start..end].to_vec()
+/// Whether a code point is JavaScript white space (lone surrogates are not).
+fn js_space_point(cp: u32) -> bool {
+    char::from_u32(cp).is_some_and(js_space)
 }
 
+/// Whether `text` is the silent token with only white space around it. Stops at the first
+/// code point that cannot be part of that (a reply's text is read at every frame).
 fn is_silent(text: &Wtf8) -> bool {
-    js_trimmed(text)
-        .iter()
-        .copied()
-        .eq(SILENT_REPLY.iter().map(|&b| u32::from(b)))
+    let mut points = text.code_points().skip_while(|&cp| js_space_point(cp));
+    SILENT_REPLY.iter().all(|&b| points.next() == Some(u32::from(b))) && points.all(js_space_point)
 }
 
+/// Whether `text` is white space only (or empty). Stops at the first other code point.
 fn is_blank(text: &Wtf8) -> bool {
-    js_trimmed(text).is_empty()
+    text.code_points().all(js_space_point)
 }
 
 /// What a `final` or `aborted` frame's `message` is to the reply, as OpenClaw's UI takes
@@ -440,9 +437,10 @@ impl Gateway {
         }
         match state.as_deref() {
             Some(b"delta") => {
+                // The gateway writes one text block: its text is what the UI tests.
                 let message = payload.get("message").filter(|m| matches!(m, Json::Object(_)));
-                match message.and_then(visible_text) {
-                    Some(text) if is_silent(&text) => skips.pass(SILENT),
+                match message.and_then(|m| message_texts(m).1) {
+                    Some(text) if is_silent(text) => skips.pass(SILENT),
                     _ => self.content(payload.get("message"), out, skips)?,
                 }
             }
