@@ -1,7 +1,7 @@
 //! The webui adapters over JSON values: the seed's rows, rule by rule.
 
 use agent_chunks::formats::chatviewer::adapter::adapt_jsonl_messages;
-use agent_chunks::reading::serde_source::{JsonError, JsonSource};
+use agent_chunks::views::serde_source::{JsonError, JsonSource};
 use agent_chunks::views::unified::{
     Content, Timestamp, ToolCallSlot, UnifiedId, UnifiedMessage, UnifiedType,
 };

@@ -8,7 +8,8 @@ use crate::bytes::value::Json;
 use crate::reading::check::{FormatResult, Skips};
 use crate::reading::fold::{Folded, LiveFold};
 use crate::reading::format::{Format, History, Input, ReadOptions};
-use crate::reading::history::{read_items, reader_of, HistoryError, Message};
+use crate::reading::history::{HistoryError, Message};
+use crate::reading::items::{read_items, reader_of};
 use crate::reading::sniff::{is_object, near_nothing, tag_in, Sniff};
 
 /// The `sn` history: one message per thought, read one at a time.
