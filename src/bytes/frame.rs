@@ -6,9 +6,8 @@
 //! is skipped, and CRLF, LF and CR each end one line. SSE frames are `data:` lines ended
 //! by a blank line, with `event:`, `id:`, `retry:` and `:` comment lines allowed and
 //! ignored; several `data:` lines of one frame are joined with `\n`. A stream whose server
-//! writes some events under field names of their own (Solar Network's `topic:` and
-//! `thought:`) names them ([`Framer::with_data_fields`]): their lines carry data as
-//! `data:` lines do.
+//! writes some events under field names of their own (`topic:`, `thought:`) names them
+//! ([`Framer::with_data_fields`]): their lines carry data as `data:` lines do.
 
 use std::borrow::Cow;
 

@@ -60,7 +60,7 @@ pub fn find(name: &str) -> Option<&'static Format> {
 /// past.
 pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
     // SSE field names a stream's server writes events under besides `data`, as the
-    // streams' folds name them (Solar Network's `topic:` and `thought:`).
+    // streams' folds name them.
     let data_fields: Vec<&[u8]> = FORMATS
         .iter()
         .filter_map(|format| format.stream)
