@@ -1,0 +1,70 @@
+// OpenAI Codex CLI (`@openai/codex`): `codex exec --json` against the lab's Responses
+// endpoint, given as a `model_providers` entry in CODEX_HOME/config.toml. Its rollouts
+// are under CODEX_HOME/sessions; what Codex itself shows of a thread is read back through
+// its app server (`thread/read` with the turns), where the version has one.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { appServerRead } from './codex-app-server.mjs'
+
+const config = (url, scenario) =>
+  [
+    'model = "lab-model"',
+    'model_provider = "lab"',
+    'approval_policy = "never"',
+    'sandbox_mode = "danger-full-access"',
+    'model_reasoning_summary = "detailed"',
+    'show_raw_agent_reasoning = true',
+    'hide_agent_reasoning = false',
+    'model_context_window = 200000',
+    scenario.compact ? 'model_auto_compact_token_limit = 20000' : '',
+    'check_for_update_on_startup = false',
+    '',
+    '[model_providers.lab]',
+    'name = "lab"',
+    `base_url = "${url}/v1"`,
+    'wire_api = "responses"',
+    'env_key = "LAB_API_KEY"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+    '[features]',
+    '',
+  ].join('\n')
+
+export default {
+  name: 'codex',
+  pkg: '@openai/codex',
+  bin: 'codex',
+  sessionRoots: (ctx) => [
+    ['sessions', join(ctx.home, '.codex', 'sessions')],
+    ['archived_sessions', join(ctx.home, '.codex', 'archived_sessions')],
+  ],
+  async run(ctx) {
+    const codexHome = join(ctx.home, '.codex')
+    mkdirSync(codexHome, { recursive: true })
+    writeFileSync(join(codexHome, 'config.toml'), config(ctx.server.url, ctx.scenario))
+    ctx.env = { ...ctx.env, CODEX_HOME: codexHome, LAB_API_KEY: 'lab-key', RUST_LOG: 'warn' }
+    const help = spawnSync(ctx.bin, ['exec', '--help'], { env: ctx.env, encoding: 'utf8' })
+    const helpText = `${help.stdout}${help.stderr}`
+    if (!/--json/.test(helpText)) {
+      // The TypeScript CLI: quiet mode prints the items as JSON lines.
+      await ctx.exec('exec', ctx.bin, ['-q', '--json', '--approval-mode', 'full-auto', ctx.scenario.prompt], {
+        stdoutName: 'stream.jsonl',
+        env: { OPENAI_API_KEY: 'lab-key', OPENAI_BASE_URL: `${ctx.server.url}/v1` },
+      })
+      return { note: 'TypeScript-era CLI: `codex -q --json`' }
+    }
+    const args = ['exec', '--json']
+    if (/--skip-git-repo-check/.test(helpText)) args.push('--skip-git-repo-check')
+    args.push(ctx.scenario.prompt)
+    await ctx.exec('exec', ctx.bin, args, { stdoutName: 'stream.jsonl' })
+    const stream = readFileSync(join(ctx.out, 'stream.jsonl'), 'utf8')
+    const id = stream.match(/"thread_id":"([^"]+)"/)?.[1] ?? stream.match(/"session_id":"([^"]+)"/)?.[1]
+    if (id && !ctx.scenario.abort) {
+      const view = await appServerRead(ctx, id)
+      if (view) writeFileSync(join(ctx.out, 'resume.app-server.json'), JSON.stringify(view, null, 2) + '\n')
+    }
+    if (!existsSync(join(codexHome, 'sessions'))) return { status: 'failed', error: 'no rollout written' }
+  },
+}

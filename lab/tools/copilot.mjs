@@ -1,0 +1,86 @@
+// GitHub Copilot CLI (`@github/copilot`), in its BYOK mode (1.0.13 on): COPILOT_PROVIDER_*
+// point it at the lab, COPILOT_OFFLINE keeps it from GitHub, no sign-in needed. Three
+// variants by the wire it speaks: `copilot` (the Responses API, what it uses for GPT-5
+// models), `copilot-anthropic` (Messages), `copilot-chat` (chat completions, its default
+// provider type). `copilot -p --output-format json` is the live stream; the session is
+// ~/.copilot/session-state/<id>/events.jsonl; what Copilot shows of it is read back
+// through its SDK (`resumeSession`, `getEvents`, which asks the CLI's `session.getMessages`).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { install } from '../install.mjs'
+
+const SDK = { pkg: '@github/copilot-sdk', version: '1.0.14' }
+
+const WIRES = {
+  copilot: { COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_WIRE_API: 'responses', COPILOT_MODEL: 'gpt-5.4' },
+  'copilot-anthropic': { COPILOT_PROVIDER_TYPE: 'anthropic', COPILOT_MODEL: 'claude-sonnet-4.5' },
+  'copilot-chat': { COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_WIRE_API: 'completions', COPILOT_MODEL: 'gpt-4.1' },
+}
+
+function variant(name) {
+  return {
+    name,
+    pkg: '@github/copilot',
+    bin: 'copilot',
+    sessionRoots: (ctx) => [['session-state', join(ctx.home, '.copilot', 'session-state')]],
+    unsupported: (_scenario, version) => {
+      const [maj, , patch] = version.split('.').map(Number)
+      if (maj < 1 || (maj === 1 && patch < 13)) return 'no BYOK provider before 1.0.13: it needs a GitHub sign-in and GitHub\'s model endpoint'
+      return null
+    },
+    async run(ctx) {
+      const wire = WIRES[name]
+      const url = wire.COPILOT_PROVIDER_TYPE === 'anthropic' ? ctx.server.url : `${ctx.server.url}/v1`
+      ctx.env = {
+        ...ctx.env,
+        ...wire,
+        COPILOT_PROVIDER_BASE_URL: url,
+        COPILOT_PROVIDER_API_KEY: 'lab-key',
+        COPILOT_OFFLINE: 'true',
+        ...(ctx.scenario.compact ? { COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '200000' } : {}),
+      }
+      await ctx.exec(
+        'prompt',
+        ctx.bin,
+        ['-p', ctx.scenario.prompt, '--output-format', 'json', '--allow-all', '--no-auto-update', '--disable-client-telemetry', '--log-dir', join(ctx.out, 'logs')],
+        { stdoutName: 'stream.jsonl' },
+      )
+      const stream = readFileSync(join(ctx.out, 'stream.jsonl'), 'utf8')
+      ctx.snapshot()
+      let ids = []
+      try {
+        ids = readdirSync(join(ctx.home, '.copilot', 'session-state')).filter((n) => /^[0-9a-f-]{36}$/.test(n))
+      } catch {
+        return { status: 'failed', error: `no session-state written; stream: ${stream.slice(0, 500)}` }
+      }
+      if (ctx.scenario.abort || ids.length === 0) return
+      const sdk = install(SDK.pkg, SDK.version, '')
+      if (!sdk.ok) return { note: `no view: ${sdk.error}` }
+      const script = join(ctx.out, '..', '..', '..', '.view-copilot.mjs')
+      writeFileSync(
+        script,
+        [
+          `import { CopilotClient } from ${JSON.stringify(join(sdk.dir, 'node_modules', SDK.pkg, 'dist', 'index.js'))}`,
+          'const [cliPath, ...ids] = process.argv.slice(2)',
+          'const client = new CopilotClient({ cliPath, cwd: process.cwd(), autoStart: true, logLevel: "error" })',
+          'const out = {}',
+          'for (const id of ids) {',
+          '  try {',
+          '    const session = await client.resumeSession(id, { onPermissionRequest: () => ({ kind: "approved" }) })',
+          '    out[id] = await session.getEvents()',
+          '    await session.disconnect().catch(() => {})',
+          '  } catch (e) { out[id] = { error: String(e?.stack ?? e) } }',
+          '}',
+          'await client.stop().catch(() => {})',
+          'console.log(JSON.stringify(out, null, 2))',
+          'process.exit(0)',
+        ].join('\n'),
+      )
+      await ctx.exec('view', process.execPath, [script, ctx.bin, ...ids], { stdoutName: 'resume.sdk-messages.json', timeoutMs: 60_000 })
+    },
+  }
+}
+
+export const copilot = variant('copilot')
+export const copilotAnthropic = variant('copilot-anthropic')
+export const copilotChat = variant('copilot-chat')
