@@ -8,10 +8,11 @@
 //   npm run lab -- --check                        report on the captures already made
 //   npm run lab -- --list                         the tools, versions and scenarios
 //
-// Captures go to --out (default /work/corpus/lab if it exists, else
-// ~/.cache/agent-chunks-lab/captures): <tool>/<version>/<scenario>/. Installs are cached in
-// ~/.cache/agent-chunks-lab (AGENT_CHUNKS_LAB_CACHE).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+// Captures go to --out (default AGENT_CHUNKS_LAB_OUT, else ~/.cache/agent-chunks-lab/captures):
+// <tool>/<version>/<scenario>/. Installs are cached in ~/.cache/agent-chunks-lab
+// (AGENT_CHUNKS_LAB_CACHE). Captures hold the tools' system prompts and tool descriptions:
+// they stay out of the repository.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CACHE } from './install.mjs'
@@ -34,7 +35,7 @@ const { values } = parseArgs({
   },
 })
 const list = (s) => (s ? s.split(',').filter(Boolean) : undefined)
-const outRoot = values.out ?? (existsSync('/work/corpus') ? '/work/corpus/lab' : join(CACHE, 'captures'))
+const outRoot = values.out ?? process.env.AGENT_CHUNKS_LAB_OUT ?? join(CACHE, 'captures')
 
 if (values.list) {
   for (const [tool, versions] of Object.entries(MATRIX)) {
@@ -77,6 +78,7 @@ for (const t of tools) {
     }
   }
 }
+mkdirSync(outRoot, { recursive: true })
 writeFileSync(join(outRoot, `matrix-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(results, null, 2) + '\n')
 const count = (s) => results.filter((r) => r.status === s).length
 console.log(`captured ${count('captured')}, incomplete ${count('incomplete')}, failed ${count('failed')}, unsupported ${count('unsupported')}, install-failed ${count('install-failed')} → ${outRoot}`)

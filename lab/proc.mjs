@@ -22,9 +22,9 @@ export function launch(cmd, args, o) {
   const err = createWriteStream(o.stderr)
   child.stdout.pipe(out)
   child.stderr.pipe(err)
-  if (o.stdin !== undefined && child.stdin) {
-    child.stdin.end(o.stdin)
-  }
+  // 'open': a pipe never closed, for CLIs that take the end of their input as a signal.
+  if (o.stdin !== undefined && o.stdin !== 'open' && child.stdin) child.stdin.end(o.stdin)
+  child.stdin?.on('error', () => {})
   let timedOut = false
   const signal = (sig) => {
     try {

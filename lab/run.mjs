@@ -89,7 +89,19 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
         timeoutMs: opts.timeoutMs ?? 240_000,
       })
       current = p
+      // `until`: a test over the requests so far; once it holds the step is stopped (for
+      // interactive tools that never exit by themselves).
+      let poll
+      if (opts.until) {
+        poll = setInterval(() => {
+          if (opts.until(server.requests)) {
+            clearInterval(poll)
+            setTimeout(() => p.stop(), opts.settleMs ?? 2500)
+          }
+        }, 250)
+      }
       const r = await p.done
+      clearInterval(poll)
       current = null
       Object.assign(step, r)
       record.steps.push(step)

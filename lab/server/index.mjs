@@ -15,7 +15,7 @@ const ROUTES = [
   { path: /\/chat\/completions$/, parse: fromChat, answer: answerChat },
 ]
 
-const MODELS = ['lab-model', 'gpt-5-codex', 'claude-sonnet-4-5', 'claude-haiku-4-5']
+const MODELS = ['lab-model', 'o4-mini', 'gpt-5-codex', 'claude-sonnet-4-5', 'claude-haiku-4-5']
 
 /**
  * @param {{ scenario: any, log?: string, onStall?: () => void }} options
@@ -23,6 +23,7 @@ const MODELS = ['lab-model', 'gpt-5-codex', 'claude-sonnet-4-5', 'claude-haiku-4
  */
 export async function startServer({ scenario, log, onStall }) {
   const requests = []
+  const stored = new Map()
   let n = 0
   const record = (entry) => {
     requests.push(entry)
@@ -57,12 +58,19 @@ export async function startServer({ scenario, log, onStall }) {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not in the lab' } }))
         return
       }
-      const body = JSON.parse(raw || '{}')
+      let body = JSON.parse(raw || '{}')
+      // The Responses API keeps conversations on the server: a request may name the
+      // previous response and send only what is new (Codex's TypeScript CLI does).
+      if (body.previous_response_id && stored.has(body.previous_response_id)) {
+        const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? [])
+        body = { ...body, input: [...stored.get(body.previous_response_id), ...input] }
+      }
       const parsed = route.parse(body)
       const choice = chooseTurn(parsed, scenario)
       const ids = { n: ++n, onStall }
       record({ ...entry, n: ids.n, rule: choice.rule, script: choice.script, step: choice.step, body })
-      await route.answer(res, parsed, choice.turn, ids)
+      const answered = await route.answer(res, parsed, choice.turn, ids)
+      if (answered?.responseId && Array.isArray(parsed.body.input)) stored.set(answered.responseId, [...parsed.body.input, ...answered.output])
     } catch (error) {
       record({ ...entry, rule: 'error', error: String(error?.stack ?? error) })
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })

@@ -122,4 +122,5 @@ export async function answerResponses(res, req, turn, ids) {
 
   await ev('response.completed', { response: { ...base, status: 'completed', output, usage } })
   w.end()
+  return { responseId, output }
 }

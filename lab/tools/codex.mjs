@@ -47,14 +47,7 @@ export default {
     ctx.env = { ...ctx.env, CODEX_HOME: codexHome, LAB_API_KEY: 'lab-key', RUST_LOG: 'warn' }
     const help = spawnSync(ctx.bin, ['exec', '--help'], { env: ctx.env, encoding: 'utf8' })
     const helpText = `${help.stdout}${help.stderr}`
-    if (!/--json/.test(helpText)) {
-      // The TypeScript CLI: quiet mode prints the items as JSON lines.
-      await ctx.exec('exec', ctx.bin, ['-q', '--json', '--approval-mode', 'full-auto', ctx.scenario.prompt], {
-        stdoutName: 'stream.jsonl',
-        env: { OPENAI_API_KEY: 'lab-key', OPENAI_BASE_URL: `${ctx.server.url}/v1` },
-      })
-      return { note: 'TypeScript-era CLI: `codex -q --json`' }
-    }
+    if (!/--json/.test(helpText)) return runTypeScriptCli(ctx)
     const args = ['exec', '--json']
     if (/--skip-git-repo-check/.test(helpText)) args.push('--skip-git-repo-check')
     args.push(ctx.scenario.prompt)
@@ -67,4 +60,40 @@ export default {
     }
     if (!existsSync(join(codexHome, 'sessions'))) return { status: 'failed', error: 'no rollout written' }
   },
+}
+
+/** The main script has given its last turn (or more was asked than it holds). */
+const scriptDone = (scenario) => (requests) => {
+  const main = scenario.prompt.match(/\[lab:([a-z0-9:-]+)\]/)[1]
+  const last = scenario.scripts[main].length - 1
+  return requests.some((r) => (r.script === main && r.step >= last) || r.rule === 'script-done' || r.rule === 'unscripted')
+}
+
+const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`
+
+/**
+ * The TypeScript CLI (0.1.25xxxxx): its quiet mode (`-q`) prints the Responses items as JSON
+ * lines but writes no rollout; the interactive one writes `sessions/rollout-*.json` (one
+ * JSON), so it runs too, under `script` for a terminal, stopped once the script is done.
+ * Both take an end of standard input as "apply a patch from stdin" (its apply-patch entry
+ * point is bundled into cli.js and thinks it is the main module): stdin stays open.
+ */
+async function runTypeScriptCli(ctx) {
+  const env = { OPENAI_API_KEY: 'lab-key', OPENAI_BASE_URL: `${ctx.server.url}/v1` }
+  const until = scriptDone(ctx.scenario)
+  await ctx.exec('quiet', ctx.bin, ['-q', '--dangerously-auto-approve-everything', ctx.scenario.prompt], {
+    stdoutName: 'stream.jsonl',
+    stdin: 'open',
+    env,
+    until,
+  })
+  const before = ctx.server.requests.length
+  await ctx.exec('tui', 'script', ['-qec', `${quote(ctx.bin)} --dangerously-auto-approve-everything ${quote(ctx.scenario.prompt)}`, '/dev/null'], {
+    stdoutName: 'tui.terminal.txt',
+    stdin: 'open',
+    env: { ...env, TERM: 'xterm' },
+    until: (requests) => until(requests.slice(before)),
+    timeoutMs: 60_000,
+  })
+  return { note: 'TypeScript CLI: stream.jsonl from -q (no rollout), files/ from the interactive run (tui.terminal.txt)' }
 }

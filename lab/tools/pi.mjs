@@ -24,6 +24,7 @@ export default {
   name: 'pi',
   pkg: '@mariozechner/pi-coding-agent',
   bin: 'pi',
+  unsupported: (scenario) => (scenario.subagent ? 'pi has no sub-agent tool' : null),
   sessionRoots: (ctx) => [['sessions', join(ctx.home, '.pi', 'agent', 'sessions')]],
   async run(ctx) {
     const agentDir = join(ctx.home, '.pi', 'agent')
@@ -46,8 +47,11 @@ export default {
     await ctx.exec('prompt', ctx.bin, [...common, '--mode', 'json', '-p', ctx.scenario.prompt], { stdoutName: 'stream.jsonl' })
     ctx.snapshot()
     const files = findJsonl(join(agentDir, 'sessions'))
+    if (ctx.scenario.abort) {
+      // pi writes its session file once the first assistant message ends.
+      return files.length ? undefined : { note: 'stopped mid-stream, pi wrote no session file (it writes one once a message ends)' }
+    }
     if (files.length === 0) return { status: 'failed', error: 'no session file written' }
-    if (ctx.scenario.abort) return
     const view = await lineRpc({
       cmd: ctx.bin,
       args: [...common, '--mode', 'rpc', '--session', files[0]],
