@@ -10,6 +10,7 @@ import { CACHE, install } from './install.mjs'
 import { launch } from './proc.mjs'
 import { SCENARIOS } from './scenarios.mjs'
 import { startServer } from './server/index.mjs'
+import { TASK_TOOLS } from './server/script.mjs'
 
 /** What every agent process gets; nothing else of the lab's own environment leaks in. */
 function baseEnv(home) {
@@ -133,7 +134,12 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
   record.requests = server.requests.map((r) => [r.method, r.path, r.rule, r.script, r.step].filter((x) => x !== undefined).join(' '))
   record.stalls = stalls
   record.missing = missingFrom(scenario.expect ?? {}, server.requests, stalls)
-  if (status === 'captured' && record.missing.length) status = 'incomplete'
+  const declared = [...new Set(server.requests.flatMap((r) => r.tools ?? []))]
+  if (scenario.subagent && declared.length && !declared.some((t) => TASK_TOOLS.includes(t))) {
+    // Not a failure of the run: this version has no sub-agent tool to call.
+    status = 'unsupported'
+    record.reason = `declares no sub-agent tool (its tools: ${declared.join(', ')})`
+  } else if (status === 'captured' && record.missing.length) status = 'incomplete'
   if (!keep) rmSync(base, { recursive: true, force: true })
   else record.runDir = base
   return finish(status, error ? { error: error.slice(0, 4000) } : {})

@@ -137,18 +137,26 @@ export const SCENARIOS = {
     },
   },
   unicode: {
-    about: 'emoji, CJK, combining marks, a grapheme and a surrogate pair cut between deltas, bytes cut between TCP writes',
+    about: 'emoji, CJK, combining marks, graphemes (ZWJ, a flag, a combining mark) cut between deltas, bytes of characters cut between TCP writes',
     expect: { steps: { unicode: 1 } },
     prompt: '[lab:unicode] Grüße! Antworte mit 漢字 und 😀.',
     scripts: {
       unicode: [
         {
           thinking: think('Denken: ünïcødé 漢字 🧪', 3),
-          text: ['Grüße ', 'e', '\u0301', ' — 👩\u200d', '👩\u200d👧 ', '漢', '字 ', '\ud83d', '\ude00', ' Ω≈ç√ 🇫', '🇷 end'],
+          text: ['Grüße ', 'e', '\u0301', ' — 👩\u200d', '👩\u200d👧 ', '漢', '字 ', '😀', ' Ω≈ç√ 🇫', '🇷 end'],
           calls: [{ tool: 'shell', cmd: "printf 'ünïcødé 漢字 😀\\n'" }],
         },
         { text: 'Übersicht: 漢字 ✓ — 😀 e\u0301 🇫🇷', rawSplit: true },
       ],
+    },
+  },
+  surrogates: {
+    about: 'a surrogate pair cut between two deltas, each half a lone \\uD83D / \\uDE00 escape (no API is known to send this: it probes what a tool does with it)',
+    expect: { steps: { surrogates: 0 } },
+    prompt: '[lab:surrogates] Send an emoji in two halves.',
+    scripts: {
+      surrogates: [{ text: ['Halves: ', '\ud83d', '\ude00', ' joined.'] }],
     },
   },
   long: {

@@ -68,7 +68,7 @@ export async function startServer({ scenario, log, onStall }) {
       const parsed = route.parse(body)
       const choice = chooseTurn(parsed, scenario)
       const ids = { n: ++n, onStall }
-      record({ ...entry, n: ids.n, rule: choice.rule, script: choice.script, step: choice.step, body })
+      record({ ...entry, n: ids.n, rule: choice.rule, script: choice.script, step: choice.step, tools: parsed.tools.map((t) => t.name), body })
       const answered = await route.answer(res, parsed, choice.turn, ids)
       if (answered?.responseId && Array.isArray(parsed.body.input)) stored.set(answered.responseId, [...parsed.body.input, ...answered.output])
     } catch (error) {

@@ -10,7 +10,7 @@ const MARKER = /\[lab:([a-z0-9:-]+)\]/
 // The words each tool's compaction prompt is known by (Claude Code, Codex, Copilot CLI,
 // pi, Qwen Code); a background task's notification that merely carries a <summary> is not one.
 export const COMPACTION_ASK =
-  /summary of the conversation|CONTEXT CHECKPOINT|<summary> block|summary for another LLM|summarizes internal chat history|state_snapshot|checkpoint summary|create a (detailed |structured |concise )?summary/i
+  /summary of the conversation|CONTEXT CHECKPOINT|^Start Summarization$|<summary> block|summary for another LLM|summarizes internal chat history|state_snapshot|checkpoint summary|create a (detailed |structured |concise )?summary/i
 
 /**
  * @param {import('./request.mjs').ModelRequest} req
@@ -27,7 +27,7 @@ export function chooseTurn(req, scenario) {
     }
   }
   const lastWords = lastText >= 0 ? msgs[lastText].texts.join('\n') : ''
-  const asksSummary = COMPACTION_ASK.test(lastWords) && !MARKER.test(lastWords) && !lastWords.includes('<task-notification>')
+  const asksSummary = COMPACTION_ASK.test(lastWords.trim()) && !MARKER.test(lastWords) && !lastWords.includes('<task-notification>')
   if (req.tools.length === 0 && !asksSummary) {
     return { rule: 'side', turn: sideTurn(req) }
   }
@@ -43,9 +43,11 @@ export function chooseTurn(req, scenario) {
   // The latest user text that carries a marker names the script.
   for (let i = msgs.length - 1; i >= 0; i--) {
     if (msgs[i].role !== 'user') continue
-    const m = msgs[i].texts.join('\n').match(MARKER)
-    if (!m) continue
-    const name = m[1]
+    // The last marker of the message: a summary carried into a compacted history names
+    // the script after the prompt it quotes.
+    const all = [...msgs[i].texts.join('\n').matchAll(new RegExp(MARKER, 'g'))]
+    if (all.length === 0) continue
+    const name = all[all.length - 1][1]
     const script = scenario.scripts[name]
     if (!script) break
     let step = 0
@@ -62,8 +64,10 @@ function sideTurn(req) {
   return { text: 'Lab run' }
 }
 
+const schema = (tool) => tool.schema ?? {}
+
 const SHELL_TOOLS = ['exec_command', 'shell_command', 'shell', 'Bash', 'bash', 'run_shell_command']
-const TASK_TOOLS = ['Task', 'Agent', 'spawn_agent', 'task', 'agent']
+export const TASK_TOOLS = ['Task', 'Agent', 'spawn_agent', 'task', 'agent']
 
 /** Fills the required parameters a schema names and the ones given. */
 function argsFor(schema, given) {
@@ -122,8 +126,12 @@ export function resolveCall(call, req) {
     const promptKey = ['prompt', 'message', 'task', 'instructions', 'input'].find((k) => k in props) ?? 'prompt'
     given[promptKey] = call.prompt
     if ('description' in props) given.description = call.description ?? 'lab sub-agent'
+    // Claude Code's Task requires a subagent_type; Codex's spawn_agent takes an optional
+    // agent_type whose names are its own (a wrong one fails the spawn).
     for (const k of ['subagent_type', 'agent_type']) {
-      if (k in props) given[k] = props[k]?.enum?.includes('general-purpose') ? 'general-purpose' : (props[k]?.enum?.[0] ?? 'general-purpose')
+      if (!(schema(tool).required ?? []).includes(k)) continue
+      const e = props[k]?.enum
+      given[k] = !e || e.includes('general-purpose') ? 'general-purpose' : e[0]
     }
     return { name: tool.name, args: argsFor(tool.schema, given), kind: 'function', namespace: tool.namespace }
   }
