@@ -7,6 +7,7 @@
 //   npm run lab -- --tool codex --version 0.171.0 --scenario tool,abort
 //   npm run lab -- --check                        report on the captures already made
 //   npm run lab -- --list                         the tools, versions and scenarios
+//   npm run lab -- --matrix                       a Markdown table of the captures' status
 //
 // Captures go to --out (default AGENT_CHUNKS_LAB_OUT, else ~/.cache/agent-chunks-lab/captures):
 // <tool>/<version>/<scenario>/. Installs are cached in ~/.cache/agent-chunks-lab
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean' },
     check: { type: 'boolean' },
     list: { type: 'boolean' },
+    matrix: { type: 'boolean' },
     keep: { type: 'boolean' },
   },
 })
@@ -44,6 +46,27 @@ if (values.list) {
   }
   console.log('scenarios')
   for (const [name, s] of Object.entries(SCENARIOS)) console.log(`  ${name.padEnd(14)} ${s.about}`)
+  process.exit(0)
+}
+
+if (values.matrix) {
+  const runs = captureDirs(outRoot).map((dir) => JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')))
+  const names = Object.keys(SCENARIOS)
+  const mark = { captured: '✓', incomplete: '◐', unsupported: '–', failed: '✗', 'install-failed': '✗i' }
+  console.log(`| tool | version | ${names.join(' | ')} |`)
+  console.log(`| --- | --- |${names.map(() => ' --- |').join('')}`)
+  const rows = new Map()
+  for (const r of runs) {
+    const key = `${r.tool}\t${r.version}`
+    if (!rows.has(key)) rows.set(key, {})
+    rows.get(key)[r.scenario] = mark[r.status] ?? r.status
+  }
+  const order = [...rows.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+  for (const key of order) {
+    const [tool, version] = key.split('\t')
+    console.log(`| ${tool} | ${version} | ${names.map((n) => rows.get(key)[n] ?? ' ').join(' | ')} |`)
+  }
+  console.log(`\n${Object.entries(mark).map(([k, v]) => `${v} ${k}`).join(', ')}`)
   process.exit(0)
 }
 

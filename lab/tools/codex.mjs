@@ -3,7 +3,7 @@
 // are under CODEX_HOME/sessions; what Codex itself shows of a thread is read back through
 // its app server (`thread/read` with the turns), where the version has one.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { appServerRead } from './codex-app-server.mjs'
 
@@ -53,7 +53,12 @@ export default {
     args.push(ctx.scenario.prompt)
     await ctx.exec('exec', ctx.bin, args, { stdoutName: 'stream.jsonl' })
     const stream = readFileSync(join(ctx.out, 'stream.jsonl'), 'utf8')
-    const id = stream.match(/"thread_id":"([^"]+)"/)?.[1] ?? stream.match(/"session_id":"([^"]+)"/)?.[1]
+    // Streams before ThreadEvent (0.1x–0.4x) name no thread: the rollout's file name does.
+    const rollout = findRollouts(join(codexHome, 'sessions'))[0] ?? ''
+    const id =
+      stream.match(/"thread_id":"([^"]+)"/)?.[1] ??
+      stream.match(/"session_id":"([^"]+)"/)?.[1] ??
+      rollout.match(/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/)?.[1]
     if (id && !ctx.scenario.abort) {
       const view = await appServerRead(ctx, id)
       if (view) writeFileSync(join(ctx.out, 'resume.app-server.json'), JSON.stringify(view, null, 2) + '\n')
@@ -96,4 +101,18 @@ async function runTypeScriptCli(ctx) {
     timeoutMs: 60_000,
   })
   return { note: 'TypeScript CLI: stream.jsonl from -q (no rollout), files/ from the interactive run (tui.terminal.txt)' }
+}
+
+function findRollouts(dir, out = []) {
+  let entries = []
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return out
+  }
+  for (const e of entries) {
+    if (e.isDirectory()) findRollouts(join(dir, e.name), out)
+    else if (/^rollout-.*\.jsonl$/.test(e.name)) out.push(join(dir, e.name))
+  }
+  return out.sort()
 }

@@ -5,6 +5,7 @@
 // provider type). `copilot -p --output-format json` is the live stream; the session is
 // ~/.copilot/session-state/<id>/events.jsonl; what Copilot shows of it is read back
 // through its SDK (`resumeSession`, `getEvents`, which asks the CLI's `session.getMessages`).
+import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { install } from '../install.mjs'
@@ -39,12 +40,13 @@ function variant(name) {
         COPILOT_OFFLINE: 'true',
         ...(ctx.scenario.compact ? { COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '200000' } : {}),
       }
-      await ctx.exec(
-        'prompt',
-        ctx.bin,
-        ['-p', ctx.scenario.prompt, '--output-format', 'json', '--allow-all', '--no-auto-update', '--disable-client-telemetry', '--log-dir', join(ctx.out, 'logs')],
-        { stdoutName: 'stream.jsonl' },
-      )
+      // Flags come and go between versions: only those its --help lists.
+      const help = spawnSync(ctx.bin, ['--help'], { env: ctx.env, encoding: 'utf8', timeout: 60_000 })
+      const has = (flag) => `${help.stdout}${help.stderr}`.includes(flag)
+      const args = ['-p', ctx.scenario.prompt, '--output-format', 'json', has('--allow-all ') ? '--allow-all' : '--allow-all-tools']
+      for (const flag of ['--no-auto-update', '--disable-client-telemetry']) if (has(flag)) args.push(flag)
+      args.push('--log-dir', join(ctx.out, 'logs'))
+      await ctx.exec('prompt', ctx.bin, args, { stdoutName: 'stream.jsonl' })
       const stream = readFileSync(join(ctx.out, 'stream.jsonl'), 'utf8')
       ctx.snapshot()
       let ids = []
