@@ -1,9 +1,10 @@
 //! The AI SDK rules: UI message stream chunks, fullStream parts and UIMessages.
 
-use agent_chunks::bytes::{read_turns, reduce_to_json, Framing};
-use agent_chunks::formats::ai_sdk::{fold_ui_chunks, read_message, write_message, StreamState};
-use agent_chunks::formats::model_json::{chunk_json, FormatChunk};
-use agent_chunks::formats::value::{parse, Json};
+use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::bytes::Framing;
+use agent_chunks::formats::ai_sdk::chunks::{fold_ui_chunks, read_message, write_message, StreamState};
+use agent_chunks::live::{read_turns, reduce_to_json};
+use agent_chunks::reading::model_json::{chunk_json, FormatChunk};
 
 fn json(text: &str) -> Json {
     parse(text.as_bytes()).unwrap()

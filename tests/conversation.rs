@@ -2,10 +2,10 @@
 //! stream example equals `fold_stream` of what was pushed, after every push; each push's
 //! report names every message and chunk that changed.
 
-use agent_chunks::formats::conversation::{owned_messages, Changes, Conversation};
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::model_json::FormatMessage;
-use agent_chunks::formats::registry::find;
+use agent_chunks::live::conversation::{owned_messages, Changes, Conversation};
+use agent_chunks::reading::fold::fold_stream;
+use agent_chunks::reading::format::find;
+use agent_chunks::reading::model_json::FormatMessage;
 use proptest::prelude::*;
 
 const EXAMPLES: &[(&str, &[u8])] = &[
@@ -153,8 +153,8 @@ fn frame_ends(bytes: &[u8]) -> Vec<usize> {
 
 #[test]
 fn going_on_from_any_frame_with_the_resume_state_equals_the_whole_recording() {
-    use agent_chunks::formats::conversation::LiveOptions;
-    use agent_chunks::formats::value;
+    use agent_chunks::bytes::value;
+    use agent_chunks::live::conversation::LiveOptions;
     for &(name, bytes) in EXAMPLES {
         let format = find(name).unwrap();
         let read = fold_stream(format, bytes, false).unwrap();
@@ -207,7 +207,7 @@ fn a_fold_state_that_is_not_an_object_is_refused() {
             .unwrap()
             .resume_state();
         if let Some(fold) = state.get_mut("fold") {
-            *fold = agent_chunks::formats::value::Json::Bool(true);
+            *fold = agent_chunks::bytes::value::Json::Bool(true);
         }
         let error = Conversation::resume(format, Default::default(), Vec::new(), Some(&state))
             .err()
@@ -226,8 +226,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
     #[test]
     fn random_recordings_go_on_exactly_from_every_frame(example in 0..EXAMPLES.len(), keep in prop::collection::vec(0u8..10, 0..200)) {
-        use agent_chunks::formats::conversation::LiveOptions;
-        use agent_chunks::formats::value;
+        use agent_chunks::live::conversation::LiveOptions;
+        use agent_chunks::bytes::value;
         let (name, bytes) = EXAMPLES[example];
         let format = find(name).unwrap();
         // Frames dropped (0) and repeated (9) at random.
@@ -256,8 +256,8 @@ proptest! {
 /// second end marker — whether or not the resumed one is ended again.
 #[test]
 fn resumed_after_its_end_the_ui_stream_is_not_written_again() {
-    use agent_chunks::formats::conversation::LiveOptions;
-    use agent_chunks::formats::value;
+    use agent_chunks::bytes::value;
+    use agent_chunks::live::conversation::LiveOptions;
     let format = find("events").unwrap();
     let mut live = Conversation::new(format, LiveOptions::default()).unwrap();
     live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"Hi\"}\n")
@@ -295,8 +295,8 @@ fn resumed_after_its_end_the_ui_stream_is_not_written_again() {
 /// writes the rest and the marker once it ends.
 #[test]
 fn resumed_after_its_end_before_the_stream_was_closed_it_closes_it_once() {
-    use agent_chunks::formats::conversation::LiveOptions;
-    use agent_chunks::formats::value;
+    use agent_chunks::bytes::value;
+    use agent_chunks::live::conversation::LiveOptions;
     let format = find("events").unwrap();
     let mut live = Conversation::new(format, LiveOptions::default()).unwrap();
     live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"Hi\"}\n")

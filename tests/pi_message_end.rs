@@ -5,13 +5,13 @@
 //! updates wins too, counted (refused under `strict`). Live, whole and resumed agree, and
 //! the UI message stream never contradicts what it wrote without saying so.
 
-use agent_chunks::formats::ai_sdk::write_message;
-use agent_chunks::formats::conversation::{owned_messages, Conversation, LiveOptions};
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::model_json::FormatMessage;
-use agent_chunks::formats::pi::read_session;
-use agent_chunks::formats::registry::find;
-use agent_chunks::formats::value::{parse, Json};
+use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::formats::ai_sdk::chunks::write_message;
+use agent_chunks::formats::pi::session::read_session;
+use agent_chunks::live::conversation::{owned_messages, Conversation, LiveOptions};
+use agent_chunks::reading::fold::fold_stream;
+use agent_chunks::reading::format::find;
+use agent_chunks::reading::model_json::FormatMessage;
 use agent_chunks::{Chunk, MessageRole};
 
 mod pi_events_common;
@@ -19,11 +19,11 @@ use pi_events_common::{ndjson, read};
 
 const LOST: &[u8] = include_bytes!("../__test__/fixtures/pi-lost-updates.events.ndjson");
 
-fn text(text: &str) -> Chunk<agent_chunks::formats::wtf8::Wtf8, Json> {
+fn text(text: &str) -> Chunk<agent_chunks::bytes::wtf8::Wtf8, Json> {
     Chunk::Text { text: text.into() }
 }
 
-fn sealed(text: &str, signature: &str) -> Chunk<agent_chunks::formats::wtf8::Wtf8, Json> {
+fn sealed(text: &str, signature: &str) -> Chunk<agent_chunks::bytes::wtf8::Wtf8, Json> {
     Chunk::Thinking {
         text: text.into(),
         metadata: Some(Json::object([(

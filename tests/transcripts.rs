@@ -2,13 +2,14 @@
 //! user messages, plans, tool call updates), Claude Code transcripts and Qwen Code chat
 //! recordings. Each stored message stays one message; tool results land on their calls.
 
-use agent_chunks::formats::acp_fold::AcpFold;
-use agent_chunks::formats::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN};
-use agent_chunks::formats::model_json::write_messages;
-use agent_chunks::formats::registry::{Input, ReadOptions, View};
-use agent_chunks::formats::value::{parse, Json};
-use agent_chunks::formats::{claude, qwen};
+use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::formats::acp::fold::AcpFold;
+use agent_chunks::formats::claude::transcript as claude;
+use agent_chunks::formats::qwen::recording as qwen;
 use agent_chunks::history::{read_with, HistoryFormat, Message};
+use agent_chunks::reading::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN};
+use agent_chunks::reading::format::{Input, ReadOptions, View};
+use agent_chunks::reading::model_json::write_messages;
 use serde_json::{json, Value};
 
 fn example(name: &str) -> Vec<u8> {
@@ -288,7 +289,7 @@ fn claude_reads_the_chain_to_the_last_line() {
     let after = claude::conversation(&parsed, &numbers(&parsed), View::Resumed, &mut resumed);
     assert_eq!(after.len(), 5);
     assert_eq!(
-        resumed.left_out.reasons[agent_chunks::formats::check::COMPACTED],
+        resumed.left_out.reasons[agent_chunks::reading::check::COMPACTED],
         15
     );
 }
@@ -556,7 +557,7 @@ fn acp_an_update_after_completion_still_lands_in_a_history() {
 
 #[test]
 fn the_table_tells_each_session_file_from_its_first_lines() {
-    use agent_chunks::formats::registry::detect;
+    use agent_chunks::reading::format::detect;
     for (name, format) in [
         ("claude-code-session.jsonl", "claude"),
         ("qwen-code-chat.jsonl", "qwen"),
@@ -719,7 +720,7 @@ fn claude_lines_on_no_branch_are_named_and_read_with_view_all() {
     assert_eq!(ids(&got), ["u2"]);
     assert_eq!(skips.left_out.count, 2);
     assert_eq!(
-        skips.left_out.reasons[agent_chunks::formats::check::UNREACHABLE],
+        skips.left_out.reasons[agent_chunks::reading::check::UNREACHABLE],
         2
     );
     assert!(

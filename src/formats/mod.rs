@@ -28,53 +28,28 @@
 //! [`json::JsonSource`] runs the same rules over `serde_json` values.
 
 pub mod acp;
-pub mod acp_fold;
-pub mod acp_rpc;
 pub mod ai_sdk;
 pub mod chatviewer;
-pub mod check;
 pub mod claude;
-pub mod conversation;
-pub mod date;
-pub mod json;
-pub mod line_tree;
-pub mod live;
-pub mod model_json;
 pub mod pi;
-pub mod pi_events;
-pub mod pi_message_end;
-pub mod pi_stream;
-pub mod pi_tree;
 pub mod qwen;
-pub mod registry;
-pub mod resume;
 pub mod sn;
-pub mod source;
-pub mod stored;
 pub mod streams;
-pub mod timeline;
-pub mod timsort;
-pub mod tree;
-pub mod ui_writer;
-pub mod unified;
-pub mod value;
-pub mod webui;
-pub mod wtf8;
 
-use registry::Format;
+use crate::reading::format::Format;
 
 /// Every format, in the order detection tries them (a more particular shape before a
 /// more general one).
 pub static FORMATS: &[Format] = &[
     streams::ACP,
-    claude::CLAUDE,
-    qwen::QWEN,
+    claude::transcript::CLAUDE,
+    qwen::recording::QWEN,
     streams::CHATVIEWER,
-    pi_stream::PI_EVENTS,
-    pi::PI,
+    pi::gateway::PI_EVENTS,
+    pi::session::PI,
     streams::SN,
-    pi_stream::PI_STREAM,
+    pi::gateway::PI_STREAM,
     streams::SN_STREAM,
-    ai_sdk::AI_SDK,
+    ai_sdk::chunks::AI_SDK,
     streams::EVENTS,
 ];

@@ -1,10 +1,10 @@
 //! The live folds of the agent-event, ACP and Solar Network streams: where each one's
-//! turns begin and end. (Pi's and OpenClaw's are in [`super::pi_stream`].)
+//! turns begin and end. (Pi's and OpenClaw's are in [`crate::formats::pi::gateway`].)
 //!
 //! - `events`: a `turn-start` begins an assistant message (its `turnId` the id); a
 //!   content event (`text-delta` … `config-reload`) begins one when none is open;
 //!   lifecycle events do nothing.
-//! - `acp`: the fold of [`super::acp_fold`], which the `acp` history reads by too: user
+//! - `acp`: the fold of [`crate::formats::acp::fold`], which the `acp` history reads by too: user
 //!   and agent messages by `messageId`, tool calls as their latest updates left them.
 //! - `sn-stream`: a `thought` event (the persisted message) ends the turn and names it.
 
@@ -13,16 +13,16 @@ use std::cell::Cell;
 use crate::bytes::event::decode_fields;
 use crate::bytes::scan::{scan, Fields, Node as Scanned};
 use crate::decode::{decode_event, EventSource, Field, InvalidEvent, ValueType};
-use crate::formats::acp::Payload;
-use crate::formats::tree::Node;
+use crate::formats::acp::updates::Payload;
 use crate::model::{AgentEvent, EventType, LifecycleKind, MessageRole, ShellStream};
+use crate::reading::value_source::Node;
 
-use super::check::{FormatError, FormatResult, Skips};
-use super::live::{Folded, LiveFold};
-use super::model_json::FormatEvent;
-use super::sn;
-use super::value::{self, Json};
-use super::wtf8::Wtf8;
+use crate::bytes::value::{self, Json};
+use crate::bytes::wtf8::Wtf8;
+use crate::formats::sn::thought as sn;
+use crate::reading::check::{FormatError, FormatResult, Skips};
+use crate::reading::fold::{Folded, LiveFold};
+use crate::reading::model_json::FormatEvent;
 
 /// Agent events as parsed JSON values, checked as the drop-in checks JavaScript ones.
 struct JsonEvents;
@@ -77,7 +77,7 @@ pub fn agent_event(value: &Json) -> FormatResult<FormatEvent> {
 #[derive(Debug, Default)]
 pub struct Events {
     /// `None` until the first value; then the UI stream's fold, when it is one.
-    ui: Option<Option<super::ai_sdk::UiStream>>,
+    ui: Option<Option<crate::formats::ai_sdk::chunks::UiStream>>,
 }
 
 impl LiveFold for Events {
@@ -95,7 +95,9 @@ impl LiveFold for Events {
         self.ui = match state {
             Json::Null => None,
             Json::String(s) if *s == "agent-events" => Some(None),
-            Json::Object(_) => Some(Some(super::ai_sdk::UiStream::restore_state(state)?)),
+            Json::Object(_) => Some(Some(crate::formats::ai_sdk::chunks::UiStream::restore_state(
+                state,
+            )?)),
             _ => return Err(" must be null, 'agent-events' or a UI message stream's state".into()),
         };
         Ok(())
@@ -131,12 +133,13 @@ impl LiveFold for Events {
             Some(ui) => ui,
             None => {
                 // Decided for good only by a value that is taken: a refused one changes nothing.
-                let first = super::registry::Sniff::Values {
+                let first = crate::reading::format::Sniff::Values {
                     values: vec![value.clone()],
                     sse: false,
                     numbers: vec![line],
                 };
-                let mut ui = (super::ai_sdk::AI_SDK.detect)(&first, 0).then(super::ai_sdk::UiStream::default);
+                let mut ui = (crate::formats::ai_sdk::chunks::AI_SDK.detect)(&first, 0)
+                    .then(crate::formats::ai_sdk::chunks::UiStream::default);
                 let pushed = match &mut ui {
                     Some(ui) => ui.push(value, line, out, skips),
                     None => agent_events(value, line, out, skips),
@@ -312,8 +315,8 @@ impl LiveFold for SnStream {
 
 // ─── Rows of the table ───────────────────────────────────────────────────────────
 
-use super::registry::{is_object, near_nothing, tag, Format, Sniff};
 use crate::history;
+use crate::reading::format::{is_object, near_nothing, tag, Format, Sniff};
 
 /// The update of an ACP line: a notification (`{ sessionId, update }`), a bare update,
 /// or a JSON-RPC `session/update` request.
@@ -373,7 +376,7 @@ fn is_acp_line(line: &Json) -> bool {
     if acp_update(line).is_some_and(|update| tag(update, "sessionUpdate").is_some()) {
         return true;
     }
-    crate::formats::acp_rpc::message(line).is_some_and(|message| crate::formats::acp_rpc::is_acp(&message))
+    crate::formats::acp::rpc::message(line).is_some_and(|message| crate::formats::acp::rpc::is_acp(&message))
 }
 
 pub const ACP: Format = Format {
@@ -381,14 +384,14 @@ pub const ACP: Format = Format {
     summary: "ACP session/update notifications, or the JSON-RPC traffic around them (an agent's output, a client's log), NDJSON",
     detect: |sniff, at| sniff.line(at).is_some_and(is_acp_line),
     near: |line| {
-        crate::formats::acp_rpc::message(line)
+        crate::formats::acp::rpc::message(line)
             .is_some_and(|m| m.get("jsonrpc").is_some())
             .then_some("JSON-RPC messages, none of them ACP's")
     },
     history: Some(history::read_acp_history),
     // The same rules as the history: message ids, titles, plans, tool call updates.
     leaves: false,
-    stream: Some((|| Box::new(crate::formats::acp_fold::AcpLive::default()), "turn")),
+    stream: Some((|| Box::new(crate::formats::acp::fold::AcpLive::default()), "turn")),
     write: None,
 };
 

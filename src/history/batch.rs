@@ -8,13 +8,13 @@
 //! batch that does not fit likewise, its calls at depth 2. All text is ASCII.
 
 use crate::bytes::text::{JsonText, Payload};
+use crate::bytes::value::{write_str_with, Json};
 use crate::bytes::write as bytes_write;
-use crate::formats::model_json::{role_name, write_call, write_chunk, FormatChunk, TOOL_BATCH_HEAD};
-use crate::formats::value::{write_str_with, Json};
-use crate::formats::wtf8::Wtf8;
+use crate::bytes::wtf8::Wtf8;
 use crate::model::{Chunk, MessageRole, ToolCallEntry};
+use crate::reading::model_json::{role_name, write_call, write_chunk, FormatChunk, TOOL_BATCH_HEAD};
 
-use super::Message;
+use crate::history::Message;
 
 /// One slice: `[item, item, …]` for the array at `depth`. With `open`, the last item's
 /// array (`chunks` at depth 0, `calls` at depth 1) is where the next slices go. With

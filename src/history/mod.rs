@@ -13,34 +13,38 @@
 //! through, so a recorded stream and the history persisted from it agree by construction.
 //! [`batch`] writes the messages as JSON in bounded slices.
 
-mod array;
 pub mod batch;
-pub mod lines;
 
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 
-use crate::bytes::{Framing, StreamError, Turn};
+use crate::bytes::Framing;
+use crate::live::{StreamError, Turn};
 use std::collections::HashMap;
 
-use crate::formats::acp::{self, SessionUpdate};
-use crate::formats::acp_fold::{AcpFold, NO_ACP_MESSAGE, UNKNOWN_UPDATE};
-use crate::formats::chatviewer::{adapt_jsonl_messages, NOT_A_ROW};
-use crate::formats::check::FormatError;
-use crate::formats::check::Skips;
-use crate::formats::model_json::{FormatChunk, FormatMessage};
-use crate::formats::registry::{Format, Input, ReadOptions, View};
-use crate::formats::source::{Invalid, Reader};
-use crate::formats::stored::StoredMessages;
+use crate::bytes::value::{self, Json, ParseError, ParseErrorKind};
+use crate::bytes::wtf8::Wtf8;
+use crate::formats::acp::fold::{AcpFold, NO_ACP_MESSAGE, UNKNOWN_UPDATE};
+use crate::formats::acp::updates::{self as acp, SessionUpdate};
+use crate::formats::chatviewer::adapter::{adapt_jsonl_messages, NOT_A_ROW};
+use crate::formats::claude::transcript as claude;
+use crate::formats::pi::session as pi;
+use crate::formats::qwen::recording as qwen;
+use crate::formats::sn::thought as sn;
 use crate::formats::streams::owned_event;
-use crate::formats::tree::{Node, TreeSource};
-use crate::formats::unified::{Content, ToolCallSlot, UnifiedId, UnifiedType};
-use crate::formats::value::{self, Json, ParseError, ParseErrorKind};
-use crate::formats::wtf8::Wtf8;
-use crate::formats::{claude, pi, qwen, sn, FORMATS};
+use crate::formats::FORMATS;
 use crate::model::{AgentEvent, Chunk, MessageRole, SystemChunkKind};
+use crate::reading::check::FormatError;
+use crate::reading::check::Skips;
+use crate::reading::format::{Format, Input, ReadOptions, View};
+use crate::reading::model_json::{FormatChunk, FormatMessage};
+use crate::reading::source::{Invalid, Reader};
+use crate::reading::stored::StoredMessages;
+use crate::reading::value_source::{Node, TreeSource};
+use crate::views::unified::{Content, ToolCallSlot, UnifiedId, UnifiedType};
 
-use lines::Lines;
+use crate::reading::array;
+use crate::reading::lines::{self, Lines};
 
 /// A format [`read`] takes: a row of the table of formats that reads histories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,10 +56,10 @@ impl HistoryFormat {
     pub const Events: HistoryFormat = HistoryFormat(&crate::formats::streams::EVENTS);
     pub const Acp: HistoryFormat = HistoryFormat(&crate::formats::streams::ACP);
     pub const ChatViewer: HistoryFormat = HistoryFormat(&crate::formats::streams::CHATVIEWER);
-    pub const Pi: HistoryFormat = HistoryFormat(&crate::formats::pi::PI);
+    pub const Pi: HistoryFormat = HistoryFormat(&crate::formats::pi::session::PI);
     pub const Sn: HistoryFormat = HistoryFormat(&crate::formats::streams::SN);
-    pub const Claude: HistoryFormat = HistoryFormat(&crate::formats::claude::CLAUDE);
-    pub const Qwen: HistoryFormat = HistoryFormat(&crate::formats::qwen::QWEN);
+    pub const Claude: HistoryFormat = HistoryFormat(&crate::formats::claude::transcript::CLAUDE);
+    pub const Qwen: HistoryFormat = HistoryFormat(&crate::formats::qwen::recording::QWEN);
 }
 
 impl HistoryFormat {
@@ -162,7 +166,7 @@ pub fn read_with(
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    if let Some(message) = crate::formats::registry::leaf_refused(format.0, options) {
+    if let Some(message) = crate::reading::format::leaf_refused(format.0, options) {
         return Err(HistoryError {
             line: None,
             offset: None,
@@ -249,7 +253,7 @@ impl LineHead {
 }
 
 /// A recorded stream read as its history through the stream's own live fold (a
-/// [`Conversation`](crate::formats::conversation::Conversation)), a block at a time: what
+/// [`Conversation`](crate::live::conversation::Conversation)), a block at a time: what
 /// a live view of the stream shows is what its history holds, by one fold.
 fn read_stream_history(
     format: &'static Format,
@@ -257,7 +261,7 @@ fn read_stream_history(
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    use crate::formats::conversation::{Conversation, LiveError, LiveOptions};
+    use crate::live::conversation::{Conversation, LiveError, LiveOptions};
     let refused = |e: LiveError| HistoryError {
         line: e.error.line.map(|l| l as u64),
         offset: e.offset,
@@ -342,7 +346,7 @@ struct Settled {
 
 impl Settled {
     /// Notes which messages handed on a push changed.
-    fn note(&mut self, changes: &crate::formats::conversation::Changes) {
+    fn note(&mut self, changes: &crate::live::conversation::Changes) {
         for change in &changes.changed {
             if change.index < self.count {
                 self.changed.insert(change.index);
@@ -354,7 +358,7 @@ impl Settled {
     /// result, in order; `false` when `emit` wants no more.
     fn hand_on(
         &mut self,
-        live: &crate::formats::conversation::Conversation,
+        live: &crate::live::conversation::Conversation,
         emit: &mut dyn FnMut(Message) -> bool,
     ) -> bool {
         let folded = live.messages();
@@ -403,7 +407,7 @@ pub fn read_ai_sdk(
     options: &ReadOptions,
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
-    read_stream_history(&crate::formats::ai_sdk::AI_SDK, input, options, emit)
+    read_stream_history(&crate::formats::ai_sdk::chunks::AI_SDK, input, options, emit)
 }
 
 /// The `sn` history: one message per thought, read one at a time.
@@ -427,7 +431,7 @@ pub fn read_acp_history(
     // A recorder's export: one JSON document holding the records. Only a file whose
     // first line is `{` alone is read whole to find out.
     if let Input::Bytes(bytes) = &input {
-        if let Some(records) = crate::formats::registry::document_records(bytes) {
+        if let Some(records) = crate::reading::format::document_records(bytes) {
             return read_acp_records(records, options.strict, emit);
         }
     }
@@ -438,7 +442,7 @@ pub fn read_acp_history(
             reader.seek(SeekFrom::Start(0)).map_err(lines::read_error)?;
             if head[..n].first() == Some(&b'{') && matches!(head[..n].get(1), Some(b'\n' | b'\r' | b' ')) {
                 let bytes = Input::Reader(reader).bytes()?;
-                if let Some(records) = crate::formats::registry::document_records(&bytes) {
+                if let Some(records) = crate::reading::format::document_records(&bytes) {
                     return read_acp_records(records, options.strict, emit);
                 }
                 return read_acp(
@@ -569,7 +573,7 @@ pub fn read_pi_history(
 fn read_pi(
     lines: Lines<impl Read>,
     options: pi::SessionOptions,
-    plan: crate::formats::pi_tree::Plan,
+    plan: crate::formats::pi::tree::Plan,
     planned: Skips,
     mut emit: impl FnMut(FormatMessage) -> bool,
 ) -> Result<Skips, HistoryError> {
@@ -605,7 +609,7 @@ fn read_pi(
         if last_planned.is_some_and(|last| !lines.starts_line && number != last) {
             hidden.leave_out(
                 || format!("line {number} (a second entry on it)"),
-                crate::formats::check::OFF_BRANCH,
+                crate::reading::check::OFF_BRANCH,
             );
             continue;
         }

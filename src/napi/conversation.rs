@@ -1,5 +1,5 @@
 //! `Conversation`: a stream format's conversation folded live for JavaScript, over
-//! [`crate::formats::conversation::Conversation`] (the path `foldStream` and the command
+//! [`crate::live::conversation::Conversation`] (the path `foldStream` and the command
 //! take too).
 //!
 //! The messages live in Rust; JavaScript holds a copy that each push brings up to date
@@ -25,14 +25,14 @@ use napi::bindgen_prelude::{Env, ObjectFinalize, Result, Unknown};
 use napi::{sys, JsValue};
 use napi_derive::napi;
 
+use crate::bytes::value::{self, Json};
+use crate::bytes::wtf8::Wtf8;
 use crate::decode::ValueType;
-use crate::formats::conversation::{Changes, Conversation as Core, LiveError, LiveOptions};
-use crate::formats::model_json::{messages_from_json, write_chunk, write_message_head, FormatChunk};
-use crate::formats::registry::find;
-use crate::formats::value::{self, Json};
-use crate::formats::wtf8::Wtf8;
 use crate::formats::FORMATS;
+use crate::live::conversation::{Changes, Conversation as Core, LiveError, LiveOptions};
 use crate::model::Chunk;
+use crate::reading::format::find;
+use crate::reading::model_json::{messages_from_json, write_chunk, write_message_head, FormatChunk};
 
 use super::entry::run;
 use super::js::{Interned, Js, JsError, JsResult, State, Value, OBJECT_ASSIGN};

@@ -1,0 +1,3 @@
+pub mod fold;
+pub mod rpc;
+pub mod updates;

@@ -1,0 +1,3 @@
+pub mod bytes;
+pub mod chunks;
+pub mod ui_writer;

@@ -1,0 +1,5 @@
+pub mod events;
+pub mod gateway;
+pub mod message_end;
+pub mod session;
+pub mod tree;

@@ -1,0 +1,16 @@
+//! The machinery every format reads with.
+
+pub mod array;
+pub mod check;
+pub mod date;
+pub mod fold;
+pub mod format;
+pub mod line_tree;
+pub mod lines;
+pub mod model_json;
+pub mod resume;
+pub mod serde_source;
+pub mod source;
+pub mod stored;
+pub mod timsort;
+pub mod value_source;
