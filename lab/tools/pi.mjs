@@ -36,7 +36,18 @@ export default {
           api: 'openai-completions',
           apiKey: 'lab-key',
           compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-          models: [{ id: 'lab-model', name: 'Lab', reasoning: true, contextWindow: 200000, maxTokens: 16384 }],
+          // Older pi (0.37) takes a model only with every field given.
+          models: [
+            {
+              id: 'lab-model',
+              name: 'Lab',
+              reasoning: true,
+              input: ['text'],
+              cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+              contextWindow: 200000,
+              maxTokens: 16384,
+            },
+          ],
         },
       },
     }
