@@ -123,6 +123,7 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
     const r = await tool.run(ctx)
     if (r?.status) status = r.status
     if (r?.note) record.note = r.note
+    if (r?.reason) record.reason = r.reason
     if (r?.error) error = r.error
   } catch (e) {
     status = 'failed'
@@ -140,6 +141,7 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
     status = 'unsupported'
     record.reason = `declares no sub-agent tool (its tools: ${declared.join(', ')})`
   } else if (status === 'captured' && record.missing.length) status = 'incomplete'
+  if (status === 'unsupported') record.missing = []
   if (!keep) rmSync(base, { recursive: true, force: true })
   else record.runDir = base
   return finish(status, error ? { error: error.slice(0, 4000) } : {})

@@ -1,4 +1,4 @@
-// GitHub Copilot CLI (`@github/copilot`), in its BYOK mode (1.0.13 on): COPILOT_PROVIDER_*
+// GitHub Copilot CLI (`@github/copilot`), in its BYOK mode (1.0.11 on): COPILOT_PROVIDER_*
 // point it at the lab, COPILOT_OFFLINE keeps it from GitHub, no sign-in needed. Three
 // variants by the wire it speaks: `copilot` (the Responses API, what it uses for GPT-5
 // models), `copilot-anthropic` (Messages), `copilot-chat` (chat completions, its default
@@ -24,11 +24,6 @@ function variant(name) {
     pkg: '@github/copilot',
     bin: 'copilot',
     sessionRoots: (ctx) => [['session-state', join(ctx.home, '.copilot', 'session-state')]],
-    unsupported: (_scenario, version) => {
-      const [maj, , patch] = version.split('.').map(Number)
-      if (maj < 1 || (maj === 1 && patch < 13)) return 'no BYOK provider before 1.0.13: it needs a GitHub sign-in and GitHub\'s model endpoint'
-      return null
-    },
     async run(ctx) {
       const wire = WIRES[name]
       const url = wire.COPILOT_PROVIDER_TYPE === 'anthropic' ? ctx.server.url : `${ctx.server.url}/v1`
@@ -46,8 +41,13 @@ function variant(name) {
       const args = ['-p', ctx.scenario.prompt, '--output-format', 'json', has('--allow-all ') ? '--allow-all' : '--allow-all-tools']
       for (const flag of ['--no-auto-update', '--disable-client-telemetry']) if (has(flag)) args.push(flag)
       args.push('--log-dir', join(ctx.out, 'logs'))
-      await ctx.exec('prompt', ctx.bin, args, { stdoutName: 'stream.jsonl' })
+      const step = await ctx.exec('prompt', ctx.bin, args, { stdoutName: 'stream.jsonl' })
       const stream = readFileSync(join(ctx.out, 'stream.jsonl'), 'utf8')
+      // Versions without BYOK (before 1.0.11 here) ask for a GitHub sign-in; some need a
+      // newer Node than the lab's. Their own words are the reason.
+      const said = `${stream}\n${readFileSync(step.stderr, 'utf8')}`
+      const refusal = said.match(/No authentication information found\.|requires Node\.js v\d+ or higher[^\n]*/)
+      if (ctx.server.requests.length === 0 && refusal) return { status: 'unsupported', reason: refusal[0] }
       ctx.snapshot()
       let ids = []
       try {
