@@ -135,6 +135,7 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
   record.requests = server.requests.map((r) => [r.method, r.path, r.rule, r.script, r.step].filter((x) => x !== undefined).join(' '))
   record.stalls = stalls
   record.missing = missingFrom(scenario.expect ?? {}, server.requests, stalls)
+  for (const step of record.steps) if (step.timedOut) record.missing.push(`step ${step.name} timed out`)
   const declared = [...new Set(server.requests.flatMap((r) => r.tools ?? []))]
   if (scenario.subagent && declared.length && !declared.some((t) => TASK_TOOLS.includes(t))) {
     // Not a failure of the run: this version has no sub-agent tool to call.
