@@ -3,10 +3,12 @@
 // the same script), against the lab's Messages endpoint (ANTHROPIC_BASE_URL). Its
 // transcripts are under ~/.claude/projects; what Claude Code shows of a stored session is
 // read back with the Agent SDK's getSessionMessages where it can be installed.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { install } from '../install.mjs'
 
+const VIEW = fileURLToPath(new URL('./claude-view.mjs', import.meta.url))
 const AGENT_SDK = { pkg: '@anthropic-ai/claude-agent-sdk', version: '0.3.332' }
 
 const env = (url, scenario) => ({
@@ -55,18 +57,7 @@ export default {
     if (ids.length === 0) return { status: 'failed', error: 'no session id in the stream' }
     const sdk = install(AGENT_SDK.pkg, AGENT_SDK.version, '')
     if (!sdk.ok) return { note: `no view: ${sdk.error}` }
-    const script = join(ctx.out, '..', '..', '..', '.view-claude.mjs')
-    writeFileSync(
-      script,
-      [
-        `import { getSessionMessages } from ${JSON.stringify(join(sdk.dir, 'node_modules', AGENT_SDK.pkg, 'sdk.mjs'))}`,
-        'const out = {}',
-        'for (const id of process.argv.slice(2)) {',
-        '  try { out[id] = await getSessionMessages(id, { dir: process.cwd() }) } catch (e) { out[id] = { error: String(e) } }',
-        '}',
-        'console.log(JSON.stringify(out, null, 2))',
-      ].join('\n'),
-    )
-    await ctx.exec('view', process.execPath, [script, ...ids], { stdoutName: 'resume.sdk-messages.json' })
+    const sdkEntry = join(sdk.dir, 'node_modules', AGENT_SDK.pkg, 'sdk.mjs')
+    await ctx.exec('view', process.execPath, [VIEW, sdkEntry, ...ids], { stdoutName: 'resume.sdk-messages.json' })
   },
 }

@@ -6,10 +6,12 @@
 // ~/.copilot/session-state/<id>/events.jsonl; what Copilot shows of it is read back
 // through its SDK (`resumeSession`, `getEvents`, which asks the CLI's `session.getMessages`).
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { install } from '../install.mjs'
 
+const VIEW = fileURLToPath(new URL('./copilot-view.mjs', import.meta.url))
 const SDK = { pkg: '@github/copilot-sdk', version: '1.0.14' }
 
 const WIRES = {
@@ -58,27 +60,8 @@ function variant(name) {
       if (ctx.scenario.abort || ids.length === 0) return
       const sdk = install(SDK.pkg, SDK.version, '')
       if (!sdk.ok) return { note: `no view: ${sdk.error}` }
-      const script = join(ctx.out, '..', '..', '..', '.view-copilot.mjs')
-      writeFileSync(
-        script,
-        [
-          `import { CopilotClient } from ${JSON.stringify(join(sdk.dir, 'node_modules', SDK.pkg, 'dist', 'index.js'))}`,
-          'const [cliPath, ...ids] = process.argv.slice(2)',
-          'const client = new CopilotClient({ cliPath, cwd: process.cwd(), autoStart: true, logLevel: "error" })',
-          'const out = {}',
-          'for (const id of ids) {',
-          '  try {',
-          '    const session = await client.resumeSession(id, { onPermissionRequest: () => ({ kind: "approved" }) })',
-          '    out[id] = await session.getEvents()',
-          '    await session.disconnect().catch(() => {})',
-          '  } catch (e) { out[id] = { error: String(e?.stack ?? e) } }',
-          '}',
-          'await client.stop().catch(() => {})',
-          'console.log(JSON.stringify(out, null, 2))',
-          'process.exit(0)',
-        ].join('\n'),
-      )
-      await ctx.exec('view', process.execPath, [script, ctx.bin, ...ids], { stdoutName: 'resume.sdk-messages.json', timeoutMs: 60_000 })
+      const sdkEntry = join(sdk.dir, 'node_modules', SDK.pkg, 'dist', 'index.js')
+      await ctx.exec('view', process.execPath, [VIEW, sdkEntry, ctx.bin, ...ids], { stdoutName: 'resume.sdk-messages.json', timeoutMs: 60_000 })
     },
   }
 }
