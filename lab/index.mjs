@@ -97,7 +97,8 @@ for (const t of tools) {
       const secs = ((Date.now() - started) / 1000).toFixed(1)
       console.log(`${t} ${version} ${scenario}: ${run.status} (${secs} s)${run.error ? ` — ${firstLine(run.error)}` : ''}${run.reason ? ` — ${run.reason}` : ''}${run.missing?.length ? ` — missing ${run.missing.join(', ')}` : ''}`)
       results.push({ tool: t, version, scenario, status: run.status, seconds: Number(secs), error: run.error && firstLine(run.error), reason: run.reason, missing: run.missing })
-      if (run.status === 'install-failed') break
+      // A version that cannot run at all (no install, no local endpoint) is said once.
+      if (run.status === 'install-failed' || run.wholeVersion) break
     }
   }
 }

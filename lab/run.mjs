@@ -124,6 +124,7 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
     if (r?.status) status = r.status
     if (r?.note) record.note = r.note
     if (r?.reason) record.reason = r.reason
+    if (r?.wholeVersion) record.wholeVersion = true
     if (r?.error) error = r.error
   } catch (e) {
     status = 'failed'

@@ -49,7 +49,7 @@ function variant(name) {
       // newer Node than the lab's. Their own words are the reason.
       const said = `${stream}\n${readFileSync(step.stderr, 'utf8')}`
       const refusal = said.match(/No authentication information found\.|requires Node\.js v\d+ or higher[^\n]*/)
-      if (ctx.server.requests.length === 0 && refusal) return { status: 'unsupported', reason: refusal[0] }
+      if (ctx.server.requests.length === 0 && refusal) return { status: 'unsupported', reason: refusal[0], wholeVersion: true }
       ctx.snapshot()
       let ids = []
       try {
