@@ -45,3 +45,21 @@ export function install(pkg, version, binName) {
   if (!existsSync(bin)) return { ok: false, error: `${pkg}@${version} has no bin ${binName}` }
   return { ok: true, bin, dir }
 }
+
+/** Node versions, by major, that a tool may need newer than the lab's own. */
+const NODE = { 24: '24.9.0' }
+
+/**
+ * A Node binary from the npm registry (the `node-<platform>-<arch>` packages ship it), for
+ * tools that refuse the Node the lab runs on. Returns the folder to put first in PATH.
+ */
+export function installNode(major) {
+  const version = NODE[major]
+  if (!version) return { ok: false, error: `no Node ${major} known to the lab` }
+  const pkg = `node-${process.platform}-${process.arch}`
+  const r = install(pkg, version, '')
+  if (!r.ok) return r
+  const bin = join(r.dir, 'node_modules', pkg, 'bin')
+  if (!existsSync(join(bin, 'node'))) return { ok: false, error: `${pkg}@${version} has no bin/node` }
+  return { ok: true, bin, version }
+}

@@ -25,8 +25,9 @@ export const MATRIX = {
   copilot: [
     ['0.0.423', 'the last 0.0: no BYOK, asks for a GitHub sign-in'],
     ['1.0.6', 'no BYOK yet'],
-    ['1.0.10', 'refuses Node 20'],
-    ['1.0.11', 'the first that runs against a local endpoint here'],
+    ['1.0.7', 'the first after 1.0.6'],
+    ['1.0.10', 'BYOK, on Node 24 from the registry (it refuses Node 20)'],
+    ['1.0.11', 'BYOK on Node 20'],
     ['1.0.20', 'an early BYOK version'],
     ['1.0.50', 'a middle 1.0'],
     ['1.0.102', 'the latest'],

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { install } from '../install.mjs'
+import { install, installNode } from '../install.mjs'
 
 const VIEW = fileURLToPath(new URL('./copilot-view.mjs', import.meta.url))
 const SDK = { pkg: '@github/copilot-sdk', version: '1.0.14' }
@@ -43,13 +43,24 @@ function variant(name) {
       const args = ['-p', ctx.scenario.prompt, '--output-format', 'json', has('--allow-all ') ? '--allow-all' : '--allow-all-tools']
       for (const flag of ['--no-auto-update', '--disable-client-telemetry']) if (has(flag)) args.push(flag)
       args.push('--log-dir', join(ctx.out, 'logs'))
-      const step = await ctx.exec('prompt', ctx.bin, args, { stdoutName: 'stream.jsonl' })
+      let step = await ctx.exec('prompt', ctx.bin, args, { stdoutName: 'stream.jsonl' })
+      let note
+      // Some versions (1.0.0, 1.0.10) refuse a Node older than 24: run them again on a Node
+      // from the npm registry.
+      const wantsNode = readFileSync(step.stderr, 'utf8').match(/requires Node\.js v(\d+) or higher/)
+      if (wantsNode && ctx.server.requests.length === 0) {
+        const node = installNode(Number(wantsNode[1]))
+        if (node.ok) {
+          ctx.env = { ...ctx.env, PATH: `${node.bin}:${ctx.env.PATH}` }
+          step = await ctx.exec('prompt-node', ctx.bin, args, { stdoutName: 'stream.jsonl' })
+          note = `run on Node ${node.version} from the npm registry (it refuses Node ${process.versions.node})`
+        }
+      }
       const stream = readFileSync(join(ctx.out, 'stream.jsonl'), 'utf8')
-      // Versions without BYOK (before 1.0.11 here) ask for a GitHub sign-in; some need a
-      // newer Node than the lab's. Their own words are the reason.
+      // Versions without BYOK ask for a GitHub sign-in: their own words are the reason.
       const said = `${stream}\n${readFileSync(step.stderr, 'utf8')}`
       const refusal = said.match(/No authentication information found\.|requires Node\.js v\d+ or higher[^\n]*/)
-      if (ctx.server.requests.length === 0 && refusal) return { status: 'unsupported', reason: refusal[0], wholeVersion: true }
+      if (ctx.server.requests.length === 0 && refusal) return { status: 'unsupported', reason: refusal[0], wholeVersion: true, note }
       ctx.snapshot()
       let ids = []
       try {
@@ -57,11 +68,12 @@ function variant(name) {
       } catch {
         return { status: 'failed', error: `no session-state written; stream: ${stream.slice(0, 500)}` }
       }
-      if (ctx.scenario.abort || ids.length === 0) return
+      if (ctx.scenario.abort || ids.length === 0) return { note }
       const sdk = install(SDK.pkg, SDK.version, '')
       if (!sdk.ok) return { note: `no view: ${sdk.error}` }
       const sdkEntry = join(sdk.dir, 'node_modules', SDK.pkg, 'dist', 'index.js')
       await ctx.exec('view', process.execPath, [VIEW, sdkEntry, ctx.bin, ...ids], { stdoutName: 'resume.sdk-messages.json', timeoutMs: 60_000 })
+      return { note }
     },
   }
 }
