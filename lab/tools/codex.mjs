@@ -93,7 +93,10 @@ async function runTypeScriptCli(ctx) {
     until,
   })
   const before = ctx.server.requests.length
-  await ctx.exec('tui', 'script', ['-qec', `${quote(ctx.bin)} --dangerously-auto-approve-everything ${quote(ctx.scenario.prompt)}`, '/dev/null'], {
+  // The interactive UI asks before commands it does not know as safe (printf, seq) unless
+  // the approval mode is full-auto as well.
+  const tui = `${quote(ctx.bin)} --approval-mode full-auto --dangerously-auto-approve-everything ${quote(ctx.scenario.prompt)}`
+  await ctx.exec('tui', 'script', ['-qec', tui, '/dev/null'], {
     stdoutName: 'tui.terminal.txt',
     stdin: 'open',
     env: { ...env, TERM: 'xterm' },
