@@ -8,6 +8,8 @@
 //   npm run lab -- --check                        report on the captures already made
 //   npm run lab -- --list                         the tools, versions and scenarios
 //   npm run lab -- --matrix                       a Markdown table of the captures' status
+//   npm run lab -- --reduce CAPTURE --to DIR      a capture as a fixture that may be committed
+//                                                 (the tools' own texts replaced; see lab/reduce.mjs)
 //
 // Captures go to --out (default AGENT_CHUNKS_LAB_OUT, else ~/.cache/agent-chunks-lab/captures):
 // <tool>/<version>/<scenario>/. Installs are cached in ~/.cache/agent-chunks-lab
@@ -19,6 +21,7 @@ import { parseArgs } from 'node:util'
 import { CACHE } from './install.mjs'
 import { checkCapture } from './inspect.mjs'
 import { MATRIX, QUICK } from './matrix.mjs'
+import { reduceCapture } from './reduce.mjs'
 import { runOne } from './run.mjs'
 import { SCENARIOS } from './scenarios.mjs'
 import { TOOLS } from './tools/index.mjs'
@@ -33,6 +36,8 @@ const { values } = parseArgs({
     check: { type: 'boolean' },
     list: { type: 'boolean' },
     matrix: { type: 'boolean' },
+    reduce: { type: 'string' },
+    to: { type: 'string' },
     keep: { type: 'boolean' },
   },
 })
@@ -47,6 +52,14 @@ if (values.list) {
   console.log('scenarios')
   for (const [name, s] of Object.entries(SCENARIOS)) console.log(`  ${name.padEnd(14)} ${s.about}`)
   process.exit(0)
+}
+
+if (values.reduce) {
+  if (!values.to) throw new TypeError('--reduce needs --to: the folder the fixture is written to')
+  const r = reduceCapture(values.reduce, values.to)
+  for (const leak of r.leaks) console.error(`${leak.file}: a tool text is left: ${JSON.stringify(leak.text)}`)
+  console.log(r.ok ? `${r.files.length} files, ${r.removed} tool texts replaced → ${values.to}` : 'nothing written')
+  process.exit(r.ok ? 0 : 1)
 }
 
 if (values.matrix) {

@@ -18,5 +18,5 @@ for (const id of ids) {
   }
 }
 await client.stop().catch(() => {})
-console.log(JSON.stringify(out, null, 2))
-process.exit(0)
+// Exit only once stdout has taken it all: a pipe's buffer is smaller than a long session.
+process.stdout.write(JSON.stringify(out, null, 2) + '\n', () => process.exit(0))
