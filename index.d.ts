@@ -85,18 +85,6 @@ export declare class Conversation {
    * short throws.
    */
   end(): ConversationChanges
-  /**
-   * What the conversation gained since the last call, as AI SDK UI message stream
-   * chunks, for a `useChat` frontend: each assistant message a UI message (`start` …
-   * `finish`), its parts closed once it is done (a later message began, or `end`).
-   * The SDK's `readUIMessageStream` makes of them what `aiSdk.fromMessage` gives.
-   */
-  toUIMessageChunks(): Array<{ type: string; [key: string]: unknown }>
-  /**
-   * `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
-   * `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
-   */
-  toUIMessageStream(): string
   /** The messages so far (see `mode` for when it is a new array). */
   get messages(): ChatMessage[]
   /** Values skipped so far (with `strict` they are refused). */
@@ -121,6 +109,18 @@ export declare class Conversation {
   get length(): number
   /** The stream format. */
   get format(): FormatName
+  /**
+   * What the conversation gained since the last call, as AI SDK UI message stream
+   * chunks, for a `useChat` frontend: each assistant message a UI message (`start` …
+   * `finish`), its parts closed once it is done (a later message began, or `end`).
+   * The SDK's `readUIMessageStream` makes of them what `aiSdk.fromMessage` gives.
+   */
+  toUIMessageChunks(): Array<{ type: string; [key: string]: unknown }>
+  /**
+   * `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
+   * `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
+   */
+  toUIMessageStream(): string
 }
 
 /** One entry of the vscode companion's webview state, discriminated by `type`. */

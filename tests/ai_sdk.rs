@@ -3,6 +3,9 @@
 use agent_chunks::bytes::value::{parse, Json};
 use agent_chunks::bytes::Framing;
 use agent_chunks::formats::ai_sdk::chunks::{fold_ui_chunks, read_message, write_message, StreamState};
+use agent_chunks::formats::ai_sdk::AI_SDK;
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::Conversation;
 use agent_chunks::live::{read_turns, reduce_to_json};
 use agent_chunks::reading::model_json::{chunk_json, FormatChunk};
 
@@ -147,5 +150,24 @@ fn a_message_round_trips_through_a_ui_message() {
         read_message(&bad).unwrap_err().to_string(),
         "parts[0].state must be a tool part state (input-streaming, input-available, \
          approval-requested, approval-responded, output-available, output-error, output-denied), got 'done'"
+    );
+}
+
+#[test]
+fn a_character_split_across_two_deltas_is_written_whole() {
+    let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
+    live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"a\\ud835\"}\n")
+        .unwrap();
+    let first = live.serve(&AI_SDK);
+    live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"\\udcb3b\"}\n")
+        .unwrap();
+    let second = live.serve(&AI_SDK);
+    assert_eq!(
+        String::from_utf8(first.last().unwrap().to_json()).unwrap(),
+        r#"{"type":"text-delta","id":"0-0","delta":"a\ud835"}"#
+    );
+    assert_eq!(
+        String::from_utf8(second[0].to_json()).unwrap(),
+        r#"{"type":"text-delta","id":"0-0","delta":"\udcb3b"}"#
     );
 }

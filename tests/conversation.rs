@@ -2,9 +2,11 @@
 //! stream example equals `fold_stream` of what was pushed, after every push; each push's
 //! report names every message and chunk that changed.
 
-use agent_chunks::live::conversation::{owned_messages, Changes, Conversation};
-use agent_chunks::reading::fold::fold_stream;
-use agent_chunks::reading::format::find;
+use agent_chunks::formats::ai_sdk::AI_SDK;
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::{Changes, Conversation};
+use agent_chunks::live::fold_stream;
+use agent_chunks::reading::fold::owned_messages;
 use agent_chunks::reading::model_json::FormatMessage;
 use proptest::prelude::*;
 
@@ -262,9 +264,9 @@ fn resumed_after_its_end_the_ui_stream_is_not_written_again() {
     let mut live = Conversation::new(format, LiveOptions::default()).unwrap();
     live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"Hi\"}\n")
         .unwrap();
-    assert!(!live.ui_chunks().is_empty());
+    assert!(!live.serve(&AI_SDK).is_empty());
     live.end().unwrap();
-    let closing = live.ui_chunks();
+    let closing = live.serve(&AI_SDK);
     assert_eq!(
         closing
             .last()
@@ -273,20 +275,20 @@ fn resumed_after_its_end_the_ui_stream_is_not_written_again() {
             .map(|t| t.to_string_lossy().into_owned()),
         Some("finish".into())
     );
-    assert!(live.ui_end_marker(), "the marker ends the stream once");
-    assert!(!live.ui_end_marker());
+    assert!(live.serve_end_marker(&AI_SDK), "the marker ends the stream once");
+    assert!(!live.serve_end_marker(&AI_SDK));
     let state = value::parse(&live.resume_state().to_json()).unwrap();
     let messages = owned_messages(live.messages());
     let mut again = Conversation::resume(format, LiveOptions::default(), messages, Some(&state)).unwrap();
-    assert_eq!(again.ui_chunks(), Vec::new());
+    assert_eq!(again.serve(&AI_SDK), Vec::new());
     again.end().unwrap();
     assert_eq!(
-        again.ui_chunks(),
+        again.serve(&AI_SDK),
         Vec::new(),
         "the finished message is not written again"
     );
     assert!(
-        !again.ui_end_marker(),
+        !again.serve_end_marker(&AI_SDK),
         "the marker was written before the state was saved"
     );
 }
@@ -301,7 +303,7 @@ fn resumed_after_its_end_before_the_stream_was_closed_it_closes_it_once() {
     let mut live = Conversation::new(format, LiveOptions::default()).unwrap();
     live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"Hi\"}\n")
         .unwrap();
-    let begun = live.ui_chunks();
+    let begun = live.serve(&AI_SDK);
     live.end().unwrap();
     let state = value::parse(&live.resume_state().to_json()).unwrap();
     let mut again = Conversation::resume(
@@ -311,14 +313,14 @@ fn resumed_after_its_end_before_the_stream_was_closed_it_closes_it_once() {
         Some(&state),
     )
     .unwrap();
-    assert!(!again.ui_end_marker(), "not ended yet");
+    assert!(!again.serve_end_marker(&AI_SDK), "not ended yet");
     again.end().unwrap();
-    let rest = again.ui_chunks();
-    assert!(again.ui_end_marker());
+    let rest = again.serve(&AI_SDK);
+    assert!(again.serve_end_marker(&AI_SDK));
     let mut whole = Conversation::new(format, LiveOptions::default()).unwrap();
     whole
         .push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"Hi\"}\n")
         .unwrap();
     whole.end().unwrap();
-    assert_eq!([begun, rest].concat(), whole.ui_chunks());
+    assert_eq!([begun, rest].concat(), whole.serve(&AI_SDK));
 }

@@ -3,8 +3,8 @@
 //! same messages, the same lines, the same skips and the same error.
 
 use agent_chunks::bytes::value::parse;
+use agent_chunks::formats::find;
 use agent_chunks::live::conversation::Conversation;
-use agent_chunks::reading::format::find;
 
 /// Decides the stream: agent events, not an AI SDK UI message stream.
 const FIRST: &str = r#"{"type":"text-delta","delta":"first"}"#;

@@ -2,12 +2,13 @@
 //! session files the same runs wrote, round trips, errors.
 
 use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::formats::find;
 use agent_chunks::formats::pi::session::{
-    leaves, read_lines, read_session, read_session_with, tool_result_value, write_session, SessionOptions,
+    leaves, read_lines, read_session, read_session_with, write_session, SessionOptions,
 };
+use agent_chunks::live::{fold_stream, FoldedStream};
+use agent_chunks::reading::blocks::tool_result_value;
 use agent_chunks::reading::check::Skips;
-use agent_chunks::reading::fold::{fold_stream, FoldedStream};
-use agent_chunks::reading::format::find;
 use agent_chunks::reading::model_json::{message_json, FormatMessage};
 use agent_chunks::{Chunk, MessageRole, SystemChunkKind};
 

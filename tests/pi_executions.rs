@@ -4,10 +4,11 @@
 //! after every line.
 
 use agent_chunks::bytes::value::Json;
-use agent_chunks::live::conversation::{owned_messages, Conversation};
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::Conversation;
+use agent_chunks::live::fold_stream;
 use agent_chunks::model::{Chunk, MessageRole};
-use agent_chunks::reading::fold::fold_stream;
-use agent_chunks::reading::format::find;
+use agent_chunks::reading::fold::owned_messages;
 use agent_chunks::reading::model_json::FormatMessage;
 
 mod pi_events_common;

@@ -7,10 +7,12 @@
 
 use agent_chunks::bytes::value::{parse, Json};
 use agent_chunks::formats::ai_sdk::chunks::write_message;
+use agent_chunks::formats::ai_sdk::AI_SDK;
+use agent_chunks::formats::find;
 use agent_chunks::formats::pi::session::read_session;
-use agent_chunks::live::conversation::{owned_messages, Conversation, LiveOptions};
-use agent_chunks::reading::fold::fold_stream;
-use agent_chunks::reading::format::find;
+use agent_chunks::live::conversation::{Conversation, LiveOptions};
+use agent_chunks::live::fold_stream;
+use agent_chunks::reading::fold::owned_messages;
 use agent_chunks::reading::model_json::FormatMessage;
 use agent_chunks::{Chunk, MessageRole};
 
@@ -215,10 +217,10 @@ fn the_ui_stream_says_when_an_end_contradicts_what_it_wrote() {
     let mut written = Vec::new();
     for line in LOST.split_inclusive(|&b| b == b'\n') {
         live.push_bytes(line).unwrap();
-        written.extend(live.ui_chunks());
+        written.extend(live.serve(&AI_SDK));
     }
     live.end().unwrap();
-    written.extend(live.ui_chunks());
+    written.extend(live.serve(&AI_SDK));
     let messages = owned_messages(live.messages());
     let mut open = std::collections::HashSet::new();
     let mut inputs = std::collections::HashSet::new();
@@ -264,10 +266,10 @@ fn an_end_that_only_adds_is_written_as_more_of_the_message() {
     let text_only = r#"{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Reading."}}"#;
     let mut live = Conversation::new(format, Default::default()).unwrap();
     live.push_bytes(&ndjson(&[START, text_only])).unwrap();
-    let mut written = live.ui_chunks();
+    let mut written = live.serve(&AI_SDK);
     live.push_bytes(&ndjson(&[more])).unwrap();
     live.end().unwrap();
-    written.extend(live.ui_chunks());
+    written.extend(live.serve(&AI_SDK));
     let kinds: Vec<_> = written.iter().map(kind).collect();
     assert_eq!(
         kinds,

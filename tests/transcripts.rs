@@ -7,7 +7,7 @@ use agent_chunks::formats::acp::fold::AcpFold;
 use agent_chunks::formats::claude::transcript as claude;
 use agent_chunks::formats::qwen::recording as qwen;
 use agent_chunks::history::{read_with, HistoryFormat, Message};
-use agent_chunks::reading::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN};
+use agent_chunks::reading::check::{self, Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN};
 use agent_chunks::reading::format::{Input, ReadOptions, View};
 use agent_chunks::reading::model_json::write_messages;
 use serde_json::{json, Value};
@@ -309,7 +309,7 @@ fn claude_unknown_lines_are_counted_and_a_summary_alone_is_no_message() {
     assert_eq!(skipped.examples, ["line 3: unknown line type \"someday-new\""]);
     assert_eq!(skipped.kinds["summary"], 1);
     assert_eq!(skipped.kinds["file-history-snapshot"], 1);
-    assert_eq!(skipped.left_out.reasons[claude::ORPHAN_RESULT], 1);
+    assert_eq!(skipped.left_out.reasons[check::ORPHAN_RESULT], 1);
     assert!(claude::is_transcript_line(&parsed[0]));
     assert!(claude::is_transcript_line(&parsed[1]));
 }
@@ -461,7 +461,7 @@ fn qwen_unknown_subtypes_are_counted() {
         skipped.examples,
         ["line 1: unknown record type \"system\" subtype \"brand_new\""]
     );
-    assert_eq!(skipped.left_out.reasons[claude::ORPHAN_RESULT], 1);
+    assert_eq!(skipped.left_out.reasons[check::ORPHAN_RESULT], 1);
 }
 
 /// A record of a chain type without a `uuid` (written by another tool, or damaged) is on
@@ -557,7 +557,7 @@ fn acp_an_update_after_completion_still_lands_in_a_history() {
 
 #[test]
 fn the_table_tells_each_session_file_from_its_first_lines() {
-    use agent_chunks::reading::format::detect;
+    use agent_chunks::formats::detect;
     for (name, format) in [
         ("claude-code-session.jsonl", "claude"),
         ("qwen-code-chat.jsonl", "qwen"),
@@ -804,8 +804,8 @@ fn claude_content_blocks_that_cannot_be_placed_are_counted_not_dropped() {
     assert_eq!(got[1]["chunks"][0]["text"], "On it.");
     assert_eq!(got[2]["chunks"][0]["text"], "Thanks");
     assert_eq!(skipped.count, 4);
-    assert_eq!(skipped.kinds[claude::NO_CALL_ID], 1);
-    assert_eq!(skipped.kinds[claude::NO_TOOL_USE_ID], 1);
+    assert_eq!(skipped.kinds[check::NO_CALL_ID], 1);
+    assert_eq!(skipped.kinds[check::NO_TOOL_USE_ID], 1);
     assert_eq!(
         skipped.kinds["a content block of a type this version does not know (\"sparkle\")"],
         1

@@ -4,12 +4,14 @@
 //! an SSE comment is no frame at all.
 
 use agent_chunks::bytes::value::Json;
+use agent_chunks::formats::find;
 use agent_chunks::history::{read_with, HistoryFormat};
-use agent_chunks::live::conversation::{owned_messages, Conversation, LiveOptions};
+use agent_chunks::live::conversation::{Conversation, LiveOptions};
+use agent_chunks::live::fold_stream;
 use agent_chunks::model::Chunk;
 use agent_chunks::reading::check::Skips;
-use agent_chunks::reading::fold::fold_stream;
-use agent_chunks::reading::format::{find, Input, ReadOptions};
+use agent_chunks::reading::fold::owned_messages;
+use agent_chunks::reading::format::{Input, ReadOptions};
 
 /// Reads `bytes` in `format` every way there is, checks that they agree, and returns the
 /// skips.

@@ -18,7 +18,7 @@ use crate::bytes::wtf8::Wtf8;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
-    /// Not JSON: a payload that was `undefined` (an ACP call without `rawInput`). Written
+    /// Not JSON: a payload that was `undefined` (a call sent without its input). Written
     /// as `JSON.stringify` writes it: an object member with it is left out, an array
     /// element is `null`.
     Undefined,

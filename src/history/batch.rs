@@ -124,21 +124,6 @@ impl<F: FnMut(Slice) -> bool> Slicer<F> {
                 }
                 return;
             }
-            Message::Turn(turn) => {
-                let mut id = String::new();
-                bytes_write::string(&mut id, &turn.id);
-                self.write(
-                    id.as_bytes(),
-                    MessageRole::Assistant,
-                    &turn.chunks,
-                    |c| bytes_write::json_size_hint(std::slice::from_ref(c)),
-                    |out, c| {
-                        let mut text = String::new();
-                        bytes_write::chunk_json(c, &mut text);
-                        out.extend_from_slice(text.as_bytes());
-                    },
-                )
-            }
         }
         self.count += 1;
     }

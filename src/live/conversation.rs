@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use agent_chunks::live::conversation::Conversation;
-//! use agent_chunks::reading::format::find;
+//! use agent_chunks::formats::find;
 //!
 //! let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
 //! live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"Hel").unwrap();
@@ -23,12 +23,14 @@ use std::ops::Range;
 use crate::bytes::{Frame, Framer, Framing};
 
 use crate::bytes::value::{self, Json};
-use crate::formats::ai_sdk::ui_writer::UiWriter;
+use crate::formats::FORMATS;
 use crate::reading::check::{unreadable_kind, FormatError, FormatResult, Skips, NOT_UTF8};
 use crate::reading::fold::{Folded, LiveFold, Origin};
-use crate::reading::format::{Format, SNIFF_BYTES, SNIFF_VALUES};
+use crate::reading::format::Format;
 use crate::reading::model_json::FormatMessage;
 use crate::reading::resume::{self, Envelope};
+use crate::reading::sniff::{SNIFF_BYTES, SNIFF_VALUES};
+use crate::reading::writer::{LiveWriter, Serve};
 
 /// How a conversation reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,11 +171,27 @@ pub struct Conversation {
     reading: Reading,
     /// Values pushed already parsed: the line numbers they are given.
     values: usize,
-    /// What was written of it as a UI message stream.
-    ui: UiWriter,
-    /// Chunks changed since the UI stream was last written.
-    ui_touched: Vec<(usize, usize)>,
+    /// What was written of it in each format that serves live conversations.
+    served: Vec<Served>,
     ended: bool,
+}
+
+/// A conversation as written so far in a format that serves it (a row's `serve` face).
+struct Served {
+    format: &'static Format,
+    writer: Box<dyn LiveWriter>,
+    /// Chunks changed since it last wrote that it asked for.
+    touched: Vec<(usize, usize)>,
+}
+
+/// The keys of the writers' states in a resume state, in the table's order.
+pub fn served_keys() -> Vec<&'static str> {
+    serving().map(|(_, face)| face.key).collect()
+}
+
+/// The formats of the table that serve live conversations, with their faces.
+fn serving() -> impl Iterator<Item = (&'static Format, Serve)> {
+    FORMATS.iter().filter_map(|format| Some((format, format.serve?)))
 }
 
 /// Why a format cannot be folded live.
@@ -204,14 +222,20 @@ impl Conversation {
     ) -> Result<Self, String> {
         let (new_fold, prefix) = format.stream.ok_or_else(|| not_a_stream(format))?;
         let mut out = Folded::resume(prefix, messages);
-        let mut fold = new_fold();
+        let mut fold = new_fold(crate::formats::FORMATS);
         let mut skips = Skips::new(options.strict);
-        let mut ui = (UiWriter::default(), Vec::new());
+        let mut served: Vec<Served> = serving()
+            .map(|(format, face)| Served {
+                format,
+                writer: (face.new)(),
+                touched: Vec::new(),
+            })
+            .collect();
         let mut after_cr = false;
         match state {
             None => fold.resume(&out),
             Some(state) => {
-                let state = Envelope::from_json(state).map_err(|e| format!("resume{e}"))?;
+                let state = Envelope::from_json(state, &served_keys()).map_err(|e| format!("resume{e}"))?;
                 if state.format != format.name {
                     return Err(format!(
                         "resume.format is '{}', not this conversation's '{}'",
@@ -232,7 +256,11 @@ impl Conversation {
                 after_cr = state.cr;
                 skips = resume::read_skipped(&state.skipped, options.strict)
                     .map_err(|e| format!("resume.skipped{e}"))?;
-                ui = UiWriter::restore(&state.ui, &out).map_err(|e| format!("resume{e}"))?;
+                for ((_, face), (slot, (_, saved))) in serving().zip(served.iter_mut().zip(&state.served)) {
+                    let (writer, touched) = (face.restore)(saved, &out).map_err(|e| format!("resume{e}"))?;
+                    slot.writer = writer;
+                    slot.touched = touched;
+                }
             }
         }
         let first_line = options.first_line.max(1);
@@ -249,8 +277,7 @@ impl Conversation {
                 unread_first: None,
             },
             values: first_line - 1,
-            ui: ui.0,
-            ui_touched: ui.1,
+            served,
             ended: false,
         })
     }
@@ -277,7 +304,14 @@ impl Conversation {
             cr: self.framer.after_cr(),
             fold: self.fold.save(),
             skipped: resume::skipped(&self.skips),
-            ui: self.ui.save(&self.out, &self.ui_touched),
+            served: self
+                .served
+                .iter()
+                .map(|s| {
+                    let key = s.format.serve.map_or("", |face| face.key);
+                    (key, s.writer.save(&self.out, &s.touched))
+                })
+                .collect(),
         }
         .to_json()
     }
@@ -356,19 +390,29 @@ impl Conversation {
         result.map(|()| changes.clone()).map_err(|e| (changes, e))
     }
 
-    /// What the conversation gained since the last call, as AI SDK UI message stream
-    /// chunks (see [`crate::formats::ai_sdk::ui_writer`]); after [`Conversation::end`], every message is
-    /// finished.
-    pub fn ui_chunks(&mut self) -> Vec<Json> {
-        let touched = std::mem::take(&mut self.ui_touched);
-        self.ui.write(&self.out, self.ended, &touched)
+    /// What the conversation gained since the last call, written in `format` (a format
+    /// whose row serves live conversations); after
+    /// [`Conversation::end`], every message is finished. Nothing for another format.
+    pub fn serve(&mut self, format: &Format) -> Vec<Json> {
+        let ended = self.ended;
+        match self.served.iter_mut().find(|s| s.format == format) {
+            Some(served) => {
+                let touched = std::mem::take(&mut served.touched);
+                served.writer.write(&self.out, ended, &touched)
+            }
+            None => Vec::new(),
+        }
     }
 
-    /// Whether `data: [DONE]` is to end the UI message stream written now: the stream
-    /// ended and the marker was not written after the chunks written so far (see
-    /// [`UiWriter::mark_end`]).
-    pub fn ui_end_marker(&mut self) -> bool {
-        self.ended && self.ui.mark_end()
+    /// Whether `format`'s end marker is to end what [`Conversation::serve`] writes now:
+    /// the stream ended and the marker was not written after what was written so far.
+    pub fn serve_end_marker(&mut self, format: &Format) -> bool {
+        self.ended
+            && self
+                .served
+                .iter_mut()
+                .find(|s| s.format == format)
+                .is_some_and(|s| s.writer.mark_end())
     }
 
     /// The framing of the bytes pushed, once their first line has decided it.
@@ -407,14 +451,18 @@ impl Conversation {
         let mut touched = self.out.take_touched();
         let rewrites = self.out.take_rewrites();
         for rewrite in &rewrites {
-            self.ui.rewritten(rewrite, &self.out);
+            for served in &mut self.served {
+                served.writer.rewritten(rewrite, &self.out);
+            }
         }
-        // Only what the UI writer looks at, once: the list (and the resume state that
-        // holds it) stays short when the UI stream is not written.
+        // Only what a writer looks at, once: the list (and the resume state that holds
+        // it) stays short when nothing is served.
         for &(message, chunk) in &touched {
             let Some(chunk) = chunk else { continue };
-            if self.ui.wants(message, chunk) && !self.ui_touched.contains(&(message, chunk)) {
-                self.ui_touched.push((message, chunk));
+            for served in &mut self.served {
+                if served.writer.wants(message, chunk) && !served.touched.contains(&(message, chunk)) {
+                    served.touched.push((message, chunk));
+                }
             }
         }
         // A chunk touched, then taken away by a message replaced in the same push, is not
@@ -484,7 +532,7 @@ fn fold_frame(
         return Err(too_large(frame.bytes.len(), limit, frame.line, frame.offset));
     }
     if &*frame.bytes == b"[DONE]" {
-        // The AI SDK's end marker: no value.
+        // An SSE stream's end marker: no value.
         return Ok(());
     }
     let at = |error: FormatError| LiveError {
@@ -538,19 +586,4 @@ fn fold_frame(
         fold_one(value, skips)?;
     }
     Ok(())
-}
-
-/// Message `index` as owned, for comparisons.
-pub fn owned_message(messages: &Folded, index: usize) -> FormatMessage {
-    let (id, role, chunks) = messages.message(index);
-    FormatMessage {
-        id: id.to_string(),
-        role,
-        chunks: chunks.to_vec(),
-    }
-}
-
-/// Every message as owned.
-pub fn owned_messages(messages: &Folded) -> Vec<FormatMessage> {
-    (0..messages.len()).map(|i| owned_message(messages, i)).collect()
 }

@@ -14,8 +14,8 @@ use crate::bytes::frame::{Frame, Framer, Framing};
 use crate::bytes::scan::{scan, string_at, Fields, Node, SyntaxError};
 use crate::bytes::text::{JsonText, Payload};
 use crate::bytes::write::chunks_json;
-use crate::formats::ai_sdk::bytes::{starts_ui_stream, Step, UiFrame, UiStream};
-use crate::formats::ai_sdk::chunks::is_ui_error;
+use crate::formats::FORMATS;
+use crate::reading::frames::{FrameMeaning as Meaning, FrameReader, FrameStep as Step};
 
 /// What was wrong with a frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,8 +29,12 @@ pub enum FrameProblem {
     Invalid(InvalidEvent),
     /// The stream ended inside a frame.
     Truncated(SyntaxError),
-    /// A chunk of an AI SDK UI message stream that is not one (the reason, with its path).
-    UiChunk(String),
+    /// A frame of a format read on the bytes path (see [`BytesFace`]) that is not one:
+    /// what a frame of the format is called, and the reason, with its path.
+    Unreadable {
+        frame: &'static str,
+        reason: String,
+    },
 }
 
 /// A frame that could not be folded, and where it starts.
@@ -52,7 +56,7 @@ impl fmt::Display for StreamError {
             FrameProblem::NotAnObject => write!(f, "an event must be a JSON object"),
             FrameProblem::Invalid(e) => write!(f, "{e}"),
             FrameProblem::Truncated(e) => write!(f, "the stream ends inside this frame ({})", e.reason),
-            FrameProblem::UiChunk(reason) => write!(f, "UI message stream chunk: {reason}"),
+            FrameProblem::Unreadable { frame, reason } => write!(f, "{frame}: {reason}"),
         }
     }
 }
@@ -71,22 +75,14 @@ pub struct EventStream {
     flavor: Flavor,
 }
 
-/// Which protocol the stream speaks, decided by its first frame.
+/// Which protocol the stream speaks, decided by its first frame: agent events, or a
+/// format of the table read on the bytes path too (its `bytes` face).
 #[derive(Debug, Default)]
 enum Flavor {
     #[default]
     Undecided,
     AgentEvents,
-    UiMessages(Box<UiStream>),
-}
-
-/// What a frame means in the stream's protocol.
-enum Meaning {
-    Steps(Vec<Step>),
-    /// A new turn or message begins, with its id (a JSON string body) when it has one.
-    Start(Option<JsonText>),
-    /// Nothing to fold (the UI stream's `[DONE]`).
-    Nothing,
+    Other(Box<dyn FrameReader>),
 }
 
 fn frame_text<'f>(frame: &'f Frame<'_>) -> Result<&'f str, StreamError> {
@@ -101,20 +97,13 @@ fn frame_text<'f>(frame: &'f Frame<'_>) -> Result<&'f str, StreamError> {
     })
 }
 
-/// Whether the first frame opens an AI SDK UI message stream.
-fn opens_ui_stream(text: &str) -> bool {
-    let mut fields = Fields::default();
-    if !matches!(scan(text, &mut fields), Ok(true)) {
-        return starts_ui_stream(text, None, false);
-    }
-    let tag = match fields.get(Field::Type) {
-        Some(Node::String(body)) => Some(body.as_bytes()),
-        _ => None,
-    };
-    starts_ui_stream(text, tag, fields.get(Field::Id).is_some())
-        || tag == Some(b"error")
-            && fields.get(Field::Error).is_none()
-            && crate::bytes::value::parse_str(text).is_ok_and(|chunk| is_ui_error(&chunk))
+/// The reader of the format whose stream a first frame opens, when it is not agent events.
+fn reader_for(text: &str) -> Option<Box<dyn FrameReader>> {
+    FORMATS
+        .iter()
+        .filter_map(|format| format.bytes)
+        .find(|face| (face.opens)(text))
+        .map(|face| (face.reader)())
 }
 
 impl Flavor {
@@ -122,22 +111,23 @@ impl Flavor {
     /// protocol.
     fn meaning(&mut self, frame: &Frame<'_>, at_end: bool, len: usize) -> Result<Meaning, StreamError> {
         if let Flavor::Undecided = self {
-            *self = match opens_ui_stream(frame_text(frame)?) {
-                true => Flavor::UiMessages(Box::default()),
-                false => Flavor::AgentEvents,
+            *self = match reader_for(frame_text(frame)?) {
+                Some(reader) => Flavor::Other(reader),
+                None => Flavor::AgentEvents,
             };
         }
         match self {
-            Flavor::UiMessages(stream) => {
+            Flavor::Other(reader) => {
                 let text = frame_text(frame)?;
-                match stream.frame(text, len) {
-                    Ok(UiFrame::Steps(steps)) => Ok(Meaning::Steps(steps)),
-                    Ok(UiFrame::Start(id)) => Ok(Meaning::Start(id)),
-                    Ok(UiFrame::Done) => Ok(Meaning::Nothing),
+                match reader.frame(text, len) {
+                    Ok(meaning) => Ok(meaning),
                     Err(reason) => Err(StreamError {
                         offset: frame.offset,
                         line: frame.line,
-                        problem: FrameProblem::UiChunk(reason),
+                        problem: FrameProblem::Unreadable {
+                            frame: reader.frame_name(),
+                            reason,
+                        },
                     }),
                 }
             }
@@ -329,7 +319,7 @@ struct Turns<F> {
     open: Option<Open>,
     emitted: usize,
     stopped: bool,
-    /// Agent events or an AI SDK UI message stream, told by the first frame.
+    /// Agent events or another format's frames, told by the first frame.
     flavor: Flavor,
     emit: F,
 }
@@ -404,13 +394,6 @@ impl<F: FnMut(Turn) -> bool> TurnReader<F> {
         }
     }
 
-    /// Reads the stream as an AI SDK UI message stream whatever its first frame is (the
-    /// format was named: a stream that begins with an `error` chunk is still one).
-    pub fn ui_messages(mut self) -> Self {
-        self.turns.flavor = Flavor::UiMessages(Box::default());
-        self
-    }
-
     /// Reads every complete frame of `bytes` (after what earlier pushes left over).
     pub fn push(&mut self, bytes: &[u8]) -> Result<(), StreamError> {
         let turns = &mut self.turns;
@@ -448,4 +431,14 @@ pub fn read_turns(bytes: &[u8], framing: Framing, emit: impl FnMut(Turn) -> bool
     let mut reader = TurnReader::new(framing, emit);
     reader.push(bytes)?;
     reader.finish()
+}
+
+impl From<StreamError> for crate::reading::history::HistoryError {
+    fn from(e: StreamError) -> Self {
+        crate::reading::history::HistoryError {
+            line: Some(e.line),
+            offset: Some(e.offset),
+            message: e.to_string(),
+        }
+    }
 }

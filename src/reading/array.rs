@@ -10,7 +10,7 @@ use std::io::Read;
 
 use crate::bytes::value::{self, Json, ParseError};
 
-use crate::history::HistoryError;
+use crate::reading::history::HistoryError;
 use crate::reading::lines::{hopeless, is_too_long, read_after, read_error, too_long, BLOCK};
 
 /// What comes next in the array.

@@ -154,7 +154,7 @@ pub fn split_lines(text: &[u8]) -> Vec<&[u8]> {
 ///   them or cannot read them (not JSON, cut short); with `strict`, the first one is an
 ///   error instead;
 /// - `kinds`: every skipped line by kind: those, and the lines this version knows and
-///   that show nothing (a Claude Code `attachment`, `queue-operation` …; strict keeps
+///   that show nothing (bookkeeping lines such as `attachment`, `queue-operation` …; strict keeps
 ///   reading past those);
 /// - `left_out`: entries read and understood, but not part of the conversation shown
 ///   (another branch, unreachable, compacted away), by reason.
@@ -288,3 +288,10 @@ impl Skips {
         }
     }
 }
+
+/// Why a tool result is left out: its call is not in the conversation read.
+pub const ORPHAN_RESULT: &str = "a tool result whose call is not in the conversation";
+
+/// Content blocks skipped because they name nothing to place them by.
+pub const NO_CALL_ID: &str = "a tool_use block without an id or a name";
+pub const NO_TOOL_USE_ID: &str = "a tool_result block without a tool_use_id";

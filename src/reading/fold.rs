@@ -15,7 +15,7 @@ use crate::reducer::{append_event, ChunkStore};
 
 use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
-use crate::reading::check::{FormatError, FormatResult, Skips};
+use crate::reading::check::{FormatResult, Skips};
 use crate::reading::model_json::{FormatChunk, FormatEvent, FormatMessage};
 
 /// A stream format's rules: what each value of the stream does to the messages.
@@ -379,10 +379,10 @@ impl Folded {
         }
     }
 
-    /// Folds what an AI SDK stream chunk stands for into the open message (beginning an
-    /// assistant message when none is).
-    pub fn fold_open(&mut self, folded: crate::formats::ai_sdk::chunks::Folded) {
-        use crate::formats::ai_sdk::chunks::Folded as Step;
+    /// Folds what a value of a stream of parts stands for into the open message
+    /// (beginning an assistant message when none is).
+    pub fn fold_open(&mut self, folded: crate::reading::steps::ChunkStep) {
+        use crate::reading::steps::ChunkStep as Step;
         match folded {
             // A tool's output may come in a later message than its call.
             Step::Event(event @ AgentEvent::ToolResult { .. }) => self.apply_result(event),
@@ -404,7 +404,7 @@ impl Folded {
                     return;
                 };
                 if at < message.chunks.chunks().len() {
-                    crate::formats::ai_sdk::chunks::fold_owned(&mut message.chunks, step);
+                    crate::reading::steps::apply_owned(&mut message.chunks, step);
                     message.origin.lines.1 = line;
                     note(&mut message.origin, at, line);
                     // A part's delta or end may land on any open part, not only the last.
@@ -468,77 +468,17 @@ fn note(origin: &mut Origin, at: usize, line: usize) {
     span.1 = line;
 }
 
-/// A folded stream: its messages, their origins, the values skipped.
-#[derive(Debug)]
-pub struct FoldedStream {
-    pub messages: Vec<FormatMessage>,
-    pub origins: Vec<Origin>,
-    pub skips: Skips,
-    /// The conversation's resume state at the end (see [`crate::reading::resume`]): a live
-    /// conversation given the messages and this goes on as if it had read the stream.
-    pub resume: Json,
+/// Message `index` as owned, for comparisons.
+pub fn owned_message(messages: &Folded, index: usize) -> FormatMessage {
+    let (id, role, chunks) = messages.message(index);
+    FormatMessage {
+        id: id.to_string(),
+        role,
+        chunks: chunks.to_vec(),
+    }
 }
 
-/// Folds a whole recorded stream (NDJSON, or SSE when its first line is an SSE field, or
-/// a recorder's export: one JSON document holding the values in `messages`) in `format`:
-/// a [`Conversation`](crate::live::conversation::Conversation) given all of it.
-/// A value that is not JSON is an error at its line.
-pub fn fold_stream(
-    format: &'static crate::reading::format::Format,
-    bytes: &[u8],
-    strict: bool,
-) -> FormatResult<FoldedStream> {
-    use crate::live::conversation::{Conversation, LiveOptions};
-    use crate::reading::resume::Envelope;
-    let options = LiveOptions {
-        strict,
-        recording: true,
-        ..LiveOptions::default()
-    };
-    let mut live = Conversation::new(format, options).map_err(|e| FormatError::new("", e))?;
-    match crate::reading::format::document_records(bytes) {
-        // Each record is named by its 1-based place in `messages`.
-        Some(records) => {
-            for record in records {
-                live.push_value(record)?;
-            }
-        }
-        None => {
-            live.push_bytes(bytes).map_err(|(_, e)| e.error)?;
-            // A recording still being written may end inside a frame. Its reading skips
-            // such a tail as cut short, but the state to go on from holds it as pending,
-            // to be pushed again with the rest of its frame. A tail the end reads (a last
-            // line without its line break) is in the state, which numbers the next line
-            // as that line: what is pushed next begins by ending it.
-            let before_end = (live.pending() > 0).then(|| live.resume_state());
-            let changes = live.end().map_err(|(_, e)| e.error)?;
-            if let Some(before_end) = before_end {
-                let resume = if changes.is_empty() {
-                    before_end
-                } else {
-                    let mut state =
-                        Envelope::from_json(&live.resume_state()).map_err(|e| FormatError::new("", e))?;
-                    state.line = Envelope::from_json(&before_end)
-                        .map_err(|e| FormatError::new("", e))?
-                        .line;
-                    state.to_json()
-                };
-                let (messages, origins, skips) = live.finish();
-                return Ok(FoldedStream {
-                    messages,
-                    origins,
-                    skips,
-                    resume,
-                });
-            }
-        }
-    }
-    let resume = live.resume_state();
-    let (messages, origins, skips) = live.finish();
-    Ok(FoldedStream {
-        messages,
-        origins,
-        skips,
-        resume,
-    })
+/// Every message as owned.
+pub fn owned_messages(messages: &Folded) -> Vec<FormatMessage> {
+    (0..messages.len()).map(|i| owned_message(messages, i)).collect()
 }

@@ -1,20 +1,21 @@
-//! The faces every format shows, and detection. The table of formats itself is
-//! [`FORMATS`](crate::formats::FORMATS), next to the list of format modules.
-//!
-//! A format is one module and one row: its name, what it is, how its first lines are
-//! recognised, and what can be done with it — read as a history (into
-//! [`Message`](crate::history::Message)s, handed on as they are complete), folded as a
-//! live stream ([`LiveFold`]), written from messages. `loadHistory`, `detectFormat` and
-//! the `agent-chunks` command all go through the table.
+//! The faces every format shows: a row of the table of formats ([`Format`]). A row says
+//! what the format is called, how its first values are recognised, and what can be done
+//! with it: read as a history (into [`Message`]s, handed on as they are complete), folded
+//! as a live stream ([`LiveFold`]), written from messages, read on the bytes path
+//! ([`BytesFace`]), or serve live conversations ([`Serve`]). History loading, detection,
+//! live conversations and the `agent-chunks` command reach every format through its row.
 
 use std::io::{Read, Seek};
 
-use crate::history::{HistoryError, Message};
+use crate::reading::history::{HistoryError, Message};
 
-use crate::bytes::value::{self, Json};
+use crate::bytes::value::Json;
 use crate::reading::check::Skips;
 use crate::reading::fold::LiveFold;
+use crate::reading::frames::BytesFace;
 use crate::reading::model_json::FormatMessage;
+use crate::reading::sniff::Sniff;
+use crate::reading::writer::Serve;
 
 /// A source that can be read again from the start (a file).
 pub trait ReadSeek: Read + Seek {}
@@ -55,21 +56,12 @@ pub struct ReadOptions {
     pub leaf: Option<String>,
     /// Which of a session's entries are read.
     pub view: View,
-    /// Recorded streams (`events`, `ai-sdk`): hand on each message as
-    /// [`Message::Settled`](crate::history::Message::Settled) as soon as it is closed and
-    /// has no call waiting for its result, and again when a later value changes it (a
-    /// result for one of its calls), so that a reader on another thread can build the
-    /// result while the stream is still being read. Off: every message once, at the end.
+    /// Recorded streams: hand on each message as [`Message::Settled`] as soon as it is
+    /// closed and has no call waiting for its result, and again when a later value
+    /// changes it (a result for one of its calls), so that a reader on another thread can
+    /// build the result while the stream is still being read. Off: every message once, at
+    /// the end.
     pub settle: bool,
-}
-
-/// Why `options` cannot be read in `format`: a leaf given for a format without leaves.
-pub fn leaf_refused(format: &Format, options: &ReadOptions) -> Option<String> {
-    let leaf = options.leaf.as_ref().filter(|_| !format.leaves)?;
-    Some(format!(
-        "a leaf ({leaf:?}) chooses a branch of a pi session only; {} is read without one",
-        format.name
-    ))
 }
 
 /// Which entries of a session a reading gives, for the formats whose sessions are trees
@@ -77,8 +69,8 @@ pub fn leaf_refused(format: &Format, options: &ReadOptions) -> Option<String> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum View {
     /// The conversation as the tool shows it when the session is opened again: the
-    /// current branch; for pi and Claude Code from its last compaction on (the summary,
-    /// then what it kept); Qwen Code shows its whole chain.
+    /// current branch, from its last compaction on (the summary, then what it kept) for
+    /// the tools that resume so.
     #[default]
     Resumed,
     /// The current branch whole: every message of it, compaction summaries where they
@@ -107,15 +99,26 @@ impl View {
 pub type ReadHistory =
     fn(Input<'_>, &ReadOptions, &mut dyn FnMut(Message) -> bool) -> Result<Skips, HistoryError>;
 
-/// A live fold's initial state.
-pub type NewFold = fn() -> Box<dyn LiveFold>;
+/// How a format's histories are read.
+#[derive(Debug, Clone, Copy)]
+pub enum History {
+    /// By the format's own reader.
+    Read(ReadHistory),
+    /// A recorded stream, through the format's live fold: what a live view of the stream
+    /// shows is what its history holds.
+    Recorded,
+}
+
+/// A live fold's initial state. It is given the table of formats: a stream may turn out
+/// to carry another format's values (an `events` stream that is a UI message stream).
+pub type NewFold = fn(&'static [Format]) -> Box<dyn LiveFold>;
 
 /// Writes messages in the format.
 pub type Write = fn(&[FormatMessage]) -> Result<Vec<u8>, String>;
 
-/// One format: a row of [`FORMATS`](crate::formats::FORMATS).
+/// One format: a row of the table of formats.
 pub struct Format {
-    /// The name the API and the command use (`pi`, `pi-stream`, …).
+    /// The name the API and the command use (`events`, `ai-sdk`, …).
     pub name: &'static str,
     /// What a file in it is, in a line.
     pub summary: &'static str,
@@ -126,14 +129,18 @@ pub struct Format {
     /// Why a value that says nothing still looks like this format (`None`: it does
     /// not), for the error when no value decides.
     pub near: fn(&Json) -> Option<&'static str>,
-    pub history: Option<ReadHistory>,
+    pub history: Option<History>,
     /// Its sessions are trees whose branch [`ReadOptions::leaf`] chooses (Pi). In any
-    /// other format a leaf is refused ([`leaf_refused`]), not passed over: the caller
+    /// other format a leaf is refused, not passed over: the caller
     /// would take the conversation read for the branch asked for.
     pub leaves: bool,
     /// The live fold, and what it calls the messages it names itself (`turn-<n>`).
     pub stream: Option<(NewFold, &'static str)>,
     pub write: Option<Write>,
+    /// Read on the bytes path too, told from agent events by a stream's first frame.
+    pub bytes: Option<BytesFace>,
+    /// Live conversations, of any stream format, served in this one as they grow.
+    pub serve: Option<Serve>,
 }
 
 impl std::fmt::Debug for Format {
@@ -150,431 +157,6 @@ impl PartialEq for Format {
 
 impl Eq for Format {}
 
-/// The format named `name`.
-pub fn find(name: &str) -> Option<&'static Format> {
-    crate::formats::FORMATS.iter().find(|f| f.name == name)
-}
-
-/// The first values of a file, as detection sees them.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Sniff {
-    /// A JSON array and its first element (`None` when empty).
-    Array(Option<Json>),
-    /// JSON lines, or the data of SSE frames (`sse`), up to the first few, with the
-    /// 1-based line each starts on.
-    Values {
-        values: Vec<Json>,
-        sse: bool,
-        numbers: Vec<usize>,
-    },
-}
-
-impl Sniff {
-    /// The first value (line, frame or element).
-    pub fn first(&self) -> Option<&Json> {
-        match self {
-            Sniff::Array(first) => first.as_ref(),
-            Sniff::Values { values, .. } => values.first(),
-        }
-    }
-
-    /// The values of a line format (none for an array).
-    pub fn lines(&self) -> &[Json] {
-        match self {
-            Sniff::Values {
-                values, sse: false, ..
-            } => values,
-            _ => &[],
-        }
-    }
-
-    /// The line at `at` of a line format.
-    pub fn line(&self, at: usize) -> Option<&Json> {
-        self.lines().get(at)
-    }
-
-    /// The value at `at`: a line, a frame, or (at 0) an array's first element.
-    pub fn value(&self, at: usize) -> Option<&Json> {
-        match self {
-            Sniff::Array(first) => first.as_ref().filter(|_| at == 0),
-            Sniff::Values { values, .. } => values.get(at),
-        }
-    }
-
-    /// How many values there are to look at.
-    pub fn len(&self) -> usize {
-        match self {
-            Sniff::Array(first) => first.is_some() as usize,
-            Sniff::Values { values, .. } => values.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn is_sse(&self) -> bool {
-        matches!(self, Sniff::Values { sse: true, .. })
-    }
-
-    pub fn is_array(&self) -> bool {
-        matches!(self, Sniff::Array(_))
-    }
-}
-
-/// Why a file's format cannot be told.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Undetected {
-    pub message: String,
-    /// 1-based line the message is about.
-    pub line: Option<usize>,
-}
-
-/// Bytes detection looks at: headers and snapshots that lead a file fit in them. The
-/// readers look past lines that are no JSON before a file's first value in this window
-/// too (with [`SNIFF_VALUES`] lines).
-pub(crate) const SNIFF_BYTES: usize = 1 << 20;
-/// Values detection looks at: lines of kinds no format knows (session state a newer
-/// tool writes first, protocol traffic) are looked past up to this many.
-pub(crate) const SNIFF_VALUES: usize = 64;
-/// Values looked at first: most files tell their format in their first lines.
-const FIRST_VALUES: usize = 16;
-
-fn shorten(text: &[u8]) -> String {
-    let text = String::from_utf8_lossy(text);
-    let text = text.trim();
-    if text.chars().count() > 60 {
-        format!("{}…", text.chars().take(59).collect::<String>())
-    } else {
-        text.to_string()
-    }
-}
-
-/// The first values of `bytes`.
-pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
-    sniff_values(bytes, SNIFF_VALUES).map(|(sniffed, _)| sniffed)
-}
-
-/// The first values of `bytes`, and why the first line is not JSON when it is not (the
-/// error when no value tells the format: a text file is not a file of unknown lines).
-fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>), Undetected> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let window = &bytes[..bytes.len().min(SNIFF_BYTES)];
-    let Some(start) = window.iter().position(|b| !b.is_ascii_whitespace()) else {
-        return Err(Undetected {
-            message: "the file is empty".into(),
-            line: None,
-        });
-    };
-    if window[start] == b'[' {
-        // The whole array is parsed only when it fits; else its first element alone.
-        return match value::parse(bytes) {
-            Ok(Json::Array(items)) => Ok((Sniff::Array(items.into_iter().next()), None)),
-            _ => first_element(&window[start + 1..])
-                .map(|first| (Sniff::Array(Some(first)), None))
-                .ok_or(Undetected {
-                    message: "a JSON array whose first element cannot be read".into(),
-                    line: Some(1),
-                }),
-        };
-    }
-    if window[start] == b'{' && window.len() == bytes.len() {
-        // One JSON document that holds the records (an ACP traffic export: `messages`).
-        if let Some(records) = document_records(bytes) {
-            let numbers = vec![1; records.len().min(limit)];
-            let values = records.iter().take(limit).cloned().collect();
-            return Ok((
-                Sniff::Values {
-                    values,
-                    sse: false,
-                    numbers,
-                },
-                None,
-            ));
-        }
-    }
-    let first_line = start_line(window, start);
-    let sse = [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
-        .iter()
-        .any(|field| window[first_line..].starts_with(field));
-    let mut values = Vec::new();
-    let (mut first_not_json, mut first_error) = (false, None);
-    // The 1-based line of each value.
-    let mut numbers = Vec::new();
-    let mut number = 1 + window[..first_line].iter().filter(|&&b| b == b'\n').count();
-    if sse {
-        let mut data: Option<(Vec<u8>, usize)> = None;
-        for line in stream_lines(&window[first_line..]) {
-            if line.is_empty() {
-                if let Some((json, at)) = data.take().filter(|(json, _)| json != b"[DONE]") {
-                    values.push(parse_sniffed(&json, at, values.is_empty())?);
-                    numbers.push(at);
-                    if values.len() == limit {
-                        break;
-                    }
-                }
-            } else if let Some(rest) = line.strip_prefix(b"data:") {
-                let rest = rest.strip_prefix(b" ").unwrap_or(rest);
-                match &mut data {
-                    Some((json, _)) => {
-                        json.push(b'\n');
-                        json.extend_from_slice(rest);
-                    }
-                    None => data = Some((rest.to_vec(), number)),
-                }
-            }
-            number += 1;
-        }
-        if let Some((json, at)) = data {
-            if let Ok(value) = value::parse(&json) {
-                values.push(value);
-                numbers.push(at);
-            } else if values.is_empty() {
-                parse_sniffed(&json, at, true)?;
-            }
-        }
-        if values.is_empty() {
-            return Err(Undetected {
-                message: "an SSE capture without a data frame".into(),
-                line: Some(number),
-            });
-        }
-    } else {
-        let lines: Vec<&[u8]> = stream_lines(&window[first_line..]);
-        let complete = if window.len() < bytes.len() {
-            lines.len() - 1
-        } else {
-            lines.len()
-        };
-        // A line that is not JSON (a log line, a torn line) is looked past like a line
-        // of no known kind; the first one is the error when nothing else is there.
-        let mut not_json: Option<Undetected> = None;
-        for line in &lines[..complete] {
-            if !line.iter().all(u8::is_ascii_whitespace) {
-                let first = values.is_empty() && not_json.is_none();
-                match parse_sniffed(line, number, first) {
-                    Ok(value) => {
-                        values.push(value);
-                        numbers.push(number);
-                    }
-                    Err(e) => {
-                        // Values written back to back (an append whose line end was lost)
-                        // tell the format as the readers read them: each one.
-                        let found = glued(line);
-                        if found.is_empty() {
-                            not_json.get_or_insert(e);
-                            first_not_json |= first;
-                        }
-                        for value in found.into_iter().take(limit - values.len()) {
-                            values.push(value);
-                            numbers.push(number);
-                        }
-                    }
-                }
-                if values.len() == limit {
-                    break;
-                }
-            }
-            number += 1;
-        }
-        if first_not_json {
-            first_error = not_json.clone();
-        }
-        if values.is_empty() {
-            return Err(not_json.unwrap_or_else(|| Undetected {
-                message: format!(
-                    "cannot tell the format: the first line is too long to look at ({})",
-                    shorten(lines[0])
-                ),
-                line: Some(number),
-            }));
-        }
-    }
-    Ok((Sniff::Values { values, sse, numbers }, first_error))
-}
-
-/// The records of a file that is one JSON document holding them in its `messages` array
-/// (as a traffic recorder exports a session), when it is one; `None` for any other file,
-/// and for a file whose first line is a whole JSON value (JSON lines).
-pub fn document_records(bytes: &[u8]) -> Option<Vec<Json>> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
-    let first_line = bytes[start..].split(|&b| b == b'\n').next()?;
-    if bytes[start] != b'{' || value::parse(first_line).is_ok() {
-        return None;
-    }
-    match value::parse(bytes).ok()? {
-        Json::Object(fields) => fields.into_iter().find_map(|(key, value)| match value {
-            Json::Array(records) if key == "messages" => Some(records),
-            _ => None,
-        }),
-        _ => None,
-    }
-}
-
-/// The lines of `bytes` as the event-stream rules cut them: CRLF, LF and CR each end one
-/// (the last piece, possibly empty, is the unfinished line).
-fn stream_lines(bytes: &[u8]) -> Vec<&[u8]> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while let Some(at) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
-        let end = i + at;
-        lines.push(&bytes[start..end]);
-        i = end + 1;
-        if bytes[end] == b'\r' && bytes.get(i) == Some(&b'\n') {
-            i += 1;
-        }
-        start = i;
-    }
-    lines.push(&bytes[start..]);
-    lines
-}
-
-fn start_line(window: &[u8], start: usize) -> usize {
-    window[..start]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1)
-}
-
-/// The whole values on a line that is no single JSON value.
-fn glued(line: &[u8]) -> Vec<Json> {
-    let Ok(text) = std::str::from_utf8(line) else {
-        return Vec::new();
-    };
-    let (ranges, _) = value::split_values(text, &value::parse_str);
-    ranges
-        .into_iter()
-        .filter_map(|range| value::parse_str(&text[range]).ok())
-        .collect()
-}
-
-fn parse_sniffed(text: &[u8], line: usize, first: bool) -> Result<Json, Undetected> {
-    value::parse(text).map_err(|_| Undetected {
-        message: if first {
-            format!(
-                "cannot tell the format: the first line is not JSON ({}); pass --format",
-                shorten(text)
-            )
-        } else {
-            format!("line {line} is not JSON ({})", shorten(text))
-        },
-        line: Some(line),
-    })
-}
-
-/// The first element of an array whose text is cut short: the shortest prefix that parses.
-fn first_element(after_bracket: &[u8]) -> Option<Json> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, &b) in after_bracket.iter().enumerate() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' if depth > 0 => depth -= 1,
-            b',' | b']' if depth == 0 => return value::parse(&after_bracket[..i]).ok(),
-            _ => {}
-        }
-        if depth == 0 && matches!(b, b'}' | b']') {
-            return value::parse(&after_bracket[..=i]).ok();
-        }
-    }
-    None
-}
-
-/// The format of `bytes`, from its first values: the first value that says which format
-/// it is decides (the first row of the table it says so for); values that say nothing
-/// (lines of kinds no format knows, protocol traffic, lines that are not JSON) are looked
-/// past.
-pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
-    let (mut sniffed, mut first_error) = sniff_values(bytes, FIRST_VALUES)?;
-    if sniffed.len() == FIRST_VALUES {
-        if let Some(format) = decide(&sniffed) {
-            return Ok(format);
-        }
-        (sniffed, first_error) = sniff_values(bytes, SNIFF_VALUES)?;
-    }
-    if let Some(format) = decide(&sniffed) {
-        return Ok(format);
-    }
-    if let Some(error) = first_error {
-        return Err(error);
-    }
-    Err(match &sniffed {
-        Sniff::Array(None) => Undetected {
-            message: "an empty JSON array could be Sn thoughts or a ChatViewer transcript; pass --format"
-                .into(),
-            line: Some(1),
-        },
-        Sniff::Array(Some(first)) => Undetected {
-            message: format!(
-                "a JSON array, but its first element is in no format this version reads{}; pass --format",
-                closest(std::slice::from_ref(first))
-            ),
-            line: Some(1),
-        },
-        Sniff::Values { values, sse, numbers } => {
-            let text = values.first().map(|v| shorten(&v.to_json())).unwrap_or_default();
-            let what = match (*sse, values.len()) {
-                (true, _) => format!("an SSE capture of no stream this version reads ({text})"),
-                (false, 1) => format!("cannot tell the format from this line ({text})"),
-                (false, n) => format!("cannot tell the format from its first {n} lines (the first: {text})"),
-            };
-            Undetected {
-                message: format!("{what}{}; pass --format", closest(values)),
-                line: numbers.first().copied(),
-            }
-        }
-    })
-}
-
-/// The format of the first value that tells one.
-fn decide(sniffed: &Sniff) -> Option<&'static Format> {
-    (0..sniffed.len()).find_map(|at| crate::formats::FORMATS.iter().find(|f| (f.detect)(sniffed, at)))
-}
-
-/// The formats `values` came closest to, and why: `; closest: acp (…), events (…)`.
-fn closest(values: &[Json]) -> String {
-    let mut near: Vec<(&str, &str)> = Vec::new();
-    for value in values {
-        for format in crate::formats::FORMATS {
-            if near.len() < 3 && !near.iter().any(|(name, _)| *name == format.name) {
-                if let Some(why) = (format.near)(value) {
-                    near.push((format.name, why));
-                }
-            }
-        }
-    }
-    if near.is_empty() {
-        return String::new();
-    }
-    let named: Vec<String> = near.iter().map(|(name, why)| format!("{name} ({why})")).collect();
-    format!("; closest: {}", named.join(", "))
-}
-
-/// For a format no value comes near to.
-pub fn near_nothing(_: &Json) -> Option<&'static str> {
-    None
-}
-
-// ─── Helpers for the formats' `detect` ───────────────────────────────────────────
-
-/// The string at `value.key`.
-pub fn tag<'a>(value: &'a Json, key: &str) -> Option<&'a [u8]> {
-    value.get(key).and_then(Json::as_str).map(|t| t.as_bytes())
-}
-
-pub fn is_object(value: &Json) -> bool {
-    matches!(value, Json::Object(_))
-}
+/// A format whose histories are read: a row of the table of formats that reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryFormat(pub &'static Format);

@@ -1,5 +1,5 @@
-//! Sessions whose lines form a tree by `uuid` / `parentUuid` (Claude Code transcripts,
-//! Qwen Code recordings): the chain from a leaf back to its root, the chain's root for
+//! Sessions whose lines form a tree by `uuid` / `parentUuid` (transcripts that chain
+//! each line to the one before it): the chain from a leaf back to its root, the chain's root for
 //! every line, and what a reading left out and why.
 //!
 //! A compaction starts a new root (its `parentUuid` is `null`) that names the line it
@@ -9,6 +9,8 @@
 //! Lines are read in file order: a line is written after its parent, so the lines of a
 //! chain are in file order too.
 
+use crate::reading::format::{Input, ReadOptions};
+use crate::reading::history::{format_error, json_lines, HistoryError, Message};
 use std::collections::HashMap;
 
 use crate::bytes::value::{str_of, Json};
@@ -84,7 +86,7 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// Whether line `i` is a compaction: Claude Code's `compact_boundary`, a root that
+    /// Whether line `i` is a compaction (a `compact_boundary`): a root that
     /// names the line it follows (`logicalParentUuid`), or the summary a compaction left
     /// (`isCompactSummary`, which older versions write as the new root).
     pub fn is_compaction(&self, i: usize) -> bool {
@@ -202,7 +204,7 @@ impl LeftOutLines<'_, '_> {
     }
 }
 
-/// A fold of one tool's transcript lines (Claude Code's, Qwen Code's).
+/// A fold of one tool's transcript lines.
 pub trait LineFold {
     /// Folds line `number` in.
     fn read_line(&mut self, line: &Json, number: usize);
@@ -231,4 +233,56 @@ pub fn fold_in_order(
     let skips = std::mem::take(skips);
     std::mem::take(stored).finish(emit);
     skips
+}
+
+/// Reads parsed lines (`numbers[i]` the line of `lines[i]`) in a view.
+pub type ReadLines = fn(&[Json], &[usize], View, &mut dyn FnMut(FormatMessage) -> bool) -> Skips;
+
+/// A format whose lines form a tree: which lines it knows, which of those show nothing
+/// (and as what they are counted), and how it reads the conversation.
+pub struct LineTree {
+    pub known: fn(&Json) -> bool,
+    /// Whether a line is of a type the chain is made of: it names its place by `uuid`.
+    pub chained: fn(&Json) -> bool,
+    pub quiet: fn(&Json) -> Option<&Wtf8>,
+    /// What a line is called in the note for one this version does not know.
+    pub unknown: &'static str,
+    pub read: ReadLines,
+}
+
+/// A transcript whose lines form a tree (its conversation is known only once every line
+/// is read): lines the format does not know are skipped and counted (refused when
+/// strict), lines it knows and that show nothing are counted by kind, then the
+/// conversation is read. A line of a type the chain is made of but without a `uuid`
+/// belongs to no chain and no view can show it: it is skipped and counted as such, never
+/// dropped without a word.
+pub fn read_line_tree(
+    input: Input<'_>,
+    options: &ReadOptions,
+    tree: LineTree,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let (lines, numbers, mut skips) = json_lines(input, options.strict)?;
+    for (line, &number) in lines.iter().zip(&numbers) {
+        if let Some(kind) = (tree.quiet)(line) {
+            skips.pass(&kind.to_string_lossy());
+        } else if (tree.chained)(line) && line.get("uuid").and_then(Json::as_str).is_none() {
+            skips
+                .skip(number, format!("a {} without a \"uuid\"", tree.unknown))
+                .map_err(format_error)?;
+        } else if !(tree.known)(line) {
+            let subtype = line.get("subtype").and_then(Json::as_str);
+            let what = match (line.get("type").and_then(Json::as_str), subtype) {
+                (Some(ty), Some(sub)) => format!("unknown {} type \"{ty}\" subtype \"{sub}\"", tree.unknown),
+                (Some(ty), None) => format!("unknown {} type \"{ty}\"", tree.unknown),
+                (None, _) => format!("a {} without a \"type\"", tree.unknown),
+            };
+            skips.skip(number, what).map_err(format_error)?;
+        }
+    }
+    let read = (tree.read)(&lines, &numbers, options.view, &mut |message| {
+        emit(Message::Format(message))
+    });
+    skips.merge(read);
+    Ok(skips)
 }

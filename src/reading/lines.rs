@@ -10,9 +10,9 @@ use std::io::{self, Read};
 
 use crate::bytes::value::{split_values, ParseError, ParseErrorKind};
 use crate::reading::check::{unreadable_kind, Skips, NOT_JSON, NOT_UTF8};
-use crate::reading::format::{SNIFF_BYTES, SNIFF_VALUES};
+use crate::reading::sniff::{SNIFF_BYTES, SNIFF_VALUES};
 
-use crate::history::HistoryError;
+use crate::reading::history::HistoryError;
 
 pub(crate) const BLOCK: usize = 1 << 20;
 

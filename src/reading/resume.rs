@@ -1,10 +1,10 @@
 //! A live conversation's resume state: what its fold remembers between values that its
 //! messages do not show, as a JSON value an application keeps next to the messages.
 //!
-//! Messages alone cannot say everything a stream said: an AI SDK part's id names the
-//! chunk its next deltas extend, an ACP call's `content` waits for the update that
-//! completes it, OpenClaw's chat frames repeat the whole reply so far, and whether the
-//! last message still takes events is not a property of the message. A conversation
+//! Messages alone cannot say everything a stream said: a part's id names the chunk its
+//! next deltas extend, a call's content may wait for the update that completes it, a
+//! stream may repeat the whole reply so far in each frame, and whether the last message
+//! still takes events is not a property of the message. A conversation
 //! given its messages and this state goes on exactly as if it had read the stream from
 //! its start, at any frame boundary. The state is plain JSON (strings, numbers, booleans,
 //! arrays and objects), so it survives `JSON.stringify` and a reload.
@@ -15,9 +15,10 @@
 //! ```
 //!
 //! `skipped` is what was skipped so far (as `skipped` reports it), so that a conversation
-//! gone on from the state counts what the whole recording would; `ui` is what was written
-//! of it as a UI message stream ([`crate::formats::ai_sdk::ui_writer`]), so that the stream goes on with
-//! what is new. Both may be absent (nothing skipped, nothing written).
+//! gone on from the state counts what the whole recording would; each format that serves
+//! live conversations keeps what it wrote under its own key (`ui`: the UI message
+//! stream; see [`crate::reading::writer`]), so that what it writes goes on with what is
+//! new. They may be absent (nothing skipped, nothing written).
 
 use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
@@ -47,8 +48,9 @@ pub struct Envelope {
     pub fold: Json,
     /// What was skipped so far ([`skipped`]); `null`: nothing.
     pub skipped: Json,
-    /// What was written as a UI message stream; `null`: nothing.
-    pub ui: Json,
+    /// What was written of the conversation in each format that serves it, by the key
+    /// of its writer's state (`ui`: the UI message stream).
+    pub served: Vec<(&'static str, Json)>,
 }
 
 impl Envelope {
@@ -64,16 +66,14 @@ impl Envelope {
         if self.cr {
             fields.push(("cr", Json::Bool(true)));
         }
-        fields.extend([
-            ("fold", self.fold.clone()),
-            ("skipped", self.skipped.clone()),
-            ("ui", self.ui.clone()),
-        ]);
+        fields.extend([("fold", self.fold.clone()), ("skipped", self.skipped.clone())]);
+        fields.extend(self.served.iter().map(|(key, state)| (*key, state.clone())));
         Json::Object(fields.into_iter().map(|(k, v)| (Wtf8::from(k), v)).collect())
     }
 
-    /// Reads a state; the error names the field that is wrong.
-    pub fn from_json(state: &Json) -> Result<Self, String> {
+    /// Reads a state, with the writers' states under `served` (each `null` when absent);
+    /// the error names the field that is wrong.
+    pub fn from_json(state: &Json, served: &[&'static str]) -> Result<Self, String> {
         if !matches!(state, Json::Object(_)) {
             return Err(format!(
                 " must be an object (a Conversation's resume), got {}",
@@ -110,7 +110,10 @@ impl Envelope {
             cr: flag(state, "cr")?,
             fold: state.get("fold").cloned().unwrap_or(Json::Null),
             skipped: state.get("skipped").cloned().unwrap_or(Json::Null),
-            ui: state.get("ui").cloned().unwrap_or(Json::Null),
+            served: served
+                .iter()
+                .map(|&key| (key, state.get(key).cloned().unwrap_or(Json::Null)))
+                .collect(),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Messages built from a session file whose stored messages each stay one
 //! [`ChatMessage`](crate::ChatMessage), and whose tool results arrive in later entries
-//! (a Claude Code `tool_result` line, a Qwen `tool_result` record, an ACP
-//! `tool_call_update`) and land on their call wherever it is.
+//! (a `tool_result` line or record, a tool call's update) and land on their call
+//! wherever it is.
 //!
 //! Messages are handed on in order as soon as they are closed and none of their calls
 //! still waits for a result, so a reader keeps only the tail of a long file in memory.

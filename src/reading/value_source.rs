@@ -1,5 +1,5 @@
 //! [`Source`] over this crate's own JSON values ([`Json`]), so the adapters' readers
-//! (ACP updates, ChatViewer lines) run on history read from bytes, off any JavaScript
+//! (session updates, transcript lines) run on history read from bytes, off any JavaScript
 //! thread. A missing key is `undefined`; dates are read by [`date::parse_iso`].
 
 use std::marker::PhantomData;

@@ -1,9 +1,10 @@
 //! What the pi-events tests share: frames as NDJSON, and a recording read live, checked
 //! against the recording read whole after every line.
 
-use agent_chunks::live::conversation::{owned_messages, Conversation};
-use agent_chunks::reading::fold::fold_stream;
-use agent_chunks::reading::format::find;
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::Conversation;
+use agent_chunks::live::fold_stream;
+use agent_chunks::reading::fold::owned_messages;
 use agent_chunks::reading::model_json::FormatMessage;
 
 pub fn ndjson(frames: &[&str]) -> Vec<u8> {

@@ -28,11 +28,12 @@ use crate::model::{Chunk, MessageRole, SystemChunkKind};
 use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
 use crate::formats::acp::rpc::{self as acp_rpc, Captured};
-use crate::formats::acp::updates::{self as acp, Role, SessionUpdate, ToolCallFields};
+use crate::formats::acp::updates::{self as acp, Role, SessionUpdate};
 use crate::reading::model_json::{FormatEvent, FormatMessage};
 use crate::reading::source::{Invalid, Reader};
 use crate::reading::stored::{Sink, StoredMessages};
 use crate::reading::value_source::{Node, TreeSource};
+use crate::views::tool_call::ToolCallFields;
 
 /// A tool call as its updates left it.
 #[derive(Debug, Default, Clone)]

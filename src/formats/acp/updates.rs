@@ -19,7 +19,7 @@ use std::hash::Hash;
 use crate::model::AgentEvent;
 
 use crate::reading::source::{Expect, Key, Reader, Source, Step, ValueType};
-use crate::views::unified::ToolStatus;
+use crate::views::tool_call::{read_tool_call, result_event, tool_call_events, Payload, ToolCallFields};
 
 /// Who a text chunk is from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,45 +37,6 @@ impl Role {
             Role::Assistant => "assistant",
             Role::Thinking => "thinking",
         }
-    }
-}
-
-/// The fields of a `tool_call` or `tool_call_update`; `None` is a field not sent (absent
-/// or `null`). Payloads are handles, passed on as they are.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ToolCallFields<V> {
-    pub id: V,
-    pub title: Option<V>,
-    pub kind: Option<V>,
-    /// The status as sent, and what it means when it is one of the four ACP statuses.
-    pub status: Option<(V, Option<ToolStatus>)>,
-    pub content: Option<V>,
-    pub locations: Option<V>,
-    pub raw_input: Option<V>,
-    pub raw_output: Option<V>,
-}
-
-impl<V: Copy> ToolCallFields<V> {
-    /// ACP v1 update semantics: every field sent replaces the stored one, whole.
-    pub fn replace_with(&mut self, update: &ToolCallFields<V>) {
-        fn take<T: Copy>(slot: &mut Option<T>, sent: Option<T>) {
-            if sent.is_some() {
-                *slot = sent;
-            }
-        }
-        take(&mut self.title, update.title);
-        take(&mut self.kind, update.kind);
-        take(&mut self.status, update.status);
-        take(&mut self.content, update.content);
-        take(&mut self.locations, update.locations);
-        take(&mut self.raw_input, update.raw_input);
-        take(&mut self.raw_output, update.raw_output);
-    }
-
-    fn finished(&self) -> Option<ToolStatus> {
-        self.status
-            .and_then(|(_, status)| status)
-            .filter(|s| s.is_final())
     }
 }
 
@@ -105,20 +66,6 @@ pub enum SessionUpdate<V> {
     Other,
     /// A `sessionUpdate` this version does not know: skipped (and counted by readers).
     Unknown,
-}
-
-/// A value an event carries: an input value, `undefined`, or a boolean.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Payload<V> {
-    Given(V),
-    Undefined,
-    Bool(bool),
-}
-
-impl<V> Payload<V> {
-    fn from_option(value: Option<V>) -> Self {
-        value.map_or(Payload::Undefined, Payload::Given)
-    }
 }
 
 /// Reads one notification (`{ sessionId, update }`, a bare update, or the whole JSON-RPC
@@ -199,50 +146,6 @@ pub fn read_update<S: Source>(
     })
 }
 
-pub fn read_tool_call<S: Source>(
-    reader: &Reader<'_, S>,
-    update: S::Value,
-    at: &[Step],
-    is_call: bool,
-) -> Result<ToolCallFields<S::Value>, S::Error> {
-    let source = reader.source;
-    let id = reader.required(update, Key::ToolCallId, Expect::String, at)?;
-    // A new call must have a title; an update may leave it out.
-    let title = if is_call {
-        Some(reader.required(update, Key::Title, Expect::String, at)?)
-    } else {
-        reader.field(update, Key::Title, Expect::OptionalString, at)?
-    };
-    let kind = reader.field(update, Key::Kind, Expect::OptionalString, at)?;
-    let status = match reader.field(update, Key::Status, Expect::OptionalString, at)? {
-        Some(status) => {
-            let mut buf = [0u8; 32];
-            Some((
-                status,
-                source.tag(status, &mut buf)?.and_then(ToolStatus::from_tag),
-            ))
-        }
-        None => None,
-    };
-    let sent = |key: Key| -> Result<Option<S::Value>, S::Error> {
-        let value = source.get(update, key)?;
-        Ok(match source.value_type(value)? {
-            ValueType::Undefined | ValueType::Null => None,
-            _ => Some(value),
-        })
-    };
-    Ok(ToolCallFields {
-        id,
-        title,
-        kind,
-        status,
-        content: sent(Key::Content)?,
-        locations: sent(Key::Locations)?,
-        raw_input: sent(Key::RawInput)?,
-        raw_output: sent(Key::RawOutput)?,
-    })
-}
-
 /// The events an update stands for, in order.
 pub fn to_agent_events<V: Copy>(update: &SessionUpdate<V>) -> Vec<AgentEvent<V, Payload<V>>> {
     match update {
@@ -256,34 +159,13 @@ pub fn to_agent_events<V: Copy>(update: &SessionUpdate<V>) -> Vec<AgentEvent<V, 
             text: Some(text),
             ..
         } => vec![AgentEvent::ReasoningDelta { delta: *text }],
-        SessionUpdate::ToolCall(call) => {
-            let name = call.kind.or(call.title);
-            let mut events = Vec::with_capacity(2);
-            if let Some(name) = name {
-                events.push(AgentEvent::ToolCall {
-                    id: call.id,
-                    name,
-                    arguments: Payload::from_option(call.raw_input),
-                });
-            }
-            events.extend(result_event(call));
-            events
-        }
+        SessionUpdate::ToolCall(call) => tool_call_events(call),
         SessionUpdate::ToolCallUpdate(update) => result_event(update).into_iter().collect(),
         SessionUpdate::Chunk { .. }
         | SessionUpdate::Plan { .. }
         | SessionUpdate::Other
         | SessionUpdate::Unknown => Vec::new(),
     }
-}
-
-fn result_event<V: Copy>(fields: &ToolCallFields<V>) -> Option<AgentEvent<V, Payload<V>>> {
-    let status = fields.finished()?;
-    Some(AgentEvent::ToolResult {
-        tool_call_id: fields.id,
-        result: Payload::from_option(fields.content),
-        is_error: Payload::Bool(status == ToolStatus::Failed),
-    })
 }
 
 /// One entry of the webview state.

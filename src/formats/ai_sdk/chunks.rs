@@ -25,14 +25,14 @@
 use std::collections::HashMap;
 
 use crate::model::{AgentEvent, ChatMessage, Chunk, MessageRole, ToolCallEntry};
-use crate::owned::{IndexedChunks, Text};
-use crate::reducer::{append_event, ChunkStore};
+use crate::owned::IndexedChunks;
 use std::hash::Hash;
 
 use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
 use crate::reading::check::{array, index, join, object, string, FormatError, FormatResult};
 use crate::reading::model_json::{FormatChunk, FormatEvent, FormatMessage};
+use crate::reading::steps::{apply_owned, ChunkStep};
 
 /// The chunk types only a UI message stream has: one of them first in a stream says the
 /// stream is one.
@@ -81,7 +81,7 @@ pub fn is_ui_chunk_type(tag: &[u8]) -> bool {
 
 /// The agent event types a UI stream must not hold: one of them means a stream read as
 /// the wrong protocol (an error, not a skip).
-fn is_agent_event_type(tag: &[u8]) -> bool {
+pub fn is_agent_event_type(tag: &[u8]) -> bool {
     matches!(
         tag,
         b"tool-call"
@@ -105,21 +105,6 @@ pub fn is_ui_error(chunk: &Json) -> bool {
         && chunk.get("error").is_none()
 }
 
-/// What one stream chunk stands for, for a message whose chunks are a list: an agent
-/// event, a chunk pushed as it is (a file, a new text or reasoning part, the first call of
-/// a step), or a change to the chunk of a part (at its index in the list).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Folded {
-    Event(FormatEvent),
-    Chunk(FormatChunk),
-    /// Text appended to the text or thinking chunk at this index.
-    Extend(usize, Wtf8),
-    /// Metadata that seals the thinking chunk at this index (unless it is sealed).
-    Seal(usize, Json),
-    /// The `meta` of the newest call with this id, whole.
-    Meta(Wtf8, Json),
-}
-
 /// A file chunk from a `file` stream chunk or `UIMessage` part (`url` as stored, often a
 /// `data:` URL).
 fn file_chunk(part: &Json, path: &str) -> FormatResult<FormatChunk> {
@@ -139,40 +124,6 @@ fn file_chunk(part: &Json, path: &str) -> FormatResult<FormatChunk> {
             }
         },
     })
-}
-
-/// Folds what a stream chunk stands for into a message's chunks (a part's index past
-/// the end, which no stream makes, changes nothing).
-pub fn fold<T: Text + Clone + Eq + Hash, V>(
-    chunks: &mut IndexedChunks<T, V>,
-    folded: Folded,
-    text: impl Fn(Wtf8) -> T,
-    value: impl Fn(Json) -> V,
-    event: impl Fn(FormatEvent) -> AgentEvent<T, V>,
-    chunk: impl Fn(FormatChunk) -> Chunk<T, V>,
-) {
-    let len = chunks.chunks().len();
-    let Ok(()) = match folded {
-        Folded::Event(e) => append_event(chunks, event(e)),
-        Folded::Chunk(c) => chunks.push_chunk(chunk(c)),
-        Folded::Extend(index, delta) if index < len => chunks.extend_text(index, text(delta)),
-        Folded::Seal(index, metadata) if index < len => match chunks.is_sealed(index) {
-            Ok(false) => chunks.seal_thinking(index, value(metadata)),
-            _ => Ok(()),
-        },
-        Folded::Meta(id, meta) => {
-            if let Some(call) = chunks.call_mut(&text(id)) {
-                call.meta = Some(value(meta));
-            }
-            Ok(())
-        }
-        Folded::Extend(..) | Folded::Seal(..) => Ok(()),
-    };
-}
-
-/// [`fold`] into chunks of the formats' model.
-pub fn fold_owned(chunks: &mut IndexedChunks<Wtf8, Json>, folded: Folded) {
-    fold(chunks, folded, |t| t, |v| v, |e| e, |c| c);
 }
 
 /// Which kind of part an id names (a text part and a reasoning part may share an id).
@@ -273,8 +224,8 @@ impl StreamState {
             .ui_chunk(chunk, 0)?
             .into_iter()
             .filter_map(|folded| match folded {
-                Folded::Event(event) => Some(event),
-                Folded::Chunk(Chunk::ToolBatch { calls }) => {
+                ChunkStep::Event(event) => Some(event),
+                ChunkStep::Chunk(Chunk::ToolBatch { calls }) => {
                     calls.into_iter().next().map(|call| AgentEvent::ToolCall {
                         id: call.id,
                         name: call.name,
@@ -309,10 +260,10 @@ impl StreamState {
     }
 
     /// A new part's chunk, at `len` (the message's chunk count).
-    fn open_part(&mut self, kind: PartKind, id: &Wtf8, len: usize, chunk: FormatChunk) -> Vec<Folded> {
+    fn open_part(&mut self, kind: PartKind, id: &Wtf8, len: usize, chunk: FormatChunk) -> Vec<ChunkStep> {
         self.parts.insert((kind, id.clone()), len);
         self.last_part = Some((kind, id.clone(), len));
-        vec![Folded::Chunk(chunk)]
+        vec![ChunkStep::Chunk(chunk)]
     }
 
     /// A new message begins: part ids name parts of it alone.
@@ -350,7 +301,7 @@ impl StreamState {
     /// The call's steps: the first call of a step opens a tool batch of its own (a
     /// provider may reuse an id of an earlier step); the others join the open batch. Its
     /// `meta` goes with it.
-    fn call_step(&mut self, event: FormatEvent) -> Vec<Folded> {
+    fn call_step(&mut self, event: FormatEvent) -> Vec<ChunkStep> {
         let meta = match &event {
             AgentEvent::ToolCall { id, .. } => self
                 .tool_meta
@@ -363,45 +314,45 @@ impl StreamState {
             AgentEvent::ToolCall { id, name, arguments } if std::mem::take(&mut self.new_step) => {
                 let mut call = ToolCallEntry::new(id, name, arguments);
                 call.meta = meta;
-                vec![Folded::Chunk(Chunk::ToolBatch { calls: vec![call] })]
+                vec![ChunkStep::Chunk(Chunk::ToolBatch { calls: vec![call] })]
             }
             AgentEvent::ToolCall { id, name, arguments } => {
-                let mut steps = vec![Folded::Event(AgentEvent::ToolCall {
+                let mut steps = vec![ChunkStep::Event(AgentEvent::ToolCall {
                     id: id.clone(),
                     name,
                     arguments,
                 })];
-                steps.extend(meta.map(|meta| Folded::Meta(id, meta)));
+                steps.extend(meta.map(|meta| ChunkStep::Meta(id, meta)));
                 steps
             }
-            event => vec![Folded::Event(event)],
+            event => vec![ChunkStep::Event(event)],
         }
     }
 
     /// A text delta of the part `id` (a delta of a part never started extends the last
     /// text, as an agent event would).
-    pub fn text_delta(&self, id: &Wtf8, delta: Wtf8) -> Folded {
+    pub fn text_delta(&self, id: &Wtf8, delta: Wtf8) -> ChunkStep {
         match self.part(PartKind::Text, id) {
-            Some(index) => Folded::Extend(index, delta),
-            None => Folded::Event(AgentEvent::TextDelta { delta }),
+            Some(index) => ChunkStep::Extend(index, delta),
+            None => ChunkStep::Event(AgentEvent::TextDelta { delta }),
         }
     }
 
     /// A reasoning delta of the part `id`.
-    pub fn reasoning_delta(&self, id: &Wtf8, delta: Wtf8) -> Folded {
+    pub fn reasoning_delta(&self, id: &Wtf8, delta: Wtf8) -> ChunkStep {
         match self.part(PartKind::Reasoning, id) {
-            Some(index) => Folded::Extend(index, delta),
-            None => Folded::Event(AgentEvent::ReasoningDelta { delta }),
+            Some(index) => ChunkStep::Extend(index, delta),
+            None => ChunkStep::Event(AgentEvent::ReasoningDelta { delta }),
         }
     }
 
     /// One UI message stream chunk as what it folds to, in a message of `len` chunks.
     /// `[DONE]` is not a chunk: the framing reader skips it.
-    pub fn ui_chunk(&mut self, chunk: &Json, len: usize) -> FormatResult<Vec<Folded>> {
+    pub fn ui_chunk(&mut self, chunk: &Json, len: usize) -> FormatResult<Vec<ChunkStep>> {
         object(chunk, "")?;
         let tag = string(chunk, "type", "")?;
         let event = match tag.as_bytes() {
-            b"file" => return Ok(vec![Folded::Chunk(file_chunk(chunk, "")?)]),
+            b"file" => return Ok(vec![ChunkStep::Chunk(file_chunk(chunk, "")?)]),
             b"start-step" => {
                 self.new_step = true;
                 return Ok(Vec::new());
@@ -442,10 +393,10 @@ impl StreamState {
                             metadata: Some(metadata),
                         },
                     ) => {
-                        vec![Folded::Seal(index, metadata)]
+                        vec![ChunkStep::Seal(index, metadata)]
                     }
                     (Some(_), _) => Vec::new(),
-                    (None, end) => vec![Folded::Event(end)],
+                    (None, end) => vec![ChunkStep::Event(end)],
                 });
             }
             b"tool-input-start" => {
@@ -465,7 +416,7 @@ impl StreamState {
                 let result = failure(chunk, "toolCallId", "errorText")?;
                 self.note_tool(chunk, false);
                 let mut steps = self.call_step(call);
-                steps.push(Folded::Event(result));
+                steps.push(ChunkStep::Event(result));
                 return Ok(steps);
             }
             b"tool-output-available" | b"tool-output-error" => {
@@ -477,10 +428,10 @@ impl StreamState {
                     },
                     _ => failure(chunk, "toolCallId", "errorText")?,
                 };
-                let mut steps = vec![Folded::Event(result)];
+                let mut steps = vec![ChunkStep::Event(result)];
                 steps.extend(
                     self.note_tool(chunk, true)
-                        .map(|(id, meta)| Folded::Meta(id, meta)),
+                        .map(|(id, meta)| ChunkStep::Meta(id, meta)),
                 );
                 return Ok(steps);
             }
@@ -498,7 +449,7 @@ impl StreamState {
             }
             _ => return Ok(Vec::new()),
         };
-        Ok(vec![Folded::Event(event)])
+        Ok(vec![ChunkStep::Event(event)])
     }
 
     /// One `streamText` `fullStream` part (as JSON) as agent events.
@@ -589,23 +540,23 @@ fn error_text(error: Option<&Json>) -> Json {
 /// a `step-start` makes the step's first call open a batch of its own (as in the stream).
 /// Tool parts are `tool-<name>` (static) or `dynamic-tool` with `toolName`; their `state`
 /// says how far the call got.
-fn part_events(state: &mut StreamState, part: &Json, path: &str) -> FormatResult<Vec<Folded>> {
+fn part_events(state: &mut StreamState, part: &Json, path: &str) -> FormatResult<Vec<ChunkStep>> {
     object(part, path)?;
     let tag = string(part, "type", path)?;
     let bytes = tag.as_bytes();
     let events = match bytes {
-        b"file" => return Ok(vec![Folded::Chunk(file_chunk(part, path)?)]),
+        b"file" => return Ok(vec![ChunkStep::Chunk(file_chunk(part, path)?)]),
         b"step-start" => {
             state.new_step = true;
             return Ok(Vec::new());
         }
         b"text" => {
-            return Ok(vec![Folded::Chunk(Chunk::Text {
+            return Ok(vec![ChunkStep::Chunk(Chunk::Text {
                 text: string(part, "text", path)?.clone(),
             })])
         }
         b"reasoning" => {
-            return Ok(vec![Folded::Chunk(Chunk::Thinking {
+            return Ok(vec![ChunkStep::Chunk(Chunk::Thinking {
                 text: string(part, "text", path)?.clone(),
                 metadata: present(part.get("providerMetadata")).cloned(),
             })])
@@ -661,7 +612,7 @@ fn part_events(state: &mut StreamState, part: &Json, path: &str) -> FormatResult
         };
     }
     let mut steps = state.call_step(call);
-    steps.extend(events.map(Folded::Event));
+    steps.extend(events.map(ChunkStep::Event));
     Ok(steps)
 }
 
@@ -687,7 +638,7 @@ pub fn read_message(message: &Json) -> FormatResult<FormatMessage> {
     let mut state = StreamState::default();
     for (i, part) in array(message, "parts", "")?.iter().enumerate() {
         for folded in part_events(&mut state, part, &index("parts", i))? {
-            fold_owned(&mut chunks, folded);
+            apply_owned(&mut chunks, folded);
         }
     }
     Ok(ChatMessage {
@@ -706,7 +657,7 @@ pub fn fold_ui_chunks(chunks: &[Json]) -> FormatResult<Vec<FormatChunk>> {
         let len = folded.chunks().len();
         let steps = state.ui_chunk(chunk, len).map_err(|e| within(e, &index("", i)))?;
         for step in steps {
-            fold_owned(&mut folded, step);
+            apply_owned(&mut folded, step);
         }
     }
     Ok(folded.into_chunks())
@@ -856,35 +807,6 @@ pub fn read_messages(messages: &[Json]) -> FormatResult<Vec<FormatMessage>> {
         .collect()
 }
 
-// ─── The row of the table of formats ─────────────────────────────────────────────
-
-use crate::reading::check::Skips;
-use crate::reading::fold::{Folded as Messages, LiveFold};
-use crate::reading::format::{Format, Sniff};
-
-/// Whether a stream's first value opens a UI message stream (see
-/// [`crate::bytes`]'s detection, which decides the same by the same rule).
-fn opens_ui_stream(sniff: &Sniff, at: usize) -> bool {
-    !sniff.is_array()
-        && sniff.value(at).is_some_and(|value| {
-            let tag = value.get("type").and_then(Json::as_str).map(Wtf8::as_bytes);
-            let has_id = value.get("id").is_some();
-            tag.is_some_and(|tag| {
-                is_ui_only_type(tag)
-                    || (has_id && matches!(tag, b"text-delta" | b"reasoning-delta" | b"reasoning-end"))
-            }) || is_ui_error(value)
-        })
-}
-
-/// A UI message stream folded live: each `start` chunk begins a message named by its
-/// `messageId`.
-#[derive(Debug, Default)]
-pub struct UiStream {
-    state: StreamState,
-    /// The `messageId` of the open message: a `start` with the same id continues it.
-    open_id: Option<String>,
-}
-
 impl PartKind {
     const ALL: [(PartKind, &'static str); 2] = [(PartKind::Text, "text"), (PartKind::Reasoning, "reasoning")];
 
@@ -900,7 +822,7 @@ impl StreamState {
     /// What it remembers, as JSON: per kind, each part id's chunk index (the next
     /// delta of a part lands there), the newest part, each reasoning part's latest
     /// metadata, whether a step began, and each call's `meta` so far.
-    fn save(&self) -> Json {
+    pub fn save(&self) -> Json {
         use crate::reading::resume::number;
         let parts = PartKind::ALL.map(|(kind, name)| {
             let mut ids: Vec<(Wtf8, Json)> = self
@@ -939,7 +861,7 @@ impl StreamState {
         ])
     }
 
-    fn restore(state: &Json) -> Result<Self, String> {
+    pub fn restore(state: &Json) -> Result<Self, String> {
         use crate::reading::resume::{flag, members, whole};
         let parts_state = state.get("parts").unwrap_or(&Json::Null);
         let mut parts = HashMap::new();
@@ -983,94 +905,6 @@ impl StreamState {
         })
     }
 }
-
-impl UiStream {
-    /// [`LiveFold::save`], also for the `events` stream when it is a UI stream.
-    pub fn save_state(&self) -> Json {
-        let mut state = self.state.save();
-        if let Json::Object(fields) = &mut state {
-            fields.push((
-                Wtf8::from("openId"),
-                self.open_id.as_deref().map_or(Json::Null, Json::string),
-            ));
-        }
-        state
-    }
-
-    pub fn restore_state(state: &Json) -> Result<Self, String> {
-        crate::reading::resume::object(state)?;
-        Ok(UiStream {
-            state: StreamState::restore(state)?,
-            open_id: crate::reading::resume::optional_text(state, "openId")?
-                .map(|id| id.to_string_lossy().into_owned()),
-        })
-    }
-}
-
-impl LiveFold for UiStream {
-    fn save(&self) -> Json {
-        self.save_state()
-    }
-
-    fn restore(&mut self, state: &Json, _messages: &Messages) -> Result<(), String> {
-        *self = Self::restore_state(state)?;
-        Ok(())
-    }
-
-    fn push(&mut self, value: Json, line: usize, out: &mut Messages, skips: &mut Skips) -> FormatResult<()> {
-        if !matches!(value, Json::Object(_)) {
-            return skips.skip(line, "a value that is not an object");
-        }
-        let Some(tag) = value.get("type").and_then(Json::as_str) else {
-            return skips.skip(line, "a chunk without a \"type\"");
-        };
-        let bytes = tag.as_bytes();
-        if !is_ui_chunk_type(bytes) && !is_agent_event_type(bytes) {
-            return skips.skip(line, format_args!("unknown chunk type \"{tag}\""));
-        }
-        // The SDK refuses a tool's output for a call its message does not hold; its name and
-        // input are nowhere, so there is no call to show it on.
-        if matches!(
-            bytes,
-            b"tool-output-available" | b"tool-output-error" | b"tool-output-denied"
-        ) {
-            if let Some(id) = value.get("toolCallId").and_then(Json::as_str) {
-                if !out.has_call(id) {
-                    return skips.skip(line, format_args!("{tag} for a call never announced"));
-                }
-            }
-        }
-        if *tag == "start" {
-            let id = match value.get("messageId") {
-                Some(Json::String(id)) => Some(id.to_string_lossy().into_owned()),
-                _ => None,
-            };
-            if id.is_none() || id != self.open_id || out.open_role().is_none() {
-                out.begin(MessageRole::Assistant, id.clone());
-                self.state.start_message();
-                self.open_id = id;
-            }
-            return Ok(());
-        }
-        let len = out.open_len();
-        for step in self.state.ui_chunk(&value, len)? {
-            out.fold_open(step);
-        }
-        Ok(())
-    }
-}
-
-pub const AI_SDK: Format = Format {
-    name: "ai-sdk",
-    summary: "an AI SDK UI message stream, SSE or NDJSON (one assistant message per start chunk)",
-    detect: opens_ui_stream,
-    near: crate::reading::format::near_nothing,
-    // Read as a UI message stream whatever its first frame is (an error may come first).
-    history: Some(crate::history::read_ai_sdk),
-    leaves: false,
-    stream: Some((|| Box::new(UiStream::default()), "turn")),
-    write: None,
-};
 
 /// A file chunk's URL as a UI message part holds it: its `url`, else its base64 `data` as
 /// a `data:` URL.

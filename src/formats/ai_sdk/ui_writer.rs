@@ -25,6 +25,7 @@ use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
 use crate::reading::fold::{Folded, Rewrite};
 use crate::reading::resume::{self, count, flag, number, whole};
+use crate::reading::writer::LiveWriter;
 
 /// What has been written of one message.
 #[derive(Debug, Default, Clone)]
@@ -183,6 +184,28 @@ fn chunk(ty: &str, fields: impl IntoIterator<Item = (&'static str, Json)>) -> Js
 
 fn suffix(text: &Wtf8, from: usize) -> Json {
     Json::String(text.tail_from(from))
+}
+
+impl LiveWriter for UiWriter {
+    fn write(&mut self, messages: &Folded, ended: bool, touched: &[(usize, usize)]) -> Vec<Json> {
+        UiWriter::write(self, messages, ended, touched)
+    }
+
+    fn wants(&self, message: usize, chunk: usize) -> bool {
+        UiWriter::wants(self, message, chunk)
+    }
+
+    fn rewritten(&mut self, rewrite: &Rewrite, messages: &Folded) {
+        UiWriter::rewritten(self, rewrite, messages)
+    }
+
+    fn save(&self, messages: &Folded, touched: &[(usize, usize)]) -> Json {
+        UiWriter::save(self, messages, touched)
+    }
+
+    fn mark_end(&mut self) -> bool {
+        UiWriter::mark_end(self)
+    }
 }
 
 impl UiWriter {
@@ -576,7 +599,7 @@ fn write_message(
             end_thinking(j, sealed(&chunks[j]), &part_id, out);
         }
         if written.replaced {
-            let message = crate::live::conversation::owned_message(messages, index);
+            let message = crate::reading::fold::owned_message(messages, index);
             out.push(chunk(
                 "data-message-replaced",
                 [
@@ -589,30 +612,5 @@ fn write_message(
         out.push(chunk("finish-step", []));
         out.push(chunk("finish", []));
         written.finished = true;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::live::conversation::Conversation;
-    use crate::reading::format::find;
-
-    #[test]
-    fn a_character_split_across_two_deltas_is_written_whole() {
-        let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
-        live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"a\\ud835\"}\n")
-            .unwrap();
-        let first = live.ui_chunks();
-        live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"\\udcb3b\"}\n")
-            .unwrap();
-        let second = live.ui_chunks();
-        assert_eq!(
-            String::from_utf8(first.last().unwrap().to_json()).unwrap(),
-            r#"{"type":"text-delta","id":"0-0","delta":"a\ud835"}"#
-        );
-        assert_eq!(
-            String::from_utf8(second[0].to_json()).unwrap(),
-            r#"{"type":"text-delta","id":"0-0","delta":"\udcb3b"}"#
-        );
     }
 }

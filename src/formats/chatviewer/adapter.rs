@@ -168,7 +168,7 @@ fn user_display<S: Source>(
     }
     let last = source.get(source.element(parts, count - 1)?, Key::Text)?;
     if source.value_type(last)? == ValueType::String
-        && crate::formats::qwen::recording::is_context_text(&String::from_utf16_lossy(&source.units(last)?))
+        && crate::reading::hook_context::is_context_text(&String::from_utf16_lossy(&source.units(last)?))
     {
         // The last piece is that part's text (every part here had a string text).
         pieces.pop();

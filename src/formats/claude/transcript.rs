@@ -44,46 +44,14 @@ use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
 use crate::bytes::value::{is_true, str_of, Json};
 use crate::bytes::wtf8::Wtf8;
-use crate::formats::pi::session::{signature_metadata, tool_result_value};
+use crate::reading::blocks::{blocks, file_chunk, is_bookkeeping_line, plain_text, BOOKKEEPING};
+use crate::reading::blocks::{signature_metadata, tool_result_value};
 use crate::reading::check::Skips;
+use crate::reading::check::{NO_CALL_ID, NO_TOOL_USE_ID, ORPHAN_RESULT};
 use crate::reading::format::View;
 use crate::reading::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
 use crate::reading::model_json::{FormatEvent, FormatMessage};
 use crate::reading::stored::StoredMessages;
-
-/// Why a tool result is left out: its call is not in the conversation read.
-pub const ORPHAN_RESULT: &str = "a tool result whose call is not in the conversation";
-
-/// Content blocks skipped because they name nothing to place them by.
-pub const NO_CALL_ID: &str = "a tool_use block without an id or a name";
-pub const NO_TOOL_USE_ID: &str = "a tool_result block without a tool_use_id";
-
-/// Line types that are bookkeeping, not conversation: session state, titles, file
-/// snapshots, hook and tool progress, prompts queued while the model works.
-const BOOKKEEPING: [&str; 16] = [
-    "summary",
-    "file-history-snapshot",
-    "queue-operation",
-    "custom-title",
-    "progress",
-    "last-prompt",
-    "permission-mode",
-    "attachment",
-    "ai-title",
-    "agent-name",
-    "away_summary",
-    "turn_duration",
-    "tag",
-    "pr-link",
-    "worktree-state",
-    "mode",
-];
-
-/// Whether a line is one of Claude Code's bookkeeping lines (a session title, a file
-/// snapshot, a queued prompt …), not a conversation line.
-pub fn is_bookkeeping_line(line: &Json) -> bool {
-    str_of(line, "type").is_some_and(|ty| BOOKKEEPING.iter().any(|b| ty == b))
-}
 
 /// Whether a line is a conversation line (`user`, `assistant`, `system` with a `uuid`).
 pub fn is_conversation_line(line: &Json) -> bool {
@@ -99,7 +67,7 @@ pub fn is_conversation_line(line: &Json) -> bool {
 ///
 /// A line without the last two still tells Claude Code when it holds an API message
 /// (`message.content`, where Qwen Code's records hold `message.parts`).
-fn has_envelope(line: &Json) -> bool {
+pub fn has_envelope(line: &Json) -> bool {
     let tree = str_of(line, "type").is_some()
         && str_of(line, "uuid").is_some()
         && line.get("parentUuid").is_some()
@@ -434,130 +402,6 @@ impl LineFold for Transcript {
     }
 }
 
-fn blocks(content: Option<&Json>) -> &[Json] {
-    match content {
-        Some(Json::Array(blocks)) => blocks,
-        _ => &[],
-    }
-}
-
-/// A content as one text: a string as it is, the text blocks joined.
-fn plain_text(content: Option<&Json>) -> Wtf8 {
-    match content {
-        Some(Json::String(text)) => text.clone(),
-        _ => {
-            let mut text = Wtf8::new();
-            for block in blocks(content) {
-                if let Some(t) = str_of(block, "text") {
-                    text.push_wtf8(t.as_bytes());
-                }
-            }
-            text
-        }
-    }
-}
-
-/// An Anthropic `image` / `document` block: `source` base64 (`media_type`, `data`) or a
-/// `url`.
-pub fn file_chunk(block: &Json) -> Option<Chunk<Wtf8, Json>> {
-    let source = block.get("source")?;
-    let media_type = str_of(source, "media_type").cloned().unwrap_or_else(|| {
-        Wtf8::from(if str_of(block, "type").is_some_and(|t| *t == "document") {
-            "application/pdf"
-        } else {
-            "image/*"
-        })
-    });
-    Some(Chunk::File {
-        media_type,
-        data: str_of(source, "data").cloned(),
-        url: str_of(source, "url").cloned(),
-        filename: str_of(block, "title").cloned(),
-    })
-}
-
-/// One piece of a message read from content blocks, for readers that fold line by line.
-#[derive(Debug)]
-pub enum Piece {
-    Event(FormatEvent),
-    Chunk(Chunk<Wtf8, Json>),
-}
-
-/// A line's content blocks as the pieces they add, and the side they belong to: a user
-/// line of tool results only belongs to the assistant's message, whose calls they answer.
-/// The blocks that add nothing are given back as `(index, why)`, for the reader to count.
-pub fn block_pieces(blocks: &[Json], user: bool) -> (MessageRole, Vec<Piece>, Vec<(usize, String)>) {
-    let results_only = !blocks.is_empty()
-        && blocks
-            .iter()
-            .all(|b| str_of(b, "type").is_some_and(|t| *t == "tool_result"));
-    let side = if user && !results_only {
-        MessageRole::User
-    } else {
-        MessageRole::Assistant
-    };
-    let mut pieces = Vec::with_capacity(blocks.len());
-    let mut unplaced = Vec::new();
-    for (i, block) in blocks.iter().enumerate() {
-        let before = pieces.len();
-        let kind = str_of(block, "type");
-        match kind.map(Wtf8::as_bytes) {
-            Some(b"text") => {
-                if let Some(text) = str_of(block, "text") {
-                    pieces.push(Piece::Event(FormatEvent::TextDelta { delta: text.clone() }));
-                }
-            }
-            Some(b"thinking") if !user => {
-                if let Some(text) = str_of(block, "thinking") {
-                    pieces.push(Piece::Event(FormatEvent::ReasoningDelta { delta: text.clone() }));
-                }
-                if let Some(signature) = str_of(block, "signature").filter(|s| !s.is_empty()) {
-                    pieces.push(Piece::Event(FormatEvent::ReasoningEnd {
-                        metadata: Some(signature_metadata(&Wtf8::from("anthropic"), signature)),
-                    }));
-                }
-            }
-            Some(b"tool_use") if !user => {
-                if let (Some(id), Some(name)) = (str_of(block, "id"), str_of(block, "name")) {
-                    pieces.push(Piece::Event(FormatEvent::ToolCall {
-                        id: id.clone(),
-                        name: name.clone(),
-                        arguments: block.get("input").cloned().unwrap_or(Json::Undefined),
-                    }));
-                }
-            }
-            Some(b"tool_result") => {
-                if let Some(id) = str_of(block, "tool_use_id") {
-                    pieces.push(Piece::Event(FormatEvent::ToolResult {
-                        tool_call_id: id.clone(),
-                        result: tool_result_value(block.get("content").cloned().unwrap_or(Json::Undefined)),
-                        is_error: Json::Bool(is_true(block, "is_error")),
-                    }));
-                }
-            }
-            Some(b"image" | b"document") => pieces.extend(file_chunk(block).map(Piece::Chunk)),
-            _ => {}
-        }
-        if pieces.len() == before {
-            let why = match kind {
-                Some(kind) if user && matches!(kind.as_bytes(), b"thinking" | b"tool_use") => {
-                    format!("a \"{kind}\" content block in a user line")
-                }
-                Some(kind) if KNOWN_BLOCKS.iter().any(|k| *kind == *k) => {
-                    format!("a \"{kind}\" content block without the fields it needs")
-                }
-                Some(kind) => format!("unknown content block \"{kind}\""),
-                None => "a content block without a \"type\"".to_string(),
-            };
-            unplaced.push((i, why));
-        }
-    }
-    (side, pieces, unplaced)
-}
-
-/// The content block types [`block_pieces`] reads.
-const KNOWN_BLOCKS: &[&str] = &["text", "thinking", "tool_use", "tool_result", "image", "document"];
-
 /// The kind a known line that shows nothing is counted as (its type), if it is one.
 pub fn bookkeeping_kind(line: &Json) -> Option<&Wtf8> {
     str_of(line, "type").filter(|ty| BOOKKEEPING.iter().any(|b| *ty == b))
@@ -567,24 +411,3 @@ pub fn bookkeeping_kind(line: &Json) -> Option<&Wtf8> {
 pub fn is_known_line(line: &Json) -> bool {
     is_conversation_line(line) || is_bookkeeping_line(line)
 }
-
-/// The `claude` row of the table of formats.
-pub const CLAUDE: crate::reading::format::Format = crate::reading::format::Format {
-    name: "claude",
-    summary: "a Claude Code transcript (~/.claude/projects/…/*.jsonl)",
-    detect: |sniff, at| {
-        sniff
-            .line(at)
-            .is_some_and(|line| is_transcript_line(line) || has_envelope(line))
-    },
-    // Session state and bookkeeping a newer version writes (`queue-operation`,
-    // `permission-mode`, …) carry the session id; detection looks past them.
-    near: |line| {
-        (str_of(line, "type").is_some() && str_of(line, "sessionId").is_some())
-            .then_some("lines with a sessionId as Claude Code writes, none of a type this version knows")
-    },
-    history: Some(crate::history::read_claude_history),
-    leaves: false,
-    stream: None,
-    write: None,
-};

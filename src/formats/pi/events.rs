@@ -37,9 +37,9 @@ use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
 use crate::formats::pi::message_end::{covers, target, DIFFERS};
 use crate::formats::pi::session::{
-    error_event, provider, read_message, signature_metadata, tool_call_event, tool_result_value, Stored,
-    UNKNOWN_PROVIDER,
+    error_event, provider, read_message, tool_call_event, Stored, UNKNOWN_PROVIDER,
 };
+use crate::reading::blocks::{signature_metadata, tool_result_value};
 use crate::reading::check::{object, string, FormatError, FormatResult, Skips};
 use crate::reading::fold::{Folded, LiveFold};
 

@@ -19,8 +19,8 @@ use crate::model::{AgentEvent, MessageRole};
 
 use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
-use crate::formats::pi::events::PiEvents;
-use crate::formats::pi::session::{signature_metadata, tool_result_value, ABORTED, UNKNOWN_PROVIDER};
+use crate::formats::pi::session::{ABORTED, UNKNOWN_PROVIDER};
+use crate::reading::blocks::{signature_metadata, tool_result_value};
 use crate::reading::check::{object, optional_string, string, FormatResult, Skips};
 use crate::reading::fold::{Folded, LiveFold};
 use crate::reading::model_json::FormatEvent;
@@ -360,92 +360,3 @@ impl LiveFold for Gateway {
         }
     }
 }
-
-// ─── Rows of the table ───────────────────────────────────────────────────────────
-
-use crate::reading::format::{tag as tag_of, Format, Sniff};
-
-/// The event types of pi's `--mode json` and `--mode rpc` output.
-const PI_EVENT_TYPES: &[&[u8]] = &[
-    b"agent_start",
-    b"agent_end",
-    b"turn_start",
-    b"turn_end",
-    b"message_start",
-    b"message_update",
-    b"message_end",
-    b"tool_execution_start",
-    b"tool_execution_update",
-    b"tool_execution_end",
-    b"auto_compaction_start",
-    b"auto_compaction_end",
-    b"auto_retry_start",
-    b"auto_retry_end",
-    // pi 0.84 and later.
-    b"compaction_start",
-    b"compaction_end",
-    b"queue_update",
-    b"agent_settled",
-    b"summarization_retry_scheduled",
-    b"summarization_retry_attempt_start",
-    b"summarization_retry_finished",
-    b"bash_execution_update",
-];
-
-const SHORTHAND_TYPES: &[&[u8]] = &[
-    b"delta",
-    b"thinking-delta",
-    b"thinking-end",
-    b"tool-start",
-    b"tool-end",
-    b"final",
-];
-
-fn is_pi_event(value: &Json) -> bool {
-    tag_of(value, "type").is_some_and(|t| PI_EVENT_TYPES.contains(&t))
-}
-
-/// A session header followed by agent events (`--mode json`), or agent events alone.
-fn detect_pi_events(sniff: &Sniff, at: usize) -> bool {
-    let lines = sniff.lines();
-    match lines.get(at) {
-        Some(line) if tag_of(line, "type") == Some(b"session") => lines[at + 1..].iter().any(is_pi_event),
-        Some(line) => is_pi_event(line),
-        None => false,
-    }
-}
-
-/// Gateway frames, or the shorthand events (the responses to requests that may lead a
-/// capture say nothing).
-fn detect_gateway(sniff: &Sniff, at: usize) -> bool {
-    sniff.line(at).is_some_and(|line| match tag_of(line, "type") {
-        Some(b"event") => tag_of(line, "event").is_some() && line.get("payload").is_some(),
-        Some(kind) => SHORTHAND_TYPES.contains(&kind),
-        None => false,
-    })
-}
-
-pub const PI_EVENTS: Format = Format {
-    name: "pi-events",
-    summary: "pi's agent events (pi --mode json or rpc output), NDJSON",
-    detect: detect_pi_events,
-    near: crate::reading::format::near_nothing,
-    history: None,
-    leaves: false,
-    stream: Some((|| Box::new(PiEvents::default()), "message")),
-    write: None,
-};
-
-pub const PI_STREAM: Format = Format {
-    name: "pi-stream",
-    summary: "OpenClaw gateway frames (or the shorthand webchat events), NDJSON",
-    detect: detect_gateway,
-    near: |line| {
-        (matches!(tag_of(line, "type"), Some(b"res" | b"req")) && line.get("id").is_some())
-            .then_some("gateway requests and responses, but no event after them")
-    },
-    history: None,
-    leaves: false,
-    stream: Some((|| Box::new(Gateway::default()), "turn")),
-    write: None,
-};

@@ -35,6 +35,7 @@ use crate::reducer::append_event;
 
 use crate::bytes::value::{self, Json, ParseErrorKind};
 use crate::bytes::wtf8::Wtf8;
+use crate::reading::blocks::{signature_metadata, tool_result_value};
 use crate::reading::check::{
     index, join, object, optional_string, string, wrong, FormatError, FormatResult, Skips,
 };
@@ -430,14 +431,6 @@ fn unknown_block(skips: &mut Skips, line: usize, path: &str, kind: &[u8]) -> For
     )
 }
 
-/// `{ [provider]: { signature } }`.
-pub fn signature_metadata(provider: &Wtf8, signature: &Wtf8) -> Json {
-    Json::Object(vec![(
-        provider.clone(),
-        Json::object([("signature", Json::String(signature.clone()))]),
-    )])
-}
-
 /// The provider an assistant message names, for its signatures.
 pub fn provider(message: &Json, base: &str) -> FormatResult<Wtf8> {
     Ok(optional_string(message, "provider", base)?
@@ -525,22 +518,6 @@ fn assistant_chunks(
         }
     }
     Ok(chunks)
-}
-
-/// A tool result's content as a call's `result`: the joined text when every block is a
-/// text block, else the content as given.
-pub fn tool_result_value(content: Json) -> Json {
-    let Json::Array(blocks) = &content else {
-        return content;
-    };
-    let mut joined = Wtf8::new();
-    for block in blocks {
-        match (block.get("type").and_then(Json::as_str), block.get("text")) {
-            (Some(tag), Some(Json::String(text))) if *tag == "text" => joined.push_wtf8(text.as_bytes()),
-            _ => return content,
-        }
-    }
-    Json::String(joined)
 }
 
 /// The session file for `messages`: a version 3 header, then one entry per stored
@@ -855,24 +832,8 @@ impl SessionWriter {
     }
 }
 
-// ─── The row of the table ────────────────────────────────────────────────────────
-
-use crate::reading::format::{tag, Format, Sniff};
-
-const ENTRY_TYPES: &[&[u8]] = &[
-    b"session",
-    b"message",
-    b"model_change",
-    b"thinking_level_change",
-    b"compaction",
-    b"branch_summary",
-    b"custom",
-    b"custom_message",
-    b"label",
-    b"session_info",
-];
-
-const ROLES: &[&[u8]] = &[
+/// The roles of the messages a session stores.
+pub const ROLES: &[&[u8]] = &[
     b"user",
     b"assistant",
     b"toolResult",
@@ -882,26 +843,3 @@ const ROLES: &[&[u8]] = &[
     b"branchSummary",
     b"compactionSummary",
 ];
-
-/// A session header or entry, or a bare message.
-fn detect(sniff: &Sniff, at: usize) -> bool {
-    sniff.line(at).is_some_and(|line| match tag(line, "type") {
-        Some(b"message") => matches!(line.get("message"), Some(Json::Object(_))),
-        Some(kind) => ENTRY_TYPES.contains(&kind) && (kind != b"custom" || line.get("id").is_some()),
-        None => tag(line, "role").is_some_and(|role| ROLES.contains(&role)) && line.get("content").is_some(),
-    })
-}
-
-pub const PI: Format = Format {
-    name: "pi",
-    summary: "a Pi / OpenClaw session file (v1–v3), JSONL",
-    detect,
-    near: |line| {
-        (tag(line, "type").is_some() && tag(line, "id").is_some() && line.get("parentId").is_some())
-            .then_some("entries with an id and a parentId as pi writes, none of a type this version knows")
-    },
-    history: Some(crate::history::read_pi_history),
-    leaves: true,
-    stream: None,
-    write: Some(|messages| Ok(write_session(messages))),
-};

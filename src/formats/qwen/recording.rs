@@ -36,16 +36,13 @@ use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
 use crate::bytes::value::{is_true, str_of, Json};
 use crate::bytes::wtf8::Wtf8;
-use crate::formats::claude::transcript::ORPHAN_RESULT;
 use crate::reading::check::Skips;
+use crate::reading::check::ORPHAN_RESULT;
 use crate::reading::format::View;
+use crate::reading::hook_context::is_context_text;
 use crate::reading::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
 use crate::reading::model_json::{FormatEvent, FormatMessage};
 use crate::reading::stored::StoredMessages;
-
-/// The tag around the context a UserPromptSubmit hook adds to a prompt.
-pub const CONTEXT_OPEN: &str = "<qwen:user-prompt-submit-context>";
-pub const CONTEXT_CLOSE: &str = "</qwen:user-prompt-submit-context>";
 
 /// System subtypes that are session bookkeeping, not conversation.
 const BOOKKEEPING: [&str; 26] = [
@@ -147,24 +144,6 @@ pub fn is_context_part(part: &Json) -> bool {
     str_of(part, "text")
         .map(|text| is_context_text(&text.to_string_lossy()))
         .unwrap_or(false)
-}
-
-/// Whether a text, trimmed, is exactly a user-prompt-submit context block.
-pub fn is_context_text(text: &str) -> bool {
-    let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-    let (Some(rest), true) = (
-        text.strip_prefix(CONTEXT_OPEN).and_then(|r| r.strip_prefix('\n')),
-        text.ends_with(&format!("\n{CONTEXT_CLOSE}")),
-    ) else {
-        return false;
-    };
-    let Some(body) = rest
-        .strip_suffix(CONTEXT_CLOSE)
-        .and_then(|b| b.strip_suffix('\n'))
-    else {
-        return false;
-    };
-    !body.contains(CONTEXT_OPEN) && !body.contains(CONTEXT_CLOSE)
 }
 
 /// What Qwen's transcript view shows of a user record's text: `displayText` when the
@@ -441,15 +420,3 @@ pub fn is_known_record(line: &Json) -> bool {
         _ => false,
     }
 }
-
-/// The `qwen` row of the table of formats.
-pub const QWEN: crate::reading::format::Format = crate::reading::format::Format {
-    name: "qwen",
-    summary: "a Qwen Code chat recording (ChatRecord JSONL)",
-    detect: |sniff, at| sniff.line(at).is_some_and(is_record),
-    near: crate::reading::format::near_nothing,
-    history: Some(crate::history::read_qwen_history),
-    leaves: false,
-    stream: None,
-    write: None,
-};

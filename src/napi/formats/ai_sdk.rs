@@ -3,17 +3,23 @@
 //! the caller's values as JSON text and runs the rules of `crate::formats::ai_sdk`.
 
 use napi::bindgen_prelude::{Env, Result, Unknown};
+use napi::sys;
 use napi::JsValue;
 use napi_derive::napi;
+
+use crate::formats::ai_sdk::AI_SDK;
 
 use crate::bytes::value::Json;
 use crate::formats::ai_sdk::chunks::{self as ai_sdk, StreamState};
 use crate::reading::check::FormatError;
 use crate::reading::model_json::{event_json, messages_from_json, FormatEvent};
 
-use super::entry::caught;
-use super::formats::{array_of, give, give_messages, object_of, within};
-use super::json_bridge::Bridge;
+use super::super::conversation::{self, Conversation};
+use super::super::json_bridge::Bridge;
+use super::super::json_bridge::{array_of, give, give_messages, object_of, within};
+use super::super::raw::call::caught;
+use super::super::raw::js::{Js, JsResult, Value as JsHandle};
+use super::super::stream::glue;
 
 fn events_of(
     b: &Bridge,
@@ -141,4 +147,53 @@ fn at_element(i: usize, mut error: FormatError) -> FormatError {
         false => format!("[{i}].{}", error.path),
     };
     error
+}
+
+// ─── Serving `useChat` from a live conversation ─────────────────────────────────
+
+const CHUNKS: &str = "Conversation.toUIMessageChunks";
+const STREAM: &str = "Conversation.toUIMessageStream";
+
+fn ui_chunks(js: &Js, c: &Conversation) -> JsResult<JsHandle> {
+    c.served_js(js, CHUNKS, &AI_SDK)
+}
+
+fn ui_stream(js: &Js, c: &Conversation) -> JsResult<JsHandle> {
+    c.served_sse_js(js, STREAM, &AI_SDK, Some(b"[DONE]"))
+}
+
+unsafe extern "C" fn raw_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { conversation::method(env, info, CHUNKS, |js, c, []| ui_chunks(js, c)) }
+}
+
+unsafe extern "C" fn raw_stream(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { conversation::method(env, info, STREAM, |js, c, []| ui_stream(js, c)) }
+}
+
+/// `Conversation`'s methods that serve a `useChat` frontend.
+pub const CONVERSATION_METHODS: [conversation::Method; 2] = [
+    (c"toUIMessageChunks", raw_chunks),
+    (c"toUIMessageStream", raw_stream),
+];
+
+#[napi]
+impl Conversation {
+    /// What the conversation gained since the last call, as AI SDK UI message stream
+    /// chunks, for a `useChat` frontend: each assistant message a UI message (`start` …
+    /// `finish`), its parts closed once it is done (a later message began, or `end`).
+    /// The SDK's `readUIMessageStream` makes of them what `aiSdk.fromMessage` gives.
+    #[napi(
+        js_name = "toUIMessageChunks",
+        ts_return_type = "Array<{ type: string; [key: string]: unknown }>"
+    )]
+    pub fn to_ui_message_chunks<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, CHUNKS, |js| ui_chunks(js, self))
+    }
+
+    /// `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
+    /// `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
+    #[napi(js_name = "toUIMessageStream", ts_return_type = "string")]
+    pub fn to_ui_message_stream<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        glue(env, STREAM, |js| ui_stream(js, self))
+    }
 }

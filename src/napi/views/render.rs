@@ -1,13 +1,14 @@
 //! The adapters' results as JavaScript objects, keys in the seed's order.
 
-use crate::formats::acp::updates::{Payload, Role, WebviewMessage};
+use crate::formats::acp::updates::{Role, WebviewMessage};
 use crate::model::AgentEvent;
+use crate::views::tool_call::Payload;
 use crate::views::unified::{
     Content, Timestamp, ToolCallSlot, ToolCallView, ToolOutput, ToolStatus, UnifiedId, UnifiedMessage,
     UnifiedType,
 };
 
-use super::js::{Interned, Js, JsResult, Value};
+use super::super::raw::js::{Interned, Js, JsResult, Value};
 
 /// Renders rows; `now` is the clock value for rows stamped [`Timestamp::Now`], read
 /// only if one is.
