@@ -9,7 +9,7 @@ import { dirname, join, relative } from 'node:path'
 import { CACHE, install } from './install.mjs'
 import { launch } from './proc.mjs'
 import { SCENARIOS } from './scenarios.mjs'
-import { startServer } from './server/index.mjs'
+import { startServer } from './server/server.mjs'
 import { TASK_TOOLS } from './server/script.mjs'
 
 /** What every agent process gets; nothing else of the lab's own environment leaks in. */

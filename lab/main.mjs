@@ -24,7 +24,7 @@ import { MATRIX, QUICK } from './matrix.mjs'
 import { reduceCapture } from './reduce.mjs'
 import { runOne } from './run.mjs'
 import { SCENARIOS } from './scenarios.mjs'
-import { TOOLS } from './tools/index.mjs'
+import { TOOLS } from './tools/all.mjs'
 
 const { values } = parseArgs({
   options: {
