@@ -5,6 +5,7 @@
 //   npm run lab                                   the full matrix (lab/matrix.mjs) × every scenario
 //   npm run lab -- --quick                        one version per tool × text, tool, unicode
 //   npm run lab -- --tool codex --version 0.171.0 --scenario tool,abort
+//   npm run lab -- --tool codex,pi --version codex=0.171.0,pi=0.73.1
 //   npm run lab -- --check                        report on the captures already made
 //   npm run lab -- --list                         the tools, versions and scenarios
 //   npm run lab -- --matrix                       a Markdown table of the captures' status
@@ -102,7 +103,9 @@ for (const s of scenarios) if (!SCENARIOS[s]) throw new TypeError(`--scenario: n
 
 const results = []
 for (const t of tools) {
-  const versions = list(values.version) ?? (values.quick ? QUICK.tools[t] : MATRIX[t].map(([v]) => v))
+  // --version 0.171.0 for every tool named, or codex=0.171.0,pi=0.73.1 for each its own.
+  const given = list(values.version)?.filter((v) => !v.includes('=') || v.startsWith(`${t}=`)).map((v) => v.replace(/^[^=]*=/, ''))
+  const versions = given?.length ? given : values.quick ? QUICK.tools[t] : MATRIX[t].map(([v]) => v)
   for (const version of versions) {
     for (const scenario of scenarios) {
       const started = Date.now()
