@@ -25,7 +25,12 @@ function variant(name) {
     name,
     pkg: '@github/copilot',
     bin: 'copilot',
-    sessionRoots: (ctx) => [['session-state', join(ctx.home, '.copilot', 'session-state')]],
+    // The SQLite session store beside the events files is kept too (an index of sessions).
+    sessionRoots: (ctx) => [
+      ['session-state', join(ctx.home, '.copilot', 'session-state')],
+      // its write-ahead log holds what is not checkpointed yet
+      ...['', '-wal', '-shm'].map((x) => [`session-store.db${x}`, join(ctx.home, '.copilot', `session-store.db${x}`)]),
+    ],
     async run(ctx) {
       const wire = WIRES[name]
       const url = wire.COPILOT_PROVIDER_TYPE === 'anthropic' ? ctx.server.url : `${ctx.server.url}/v1`
