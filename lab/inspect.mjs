@@ -10,7 +10,9 @@ import { join, relative } from 'node:path'
 export function kindOf(o) {
   if (o === null || typeof o !== 'object') return typeof o
   const t = o.type ?? o.method ?? (o.record_type ? `record:${o.record_type}` : undefined)
-  if (t === undefined) return Object.keys(o).slice(0, 3).join(',') || '{}'
+  // Lines without a type are named by their keys, sorted: some tools write them in a
+  // different order each run (Codex's first exec line before ThreadEvent).
+  if (t === undefined) return `{${Object.keys(o).sort().slice(0, 5).join(',')}}`
   const sub =
     o.subtype ??
     (o.payload && typeof o.payload === 'object' ? (o.payload.type ?? o.payload.item?.type) : undefined) ??
