@@ -12,6 +12,7 @@ export function kindOf(o) {
   const t = o.type ?? o.method ?? (o.record_type ? `record:${o.record_type}` : undefined)
   // Lines without a type are named by their keys, sorted: some tools write them in a
   // different order each run (Codex's first exec line before ThreadEvent).
+  if (t === undefined && typeof o.msg?.type === 'string') return `msg/${o.msg.type}`
   if (t === undefined) return `{${Object.keys(o).sort().slice(0, 5).join(',')}}`
   const sub =
     o.subtype ??
