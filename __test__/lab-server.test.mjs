@@ -7,7 +7,7 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 
-import { startServer } from '../lab/server/index.mjs'
+import { startServer } from '../lab/server/server.mjs'
 import { chooseTurn } from '../lab/server/script.mjs'
 import { fromMessages } from '../lab/server/request.mjs'
 import { SCENARIOS } from '../lab/scenarios.mjs'
