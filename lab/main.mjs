@@ -16,7 +16,7 @@
 // <tool>/<version>/<scenario>/. Installs are cached in ~/.cache/agent-chunks-lab
 // (AGENT_CHUNKS_LAB_CACHE). Captures hold the tools' system prompts and tool descriptions:
 // they stay out of the repository.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CACHE } from './install.mjs'
@@ -118,8 +118,10 @@ for (const t of tools) {
     }
   }
 }
+// A log of every run, one line each, beside the captures (the table: --matrix).
 mkdirSync(outRoot, { recursive: true })
-writeFileSync(join(outRoot, `matrix-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(results, null, 2) + '\n')
+const at = new Date().toISOString()
+appendFileSync(join(outRoot, 'runs.jsonl'), results.map((r) => JSON.stringify({ at, ...r }) + '\n').join(''))
 const count = (s) => results.filter((r) => r.status === s).length
 console.log(`captured ${count('captured')}, incomplete ${count('incomplete')}, failed ${count('failed')}, unsupported ${count('unsupported')}, install-failed ${count('install-failed')} → ${outRoot}`)
 
