@@ -975,12 +975,27 @@ export interface SnReconciled {
   difference?: SnDifference
 }
 
+/** `SnFunctionCall` as the server's own `data:` frames spell it (.NET's default names). */
+export interface SnServerFunctionCall {
+  Id: string
+  Name: string
+  /** The arguments as a JSON string (parsed when read, if it is valid JSON). */
+  Arguments: string
+}
+
+/** `SnFunctionResult` as the server's own `data:` frames spell it (.NET's default names). */
+export interface SnServerFunctionResult {
+  CallId: string
+  Result: unknown
+  IsError: boolean
+}
+
 /** One event of the SSE stream. */
 export type SnStreamEvent =
   | { type: 'text'; data: string }
   | { type: 'function_call_update'; data: unknown }
-  | { type: 'function_call'; data: SnFunctionCall }
-  | { type: 'function_result'; data: SnFunctionResult | SnGatewayFunctionResult }
+  | { type: 'function_call'; data: SnFunctionCall | SnServerFunctionCall }
+  | { type: 'function_result'; data: SnFunctionResult | SnGatewayFunctionResult | SnServerFunctionResult }
   | { type: 'topic'; data: string }
   | { type: 'thought'; data: SnThinkingThought | SnGatewayThought }
 
