@@ -430,6 +430,19 @@ export interface FoldedStream {
 }
 
 /**
+ * A folder where a tool keeps its sessions by default: `$env/sessions` when the
+ * variable is set and not empty, else `~/home/sessions`.
+ */
+export interface FolderInfo {
+  /** The variable that moves the tool's home (`CLAUDE_CONFIG_DIR`). */
+  env?: string
+  /** The tool's home under the user's (`.claude`). */
+  home: string
+  /** The sessions' folder under the tool's home (`projects`). */
+  sessions: string
+}
+
+/**
  * Folds a recorded stream (NDJSON, or SSE) as a chat UI folds it live, by the stream
  * format's rules: `{ format, messages, origins, skipped }`, where `origins` names the
  * lines that built each message and chunk. Throws an `Error` with `line` for a value
@@ -448,6 +461,8 @@ export interface FormatInfo {
   stream: boolean
   /** It can be written from messages. */
   write: boolean
+  /** Where the tool that writes it keeps its files by default. */
+  folders: Array<FolderInfo>
 }
 
 /** A format of the table: every name `detectFormat` gives and the functions here take. */

@@ -38,6 +38,20 @@ pub struct FormatInfo {
     pub stream: bool,
     /// It can be written from messages.
     pub write: bool,
+    /// Where the tool that writes it keeps its files by default.
+    pub folders: Vec<FolderInfo>,
+}
+
+/// A folder where a tool keeps its sessions by default: `$env/sessions` when the
+/// variable is set and not empty, else `~/home/sessions`.
+#[napi(object)]
+pub struct FolderInfo {
+    /// The variable that moves the tool's home (`CLAUDE_CONFIG_DIR`).
+    pub env: Option<String>,
+    /// The tool's home under the user's (`.claude`).
+    pub home: String,
+    /// The sessions' folder under the tool's home (`projects`).
+    pub sessions: String,
 }
 
 /// Every format, in the order detection tries them.
@@ -52,6 +66,15 @@ pub fn format_infos() -> Result<Vec<FormatInfo>> {
                 history: f.history.is_some(),
                 stream: f.stream.is_some(),
                 write: f.write.is_some(),
+                folders: f
+                    .folders
+                    .iter()
+                    .map(|folder| FolderInfo {
+                        env: folder.env.map(str::to_string),
+                        home: folder.home.to_string(),
+                        sessions: folder.sessions.to_string(),
+                    })
+                    .collect(),
             })
             .collect())
     })

@@ -116,6 +116,19 @@ pub type NewFold = fn(&'static [Format]) -> Box<dyn LiveFold>;
 /// Writes messages in the format.
 pub type Write = fn(&[FormatMessage]) -> Result<Vec<u8>, String>;
 
+/// A folder where a tool keeps its sessions by default: `$<env>/<sessions>` when the
+/// variable is set (and not empty), else `~/<home>/<sessions>`. `agent-chunks scan` with
+/// no folder scans those of every row that exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Folder {
+    /// The variable that moves the tool's home (`CLAUDE_CONFIG_DIR`).
+    pub env: Option<&'static str>,
+    /// The tool's home under the user's (`.claude`).
+    pub home: &'static str,
+    /// The sessions' folder under the tool's home (`projects`).
+    pub sessions: &'static str,
+}
+
 /// One format: a row of the table of formats.
 pub struct Format {
     /// The name the API and the command use (`events`, `ai-sdk`, …).
@@ -141,6 +154,8 @@ pub struct Format {
     pub bytes: Option<BytesFace>,
     /// Live conversations, of any stream format, served in this one as they grow.
     pub serve: Option<Serve>,
+    /// Where the tool that writes it keeps its files by default (none for a stream).
+    pub folders: &'static [Folder],
 }
 
 impl std::fmt::Debug for Format {
