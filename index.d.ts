@@ -430,25 +430,25 @@ export interface FoldedStream {
 }
 
 /**
- * A folder where a tool keeps its sessions by default: `$env/sessions` when the
- * variable is set and not empty, else `~/home/sessions`.
- */
-export interface FolderInfo {
-  /** The variable that moves the tool's home (`CLAUDE_CONFIG_DIR`). */
-  env?: string
-  /** The tool's home under the user's (`.claude`). */
-  home: string
-  /** The sessions' folder under the tool's home (`projects`). */
-  sessions: string
-}
-
-/**
  * Folds a recorded stream (NDJSON, or SSE) as a chat UI folds it live, by the stream
  * format's rules: `{ format, messages, origins, skipped }`, where `origins` names the
  * lines that built each message and chunk. Throws an `Error` with `line` for a value
  * that is not JSON or not valid, a `TypeError` for bad arguments.
  */
 export declare function foldStream(source: string | Uint8Array, options?: ReadHistoryOptions): FoldedStream
+
+/**
+ * A tool's folder of session files: `sessions` under `$variable` when that is set, else
+ * under `folder` in the user's home.
+ */
+export interface FormatHome {
+  /** The environment variable naming the tool's folder (`CODEX_HOME`). */
+  variable?: string
+  /** The tool's folder in the user's home when the variable is not set (`.codex`). */
+  folder: string
+  /** The folders of session files in it (`sessions`, `archived_sessions`). */
+  sessions: Array<string>
+}
 
 /** What the table says of one format. */
 export interface FormatInfo {
@@ -461,8 +461,11 @@ export interface FormatInfo {
   stream: boolean
   /** It can be written from messages. */
   write: boolean
-  /** Where the tool that writes it keeps its files by default. */
-  folders: Array<FolderInfo>
+  /**
+   * Where the tool that writes it keeps its files when nothing else is said (`scan`
+   * with no folder looks there).
+   */
+  homes: Array<FormatHome>
 }
 
 /** A format of the table: every name `detectFormat` gives and the functions here take. */

@@ -15,7 +15,7 @@ const formatNames = TABLE.map((format) => format.name)
 const historyFormats = TABLE.filter((format) => format.history).map((format) => format.name)
 const streamFormats = TABLE.filter((format) => format.stream).map((format) => format.name)
 /** The folders where the tools keep their sessions, as help names them. */
-const folderNames = [...new Set(TABLE.flatMap((format) => format.folders.map((f) => `~/${f.home}/${f.sessions}${f.env ? ` ($${f.env}/${f.sessions})` : ''}`)))]
+const folderNames = [...new Set(TABLE.flatMap((format) => format.homes.flatMap((h) => h.sessions.map((s) => `~/${h.folder}/${s}${h.variable ? ` ($${h.variable}/${s})` : ''}`))))]
 
 /** The format of a file's bytes: `given`, or detected from its first lines. */
 function formatOf(bytes, given) {

@@ -100,20 +100,22 @@ const NOT_A_FILE = 'not a regular file'
 
 /**
  * The folders where the tools whose files the library reads keep their sessions, as the
- * table of formats names them (`$env/sessions`, else `~/home/sessions`), each once,
- * those that exist on this machine.
+ * table of formats names them (`sessions` under `$variable`, else under `~/folder`), each
+ * once, those that exist on this machine.
  */
 function defaultFolders(env = process.env, home = os.homedir()) {
   const folders = []
   for (const format of formats()) {
-    for (const folder of format.folders) {
-      const base = folder.env && env[folder.env] ? env[folder.env] : path.join(home, folder.home)
-      const where = path.join(base, folder.sessions)
-      if (folders.includes(where)) continue
-      try {
-        if (fs.statSync(where).isDirectory()) folders.push(where)
-      } catch {
-        // A tool that is not here has no folder to scan.
+    for (const tool of format.homes) {
+      const base = tool.variable && env[tool.variable] ? env[tool.variable] : path.join(home, tool.folder)
+      for (const sessions of tool.sessions) {
+        const where = path.join(base, sessions)
+        if (folders.includes(where)) continue
+        try {
+          if (fs.statSync(where).isDirectory()) folders.push(where)
+        } catch {
+          // A tool that is not here has no folder to scan.
+        }
       }
     }
   }

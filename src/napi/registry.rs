@@ -38,20 +38,21 @@ pub struct FormatInfo {
     pub stream: bool,
     /// It can be written from messages.
     pub write: bool,
-    /// Where the tool that writes it keeps its files by default.
-    pub folders: Vec<FolderInfo>,
+    /// Where the tool that writes it keeps its files when nothing else is said (`scan`
+    /// with no folder looks there).
+    pub homes: Vec<FormatHome>,
 }
 
-/// A folder where a tool keeps its sessions by default: `$env/sessions` when the
-/// variable is set and not empty, else `~/home/sessions`.
+/// A tool's folder of session files: `sessions` under `$variable` when that is set, else
+/// under `folder` in the user's home.
 #[napi(object)]
-pub struct FolderInfo {
-    /// The variable that moves the tool's home (`CLAUDE_CONFIG_DIR`).
-    pub env: Option<String>,
-    /// The tool's home under the user's (`.claude`).
-    pub home: String,
-    /// The sessions' folder under the tool's home (`projects`).
-    pub sessions: String,
+pub struct FormatHome {
+    /// The environment variable naming the tool's folder (`CODEX_HOME`).
+    pub variable: Option<String>,
+    /// The tool's folder in the user's home when the variable is not set (`.codex`).
+    pub folder: String,
+    /// The folders of session files in it (`sessions`, `archived_sessions`).
+    pub sessions: Vec<String>,
 }
 
 /// Every format, in the order detection tries them.
@@ -66,13 +67,13 @@ pub fn format_infos() -> Result<Vec<FormatInfo>> {
                 history: f.history.is_some(),
                 stream: f.stream.is_some(),
                 write: f.write.is_some(),
-                folders: f
-                    .folders
+                homes: f
+                    .homes
                     .iter()
-                    .map(|folder| FolderInfo {
-                        env: folder.env.map(str::to_string),
-                        home: folder.home.to_string(),
-                        sessions: folder.sessions.to_string(),
+                    .map(|home| FormatHome {
+                        variable: home.variable.map(str::to_string),
+                        folder: home.folder.to_string(),
+                        sessions: home.sessions.iter().map(|s| s.to_string()).collect(),
                     })
                     .collect(),
             })

@@ -55,5 +55,5 @@ pub const AI_SDK: Format = Format {
             Ok((Box::new(writer), touched))
         },
     }),
-    folders: &[],
+    homes: &[],
 };

@@ -25,5 +25,5 @@ pub const CHATVIEWER: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    folders: &[],
+    homes: &[],
 };

@@ -12,7 +12,7 @@ pub mod transcript;
 use crate::bytes::value::{str_of, Json};
 use crate::bytes::wtf8::Wtf8;
 use crate::reading::check::Skips;
-use crate::reading::format::{Folder, Format, History, Input, ReadOptions};
+use crate::reading::format::{Format, History, Home, Input, ReadOptions};
 use crate::reading::history::{HistoryError, Message};
 use crate::reading::line_tree::{read_line_tree, LineTree};
 use crate::reading::sniff::{tag, Sniff};
@@ -38,10 +38,10 @@ pub const CLAUDE: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    folders: &[Folder {
-        env: Some("CLAUDE_CONFIG_DIR"),
-        home: ".claude",
-        sessions: "projects",
+    homes: &[Home {
+        variable: Some("CLAUDE_CONFIG_DIR"),
+        folder: ".claude",
+        sessions: &["projects"],
     }],
 };
 
@@ -108,5 +108,5 @@ pub const CLAUDE_STREAM: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    folders: &[],
+    homes: &[],
 };

@@ -8,7 +8,7 @@
 pub mod events;
 
 use crate::bytes::value::{str_of, Json};
-use crate::reading::format::{Folder, Format, History};
+use crate::reading::format::{Format, History, Home};
 use crate::reading::sniff::Sniff;
 
 /// Whether a line is one of Copilot's session events: the envelope `{type, data, id,
@@ -39,9 +39,9 @@ pub const COPILOT: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    folders: &[Folder {
-        env: None,
-        home: ".copilot",
-        sessions: "session-state",
+    homes: &[Home {
+        variable: None,
+        folder: ".copilot",
+        sessions: &["session-state"],
     }],
 };

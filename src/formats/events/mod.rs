@@ -308,5 +308,5 @@ pub const EVENTS: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    folders: &[],
+    homes: &[],
 };

@@ -11,7 +11,7 @@ pub mod session;
 pub mod tree;
 
 use crate::bytes::value::Json;
-use crate::reading::format::{Folder, Format, History};
+use crate::reading::format::{Format, History, Home};
 use crate::reading::sniff::{tag, Sniff};
 
 const ENTRY_TYPES: &[&[u8]] = &[
@@ -54,10 +54,10 @@ pub const PI: Format = Format {
     write: Some(|messages| Ok(session::write_session(messages))),
     bytes: None,
     serve: None,
-    folders: &[Folder {
-        env: Some("PI_CODING_AGENT_DIR"),
-        home: ".pi/agent",
-        sessions: "sessions",
+    homes: &[Home {
+        variable: Some("PI_CODING_AGENT_DIR"),
+        folder: ".pi/agent",
+        sessions: &["sessions"],
     }],
 };
 
@@ -133,7 +133,7 @@ pub const PI_EVENTS: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    folders: &[],
+    homes: &[],
 };
 
 /// OpenClaw's live stream.
@@ -151,5 +151,5 @@ pub const PI_STREAM: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    folders: &[],
+    homes: &[],
 };

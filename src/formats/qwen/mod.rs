@@ -6,7 +6,7 @@ pub mod recording;
 use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
 use crate::reading::check::Skips;
-use crate::reading::format::{Folder, Format, History, Input, ReadOptions};
+use crate::reading::format::{Format, History, Home, Input, ReadOptions};
 use crate::reading::history::{HistoryError, Message};
 use crate::reading::line_tree::{read_line_tree, LineTree};
 
@@ -22,10 +22,10 @@ pub const QWEN: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    folders: &[Folder {
-        env: Some("QWEN_HOME"),
-        home: ".qwen",
-        sessions: "projects",
+    homes: &[Home {
+        variable: Some("QWEN_HOME"),
+        folder: ".qwen",
+        sessions: &["projects"],
     }],
 };
 

@@ -108,7 +108,7 @@ pub const SN: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    folders: &[],
+    homes: &[],
 };
 
 pub const SN_STREAM: Format = Format {
@@ -127,5 +127,5 @@ pub const SN_STREAM: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    folders: &[],
+    homes: &[],
 };
