@@ -171,8 +171,8 @@ pub struct Conversation {
     values: usize,
     /// What was written of it as a UI message stream.
     ui: UiWriter,
-    /// Chunks changed since the UI stream was last written.
-    ui_touched: Vec<(usize, usize)>,
+    /// Chunks changed since the UI stream was last written (`None`: a message renamed).
+    ui_touched: Vec<(usize, Option<usize>)>,
     ended: bool,
 }
 
@@ -298,6 +298,8 @@ impl Conversation {
     /// its line and byte offset.
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Changes, (Changes, LiveError)> {
         let start = self.out.len();
+        // More after the end: the stream goes on (a next response of the same chat).
+        self.ended &= bytes.is_empty();
         let result = {
             let Conversation {
                 fold,
@@ -319,6 +321,7 @@ impl Conversation {
     /// One value already parsed (a frame's JSON, a notification, a JSON-RPC message).
     pub fn push_value(&mut self, value: Json) -> FormatResult<Changes> {
         let start = self.out.len();
+        self.ended = false;
         self.values += 1;
         let line = self.values;
         self.out.line = line;
@@ -362,6 +365,14 @@ impl Conversation {
     pub fn ui_chunks(&mut self) -> Vec<Json> {
         let touched = std::mem::take(&mut self.ui_touched);
         self.ui.write(&self.out, self.ended, &touched)
+    }
+
+    /// [`Conversation::ui_chunks`] for a client reconnecting to the response being written:
+    /// the last response again from its `start` (see [`UiWriter::replay`]), then what is new.
+    pub fn ui_chunks_replayed(&mut self) -> Vec<Json> {
+        self.ui_touched.clear();
+        self.ui.replay();
+        self.ui_chunks()
     }
 
     /// Whether `data: [DONE]` is to end the UI message stream written now: the stream
@@ -412,8 +423,7 @@ impl Conversation {
         // Only what the UI writer looks at, once: the list (and the resume state that
         // holds it) stays short when the UI stream is not written.
         for &(message, chunk) in &touched {
-            let Some(chunk) = chunk else { continue };
-            if self.ui.wants(message, chunk) && !self.ui_touched.contains(&(message, chunk)) {
+            if self.ui.wants(&self.out, message, chunk) && !self.ui_touched.contains(&(message, chunk)) {
                 self.ui_touched.push((message, chunk));
             }
         }

@@ -117,7 +117,10 @@ pub fn ai_sdk_from_message(env: &Env, message: Unknown) -> Result<Unknown<'stati
     })
 }
 
-/// `aiSdk.fromMessage` for each message.
+/// The messages as the `UIMessage`s a `useChat` client holds: each run of assistant
+/// messages (between two messages of another role) one `UIMessage`, named by its first
+/// message, whose steps are its messages, as `Conversation.toUIMessageStream()` writes
+/// them; every other message as `aiSdk.fromMessage` writes it.
 #[napi(
     namespace = "aiSdk",
     js_name = "fromMessages",
@@ -129,8 +132,7 @@ pub fn ai_sdk_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'sta
         let b = Bridge::new(env, "aiSdk.fromMessages")?;
         let json = array_of(&b, messages.raw(), "messages")?;
         let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
-        let written = messages.iter().map(ai_sdk::write_message).collect();
-        give(&b, env, &Json::Array(written))
+        give(&b, env, &Json::Array(ai_sdk::write_messages(&messages)))
     })
 }
 

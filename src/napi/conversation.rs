@@ -788,17 +788,29 @@ unsafe extern "C" fn raw_skipped(env: sys::napi_env, info: sys::napi_callback_in
 
 unsafe extern "C" fn raw_ui_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
-        method(env, info, "Conversation.toUIMessageChunks", |js, c, []| {
-            c.ui_chunks_js(js)
+        method(env, info, "Conversation.toUIMessageChunks", |js, c, [options]| {
+            c.ui_chunks_js(js, options)
         })
     }
 }
 
 unsafe extern "C" fn raw_ui_stream(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
-        method(env, info, "Conversation.toUIMessageStream", |js, c, []| {
-            c.ui_stream_js(js)
+        method(env, info, "Conversation.toUIMessageStream", |js, c, [options]| {
+            c.ui_stream_js(js, options)
         })
+    }
+}
+
+/// `toUIMessageChunks` / `toUIMessageStream`'s options: whether to replay the response.
+fn replay_option(js: &Js, options: Value) -> JsResult<bool> {
+    match js.value_type(options)? {
+        ValueType::Undefined => Ok(false),
+        ValueType::Object => optional_boolean(js, options, c"replay"),
+        got => Err(JsError::Type(format!(
+            "options must be an object, got {}",
+            got.name()
+        ))),
     }
 }
 
@@ -938,18 +950,28 @@ impl Conversation {
         })
     }
 
-    fn ui_chunks_js(&self, js: &Js) -> JsResult<Value> {
+    fn ui_chunks_js(&self, js: &Js, options: Value) -> JsResult<Value> {
+        let replay = replay_option(js, options)?;
         self.with("Conversation.toUIMessageChunks", |live| {
             let mut out = Vec::new();
-            value::write_ascii(&mut out, &Json::Array(live.core.ui_chunks()));
+            let chunks = match replay {
+                true => live.core.ui_chunks_replayed(),
+                false => live.core.ui_chunks(),
+            };
+            value::write_ascii(&mut out, &Json::Array(chunks));
             js.parse_json_owned(out)
         })
     }
 
-    fn ui_stream_js(&self, js: &Js) -> JsResult<Value> {
+    fn ui_stream_js(&self, js: &Js, options: Value) -> JsResult<Value> {
+        let replay = replay_option(js, options)?;
         self.with("Conversation.toUIMessageStream", |live| {
             let mut out = Vec::new();
-            for chunk in live.core.ui_chunks() {
+            let chunks = match replay {
+                true => live.core.ui_chunks_replayed(),
+                false => live.core.ui_chunks(),
+            };
+            for chunk in chunks {
                 out.extend_from_slice(b"data: ");
                 value::write_ascii(&mut out, &chunk);
                 out.extend_from_slice(b"\n\n");
@@ -1041,22 +1063,43 @@ impl Conversation {
     }
 
     /// What the conversation gained since the last call, as AI SDK UI message stream
-    /// chunks, for a `useChat` frontend: each assistant message a UI message (`start` …
-    /// `finish`), its parts closed once it is done (a later message began, or `end`).
-    /// The SDK's `readUIMessageStream` makes of them what `aiSdk.fromMessage` gives.
+    /// chunks, for a `useChat` frontend: each response (a run of assistant messages) one
+    /// UI message (`start` … `finish`), its messages as steps, its parts closed once done
+    /// (a message of another role began, or `end`). `useChat` (and `readUIMessageStream`)
+    /// make of them what `aiSdk.fromMessages` gives. With `replay`, the last response is
+    /// written again from its `start` first: for a client reconnecting to it.
     #[napi(
         js_name = "toUIMessageChunks",
+        ts_args_type = "options?: UIMessageStreamOptions",
         ts_return_type = "Array<{ type: string; [key: string]: unknown }>"
     )]
-    pub fn to_ui_message_chunks<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        glue(env, "Conversation.toUIMessageChunks", |js| self.ui_chunks_js(js))
+    pub fn to_ui_message_chunks<'env>(
+        &self,
+        env: &'env Env,
+        options: Option<Unknown<'env>>,
+    ) -> Result<Unknown<'env>> {
+        let options = options.map_or(ptr::null_mut(), |o| o.raw());
+        glue(env, "Conversation.toUIMessageChunks", |js| {
+            self.ui_chunks_js(js, or_undefined(js, options)?)
+        })
     }
 
     /// `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
     /// `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
-    #[napi(js_name = "toUIMessageStream", ts_return_type = "string")]
-    pub fn to_ui_message_stream<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        glue(env, "Conversation.toUIMessageStream", |js| self.ui_stream_js(js))
+    #[napi(
+        js_name = "toUIMessageStream",
+        ts_args_type = "options?: UIMessageStreamOptions",
+        ts_return_type = "string"
+    )]
+    pub fn to_ui_message_stream<'env>(
+        &self,
+        env: &'env Env,
+        options: Option<Unknown<'env>>,
+    ) -> Result<Unknown<'env>> {
+        let options = options.map_or(ptr::null_mut(), |o| o.raw());
+        glue(env, "Conversation.toUIMessageStream", |js| {
+            self.ui_stream_js(js, or_undefined(js, options)?)
+        })
     }
 
     /// The messages so far (see `mode` for when it is a new array).
@@ -1102,4 +1145,23 @@ impl Conversation {
     pub fn format<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         glue(env, "Conversation.format", |js| self.format_js(js))
     }
+}
+
+/// An optional argument's handle, or `undefined`.
+fn or_undefined(js: &Js, value: Value) -> JsResult<Value> {
+    match value.is_null() {
+        true => js.undefined(),
+        false => Ok(value),
+    }
+}
+
+/// Options of `toUIMessageChunks` / `toUIMessageStream`.
+#[allow(dead_code)]
+#[napi(object, js_name = "UIMessageStreamOptions")]
+pub struct UIMessageStreamOptions {
+    /// Write the last response again from its `start` before what is new: for a client
+    /// that reconnects to it (`useChat`'s `resumeStream()`, `resume: true`), whose
+    /// transport takes a resumed stream as the response replayed from its start. What it
+    /// had read of it before is replaced, whatever it was.
+    pub replay: Option<bool>,
 }
