@@ -1190,7 +1190,7 @@ export interface ToolResultPayload {
 export declare function toUnifiedMessages(messages: HistoryMessage[], options?: AdaptOptions): UnifiedMessage[]
 
 /** Options of `toUIMessageChunks` / `toUIMessageStream`. */
-export interface UiMessageStreamOptions {
+export interface UIMessageStreamOptions {
   /**
    * Write the last response again from its `start` before what is new: for a client
    * that reconnects to it (`useChat`'s `resumeStream()`, `resume: true`), whose

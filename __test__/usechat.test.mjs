@@ -50,7 +50,6 @@ export const RECORDINGS = [
   'examples/sn-thinking.sse',
   '__test__/fixtures/acp-agent-stdout.ndjson',
   '__test__/fixtures/acp-client-traffic.jsonl',
-  '__test__/fixtures/acp-export.json',
   '__test__/fixtures/openclaw-gateway-2026-9.ndjson',
   '__test__/fixtures/pi-drift.stream.ndjson',
   '__test__/fixtures/pi-events-084.ndjson',
@@ -98,7 +97,8 @@ function worker(chat, response, saved, bytes, { killAfter = Infinity, replay = f
       if (message.done) return (last = message)
       if (!response.destroyed) response.write(message.sse)
       last = message
-      if (++messages >= killAfter) {
+      // Killed once it wrote something of the response (so that something went out).
+      if (++messages >= killAfter && message.sse) {
         child.kill('SIGKILL')
         killed(last)
         response.destroy()
@@ -114,6 +114,7 @@ async function answer(chat, response) {
   const t = chat.next++
   const bytes = chat.turns[t]?.bytes ?? Buffer.alloc(0)
   response.writeHead(200, SSE)
+  response.flushHeaders()
   if (chat.run === 'killed' && t === chat.cutTurn) {
     const saved = keep(chat.live)
     // What the process kept last is what the next one goes on from.
@@ -169,14 +170,19 @@ const server = createServer(async (request, response) => {
       return response.writeHead(200, { 'content-type': `${type}; charset=utf-8` }).end(readFileSync(join(out, path === '/' ? 'index.html' : 'main.js')))
     }
     if (request.method === 'POST' && path === '/api/chat') {
-      const { id } = await body(request)
-      return await answer(chats.get(id), response)
+      const { id, messages } = await body(request)
+      const chat = chats.get(id)
+      chat.stored = messages
+      return await answer(chat, response)
     }
     const match = /^\/api\/chat\/([^/]+)\/(stream|messages)$/.exec(path)
     const chat = match && chats.get(decodeURIComponent(match[1]))
     if (request.method === 'GET' && chat && match[2] === 'stream') return await reconnect(chat, response)
     if (request.method === 'GET' && chat && match[2] === 'messages') {
-      return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(aiSdk.fromMessages(chat.live.messages)))
+      // The chat as stored: while a response is in flight, the messages its request sent
+      // (the reconnect sends the response whole); else the conversation as it reads.
+      const stored = chat.active ? chat.stored : aiSdk.fromMessages(chat.live.messages)
+      return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stored))
     }
     response.writeHead(404).end()
   } catch (error) {
@@ -241,7 +247,14 @@ async function runOne(file, run, seed) {
   const rng = createRng(seed)
   const id = `${basename(file)}-${run}-${seed}`
   // The response cut (killed, reloaded): one with something to write, after a random piece.
-  const candidates = turns.map((turn, t) => [turn, t]).filter(([turn]) => turn.bytes.length > 0)
+  const writes = new Conversation({ format })
+  const candidates = turns.map((turn, t) => [turn, t]).filter(([turn]) => {
+    writes.push(turn.bytes)
+    const written = writes.toUIMessageStream()
+    writes.end()
+    writes.toUIMessageStream()
+    return written !== ''
+  })
   const [cutTurnBytes, cutTurn] = rng.pick(candidates).map((x, i) => (i === 0 ? x.bytes : x))
   const count = pieces(cutTurnBytes, createRng(run === 'killed' ? seed : deriveSeed(seed, cutTurn))).length
   const chat = { format, turns, next: 0, live: new Conversation({ format }), seed, run, cutTurn, cutAfter: 1 + rng.int(Math.max(1, count - 1)) }
@@ -269,6 +282,9 @@ async function runOne(file, run, seed) {
       await page.goto(`${origin}/?chat=${encodeURIComponent(id)}&resume=1`)
       await page.waitForFunction(() => globalThis.harness?.ready)
       await reconnected
+      // The resumed response is over for the page when useChat calls onFinish.
+      await page.waitForFunction(() => harness.finishes.length > 0, null, { timeout: 30_000 })
+      await settled()
     } else {
       await sending
     }

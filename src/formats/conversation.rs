@@ -371,7 +371,7 @@ impl Conversation {
     /// the last response again from its `start` (see [`UiWriter::replay`]), then what is new.
     pub fn ui_chunks_replayed(&mut self) -> Vec<Json> {
         self.ui_touched.clear();
-        self.ui.replay();
+        self.ui.replay(&self.out);
         self.ui_chunks()
     }
 

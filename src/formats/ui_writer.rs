@@ -472,12 +472,17 @@ impl UiWriter {
     /// again from its `start`: for a client that reconnects to it (`useChat`'s
     /// `resumeStream()`, whose transport takes a resumed stream as the response replayed
     /// from its start, as the SDK's resumable streams send it).
-    pub fn replay(&mut self) {
-        if let Some(response) = self.response.take() {
+    pub fn replay(&mut self, messages: &Folded) {
+        if let Some(response) = self.response.as_mut() {
             for written in self.written.iter_mut().skip(response.first) {
                 *written = Written::default();
             }
             self.first_open = response.first;
+            // Begun again under the id the client has for it (that of its `start`); renamed
+            // since, it goes out whole before its `finish`, under its name now.
+            response.open = false;
+            response.replaced =
+                response.first < messages.len() && messages.message(response.first).0 != response.id;
         }
         self.pending.clear();
         self.marked = false;
