@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import { Conversation, aiSdk, detectFormat, foldStream } from 'agent-chunks'
 import { createRng, deriveSeed } from './random-streams.mjs'
-import { keep, pieces, play, turnsOf } from './usechat/serve.mjs'
+import { RECORDINGS, keep, pieces, play, turnsOf } from './usechat/serve.mjs'
 
 const CHROMIUM = '/usr/bin/chromium'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -38,24 +38,6 @@ const SEED = Number(process.env.USECHAT_SEED ?? 0x0c4a7)
 // Whether the process taking over a response replays it from its start (docs/live.md).
 const REPLAY = process.env.USECHAT_REPLAY !== '0'
 
-export const RECORDINGS = [
-  'examples/acp-session.ndjson',
-  'examples/acp-v1-load.ndjson',
-  'examples/agent-session.sse',
-  'examples/ai-sdk-stream.sse',
-  'examples/demo-stream.ndjson',
-  'examples/openclaw-gateway.ndjson',
-  'examples/pi-events.ndjson',
-  'examples/pi-session.stream.ndjson',
-  'examples/sn-thinking.sse',
-  '__test__/fixtures/acp-agent-stdout.ndjson',
-  '__test__/fixtures/acp-client-traffic.jsonl',
-  '__test__/fixtures/openclaw-gateway-2026-9.ndjson',
-  '__test__/fixtures/pi-drift.stream.ndjson',
-  '__test__/fixtures/pi-events-084.ndjson',
-  '__test__/fixtures/pi-lost-updates.events.ndjson',
-  '__test__/fixtures/pi-unannounced.events.ndjson',
-]
 const RUNS = ['live', 'killed', 'reloaded']
 
 assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: apt-get install chromium`)

@@ -6,6 +6,26 @@
 import { Conversation } from 'agent-chunks'
 import { createRng } from '../random-streams.mjs'
 
+/** The stream recordings of every stream format (examples and fixtures). */
+export const RECORDINGS = [
+  'examples/acp-session.ndjson',
+  'examples/acp-v1-load.ndjson',
+  'examples/agent-session.sse',
+  'examples/ai-sdk-stream.sse',
+  'examples/demo-stream.ndjson',
+  'examples/openclaw-gateway.ndjson',
+  'examples/pi-events.ndjson',
+  'examples/pi-session.stream.ndjson',
+  'examples/sn-thinking.sse',
+  '__test__/fixtures/acp-agent-stdout.ndjson',
+  '__test__/fixtures/acp-client-traffic.jsonl',
+  '__test__/fixtures/openclaw-gateway-2026-9.ndjson',
+  '__test__/fixtures/pi-drift.stream.ndjson',
+  '__test__/fixtures/pi-events-084.ndjson',
+  '__test__/fixtures/pi-lost-updates.events.ndjson',
+  '__test__/fixtures/pi-unannounced.events.ndjson',
+]
+
 /** A recording cut into its frames (NDJSON lines, SSE frames), each with its line break(s). */
 export function framesOf(bytes) {
   const text = bytes.toString('latin1') // one char per byte: offsets are byte offsets
