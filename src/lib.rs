@@ -24,10 +24,13 @@ pub mod decode;
 pub mod formats;
 pub mod history;
 pub mod json;
+pub mod live;
 pub mod model;
 pub mod owned;
+pub mod reading;
 pub mod reducer;
 pub mod system;
+pub mod views;
 
 // The binding registers itself with Node at load time; unit-test builds leave it out.
 #[cfg(all(feature = "node", not(test)))]

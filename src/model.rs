@@ -222,7 +222,7 @@ pub enum SystemChunkKind {
     /// The agent's plan of work, each entry a line (`[completed] Write the tests (high)`).
     Plan,
     /// The agent stopped its turn before it was done: the text is the reason as the
-    /// protocol names it (ACP's `max_tokens`, `max_turn_requests`, `refusal`, …).
+    /// protocol names it (`max_tokens`, `max_turn_requests`, `refusal`, …).
     Stopped,
 }
 
@@ -290,7 +290,7 @@ pub struct ToolCallEntry<S = String, V = serde_json::Value> {
     /// True when `shellOutput` was set before `result`.
     pub shell_output_first: bool,
     /// What the source format says of the call beyond its id, name, arguments and result
-    /// (the AI SDK: a dynamic tool, its title, provider execution and metadata), an object
+    /// (a dynamic tool, its title, provider execution and metadata), an object
     /// written after `arguments`. Made only by format readers: no agent event carries one.
     pub meta: Option<V>,
 }

@@ -153,7 +153,7 @@ impl<S: Text, V> ChunkStore for Vec<Chunk<S, V>> {
 /// million calls and their million results costs 5 × 10¹¹ comparisons.
 ///
 /// It gives exactly the chunks a `Vec<Chunk>` gives. The readers of untrusted input (the
-/// bytes path, the Pi and Solar Network histories) fold into it; the index stays right
+/// bytes path, the histories read from files) fold into it; the index stays right
 /// because the chunks change only through the rules.
 #[derive(Debug, Clone)]
 pub struct IndexedChunks<S, V> {

@@ -1,11 +1,12 @@
 //! ACP v1 session updates: agent events, the webview state, and the chunk model as rows.
 
-use agent_chunks::formats::acp::{
-    read_update, to_agent_events, webview_messages, Payload, Role, SessionUpdate, WebviewMessage,
+use agent_chunks::formats::acp::updates::{
+    read_update, to_agent_events, webview_messages, Role, SessionUpdate, WebviewMessage,
 };
-use agent_chunks::formats::json::{JsonError, JsonRef, JsonSource};
-use agent_chunks::formats::source::{Reader, Source};
-use agent_chunks::formats::unified::{
+use agent_chunks::reading::serde_source::{JsonError, JsonRef, JsonSource};
+use agent_chunks::reading::source::{Reader, Source};
+use agent_chunks::views::tool_call::Payload;
+use agent_chunks::views::unified::{
     to_unified_messages, ToolCallSlot, ToolOutput, ToolStatus, UnifiedId, UnifiedType,
 };
 use agent_chunks::AgentEvent;

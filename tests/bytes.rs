@@ -1,6 +1,7 @@
 //! The bytes path: framing, scanning, exactness and errors.
 
-use agent_chunks::bytes::{reduce_to_json, EventStream, FrameProblem, Framing};
+use agent_chunks::bytes::Framing;
+use agent_chunks::live::{reduce_to_json, EventStream, FrameProblem};
 
 fn ndjson(lines: &[&str]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()

@@ -2,10 +2,12 @@
 //! stream example equals `fold_stream` of what was pushed, after every push; each push's
 //! report names every message and chunk that changed.
 
-use agent_chunks::formats::conversation::{owned_messages, Changes, Conversation};
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::model_json::FormatMessage;
-use agent_chunks::formats::registry::find;
+use agent_chunks::formats::ai_sdk::AI_SDK;
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::{Changes, Conversation};
+use agent_chunks::live::fold_stream;
+use agent_chunks::reading::fold::owned_messages;
+use agent_chunks::reading::model_json::FormatMessage;
 use proptest::prelude::*;
 
 const EXAMPLES: &[(&str, &[u8])] = &[
@@ -153,8 +155,8 @@ fn frame_ends(bytes: &[u8]) -> Vec<usize> {
 
 #[test]
 fn going_on_from_any_frame_with_the_resume_state_equals_the_whole_recording() {
-    use agent_chunks::formats::conversation::LiveOptions;
-    use agent_chunks::formats::value;
+    use agent_chunks::bytes::value;
+    use agent_chunks::live::conversation::LiveOptions;
     for &(name, bytes) in EXAMPLES {
         let format = find(name).unwrap();
         let read = fold_stream(format, bytes, false).unwrap();
@@ -207,7 +209,7 @@ fn a_fold_state_that_is_not_an_object_is_refused() {
             .unwrap()
             .resume_state();
         if let Some(fold) = state.get_mut("fold") {
-            *fold = agent_chunks::formats::value::Json::Bool(true);
+            *fold = agent_chunks::bytes::value::Json::Bool(true);
         }
         let error = Conversation::resume(format, Default::default(), Vec::new(), Some(&state))
             .err()
@@ -226,8 +228,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
     #[test]
     fn random_recordings_go_on_exactly_from_every_frame(example in 0..EXAMPLES.len(), keep in prop::collection::vec(0u8..10, 0..200)) {
-        use agent_chunks::formats::conversation::LiveOptions;
-        use agent_chunks::formats::value;
+        use agent_chunks::live::conversation::LiveOptions;
+        use agent_chunks::bytes::value;
         let (name, bytes) = EXAMPLES[example];
         let format = find(name).unwrap();
         // Frames dropped (0) and repeated (9) at random.
@@ -256,15 +258,15 @@ proptest! {
 /// second end marker — whether or not the resumed one is ended again.
 #[test]
 fn resumed_after_its_end_the_ui_stream_is_not_written_again() {
-    use agent_chunks::formats::conversation::LiveOptions;
-    use agent_chunks::formats::value;
+    use agent_chunks::bytes::value;
+    use agent_chunks::live::conversation::LiveOptions;
     let format = find("events").unwrap();
     let mut live = Conversation::new(format, LiveOptions::default()).unwrap();
     live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"Hi\"}\n")
         .unwrap();
-    assert!(!live.ui_chunks().is_empty());
+    assert!(!live.serve(&AI_SDK).is_empty());
     live.end().unwrap();
-    let closing = live.ui_chunks();
+    let closing = live.serve(&AI_SDK);
     assert_eq!(
         closing
             .last()
@@ -273,20 +275,20 @@ fn resumed_after_its_end_the_ui_stream_is_not_written_again() {
             .map(|t| t.to_string_lossy().into_owned()),
         Some("finish".into())
     );
-    assert!(live.ui_end_marker(), "the marker ends the stream once");
-    assert!(!live.ui_end_marker());
+    assert!(live.serve_end_marker(&AI_SDK), "the marker ends the stream once");
+    assert!(!live.serve_end_marker(&AI_SDK));
     let state = value::parse(&live.resume_state().to_json()).unwrap();
     let messages = owned_messages(live.messages());
     let mut again = Conversation::resume(format, LiveOptions::default(), messages, Some(&state)).unwrap();
-    assert_eq!(again.ui_chunks(), Vec::new());
+    assert_eq!(again.serve(&AI_SDK), Vec::new());
     again.end().unwrap();
     assert_eq!(
-        again.ui_chunks(),
+        again.serve(&AI_SDK),
         Vec::new(),
         "the finished message is not written again"
     );
     assert!(
-        !again.ui_end_marker(),
+        !again.serve_end_marker(&AI_SDK),
         "the marker was written before the state was saved"
     );
 }
@@ -295,13 +297,13 @@ fn resumed_after_its_end_the_ui_stream_is_not_written_again() {
 /// writes the rest and the marker once it ends.
 #[test]
 fn resumed_after_its_end_before_the_stream_was_closed_it_closes_it_once() {
-    use agent_chunks::formats::conversation::LiveOptions;
-    use agent_chunks::formats::value;
+    use agent_chunks::bytes::value;
+    use agent_chunks::live::conversation::LiveOptions;
     let format = find("events").unwrap();
     let mut live = Conversation::new(format, LiveOptions::default()).unwrap();
     live.push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"Hi\"}\n")
         .unwrap();
-    let begun = live.ui_chunks();
+    let begun = live.serve(&AI_SDK);
     live.end().unwrap();
     let state = value::parse(&live.resume_state().to_json()).unwrap();
     let mut again = Conversation::resume(
@@ -311,14 +313,14 @@ fn resumed_after_its_end_before_the_stream_was_closed_it_closes_it_once() {
         Some(&state),
     )
     .unwrap();
-    assert!(!again.ui_end_marker(), "not ended yet");
+    assert!(!again.serve_end_marker(&AI_SDK), "not ended yet");
     again.end().unwrap();
-    let rest = again.ui_chunks();
-    assert!(again.ui_end_marker());
+    let rest = again.serve(&AI_SDK);
+    assert!(again.serve_end_marker(&AI_SDK));
     let mut whole = Conversation::new(format, LiveOptions::default()).unwrap();
     whole
         .push_bytes(b"{\"type\":\"text-delta\",\"delta\":\"Hi\"}\n")
         .unwrap();
     whole.end().unwrap();
-    assert_eq!([begun, rest].concat(), whole.ui_chunks());
+    assert_eq!([begun, rest].concat(), whole.serve(&AI_SDK));
 }

@@ -2,9 +2,9 @@
 //! frame holds, pushing its bytes must fold exactly as pushing its parsed value: the
 //! same messages, the same lines, the same skips and the same error.
 
-use agent_chunks::formats::conversation::Conversation;
-use agent_chunks::formats::registry::find;
-use agent_chunks::formats::value::parse;
+use agent_chunks::bytes::value::parse;
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::Conversation;
 
 /// Decides the stream: agent events, not an AI SDK UI message stream.
 const FIRST: &str = r#"{"type":"text-delta","delta":"first"}"#;

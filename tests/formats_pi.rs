@@ -1,14 +1,15 @@
 //! Pi / OpenClaw: session trees, every entry and role, the live streams against the
 //! session files the same runs wrote, round trips, errors.
 
-use agent_chunks::formats::check::Skips;
-use agent_chunks::formats::live::{fold_stream, FoldedStream};
-use agent_chunks::formats::model_json::{message_json, FormatMessage};
-use agent_chunks::formats::pi::{
-    leaves, read_lines, read_session, read_session_with, tool_result_value, write_session, SessionOptions,
+use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::formats::find;
+use agent_chunks::formats::pi::session::{
+    leaves, read_lines, read_session, read_session_with, write_session, SessionOptions,
 };
-use agent_chunks::formats::registry::find;
-use agent_chunks::formats::value::{parse, Json};
+use agent_chunks::live::{fold_stream, FoldedStream};
+use agent_chunks::reading::blocks::tool_result_value;
+use agent_chunks::reading::check::Skips;
+use agent_chunks::reading::model_json::{message_json, FormatMessage};
 use agent_chunks::{Chunk, MessageRole, SystemChunkKind};
 
 const SESSION: &[u8] = include_bytes!("../examples/pi-session.jsonl");

@@ -2,9 +2,9 @@
 //! reconciliation.
 
 use agent_chunks::append_event;
-use agent_chunks::formats::model_json::FormatChunk;
-use agent_chunks::formats::sn::{read_thought, reconcile, stream_events, write_thought};
-use agent_chunks::formats::value::{parse, Json};
+use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::formats::sn::thought::{read_thought, reconcile, stream_events, write_thought};
+use agent_chunks::reading::model_json::FormatChunk;
 use agent_chunks::MessageRole;
 
 const HISTORY: &[u8] = include_bytes!("../examples/sn-history.json");

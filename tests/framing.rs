@@ -2,7 +2,9 @@
 //! order mark is skipped, and CRLF, LF and CR each end one line, however the bytes are
 //! split between pushes.
 
-use agent_chunks::bytes::{EventStream, Framing, StreamError};
+use agent_chunks::bytes::Framing;
+
+use agent_chunks::live::{EventStream, StreamError};
 
 const FRAMINGS: [Framing; 3] = [Framing::Auto, Framing::Ndjson, Framing::Sse];
 

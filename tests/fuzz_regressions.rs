@@ -1,6 +1,6 @@
 //! Inputs the fuzz targets (`fuzz/`, `npm run fuzz`) found, kept as regression tests.
 
-use agent_chunks::formats::value::{parse, ParseErrorKind};
+use agent_chunks::bytes::value::{parse, ParseErrorKind};
 
 /// Found by `json_value`: bytes that are neither UTF-8 nor an encoded surrogate were kept
 /// in a string as they were, and the writer took `ED A0 FF` for an encoded surrogate, so

@@ -1,13 +1,13 @@
 //! History loading: every format read message by message, and the slices the binding
 //! builds objects from, which must put together exactly the unsliced messages.
 
-use agent_chunks::formats::check::{Skips, CUT_SHORT, NOT_JSON, TORN};
-use agent_chunks::formats::model_json::write_messages;
-use agent_chunks::formats::pi::read_session;
-use agent_chunks::formats::registry::{Input, ReadOptions, View};
-use agent_chunks::formats::value::{parse, Json};
+use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::formats::pi::session::read_session;
 use agent_chunks::history::batch::{Slice, Slicer};
 use agent_chunks::history::{read, read_with, HistoryError, HistoryFormat, Message};
+use agent_chunks::reading::check::{Skips, CUT_SHORT, NOT_JSON, TORN};
+use agent_chunks::reading::format::{Input, ReadOptions, View};
+use agent_chunks::reading::model_json::write_messages;
 use serde_json::Value;
 
 fn example(name: &str) -> Vec<u8> {
@@ -507,7 +507,10 @@ fn a_chatviewer_line_of_the_wrong_shape_is_skipped_and_counted_as_the_chatviewer
     );
     let (messages, skips) = lenient_read(text.as_bytes(), HistoryFormat::ChatViewer);
     assert_eq!((messages, skips.count), (2, 2));
-    assert_eq!(skips.kinds[agent_chunks::formats::chatviewer::NOT_A_ROW], 2);
+    assert_eq!(
+        skips.kinds[agent_chunks::formats::chatviewer::adapter::NOT_A_ROW],
+        2
+    );
     assert_eq!(
         skips.examples[0],
         "line 2: a line the ChatViewer cannot show (type must be a string, got undefined)"

@@ -1,10 +1,8 @@
 //! The JSON reader and writer of the formats: exact strings (unpaired surrogates
 //! included), numbers as written, key order, and errors with their position.
 
-use agent_chunks::formats::value::{
-    parse, parse_keeping, parse_keeping_str, parse_str, Json, ParseErrorKind,
-};
-use agent_chunks::formats::wtf8::Wtf8;
+use agent_chunks::bytes::value::{parse, parse_keeping, parse_keeping_str, parse_str, Json, ParseErrorKind};
+use agent_chunks::bytes::wtf8::Wtf8;
 use agent_chunks::owned::Text;
 
 fn text_of(json: &str) -> Wtf8 {
@@ -154,7 +152,7 @@ fn stringify(units: &[u16], ascii: bool) -> String {
 
 #[test]
 fn strings_are_written_as_json_stringify_writes_them_wherever_the_escape_falls() {
-    use agent_chunks::formats::value::write_str_with;
+    use agent_chunks::bytes::value::write_str_with;
     // Every kind of unit the writer treats apart (plain ASCII, each escape, other controls,
     // two-, three- and four-byte characters, a three-byte one led by 0xED, lone surrogates),
     // at every place in and across the eight-byte words it reads at once.

@@ -2,8 +2,8 @@
 //! with an error that names the limit and where it was hit; never a stack overflow, an
 //! abort or a hang. (`__test__/limits.test.mjs` checks the same through the binding.)
 
-use agent_chunks::formats::pi::read_session;
-use agent_chunks::formats::value::{parse, ParseErrorKind, MAX_DEPTH};
+use agent_chunks::bytes::value::{parse, ParseErrorKind, MAX_DEPTH};
+use agent_chunks::formats::pi::session::read_session;
 
 fn arrays(depth: usize) -> String {
     format!("{}{}", "[".repeat(depth), "]".repeat(depth))
@@ -92,12 +92,12 @@ fn a_pi_line_nested_too_deeply_names_the_limit_line_and_column() {
     let session = format!("{{\"role\":\"user\",\"content\":\"hi\"}}\n{line}\n");
     // Read past (the line before it read), refused where it is when strict.
     assert_eq!(read_session(session.as_bytes()).unwrap().len(), 1);
-    let strict = agent_chunks::formats::pi::SessionOptions {
+    let strict = agent_chunks::formats::pi::session::SessionOptions {
         strict: true,
         ..Default::default()
     };
-    let error =
-        agent_chunks::formats::pi::read_session_with(session.as_bytes(), strict, |_| true).unwrap_err();
+    let error = agent_chunks::formats::pi::session::read_session_with(session.as_bytes(), strict, |_| true)
+        .unwrap_err();
     let column = first_past_limit(&line) + 1;
     assert_eq!(
         error.to_string(),
@@ -117,7 +117,7 @@ fn finishes_within<T: Send + 'static>(seconds: u64, work: impl FnOnce() -> T + S
 
 #[test]
 fn an_object_with_a_million_keys_reads_in_linear_time() {
-    use agent_chunks::formats::value::Json;
+    use agent_chunks::bytes::value::Json;
     let keys = 1_000_000;
     let mut text = String::from("{");
     for i in 0..keys {
@@ -138,7 +138,8 @@ fn an_object_with_a_million_keys_reads_in_linear_time() {
 
 #[test]
 fn a_long_line_arriving_in_small_pieces_is_scanned_once() {
-    use agent_chunks::bytes::{EventStream, Framing};
+    use agent_chunks::bytes::Framing;
+    use agent_chunks::live::EventStream;
     // 20 MB of text in one event, pushed 1 KB at a time: scanning everything buffered on
     // each push would read 200 GB.
     let event = |text: &[u8]| [br#"{"type":"text-delta","delta":""#, text, b"\"}"].concat();
@@ -168,7 +169,8 @@ fn a_long_line_arriving_in_small_pieces_is_scanned_once() {
 
 #[test]
 fn a_batch_of_many_tool_calls_and_their_results_folds_in_linear_time() {
-    use agent_chunks::bytes::{EventStream, Framing};
+    use agent_chunks::bytes::Framing;
+    use agent_chunks::live::EventStream;
     // 200,000 here (unoptimised); __test__/limits.test.mjs folds a million.
     const CALLS: usize = 200_000;
     let mut text = String::new();
@@ -208,8 +210,8 @@ fn a_batch_of_many_tool_calls_and_their_results_folds_in_linear_time() {
 
 #[test]
 fn reconciling_arguments_with_many_keys_takes_linear_time() {
-    use agent_chunks::formats::sn::reconcile;
-    use agent_chunks::formats::value::Json;
+    use agent_chunks::bytes::value::Json;
+    use agent_chunks::formats::sn::thought::reconcile;
     const KEYS: usize = 300_000;
     let object = |last: &str| {
         let mut text = String::from("{");
@@ -248,8 +250,8 @@ fn reconciling_arguments_with_many_keys_takes_linear_time() {
 
 #[test]
 fn pi_and_solar_network_histories_with_many_calls_and_results_read_in_linear_time() {
-    use agent_chunks::formats::sn::read_thought;
-    use agent_chunks::formats::value::Json;
+    use agent_chunks::bytes::value::Json;
+    use agent_chunks::formats::sn::thought::read_thought;
     use agent_chunks::Chunk;
     // 200,000 here (unoptimised); the JavaScript tests read a million calls.
     const CALLS: usize = 200_000;

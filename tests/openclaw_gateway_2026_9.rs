@@ -4,9 +4,10 @@
 //! that names no call. The capture is read, never refused for that frame: it is skipped
 //! and counted, as OpenClaw's own UI passes over it; `strict` refuses it.
 
-use agent_chunks::formats::conversation::{owned_messages, Conversation};
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::registry::find;
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::Conversation;
+use agent_chunks::live::fold_stream;
+use agent_chunks::reading::fold::owned_messages;
 use agent_chunks::Chunk;
 
 const CAPTURE: &[u8] = include_bytes!("../__test__/fixtures/openclaw-gateway-2026-9.ndjson");

@@ -4,10 +4,10 @@
 //! events still build the session the same run wrote: every signature (from the
 //! message's end), an empty encrypted thought, the compaction summary, nothing counted.
 
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::model_json::{message_json, FormatMessage};
-use agent_chunks::formats::pi::read_session;
-use agent_chunks::formats::registry::find;
+use agent_chunks::formats::find;
+use agent_chunks::formats::pi::session::read_session;
+use agent_chunks::live::fold_stream;
+use agent_chunks::reading::model_json::{message_json, FormatMessage};
 use agent_chunks::{Chunk, MessageRole};
 
 mod pi_events_common;
@@ -87,6 +87,6 @@ fn the_new_event_names_are_detected_as_pi_events_and_keep_nothing() {
 "#;
     let folded = fold_stream(find("pi-events").unwrap(), capture, true).unwrap();
     assert_eq!(folded.messages.len(), 0);
-    let detected = agent_chunks::formats::registry::detect(capture).map(|f| f.name);
+    let detected = agent_chunks::formats::detect(capture).map(|f| f.name);
     assert_eq!(detected.ok(), Some("pi-events"));
 }

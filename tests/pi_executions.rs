@@ -3,12 +3,13 @@
 //! an announcement after the execution does not make the call twice. Live and whole agree
 //! after every line.
 
-use agent_chunks::formats::conversation::{owned_messages, Conversation};
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::model_json::FormatMessage;
-use agent_chunks::formats::registry::find;
-use agent_chunks::formats::value::Json;
+use agent_chunks::bytes::value::Json;
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::Conversation;
+use agent_chunks::live::fold_stream;
 use agent_chunks::model::{Chunk, MessageRole};
+use agent_chunks::reading::fold::owned_messages;
+use agent_chunks::reading::model_json::FormatMessage;
 
 mod pi_events_common;
 use pi_events_common::{ndjson, read};

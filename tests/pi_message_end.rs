@@ -5,13 +5,15 @@
 //! updates wins too, counted (refused under `strict`). Live, whole and resumed agree, and
 //! the UI message stream never contradicts what it wrote without saying so.
 
-use agent_chunks::formats::ai_sdk::write_message;
-use agent_chunks::formats::conversation::{owned_messages, Conversation, LiveOptions};
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::model_json::FormatMessage;
-use agent_chunks::formats::pi::read_session;
-use agent_chunks::formats::registry::find;
-use agent_chunks::formats::value::{parse, Json};
+use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::formats::ai_sdk::chunks::write_messages;
+use agent_chunks::formats::ai_sdk::AI_SDK;
+use agent_chunks::formats::find;
+use agent_chunks::formats::pi::session::read_session;
+use agent_chunks::live::conversation::{Conversation, LiveOptions};
+use agent_chunks::live::fold_stream;
+use agent_chunks::reading::fold::owned_messages;
+use agent_chunks::reading::model_json::FormatMessage;
 use agent_chunks::{Chunk, MessageRole};
 
 mod pi_events_common;
@@ -19,11 +21,11 @@ use pi_events_common::{ndjson, read};
 
 const LOST: &[u8] = include_bytes!("../__test__/fixtures/pi-lost-updates.events.ndjson");
 
-fn text(text: &str) -> Chunk<agent_chunks::formats::wtf8::Wtf8, Json> {
+fn text(text: &str) -> Chunk<agent_chunks::bytes::wtf8::Wtf8, Json> {
     Chunk::Text { text: text.into() }
 }
 
-fn sealed(text: &str, signature: &str) -> Chunk<agent_chunks::formats::wtf8::Wtf8, Json> {
+fn sealed(text: &str, signature: &str) -> Chunk<agent_chunks::bytes::wtf8::Wtf8, Json> {
     Chunk::Thinking {
         text: text.into(),
         metadata: Some(Json::object([(
@@ -215,10 +217,10 @@ fn the_ui_stream_says_when_an_end_contradicts_what_it_wrote() {
     let mut written = Vec::new();
     for line in LOST.split_inclusive(|&b| b == b'\n') {
         live.push_bytes(line).unwrap();
-        written.extend(live.ui_chunks());
+        written.extend(live.serve(&AI_SDK));
     }
     live.end().unwrap();
-    written.extend(live.ui_chunks());
+    written.extend(live.serve(&AI_SDK));
     let messages = owned_messages(live.messages());
     let mut open = std::collections::HashSet::new();
     let mut inputs = std::collections::HashSet::new();
@@ -245,12 +247,13 @@ fn the_ui_stream_says_when_an_end_contradicts_what_it_wrote() {
             _ => {}
         }
     }
-    // Both assistant messages: the first lost a seal and a call after its text was
-    // written, the second's end has another text.
-    let expected: Vec<_> = messages
-        .iter()
-        .filter(|m| m.role == MessageRole::Assistant)
-        .map(|m| (m.id.clone(), write_message(m)))
+    // The response of both assistant messages (one UI message, a step each): the first
+    // lost a seal and a call after its text was written, the second's end has another
+    // text. It goes out whole once, before its `finish`.
+    let expected: Vec<_> = write_messages(&messages)
+        .into_iter()
+        .filter(|m| m.get("role").and_then(Json::as_str).is_some_and(|r| *r == "assistant"))
+        .map(|m| (field(&m, "id"), m))
         .collect();
     assert_eq!(replaced, expected);
 }
@@ -264,10 +267,10 @@ fn an_end_that_only_adds_is_written_as_more_of_the_message() {
     let text_only = r#"{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Reading."}}"#;
     let mut live = Conversation::new(format, Default::default()).unwrap();
     live.push_bytes(&ndjson(&[START, text_only])).unwrap();
-    let mut written = live.ui_chunks();
+    let mut written = live.serve(&AI_SDK);
     live.push_bytes(&ndjson(&[more])).unwrap();
     live.end().unwrap();
-    written.extend(live.ui_chunks());
+    written.extend(live.serve(&AI_SDK));
     let kinds: Vec<_> = written.iter().map(kind).collect();
     assert_eq!(
         kinds,

@@ -332,7 +332,8 @@ proptest! {
         sse in any::<bool>(),
         cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
     ) {
-        use agent_chunks::bytes::{EventStream, Framing};
+        use agent_chunks::bytes::Framing;
+        use agent_chunks::live::EventStream;
         use agent_chunks::json::event_from_json;
         let mut owned: Vec<Chunk<String, Option<Value>>> = Vec::new();
         let mut bytes = Vec::new();

@@ -1,11 +1,11 @@
 //! The timeline rules on Rust-owned chunks and sources.
 
-use agent_chunks::formats::timeline::{
+use agent_chunks::bytes::value::Json;
+use agent_chunks::bytes::wtf8::Wtf8;
+use agent_chunks::views::timeline::{
     build_timeline, sources_from_chunks, task_title, CallSource, ItemStatus, Source, TimelineItem,
     TimelineOptions,
 };
-use agent_chunks::formats::value::Json;
-use agent_chunks::formats::wtf8::Wtf8;
 use agent_chunks::{Chunk, ToolCallEntry};
 
 fn call(id: &str, name: &str, span: Option<&str>) -> Source<Wtf8, Json> {

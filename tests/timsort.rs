@@ -1,6 +1,6 @@
 //! The transcript sort: stable for consistent comparisons, and V8's exact steps otherwise.
 
-use agent_chunks::formats::timsort::sort_by;
+use agent_chunks::reading::timsort::sort_by;
 
 /// A small generator so the tests need no dependencies.
 fn numbers(seed: u64, count: usize, range: u64) -> Vec<u64> {

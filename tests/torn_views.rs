@@ -3,10 +3,10 @@
 //! on such a line, which pi never parses, is never resumed from), and Qwen Code's
 //! compressed chain, which its resume shows whole.
 
-use agent_chunks::formats::check::Skips;
-use agent_chunks::formats::model_json::write_messages;
-use agent_chunks::formats::registry::{Input, ReadOptions, View};
 use agent_chunks::history::{read_with, HistoryFormat, Message};
+use agent_chunks::reading::check::Skips;
+use agent_chunks::reading::format::{Input, ReadOptions, View};
+use agent_chunks::reading::model_json::write_messages;
 use serde_json::{json, Value};
 
 fn format(name: &str) -> HistoryFormat {
@@ -60,7 +60,7 @@ fn pi_session_reader_reads_a_torn_line_as_the_history_reader_does() {
         pi_entry("e3", Some("e1"), "three"),
         pi_entry("e4", Some("e3"), "four")
     );
-    let session = agent_chunks::formats::pi::read_session(text.as_bytes()).unwrap();
+    let session = agent_chunks::formats::pi::session::read_session(text.as_bytes()).unwrap();
     let ids: Vec<&str> = session.iter().map(|m| m.id.as_str()).collect();
     assert_eq!(ids, ["e1", "e3", "e4"]);
     let (history, skips) = read(&text, "pi");

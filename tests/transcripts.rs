@@ -2,13 +2,14 @@
 //! user messages, plans, tool call updates), Claude Code transcripts and Qwen Code chat
 //! recordings. Each stored message stays one message; tool results land on their calls.
 
-use agent_chunks::formats::acp_fold::AcpFold;
-use agent_chunks::formats::check::{Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN};
-use agent_chunks::formats::model_json::write_messages;
-use agent_chunks::formats::registry::{Input, ReadOptions, View};
-use agent_chunks::formats::value::{parse, Json};
-use agent_chunks::formats::{claude, qwen};
+use agent_chunks::bytes::value::{parse, Json};
+use agent_chunks::formats::acp::fold::AcpFold;
+use agent_chunks::formats::claude::transcript as claude;
+use agent_chunks::formats::qwen::recording as qwen;
 use agent_chunks::history::{read_with, HistoryFormat, Message};
+use agent_chunks::reading::check::{self, Skips, BEFORE_BREAK, COMPACTED, OFF_BRANCH, SIDECHAIN};
+use agent_chunks::reading::format::{Input, ReadOptions, View};
+use agent_chunks::reading::model_json::write_messages;
 use serde_json::{json, Value};
 
 fn example(name: &str) -> Vec<u8> {
@@ -288,7 +289,7 @@ fn claude_reads_the_chain_to_the_last_line() {
     let after = claude::conversation(&parsed, &numbers(&parsed), View::Resumed, &mut resumed);
     assert_eq!(after.len(), 5);
     assert_eq!(
-        resumed.left_out.reasons[agent_chunks::formats::check::COMPACTED],
+        resumed.left_out.reasons[agent_chunks::reading::check::COMPACTED],
         15
     );
 }
@@ -308,7 +309,7 @@ fn claude_unknown_lines_are_counted_and_a_summary_alone_is_no_message() {
     assert_eq!(skipped.examples, ["line 3: unknown line type \"someday-new\""]);
     assert_eq!(skipped.kinds["summary"], 1);
     assert_eq!(skipped.kinds["file-history-snapshot"], 1);
-    assert_eq!(skipped.left_out.reasons[claude::ORPHAN_RESULT], 1);
+    assert_eq!(skipped.left_out.reasons[check::ORPHAN_RESULT], 1);
     assert!(claude::is_transcript_line(&parsed[0]));
     assert!(claude::is_transcript_line(&parsed[1]));
 }
@@ -460,7 +461,7 @@ fn qwen_unknown_subtypes_are_counted() {
         skipped.examples,
         ["line 1: unknown record type \"system\" subtype \"brand_new\""]
     );
-    assert_eq!(skipped.left_out.reasons[claude::ORPHAN_RESULT], 1);
+    assert_eq!(skipped.left_out.reasons[check::ORPHAN_RESULT], 1);
 }
 
 /// A record of a chain type without a `uuid` (written by another tool, or damaged) is on
@@ -556,7 +557,7 @@ fn acp_an_update_after_completion_still_lands_in_a_history() {
 
 #[test]
 fn the_table_tells_each_session_file_from_its_first_lines() {
-    use agent_chunks::formats::registry::detect;
+    use agent_chunks::formats::detect;
     for (name, format) in [
         ("claude-code-session.jsonl", "claude"),
         ("qwen-code-chat.jsonl", "qwen"),
@@ -719,7 +720,7 @@ fn claude_lines_on_no_branch_are_named_and_read_with_view_all() {
     assert_eq!(ids(&got), ["u2"]);
     assert_eq!(skips.left_out.count, 2);
     assert_eq!(
-        skips.left_out.reasons[agent_chunks::formats::check::UNREACHABLE],
+        skips.left_out.reasons[agent_chunks::reading::check::UNREACHABLE],
         2
     );
     assert!(
@@ -803,8 +804,8 @@ fn claude_content_blocks_that_cannot_be_placed_are_counted_not_dropped() {
     assert_eq!(got[1]["chunks"][0]["text"], "On it.");
     assert_eq!(got[2]["chunks"][0]["text"], "Thanks");
     assert_eq!(skipped.count, 4);
-    assert_eq!(skipped.kinds[claude::NO_CALL_ID], 1);
-    assert_eq!(skipped.kinds[claude::NO_TOOL_USE_ID], 1);
+    assert_eq!(skipped.kinds[check::NO_CALL_ID], 1);
+    assert_eq!(skipped.kinds[check::NO_TOOL_USE_ID], 1);
     assert_eq!(
         skipped.kinds["a content block of a type this version does not know (\"sparkle\")"],
         1

@@ -3,13 +3,15 @@
 //! conversation pushed a line at a time. Known frames that carry nothing are not counted;
 //! an SSE comment is no frame at all.
 
-use agent_chunks::formats::check::Skips;
-use agent_chunks::formats::conversation::{owned_messages, Conversation, LiveOptions};
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::registry::{find, Input, ReadOptions};
-use agent_chunks::formats::value::Json;
+use agent_chunks::bytes::value::Json;
+use agent_chunks::formats::find;
 use agent_chunks::history::{read_with, HistoryFormat};
+use agent_chunks::live::conversation::{Conversation, LiveOptions};
+use agent_chunks::live::fold_stream;
 use agent_chunks::model::Chunk;
+use agent_chunks::reading::check::Skips;
+use agent_chunks::reading::fold::owned_messages;
+use agent_chunks::reading::format::{Input, ReadOptions};
 
 /// Reads `bytes` in `format` every way there is, checks that they agree, and returns the
 /// skips.

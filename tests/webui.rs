@@ -1,11 +1,11 @@
 //! The webui adapters over JSON values: the seed's rows, rule by rule.
 
-use agent_chunks::formats::chatviewer::adapt_jsonl_messages;
-use agent_chunks::formats::json::{JsonError, JsonSource};
-use agent_chunks::formats::unified::{
+use agent_chunks::formats::chatviewer::adapter::adapt_jsonl_messages;
+use agent_chunks::reading::serde_source::{JsonError, JsonSource};
+use agent_chunks::views::unified::{
     Content, Timestamp, ToolCallSlot, UnifiedId, UnifiedMessage, UnifiedType,
 };
-use agent_chunks::formats::webui::adapt_acp_messages;
+use agent_chunks::views::webui::adapt_acp_messages;
 use serde_json::{json, Value};
 
 /// Test dates: numbers as they are, `"t<n>"` as `n`, anything else invalid.

@@ -8,8 +8,9 @@
 mod common;
 
 use agent_chunks::append_event;
-use agent_chunks::bytes::{reduce_to_json, Framing};
+use agent_chunks::bytes::Framing;
 use agent_chunks::json::event_from_json;
+use agent_chunks::live::reduce_to_json;
 use libfuzzer_sys::fuzz_target;
 
 /// The lines as the event-stream rules cut them: a leading BOM skipped, CRLF, LF and CR

@@ -5,8 +5,9 @@
 
 #![no_main]
 
-use agent_chunks::bytes::{EventStream, Framing};
-use agent_chunks::formats::value;
+use agent_chunks::bytes::value;
+use agent_chunks::bytes::Framing;
+use agent_chunks::live::EventStream;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 

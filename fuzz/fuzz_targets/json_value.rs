@@ -6,7 +6,7 @@
 #[path = "common.rs"]
 mod common;
 
-use agent_chunks::formats::value::{self, ParseErrorKind};
+use agent_chunks::bytes::value::{self, ParseErrorKind};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,8 +3,8 @@
 
 #![no_main]
 
-use agent_chunks::formats::pi;
-use agent_chunks::formats::value::{self, Json};
+use agent_chunks::bytes::value::{self, Json};
+use agent_chunks::formats::pi::session as pi;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,9 +4,9 @@
 
 #![no_main]
 
-use agent_chunks::formats::model_json::chunk_json;
-use agent_chunks::formats::sn;
-use agent_chunks::formats::value::{self, Json};
+use agent_chunks::bytes::value::{self, Json};
+use agent_chunks::formats::sn::thought as sn;
+use agent_chunks::reading::model_json::chunk_json;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

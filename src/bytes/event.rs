@@ -3,8 +3,8 @@
 use crate::decode::{decode_event, EventSource, Field, InvalidEvent, ValueType};
 use crate::model::{AgentEvent, EventType, ShellStream};
 
-use super::scan::{Fields, Node};
-use super::text::{decode_string, JsonText, Payload};
+use crate::bytes::scan::{Fields, Node};
+use crate::bytes::text::{decode_string, JsonText, Payload};
 
 /// What a field of a scanned event holds.
 #[derive(Clone, Copy)]

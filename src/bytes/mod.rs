@@ -4,16 +4,14 @@
 //! spelling; the rules are the same `append_event` as everywhere else.
 
 pub(crate) mod event;
-mod frame;
+pub(crate) mod frame;
+
 pub(crate) mod scan;
-mod stream;
 pub mod text;
-mod ui;
+pub mod value;
 pub(crate) mod write;
+pub mod wtf8;
 
 pub use frame::{Frame, Framer, Framing};
 pub use scan::SyntaxError;
-pub use stream::{
-    read_turns, reduce_to_json, ByteChunk, EventStream, FrameProblem, StreamError, Turn, TurnReader,
-};
 pub use write::chunks_json;

@@ -144,7 +144,7 @@ impl<'a> Node<'a> {
 /// never equals a plain key, so it is decoded only when the plain match fails.
 fn field_of(name: &str) -> Option<Field> {
     Field::from_key(name).or_else(|| match name.contains('\\') {
-        true => Field::from_key(&super::text::decode_string(name)?),
+        true => Field::from_key(&crate::bytes::text::decode_string(name)?),
         false => None,
     })
 }

@@ -7,10 +7,10 @@
 //! only occur inside strings, so this is safe for payload text too). V8 makes a one-byte
 //! string of ASCII with a copy, where UTF-8 would have to be decoded into two-byte text.
 
-use crate::formats::value::escape_unit;
+use crate::bytes::value::escape_unit;
 use crate::model::{Chunk, ShellOutput, ToolCallEntry};
 
-use super::text::{escape_into, JsonText, Payload};
+use crate::bytes::text::{escape_into, JsonText, Payload};
 
 type ByteChunk = Chunk<JsonText, Payload>;
 

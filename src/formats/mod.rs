@@ -1,80 +1,125 @@
-//! Wire formats and views, each read into (or rendered from) the canonical model.
+//! The formats: one folder each, and [`FORMATS`], the one table of them.
 //!
-//! - [`acp`]: Agent Client Protocol v1 `session/update` notifications → agent events, and
-//!   → the webview state (`ACPMessage[]`); [`acp_fold`] folds them into messages, and
-//!   [`acp_rpc`] reads the JSON-RPC traffic around them;
-//! - [`webui`]: `adaptACPMessages`, the webview state → `UnifiedMessage` rows;
-//! - [`chatviewer`]: `adaptJSONLMessages`, a ChatViewer transcript → `UnifiedMessage` rows;
-//! - [`unified`]: the `UnifiedMessage` row, its timeline flags, and `toUnifiedMessages`
-//!   (the chunk model as rows);
-//! - [`timsort`]: `Array.prototype.sort`'s exact order, for the transcript sort;
-//! - [`pi`], [`pi_tree`], [`pi_events`], [`pi_stream`]: Pi / OpenClaw session files, pi's agent events and
-//!   OpenClaw's gateway frames;
-//! - [`sn`]: Solar Network thoughts and their SSE stream;
-//! - [`timeline`]: the timeline view of a message's chunks;
-//! - [`streams`]: the live folds (and detection) of the agent-event, ACP and Solar Network
-//!   streams; [`live`]: what every live fold folds into; [`conversation`]: a stream
-//!   folded as it arrives (the one path from a stream to messages); [`ui_writer`]: a
-//!   conversation written out as an AI SDK UI message stream as it grows.
-//!
-//! [`FORMATS`] is the one table of formats: `loadHistory`, detection and the command all
-//! read it. A new format is a module here and a row there ([`registry::Format`] says
-//! what a row holds).
-//!
-//! History readers fold the events each stored block stands for through
-//! [`crate::append_event`], so a history and the stream it was recorded from give the same
-//! chunks. The webui adapters read their input through [`source::Source`] and pass strings
-//! and payloads on as handles, so the Node binding hands out the caller's own values, and
-//! [`json::JsonSource`] runs the same rules over `serde_json` values.
+//! A format is a folder that shows the same faces as every other (a row of the table,
+//! [`Format`]): its name, how its first values are told from every other format's, and
+//! what can be done with it — read as a history, folded live, written from messages. The
+//! layers above (history loading, live conversations, the command) reach a format only
+//! through its row, and no format folder imports another: what two formats share lives in
+//! [`crate::reading`] or [`crate::views`]. `docs/development.md` ("Adding a format") says
+//! how to add one.
 
 pub mod acp;
-pub mod acp_fold;
-pub mod acp_rpc;
 pub mod ai_sdk;
 pub mod chatviewer;
-pub mod check;
 pub mod claude;
-pub mod conversation;
-pub mod date;
-pub mod json;
-pub mod line_tree;
-pub mod live;
-pub mod model_json;
+pub mod events;
 pub mod pi;
-pub mod pi_events;
-pub mod pi_message_end;
-pub mod pi_stream;
-pub mod pi_tree;
 pub mod qwen;
-pub mod registry;
-pub mod resume;
 pub mod sn;
-pub mod source;
-pub mod stored;
-pub mod streams;
-pub mod timeline;
-pub mod timsort;
-pub mod tree;
-pub mod ui_writer;
-pub mod unified;
-pub mod value;
-pub mod webui;
-pub mod wtf8;
 
-use registry::Format;
+use crate::bytes::value::Json;
+use crate::reading::format::{Format, HistoryFormat};
+use crate::reading::sniff::{shorten, sniff_values, Sniff, Undetected, FIRST_VALUES, SNIFF_VALUES};
 
 /// Every format, in the order detection tries them (a more particular shape before a
 /// more general one).
 pub static FORMATS: &[Format] = &[
-    streams::ACP,
+    acp::ACP,
     claude::CLAUDE,
     qwen::QWEN,
-    streams::CHATVIEWER,
-    pi_stream::PI_EVENTS,
+    chatviewer::CHATVIEWER,
+    pi::PI_EVENTS,
     pi::PI,
-    streams::SN,
-    pi_stream::PI_STREAM,
-    streams::SN_STREAM,
+    sn::SN,
+    pi::PI_STREAM,
+    sn::SN_STREAM,
     ai_sdk::AI_SDK,
-    streams::EVENTS,
+    events::EVENTS,
 ];
+
+/// The history formats by name, as callers in Rust write them.
+#[allow(non_upper_case_globals)]
+impl HistoryFormat {
+    pub const Events: HistoryFormat = HistoryFormat(&events::EVENTS);
+    pub const Acp: HistoryFormat = HistoryFormat(&acp::ACP);
+    pub const ChatViewer: HistoryFormat = HistoryFormat(&chatviewer::CHATVIEWER);
+    pub const Pi: HistoryFormat = HistoryFormat(&pi::PI);
+    pub const Sn: HistoryFormat = HistoryFormat(&sn::SN);
+    pub const Claude: HistoryFormat = HistoryFormat(&claude::CLAUDE);
+    pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
+}
+
+/// The format named `name`.
+pub fn find(name: &str) -> Option<&'static Format> {
+    FORMATS.iter().find(|f| f.name == name)
+}
+
+/// The format of `bytes`, from its first values: the first value that says which format
+/// it is decides (the first row of the table it says so for); values that say nothing
+/// (lines of kinds no format knows, protocol traffic, lines that are not JSON) are looked
+/// past.
+pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
+    let (mut sniffed, mut first_error) = sniff_values(bytes, FIRST_VALUES)?;
+    if sniffed.len() == FIRST_VALUES {
+        if let Some(format) = decide(&sniffed) {
+            return Ok(format);
+        }
+        (sniffed, first_error) = sniff_values(bytes, SNIFF_VALUES)?;
+    }
+    if let Some(format) = decide(&sniffed) {
+        return Ok(format);
+    }
+    if let Some(error) = first_error {
+        return Err(error);
+    }
+    Err(match &sniffed {
+        Sniff::Array(None) => Undetected {
+            message: "an empty JSON array could be Sn thoughts or a ChatViewer transcript; pass --format"
+                .into(),
+            line: Some(1),
+        },
+        Sniff::Array(Some(first)) => Undetected {
+            message: format!(
+                "a JSON array, but its first element is in no format this version reads{}; pass --format",
+                closest(std::slice::from_ref(first))
+            ),
+            line: Some(1),
+        },
+        Sniff::Values { values, sse, numbers } => {
+            let text = values.first().map(|v| shorten(&v.to_json())).unwrap_or_default();
+            let what = match (*sse, values.len()) {
+                (true, _) => format!("an SSE capture of no stream this version reads ({text})"),
+                (false, 1) => format!("cannot tell the format from this line ({text})"),
+                (false, n) => format!("cannot tell the format from its first {n} lines (the first: {text})"),
+            };
+            Undetected {
+                message: format!("{what}{}; pass --format", closest(values)),
+                line: numbers.first().copied(),
+            }
+        }
+    })
+}
+
+/// The format of the first value that tells one.
+fn decide(sniffed: &Sniff) -> Option<&'static Format> {
+    (0..sniffed.len()).find_map(|at| FORMATS.iter().find(|f| (f.detect)(sniffed, at)))
+}
+
+/// The formats `values` came closest to, and why: `; closest: acp (…), events (…)`.
+fn closest(values: &[Json]) -> String {
+    let mut near: Vec<(&str, &str)> = Vec::new();
+    for value in values {
+        for format in FORMATS {
+            if near.len() < 3 && !near.iter().any(|(name, _)| *name == format.name) {
+                if let Some(why) = (format.near)(value) {
+                    near.push((format.name, why));
+                }
+            }
+        }
+    }
+    if near.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = near.iter().map(|(name, why)| format!("{name} ({why})")).collect();
+    format!("; closest: {}", named.join(", "))
+}

@@ -8,13 +8,13 @@
 //! batch that does not fit likewise, its calls at depth 2. All text is ASCII.
 
 use crate::bytes::text::{JsonText, Payload};
+use crate::bytes::value::{write_str_with, Json};
 use crate::bytes::write as bytes_write;
-use crate::formats::model_json::{role_name, write_call, write_chunk, FormatChunk, TOOL_BATCH_HEAD};
-use crate::formats::value::{write_str_with, Json};
-use crate::formats::wtf8::Wtf8;
+use crate::bytes::wtf8::Wtf8;
 use crate::model::{Chunk, MessageRole, ToolCallEntry};
+use crate::reading::model_json::{role_name, write_call, write_chunk, FormatChunk, TOOL_BATCH_HEAD};
 
-use super::Message;
+use crate::history::Message;
 
 /// One slice: `[item, item, …]` for the array at `depth`. With `open`, the last item's
 /// array (`chunks` at depth 0, `calls` at depth 1) is where the next slices go. With
@@ -123,21 +123,6 @@ impl<F: FnMut(Slice) -> bool> Slicer<F> {
                     });
                 }
                 return;
-            }
-            Message::Turn(turn) => {
-                let mut id = String::new();
-                bytes_write::string(&mut id, &turn.id);
-                self.write(
-                    id.as_bytes(),
-                    MessageRole::Assistant,
-                    &turn.chunks,
-                    |c| bytes_write::json_size_hint(std::slice::from_ref(c)),
-                    |out, c| {
-                        let mut text = String::new();
-                        bytes_write::chunk_json(c, &mut text);
-                        out.extend_from_slice(text.as_bytes());
-                    },
-                )
             }
         }
         self.count += 1;

@@ -10,8 +10,10 @@ use napi::bindgen_prelude::{Env, Result, Status, Unknown};
 use napi::JsValue;
 use napi_derive::napi;
 
-use crate::formats::source::{Expect, Key, Reader, Source, Step};
-use crate::formats::{acp, chatviewer, unified, webui};
+use crate::formats::acp::updates as acp;
+use crate::formats::chatviewer::adapter as chatviewer;
+use crate::reading::source::{Expect, Key, Reader, Source, Step};
+use crate::views::{unified, webui};
 
 use super::entry;
 use super::js::{Js, Value};

@@ -6,10 +6,10 @@ use napi::bindgen_prelude::{Env, Result, Unknown};
 use napi::JsValue;
 use napi_derive::napi;
 
-use crate::formats::ai_sdk::{self, StreamState};
-use crate::formats::check::FormatError;
-use crate::formats::model_json::{event_json, messages_from_json, FormatEvent};
-use crate::formats::value::Json;
+use crate::bytes::value::Json;
+use crate::formats::ai_sdk::chunks::{self as ai_sdk, StreamState};
+use crate::reading::check::FormatError;
+use crate::reading::model_json::{event_json, messages_from_json, FormatEvent};
 
 use super::entry::caught;
 use super::formats::{array_of, give, give_messages, object_of, within};
@@ -19,7 +19,7 @@ fn events_of(
     b: &Bridge,
     items: Unknown,
     what: &str,
-    map: fn(&mut StreamState, &Json) -> crate::formats::check::FormatResult<Vec<FormatEvent>>,
+    map: fn(&mut StreamState, &Json) -> crate::reading::check::FormatResult<Vec<FormatEvent>>,
 ) -> Result<Json> {
     let items_value = items.raw();
     let Json::Array(items) = array_of(b, items_value, what)? else {
@@ -112,7 +112,7 @@ pub fn ai_sdk_from_message(env: &Env, message: Unknown) -> Result<Unknown<'stati
         let b = Bridge::new(env, "aiSdk.fromMessage")?;
         let json = object_of(&b, message.raw(), "message")?;
         let message =
-            crate::formats::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
+            crate::reading::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
         give(&b, env, &ai_sdk::write_message(&message))
     })
 }

@@ -1,5 +1,5 @@
 //! `Conversation`: a stream format's conversation folded live for JavaScript, over
-//! [`crate::formats::conversation::Conversation`] (the path `foldStream` and the command
+//! [`crate::live::conversation::Conversation`] (the path `foldStream` and the command
 //! take too).
 //!
 //! The messages live in Rust; JavaScript holds a copy that each push brings up to date
@@ -25,14 +25,14 @@ use napi::bindgen_prelude::{Env, ObjectFinalize, Result, Unknown};
 use napi::{sys, JsValue};
 use napi_derive::napi;
 
+use crate::bytes::value::{self, Json};
+use crate::bytes::wtf8::Wtf8;
 use crate::decode::ValueType;
-use crate::formats::conversation::{Changes, Conversation as Core, LiveError, LiveOptions};
-use crate::formats::model_json::{messages_from_json, write_chunk, write_message_head, FormatChunk};
-use crate::formats::registry::find;
-use crate::formats::value::{self, Json};
-use crate::formats::wtf8::Wtf8;
+use crate::formats::find;
 use crate::formats::FORMATS;
+use crate::live::conversation::{Changes, Conversation as Core, LiveError, LiveOptions};
 use crate::model::Chunk;
+use crate::reading::model_json::{messages_from_json, write_chunk, write_message_head, FormatChunk};
 
 use super::entry::run;
 use super::js::{Interned, Js, JsError, JsResult, State, Value, OBJECT_ASSIGN};
@@ -802,6 +802,16 @@ unsafe extern "C" fn raw_ui_stream(env: sys::napi_env, info: sys::napi_callback_
     }
 }
 
+/// What the conversation writes for `useChat` now: with `replay`, the last response again
+/// from its `start` first.
+fn served(core: &mut Core, replay: bool) -> Vec<Json> {
+    let format = &crate::formats::ai_sdk::AI_SDK;
+    match replay {
+        true => core.serve_replayed(format),
+        false => core.serve(format),
+    }
+}
+
 /// `toUIMessageChunks` / `toUIMessageStream`'s options: whether to replay the response.
 fn replay_option(js: &Js, options: Value) -> JsResult<bool> {
     match js.value_type(options)? {
@@ -954,10 +964,7 @@ impl Conversation {
         let replay = replay_option(js, options)?;
         self.with("Conversation.toUIMessageChunks", |live| {
             let mut out = Vec::new();
-            let chunks = match replay {
-                true => live.core.ui_chunks_replayed(),
-                false => live.core.ui_chunks(),
-            };
+            let chunks = served(&mut live.core, replay);
             value::write_ascii(&mut out, &Json::Array(chunks));
             js.parse_json_owned(out)
         })
@@ -967,16 +974,12 @@ impl Conversation {
         let replay = replay_option(js, options)?;
         self.with("Conversation.toUIMessageStream", |live| {
             let mut out = Vec::new();
-            let chunks = match replay {
-                true => live.core.ui_chunks_replayed(),
-                false => live.core.ui_chunks(),
-            };
-            for chunk in chunks {
+            for chunk in served(&mut live.core, replay) {
                 out.extend_from_slice(b"data: ");
                 value::write_ascii(&mut out, &chunk);
                 out.extend_from_slice(b"\n\n");
             }
-            if live.core.ui_end_marker() {
+            if live.core.serve_end_marker(&crate::formats::ai_sdk::AI_SDK) {
                 out.extend_from_slice(b"data: [DONE]\n\n");
             }
             js.ascii_string_owned(out)

@@ -8,13 +8,14 @@ use napi::bindgen_prelude::{Env, Result, Unknown};
 use napi::JsValue;
 use napi_derive::napi;
 
+use crate::bytes::value::{self, Json};
 use crate::decode::ValueType;
-use crate::formats::check::FormatError;
-use crate::formats::model_json::{
+use crate::formats::pi::session as pi;
+use crate::formats::sn::thought as sn;
+use crate::reading::check::FormatError;
+use crate::reading::model_json::{
     event_json, message_json, messages_from_json, write_messages, FormatEvent, FormatMessage,
 };
-use crate::formats::value::{self, Json};
-use crate::formats::{pi, sn};
 
 use super::entry::caught;
 use super::json_bridge::{Bridge, JsonText, Value};
@@ -277,7 +278,7 @@ pub fn pi_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>
         let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
         let text = pi::write_session(&messages);
         // The writer escapes unpaired surrogates, so the text is UTF-8.
-        let string = b.string(&crate::formats::wtf8::Wtf8::from_wtf8_unchecked(text))?;
+        let string = b.string(&crate::bytes::wtf8::Wtf8::from_wtf8_unchecked(text))?;
         Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), string) })
     })
 }
@@ -348,7 +349,7 @@ pub fn sn_from_message(env: &Env, message: Unknown, options: Unknown) -> Result<
         let given = message.raw();
         let json = object_of(&b, given, "message")?;
         let message =
-            crate::formats::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
+            crate::reading::model_json::message_from_json(&json, "message").map_err(|e| b.type_error(e))?;
         let created_at = match b.value_type(options.raw())? {
             ValueType::Undefined => None,
             ValueType::Object => {

@@ -25,9 +25,9 @@ use napi::{sys, JsValue};
 use napi_derive::napi;
 
 use crate::decode::ValueType;
-use crate::formats::registry::{Input as SourceInput, ReadOptions};
 use crate::history::batch::{Slice, Slicer};
 use crate::history::{self, HistoryError, HistoryFormat};
+use crate::reading::format::{Input as SourceInput, ReadOptions};
 
 use super::bytes::uint8_bytes;
 use super::entry::{panic_message, state};

@@ -13,8 +13,8 @@ use std::ptr;
 use napi::bindgen_prelude::{Env, Status};
 use napi::sys;
 
+use crate::bytes::wtf8::Wtf8;
 use crate::decode::ValueType;
-use crate::formats::wtf8::Wtf8;
 
 use super::bytes::uint8_bytes;
 use super::entry;

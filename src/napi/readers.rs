@@ -15,9 +15,10 @@ use std::ptr;
 
 use napi::sys;
 
-use crate::formats::source::{Key, ValueType};
-use crate::formats::unified::{Content, Timestamp, ToolCallSlot, UnifiedId, UnifiedMessage, UnifiedType};
-use crate::formats::{chatviewer, webui};
+use crate::formats::chatviewer::adapter as chatviewer;
+use crate::reading::source::{Key, ValueType};
+use crate::views::unified::{Content, Timestamp, ToolCallSlot, UnifiedId, UnifiedMessage, UnifiedType};
+use crate::views::webui;
 
 use super::adapters::clock;
 use super::entry;

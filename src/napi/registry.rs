@@ -8,16 +8,18 @@ use napi::bindgen_prelude::{Env, Result, Unknown};
 use napi::{sys, JsValue};
 use napi_derive::napi;
 
+use crate::bytes::value::{self, Json};
+use crate::bytes::wtf8::Wtf8;
 use crate::decode::ValueType;
-use crate::formats::check::Skips;
-use crate::formats::live::fold_stream;
-use crate::formats::model_json::{write_chunk, write_message_head, FormatMessage};
-use crate::formats::registry::{detect, find, leaf_refused, Format, Input, ReadOptions, View};
-use crate::formats::value::{self, Json};
-use crate::formats::wtf8::Wtf8;
 use crate::formats::FORMATS;
+use crate::formats::{detect, find};
 use crate::history::batch::Slicer;
+use crate::history::leaf_refused;
 use crate::history::{self, HistoryFormat};
+use crate::live::fold_stream;
+use crate::reading::check::Skips;
+use crate::reading::format::{Format, Input, ReadOptions, View};
+use crate::reading::model_json::{write_chunk, write_message_head, FormatMessage};
 
 use super::entry::caught;
 use super::js::{Js, JsError, JsResult, Value};
@@ -362,7 +364,7 @@ fn strings(texts: &[String]) -> Json {
 
 /// A reading's `skipped` report, as `readHistory`, `foldStream` and a `Conversation` give it.
 pub fn skipped_json(skips: &Skips) -> Json {
-    crate::formats::resume::skipped(skips)
+    crate::reading::resume::skipped(skips)
 }
 
 fn left_out_json(skips: &Skips) -> Json {

@@ -1,11 +1,12 @@
 //! The adapters' results as JavaScript objects, keys in the seed's order.
 
-use crate::formats::acp::{Payload, Role, WebviewMessage};
-use crate::formats::unified::{
+use crate::formats::acp::updates::{Role, WebviewMessage};
+use crate::model::AgentEvent;
+use crate::views::tool_call::Payload;
+use crate::views::unified::{
     Content, Timestamp, ToolCallSlot, ToolCallView, ToolOutput, ToolStatus, UnifiedId, UnifiedMessage,
     UnifiedType,
 };
-use crate::model::AgentEvent;
 
 use super::js::{Interned, Js, JsResult, Value};
 

@@ -4,8 +4,8 @@
 //! their own. A handle is a place in the snapshot; whatever the snapshot does not hold
 //! exactly is a [`Bail`], and the call goes to the plain entry point.
 
-use crate::formats::source::{Key, Source, ValueType};
-use crate::formats::webui::UnknownMessageType;
+use crate::reading::source::{Key, Source, ValueType};
+use crate::views::webui::UnknownMessageType;
 
 use super::js::{Js, JsError, Value};
 
@@ -83,8 +83,8 @@ pub enum Bail {
     Js(JsError),
 }
 
-impl From<crate::formats::source::Invalid> for Bail {
-    fn from(_: crate::formats::source::Invalid) -> Self {
+impl From<crate::reading::source::Invalid> for Bail {
+    fn from(_: crate::reading::source::Invalid) -> Self {
         Bail::Bail
     }
 }

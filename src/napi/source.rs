@@ -1,7 +1,7 @@
 //! The format adapters' [`Source`] over JavaScript values: handles in, handles out.
 
-use crate::formats::source::{Invalid, Key, Source, ValueType};
-use crate::formats::webui::UnknownMessageType;
+use crate::reading::source::{Invalid, Key, Source, ValueType};
+use crate::views::webui::UnknownMessageType;
 
 use super::js::{Interned, Js, JsError, JsResult, Value};
 

@@ -18,8 +18,9 @@ use napi::bindgen_prelude::{Env, Result, Status, Unknown};
 use napi::{sys, JsValue};
 use napi_derive::napi;
 
-use crate::bytes::{EventStream, Framing, StreamError};
+use crate::bytes::Framing;
 use crate::decode::ValueType;
+use crate::live::{EventStream, StreamError};
 
 use super::bytes::uint8_bytes;
 use super::entry::{caught, run, with_state};

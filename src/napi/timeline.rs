@@ -5,11 +5,9 @@ use napi::bindgen_prelude::{Env, Result, Unknown};
 use napi::JsValue;
 use napi_derive::napi;
 
+use crate::bytes::wtf8::Wtf8;
 use crate::decode::ValueType;
-use crate::formats::timeline::{
-    build_timeline, CallSource, ItemStatus, Source, TimelineItem, TimelineOptions,
-};
-use crate::formats::wtf8::Wtf8;
+use crate::views::timeline::{build_timeline, CallSource, ItemStatus, Source, TimelineItem, TimelineOptions};
 
 use super::entry::caught;
 use super::json_bridge::{Bridge, Value};

@@ -6,10 +6,12 @@ use napi::bindgen_prelude::{Env, Result, Unknown};
 use napi::JsValue;
 use napi_derive::napi;
 
-use crate::formats::model_json::FormatMessage;
-use crate::formats::registry::{Input, ReadOptions, View};
-use crate::formats::{acp_fold, claude, qwen};
+use crate::formats::acp::fold as acp_fold;
+use crate::formats::claude::transcript as claude;
+use crate::formats::qwen::recording as qwen;
 use crate::history::{self, HistoryFormat, Message};
+use crate::reading::format::{Input, ReadOptions, View};
+use crate::reading::model_json::FormatMessage;
 
 use super::entry::caught;
 use super::formats::{give_messages, history, History};
@@ -35,8 +37,8 @@ fn read(env: &Env, name: &'static str, value: Unknown, format: HistoryFormat) ->
                 &options,
                 &mut |message| match message {
                     Message::Format(message) => collect(message),
-                    // Not asked for (`settle`), and no line format makes turns.
-                    Message::Turn(_) | Message::Settled { .. } => true,
+                    // Not asked for (`settle`).
+                    Message::Settled { .. } => true,
                 },
             )
             .map_err(|e| b.type_error(e))?;

@@ -1,10 +1,11 @@
 //! What the pi-events tests share: frames as NDJSON, and a recording read live, checked
 //! against the recording read whole after every line.
 
-use agent_chunks::formats::conversation::{owned_messages, Conversation};
-use agent_chunks::formats::live::fold_stream;
-use agent_chunks::formats::model_json::FormatMessage;
-use agent_chunks::formats::registry::find;
+use agent_chunks::formats::find;
+use agent_chunks::live::conversation::Conversation;
+use agent_chunks::live::fold_stream;
+use agent_chunks::reading::fold::owned_messages;
+use agent_chunks::reading::model_json::FormatMessage;
 
 pub fn ndjson(frames: &[&str]) -> Vec<u8> {
     frames

@@ -1,0 +1,166 @@
+//! ACP as it is captured: an agent's stdout or a client's traffic log holds the whole
+//! JSON-RPC conversation (`initialize`, `session/new`, `session/prompt` and its result,
+//! `session/request_permission`, `fs/*`, `terminal/*` …) around the `session/update`
+//! notifications, and a traffic log often wraps each message in a record of its own
+//! (`{ ts, direction, message }`, or the message as JSON text: `{ …, json: "{…}" }`).
+//!
+//! [`read`] tells what one line is; the fold ([`crate::formats::acp::fold`]) shows what a client
+//! shows of it:
+//!
+//! - a `session/update` notification (or a bare notification or update) is folded as
+//!   before;
+//! - a `session/prompt` request is the user's message: the agent does not echo it, the
+//!   client shows it from its own request;
+//! - the result of a prompt turn names why the turn stopped: any `stopReason` but
+//!   `end_turn` is shown; an error response to a prompt is the turn's error;
+//! - a proxy's `proxy/successor` message is read as the message it carries;
+//! - every other request, response and notification is protocol traffic, not message
+//!   content.
+
+use std::borrow::Cow;
+
+use crate::bytes::value::{self, Json};
+use crate::bytes::wtf8::Wtf8;
+
+/// What one line of a capture is.
+#[derive(Debug)]
+pub enum Captured<'a> {
+    /// A `session/update` notification's params, a bare notification or a bare update.
+    Update(Cow<'a, Json>),
+    /// A `session/prompt` request: its JSON-RPC id (as JSON text) and its content blocks.
+    Prompt {
+        id: Option<String>,
+        blocks: Cow<'a, [Json]>,
+    },
+    /// A response naming why a prompt turn stopped (`stopReason`).
+    Stopped { id: Option<String>, reason: Wtf8 },
+    /// An error response: its id and message.
+    Failed { id: Option<String>, message: Wtf8 },
+    /// Any other JSON-RPC message.
+    Traffic,
+}
+
+/// Whether `value` is a JSON-RPC message: `jsonrpc`, or a method with params or an id,
+/// or an id with a result or an error.
+pub fn is_message(value: &Json) -> bool {
+    let has = |key| value.get(key).is_some();
+    matches!(value, Json::Object(_))
+        && (has("jsonrpc")
+            || matches!(value.get("method"), Some(Json::String(_))) && (has("params") || has("id"))
+            || has("id") && (has("result") || has("error")))
+}
+
+/// The JSON-RPC message a line holds: the line itself, or the one a traffic-log record
+/// wraps (a field holding the message, or its JSON text). `None` for a line that holds
+/// none.
+pub fn message(line: &Json) -> Option<Cow<'_, Json>> {
+    if is_message(line) {
+        return Some(Cow::Borrowed(line));
+    }
+    let Json::Object(fields) = line else {
+        return None;
+    };
+    fields.iter().find_map(|(_, field)| match field {
+        Json::Object(_) if is_message(field) && field.get("jsonrpc").is_some() => Some(Cow::Borrowed(field)),
+        Json::String(text) if text.as_bytes().starts_with(b"{") => value::parse(text.as_bytes())
+            .ok()
+            .filter(|m| is_message(m) && m.get("jsonrpc").is_some())
+            .map(Cow::Owned),
+        _ => None,
+    })
+}
+
+fn method(message: &Json) -> Option<&[u8]> {
+    match message.get("method") {
+        Some(Json::String(method)) => Some(method.as_bytes()),
+        _ => None,
+    }
+}
+
+fn id_text(message: &Json) -> Option<String> {
+    message
+        .get("id")
+        .filter(|id| !matches!(id, Json::Undefined | Json::Null))
+        .map(|id| String::from_utf8_lossy(&id.to_json()).into_owned())
+}
+
+fn owned_field<'a>(message: Cow<'a, Json>, key: &str) -> Option<Cow<'a, Json>> {
+    match message {
+        Cow::Borrowed(message) => message.get(key).map(Cow::Borrowed),
+        Cow::Owned(message) => message.get(key).cloned().map(Cow::Owned),
+    }
+}
+
+/// What `line` is, or `None` when it is neither an ACP notification nor JSON-RPC traffic.
+pub fn read(line: &Json) -> Option<Captured<'_>> {
+    let Some(mut message) = message(line) else {
+        return (line.get("update").is_some() || line.get("sessionUpdate").is_some())
+            .then_some(Captured::Update(Cow::Borrowed(line)));
+    };
+    // A proxy passes the message on to its successor inside its own.
+    if method(&message) == Some(b"proxy/successor") {
+        match owned_field(message, "params") {
+            Some(inner) if is_message(&inner) => message = inner,
+            _ => return Some(Captured::Traffic),
+        }
+    }
+    match method(&message) {
+        Some(b"session/update") => owned_field(message, "params")
+            .map_or(Some(Captured::Traffic), |params| Some(Captured::Update(params))),
+        Some(b"session/prompt") => {
+            let id = id_text(&message);
+            let blocks = owned_field(message, "params")
+                .and_then(|params| owned_field(params, "prompt"))
+                .and_then(|prompt| match prompt {
+                    Cow::Borrowed(Json::Array(blocks)) => Some(Cow::Borrowed(&blocks[..])),
+                    Cow::Owned(Json::Array(blocks)) => Some(Cow::Owned(blocks)),
+                    _ => None,
+                });
+            Some(blocks.map_or(Captured::Traffic, |blocks| Captured::Prompt { id, blocks }))
+        }
+        Some(_) => Some(Captured::Traffic),
+        None => {
+            let id = id_text(&message);
+            if let Some(Json::String(reason)) = message.get("result").and_then(|r| r.get("stopReason")) {
+                return Some(Captured::Stopped {
+                    id,
+                    reason: reason.clone(),
+                });
+            }
+            match message.get("error") {
+                Some(error @ Json::Object(_)) => Some(Captured::Failed {
+                    id,
+                    message: match error.get("message") {
+                        Some(Json::String(text)) => text.clone(),
+                        _ => Wtf8::from_wtf8_unchecked(error.to_json()),
+                    },
+                }),
+                _ => Some(Captured::Traffic),
+            }
+        }
+    }
+}
+
+/// Whether a JSON-RPC message is ACP's: one of its methods (`session/…`, `fs/…`,
+/// `terminal/…`, a proxy chain's `proxy/…`, `authenticate`, an `initialize` with a
+/// numeric protocol version), or a result only ACP gives (a `stopReason`, the agent's
+/// capabilities).
+pub fn is_acp(message: &Json) -> bool {
+    match method(message) {
+        Some(m) => {
+            m.starts_with(b"session/")
+                || m.starts_with(b"fs/")
+                || m.starts_with(b"terminal/")
+                || m.starts_with(b"proxy/")
+                || m == b"authenticate"
+                || m == b"initialize"
+                    && matches!(
+                        message.get("params").and_then(|p| p.get("protocolVersion")),
+                        Some(Json::Number(_))
+                    )
+        }
+        None => message
+            .get("result")
+            .is_some_and(|r| r.get("stopReason").is_some() || r.get("agentCapabilities").is_some()),
+    }
+}

@@ -1,0 +1,107 @@
+//! Solar Network "thinking": thoughts made of parts ([`thought`]), read one at a time as
+//! a history, and their SSE stream, folded live (a `thought` event ends the turn and
+//! names it).
+
+pub mod thought;
+
+use crate::bytes::value::Json;
+use crate::reading::check::{FormatResult, Skips};
+use crate::reading::fold::{Folded, LiveFold};
+use crate::reading::format::{Format, History, Input, ReadOptions};
+use crate::reading::history::{read_items, reader_of, HistoryError, Message};
+use crate::reading::sniff::{is_object, near_nothing, tag_in, Sniff};
+
+/// The `sn` history: one message per thought, read one at a time.
+fn read_history(
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    read_items(reader_of(input), options.strict, |item, at| {
+        let message = thought::read_thought(&item).map_err(|e| at.error(e))?;
+        Ok(emit(Message::Format(message)))
+    })
+}
+
+/// The `sn-stream` stream.
+#[derive(Debug, Default)]
+pub struct SnStream;
+
+impl LiveFold for SnStream {
+    fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
+        if !matches!(value, Json::Object(_)) {
+            return skips.skip(line, "a value that is not an object");
+        }
+        match value.get("type") {
+            Some(Json::String(kind)) if thought::is_stream_type(kind) => {}
+            Some(Json::String(kind)) => {
+                return skips.skip(line, format_args!("unknown event type \"{kind}\""))
+            }
+            _ => return skips.skip(line, "an event without a \"type\""),
+        }
+        let events = thought::stream_events(&value)?;
+        let is_thought = value
+            .get("type")
+            .and_then(Json::as_str)
+            .is_some_and(|t| *t == "thought");
+        for event in events {
+            out.apply(event);
+        }
+        if is_thought {
+            let id = value
+                .get("data")
+                .and_then(|d| d.get("id"))
+                .and_then(Json::as_str)
+                .map(|id| id.to_string_lossy().into_owned());
+            out.end(id);
+        }
+        Ok(())
+    }
+}
+
+const SN_STREAM_TYPES: &[&[u8]] = &[
+    b"text",
+    b"function_call_update",
+    b"function_call",
+    b"function_result",
+    b"topic",
+    b"thought",
+];
+
+pub const SN: Format = Format {
+    name: "sn",
+    summary: "Solar Network thoughts, a JSON array or one per line",
+    near: near_nothing,
+    detect: |sniff, at| match sniff {
+        Sniff::Array(Some(first)) => is_object(first) && first.get("parts").is_some(),
+        _ => sniff.line(at).is_some_and(|line| {
+            line.get("id").and_then(Json::as_str).is_some()
+                && matches!(line.get("parts"), Some(Json::Array(_)))
+                && line.get("role").is_some()
+        }),
+    },
+    history: Some(History::Read(read_history)),
+    leaves: false,
+    stream: None,
+    write: None,
+    bytes: None,
+    serve: None,
+};
+
+pub const SN_STREAM: Format = Format {
+    name: "sn-stream",
+    summary: "Solar Network stream events, an SSE capture or NDJSON",
+    detect: |sniff, at| {
+        !sniff.is_array()
+            && sniff
+                .value(at)
+                .is_some_and(|v| tag_in(v, SN_STREAM_TYPES) && v.get("data").is_some())
+    },
+    near: near_nothing,
+    history: None,
+    leaves: false,
+    stream: Some((|_| Box::new(SnStream), "turn")),
+    write: None,
+    bytes: None,
+    serve: None,
+};

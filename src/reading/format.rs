@@ -1,0 +1,162 @@
+//! The faces every format shows: a row of the table of formats ([`Format`]). A row says
+//! what the format is called, how its first values are recognised, and what can be done
+//! with it: read as a history (into [`Message`]s, handed on as they are complete), folded
+//! as a live stream ([`LiveFold`]), written from messages, read on the bytes path
+//! ([`BytesFace`]), or serve live conversations ([`Serve`]). History loading, detection,
+//! live conversations and the `agent-chunks` command reach every format through its row.
+
+use std::io::{Read, Seek};
+
+use crate::reading::history::{HistoryError, Message};
+
+use crate::bytes::value::Json;
+use crate::reading::check::Skips;
+use crate::reading::fold::LiveFold;
+use crate::reading::frames::BytesFace;
+use crate::reading::model_json::FormatMessage;
+use crate::reading::sniff::Sniff;
+use crate::reading::writer::Serve;
+
+/// A source that can be read again from the start (a file).
+pub trait ReadSeek: Read + Seek {}
+
+impl<T: Read + Seek> ReadSeek for T {}
+
+/// Where a history is read from.
+pub enum Input<'a> {
+    Bytes(&'a [u8]),
+    /// A file, read a block at a time by the formats that can.
+    Reader(&'a mut dyn ReadSeek),
+}
+
+impl<'a> Input<'a> {
+    /// The whole input, for the formats that read it whole.
+    pub fn bytes(self) -> Result<std::borrow::Cow<'a, [u8]>, HistoryError> {
+        match self {
+            Input::Bytes(bytes) => Ok(std::borrow::Cow::Borrowed(bytes)),
+            Input::Reader(reader) => {
+                let mut bytes = Vec::new();
+                reader.read_to_end(&mut bytes).map_err(|e| HistoryError {
+                    line: None,
+                    offset: None,
+                    message: format!("reading failed: {e}"),
+                })?;
+                Ok(std::borrow::Cow::Owned(bytes))
+            }
+        }
+    }
+}
+
+/// How a history is read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Refuse lines the reader does not know instead of skipping them.
+    pub strict: bool,
+    /// For tree-shaped sessions (Pi): the leaf whose conversation is read.
+    pub leaf: Option<String>,
+    /// Which of a session's entries are read.
+    pub view: View,
+    /// Recorded streams: hand on each message as [`Message::Settled`] as soon as it is
+    /// closed and has no call waiting for its result, and again when a later value
+    /// changes it (a result for one of its calls), so that a reader on another thread can
+    /// build the result while the stream is still being read. Off: every message once, at
+    /// the end.
+    pub settle: bool,
+}
+
+/// Which entries of a session a reading gives, for the formats whose sessions are trees
+/// (branches) or are compacted; the others give every entry in each view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum View {
+    /// The conversation as the tool shows it when the session is opened again: the
+    /// current branch, from its last compaction on (the summary, then what it kept) for
+    /// the tools that resume so.
+    #[default]
+    Resumed,
+    /// The current branch whole: every message of it, compaction summaries where they
+    /// were made.
+    Transcript,
+    /// Every entry of the file in file order: every branch, sub-agent lines, entries no
+    /// branch reaches.
+    All,
+}
+
+impl View {
+    pub const NAMES: [&'static str; 3] = ["resumed", "transcript", "all"];
+
+    pub fn from_name(name: &str) -> Option<View> {
+        match name {
+            "resumed" => Some(View::Resumed),
+            "transcript" => Some(View::Transcript),
+            "all" => Some(View::All),
+            _ => None,
+        }
+    }
+}
+
+/// Reads a history, handing each message to `emit` (which returns `false` to stop);
+/// returns what it skipped.
+pub type ReadHistory =
+    fn(Input<'_>, &ReadOptions, &mut dyn FnMut(Message) -> bool) -> Result<Skips, HistoryError>;
+
+/// How a format's histories are read.
+#[derive(Debug, Clone, Copy)]
+pub enum History {
+    /// By the format's own reader.
+    Read(ReadHistory),
+    /// A recorded stream, through the format's live fold: what a live view of the stream
+    /// shows is what its history holds.
+    Recorded,
+}
+
+/// A live fold's initial state. It is given the table of formats: a stream may turn out
+/// to carry another format's values (an `events` stream that is a UI message stream).
+pub type NewFold = fn(&'static [Format]) -> Box<dyn LiveFold>;
+
+/// Writes messages in the format.
+pub type Write = fn(&[FormatMessage]) -> Result<Vec<u8>, String>;
+
+/// One format: a row of the table of formats.
+pub struct Format {
+    /// The name the API and the command use (`events`, `ai-sdk`, …).
+    pub name: &'static str,
+    /// What a file in it is, in a line.
+    pub summary: &'static str,
+    /// Whether the value at this index of a file's first values ([`Sniff`]) says the
+    /// file is in this format (the values before it said nothing). Values it does not
+    /// know say nothing: detection looks past them.
+    pub detect: fn(&Sniff, usize) -> bool,
+    /// Why a value that says nothing still looks like this format (`None`: it does
+    /// not), for the error when no value decides.
+    pub near: fn(&Json) -> Option<&'static str>,
+    pub history: Option<History>,
+    /// Its sessions are trees whose branch [`ReadOptions::leaf`] chooses (Pi). In any
+    /// other format a leaf is refused, not passed over: the caller
+    /// would take the conversation read for the branch asked for.
+    pub leaves: bool,
+    /// The live fold, and what it calls the messages it names itself (`turn-<n>`).
+    pub stream: Option<(NewFold, &'static str)>,
+    pub write: Option<Write>,
+    /// Read on the bytes path too, told from agent events by a stream's first frame.
+    pub bytes: Option<BytesFace>,
+    /// Live conversations, of any stream format, served in this one as they grow.
+    pub serve: Option<Serve>,
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl PartialEq for Format {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Format {}
+
+/// A format whose histories are read: a row of the table of formats that reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryFormat(pub &'static Format);

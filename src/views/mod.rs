@@ -1,0 +1,6 @@
+//! Views of the chunk model.
+
+pub mod timeline;
+pub mod tool_call;
+pub mod unified;
+pub mod webui;
