@@ -207,3 +207,68 @@ test('a backend restarted at any event goes on from the resume state writing onl
     { numRuns: Number(process.env.CONVERSATION_RUNS ?? 10), includeErrorInReport: true },
   )
 })
+
+test('a reconnect gets the response again from its start: replayed, the SDK reads what fromMessages gives', async () => {
+  const list = events(7)
+  const live = new Conversation({ format: 'events' })
+  const half = Math.floor(list.length / 2)
+  for (const event of list.slice(0, half)) {
+    try {
+      live.push(event)
+    } catch {}
+    live.toUIMessageChunks()
+  }
+  // The client that lost the connection gets this, then what follows.
+  const chunks = live.toUIMessageChunks({ replay: true })
+  for (const event of list.slice(half)) {
+    try {
+      live.push(event)
+    } catch {}
+    chunks.push(...live.toUIMessageChunks())
+  }
+  live.end()
+  chunks.push(...live.toUIMessageChunks())
+  const responses = plain(aiSdk.fromMessages(live.messages)).filter((m) => m.role === 'assistant')
+  if (responses.length === 0) return
+  assert.equal(chunks[0].type, 'start')
+  assert.equal(chunks[0].messageId, live.messages.find((m) => m.role === 'assistant').id)
+  assert.deepEqual(await lastMessage(chunkStream(chunks)), responses[0])
+})
+
+test("toUIMessageChunks' options are checked: a TypeError naming the field", () => {
+  const live = new Conversation({ format: 'events' })
+  assert.throws(() => live.toUIMessageChunks(5), { name: 'TypeError', message: /options must be an object, got number/ })
+  assert.throws(() => live.toUIMessageStream({ replay: 'yes' }), { name: 'TypeError', message: /options\.replay must be a boolean/ })
+  assert.deepEqual(live.toUIMessageChunks(Object.freeze({ replay: false })), [])
+})
+
+test('a UI state kept by an earlier version (no response in it) goes on with the message it was writing', async () => {
+  const list = events(11)
+  const first = new Conversation({ format: 'events' })
+  const sent = []
+  const half = Math.floor(list.length / 2)
+  for (const event of list.slice(0, half)) {
+    try {
+      first.push(event)
+    } catch {}
+    sent.push(...first.toUIMessageChunks())
+  }
+  const kept = plain({ messages: first.messages, resume: first.resume })
+  if (kept.resume.ui) {
+    // As an earlier version wrote it: no response, no steps, no record of how calls went out.
+    delete kept.resume.ui.response
+    for (const m of kept.resume.ui.messages ?? []) for (const key of ['step', 'written', 'stale']) delete m[key]
+  }
+  const next = new Conversation({ format: 'events', ...kept })
+  for (const event of list.slice(half)) {
+    try {
+      next.push(event)
+    } catch {}
+    sent.push(...next.toUIMessageChunks())
+  }
+  next.end()
+  sent.push(...next.toUIMessageChunks())
+  const responses = plain(aiSdk.fromMessages(next.messages)).filter((m) => m.role === 'assistant')
+  assert.equal(sent.filter((c) => c.type === 'start').length, responses.length)
+  if (responses.length) assert.deepEqual(await lastMessage(chunkStream(sent)), responses[0])
+})
