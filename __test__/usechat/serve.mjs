@@ -19,6 +19,7 @@ export const RECORDINGS = [
   'examples/sn-thinking.sse',
   '__test__/fixtures/acp-agent-stdout.ndjson',
   '__test__/fixtures/acp-client-traffic.jsonl',
+  '__test__/fixtures/acp-late-names.ndjson',
   '__test__/fixtures/openclaw-gateway-2026-9.ndjson',
   '__test__/fixtures/pi-drift.stream.ndjson',
   '__test__/fixtures/pi-events-084.ndjson',
