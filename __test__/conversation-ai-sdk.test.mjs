@@ -257,7 +257,7 @@ test('a UI state kept by an earlier version (no response in it) goes on with the
   if (kept.resume.ui) {
     // As an earlier version wrote it: no response, no steps, no record of how calls went out.
     delete kept.resume.ui.response
-    for (const m of kept.resume.ui.messages ?? []) for (const key of ['step', 'written', 'stale']) delete m[key]
+    for (const m of kept.resume.ui.messages ?? []) for (const key of ['step', 'inputs']) delete m[key]
   }
   const next = new Conversation({ format: 'events', ...kept })
   for (const event of list.slice(half)) {

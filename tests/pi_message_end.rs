@@ -252,7 +252,11 @@ fn the_ui_stream_says_when_an_end_contradicts_what_it_wrote() {
     // text. It goes out whole once, before its `finish`.
     let expected: Vec<_> = write_messages(&messages)
         .into_iter()
-        .filter(|m| m.get("role").and_then(Json::as_str).is_some_and(|r| *r == "assistant"))
+        .filter(|m| {
+            m.get("role")
+                .and_then(Json::as_str)
+                .is_some_and(|r| *r == "assistant")
+        })
         .map(|m| (field(&m, "id"), m))
         .collect();
     assert_eq!(replaced, expected);

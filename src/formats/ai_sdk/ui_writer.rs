@@ -141,7 +141,7 @@ fn inputs_now(chunks: &[Chunk<Wtf8, Json>], end: usize, calls: usize) -> Vec<u64
 
 impl Written {
     /// As plain JSON; of the results, whether the one the call has now was written; of the
-    /// calls, those written otherwise than they are now.
+    /// calls, how each was written (its fingerprint, in hexadecimal).
     fn save(&self, chunks: &[Chunk<Wtf8, Json>]) -> Json {
         let sent = match chunks.get(self.chunk) {
             Some(Chunk::ToolBatch { calls }) => self
@@ -152,11 +152,6 @@ impl Written {
                 .collect(),
             _ => Vec::new(),
         };
-        let now = inputs_now(chunks, self.chunk, self.calls);
-        let stale = (0..self.inputs.len())
-            .filter(|&k| now.get(k) != self.inputs.get(k))
-            .map(number)
-            .collect();
         Json::object([
             ("started", Json::Bool(self.started)),
             ("finished", Json::Bool(self.finished)),
@@ -172,8 +167,15 @@ impl Written {
                 Json::Array(self.open_thinking.iter().map(|&j| number(j)).collect()),
             ),
             ("step", self.step.map_or(Json::Null, number)),
-            ("written", number(self.inputs.len())),
-            ("stale", Json::Array(stale)),
+            (
+                "inputs",
+                Json::Array(
+                    self.inputs
+                        .iter()
+                        .map(|print| Json::string(format!("{print:016x}").as_str()))
+                        .collect(),
+                ),
+            ),
         ])
     }
 
@@ -253,25 +255,26 @@ impl Written {
                     .ok_or(".step must be null or the index of a chunk up to .chunk")?,
             ),
         };
-        let mut inputs = inputs_now(chunks, chunk, calls);
-        if let Some(written) = state.get("written") {
-            let written = whole(written)
-                .filter(|&n| n == inputs.len())
-                .ok_or_else(|| format!(".written must be the {} calls written", inputs.len()))?;
-            inputs.truncate(written);
-        }
-        match state.get("stale") {
-            None | Some(Json::Null | Json::Undefined) => {}
-            Some(Json::Array(items)) => {
-                for item in items {
-                    let k = whole(item)
-                        .filter(|&k| k < inputs.len())
-                        .ok_or(".stale must hold the indexes of calls written")?;
-                    // Not what is there now: written again when it is looked at.
-                    inputs[k] = !inputs[k];
-                }
-            }
-            Some(_) => return Err(".stale must be an array of call indexes".into()),
+        // A state without them (an earlier version's): the calls as they are now.
+        let inputs = match state.get("inputs") {
+            None | Some(Json::Null | Json::Undefined) => inputs_now(chunks, chunk, calls),
+            Some(Json::Array(items)) => items
+                .iter()
+                .map(|item| {
+                    item.as_str()
+                        .filter(|hex| hex.as_bytes().len() == 16)
+                        .and_then(|hex| u64::from_str_radix(&hex.to_string_lossy(), 16).ok())
+                })
+                .collect::<Option<_>>()
+                .ok_or(".inputs must hold the calls written, as 16 hexadecimal digits each")?,
+            Some(_) => return Err(".inputs must be an array".into()),
+        };
+        let written = calls_before(chunks, chunk) + calls;
+        if inputs.len() != written {
+            return Err(format!(
+                ".inputs must hold the {written} calls written, not {}",
+                inputs.len()
+            ));
         }
         Ok(Written {
             started,
