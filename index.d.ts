@@ -85,20 +85,6 @@ export declare class Conversation {
    * short throws.
    */
   end(): ConversationChanges
-  /**
-   * What the conversation gained since the last call, as AI SDK UI message stream
-   * chunks, for a `useChat` frontend: each response (a run of assistant messages) one
-   * UI message (`start` … `finish`), its messages as steps, its parts closed once done
-   * (a message of another role began, or `end`). `useChat` (and `readUIMessageStream`)
-   * make of them what `aiSdk.fromMessages` gives. With `replay`, the last response is
-   * written again from its `start` first: for a client reconnecting to it.
-   */
-  toUIMessageChunks(options?: UIMessageStreamOptions): Array<{ type: string; [key: string]: unknown }>
-  /**
-   * `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
-   * `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
-   */
-  toUIMessageStream(options?: UIMessageStreamOptions): string
   /** The messages so far (see `mode` for when it is a new array). */
   get messages(): ChatMessage[]
   /** Values skipped so far (with `strict` they are refused). */
@@ -123,6 +109,20 @@ export declare class Conversation {
   get length(): number
   /** The stream format. */
   get format(): FormatName
+  /**
+   * What the conversation gained since the last call, as AI SDK UI message stream
+   * chunks, for a `useChat` frontend: each response (a run of assistant messages) one
+   * UI message (`start` … `finish`), its messages as steps, its parts closed once done
+   * (a message of another role began, or `end`). `useChat` (and `readUIMessageStream`)
+   * make of them what `aiSdk.fromMessages` gives. With `replay`, the last response is
+   * written again from its `start` first: for a client reconnecting to it.
+   */
+  toUIMessageChunks(options?: UIMessageStreamOptions): Array<{ type: string; [key: string]: unknown }>
+  /**
+   * `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
+   * `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
+   */
+  toUIMessageStream(options?: UIMessageStreamOptions): string
 }
 
 /** One entry of the vscode companion's webview state, discriminated by `type`. */
@@ -977,12 +977,27 @@ export interface SnReconciled {
   difference?: SnDifference
 }
 
+/** `SnFunctionCall` as the server's own `data:` frames spell it (.NET's default names). */
+export interface SnServerFunctionCall {
+  Id: string
+  Name: string
+  /** The arguments as a JSON string (parsed when read, if it is valid JSON). */
+  Arguments: string
+}
+
+/** `SnFunctionResult` as the server's own `data:` frames spell it (.NET's default names). */
+export interface SnServerFunctionResult {
+  CallId: string
+  Result: unknown
+  IsError: boolean
+}
+
 /** One event of the SSE stream. */
 export type SnStreamEvent =
   | { type: 'text'; data: string }
   | { type: 'function_call_update'; data: unknown }
-  | { type: 'function_call'; data: SnFunctionCall }
-  | { type: 'function_result'; data: SnFunctionResult | SnGatewayFunctionResult }
+  | { type: 'function_call'; data: SnFunctionCall | SnServerFunctionCall }
+  | { type: 'function_result'; data: SnFunctionResult | SnGatewayFunctionResult | SnServerFunctionResult }
   | { type: 'topic'; data: string }
   | { type: 'thought'; data: SnThinkingThought | SnGatewayThought }
 

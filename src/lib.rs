@@ -18,6 +18,12 @@
 //!
 //! The rules are generic over where the chunks live ([`ChunkStore`]): a `Vec<Chunk>` here,
 //! the caller's JavaScript array in the Node binding (feature `node`).
+//!
+//! The crate root holds the model and its rules. Above them, each layer importing only
+//! from those below: [`bytes`] (JSON text exactly as JavaScript holds it), [`reading`]
+//! (what every format reads with), [`views`], [`formats`] (a folder per format, and
+//! [`formats::FORMATS`], the one table of them), then [`live`] (streams folded as they
+//! arrive) and [`history`] (histories loaded), which reach a format only through its row.
 
 pub mod bytes;
 pub mod decode;

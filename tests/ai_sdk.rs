@@ -153,6 +153,49 @@ fn a_message_round_trips_through_a_ui_message() {
     );
 }
 
+/// A recording of a UI message stream in which one `data:` line was damaged in transit
+/// (cut short) and another holds two chunks written back to back.
+fn damaged_recording() -> String {
+    let frames = [
+        r#"{"type":"start","messageId":"m1"}"#,
+        r#"{"type":"start-step"}"#,
+        r#"{"type":"text-start","id":"t"}"#,
+        r#"{"type":"text-delta","id":"t","delta":"Tide "}"#,
+        r#"{"type":"text-delta","id":"t","delta":"tables "}"#,
+        r#"{"type":"text-delta","id":"t","delta":"for "}"#,
+        r#"{"type":"text-delta","id":"t","delta":"Brest"}"#,
+        r#"{"type":"text-delta","id":"t","delta":" at 06:"#,
+        r#"{"type":"text-delta","id":"t","delta":"12"}{"type":"text-end","id":"t"}"#,
+        r#"{"type":"finish-step"}"#,
+        r#"{"type":"finish"}"#,
+    ];
+    sse(&frames)
+}
+
+#[test]
+fn detection_reads_past_a_damaged_line_as_the_reader_does() {
+    use agent_chunks::formats::detect;
+    use agent_chunks::live::fold_stream;
+    let recording = damaged_recording();
+    // The damaged frame is on line 15; detection names the format as `--format ai-sdk`
+    // reads it, instead of refusing the file at that line.
+    assert_eq!(detect(recording.as_bytes()).unwrap().name, "ai-sdk");
+    let read = fold_stream(find("ai-sdk").unwrap(), recording.as_bytes(), false).unwrap();
+    assert_eq!(read.skips.count, 1, "{:?}", read.skips.examples);
+    assert!(
+        read.skips.examples[0].starts_with("line 15:"),
+        "{:?}",
+        read.skips.examples
+    );
+    assert_eq!(
+        chunks_text(&read.messages[0].chunks),
+        r#"[{"type":"text","text":"Tide tables for Brest12"}]"#
+    );
+    // A capture whose only data is damaged is still refused, at its first damaged line.
+    let error = detect(b"data: {\"type\":\"start\"\n\ndata: nope\n\n").unwrap_err();
+    assert_eq!(error.line, Some(1), "{error:?}");
+}
+
 #[test]
 fn a_character_split_across_two_deltas_is_written_whole() {
     let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
@@ -290,7 +333,7 @@ fn a_response_renamed_after_its_start_goes_out_whole_under_the_new_id_and_replay
     let first = served(&mut live);
     let started = first.lines().next().unwrap().to_string();
     live.push_bytes(
-        b"data: {\"type\":\"thought\",\"data\":{\"id\":\"th1\",\"parts\":[{\"type\":0,\"text\":\"Hi\"}]}}\n\n",
+        b"data: {\"type\":\"thought\",\"data\":{\"id\":\"th1\",\"parts\":[{\"type\":0,\"text\":\"Hi\"}],\"role\":0,\"created_at\":\"2026-02-01T09:02:00Z\"}}\n\n",
     )
     .unwrap();
     // A reconnect gets the response again from its start, under the id the client has.

@@ -51,17 +51,26 @@ fn block(text: &str, start: usize) -> &str {
     panic!("unbalanced braces")
 }
 
+/// Every Rust file of the binding, named by its path under `src/napi` (`raw/call.rs`).
 fn sources() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/napi");
-    let mut files: Vec<_> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            (name, fs::read_to_string(&path).unwrap())
-        })
-        .collect();
+    fn walk(dir: &Path, base: &Path, files: &mut Vec<(String, String)>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, base, files);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let name = path
+                    .strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                files.push((name, fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/napi");
+    let mut files = Vec::new();
+    walk(&base, &base, &mut files);
     files.sort();
     files
 }
@@ -139,7 +148,7 @@ fn body_of<'a>(files: &'a [(String, String)], file: &str, name: &str) -> &'a str
 }
 
 /// The wrappers a `#[napi]` body may run in, by the call that names them.
-const WRAPPERS: [&str; 4] = ["caught(", "with_state(", "glue(", "call(env,"];
+const WRAPPERS: [&str; 4] = ["caught(", "with_state(", "glue(", "run_adapter(env,"];
 
 #[test]
 fn every_napi_function_catches_panics() {
@@ -184,8 +193,8 @@ fn the_wrappers_catch_panics() {
     let files = sources();
     // The wrappers that catch build the Error's text with `panic_message` alone.
     for (file, wrapper) in [
-        ("entry.rs", "run"),
-        ("entry.rs", "caught"),
+        ("raw/call.rs", "run"),
+        ("raw/call.rs", "caught"),
         ("history.rs", "guarded"),
         ("history.rs", "read_on_thread"),
     ] {
@@ -197,11 +206,11 @@ fn the_wrappers_catch_panics() {
         );
     }
     for (file, wrapper, calls) in [
-        ("entry.rs", "with_state", "run("),
-        ("entry.rs", "raw_call", "run("),
+        ("raw/call.rs", "with_state", "run("),
+        ("raw/call.rs", "raw_call", "run("),
         ("stream.rs", "method", "run("),
         ("stream.rs", "glue", "with_state("),
-        ("adapters.rs", "call", "with_state("),
+        ("views/adapters.rs", "run_adapter", "with_state("),
         ("history.rs", "guarded", "catch_unwind("),
         ("history.rs", "read_on_thread", "catch_unwind("),
     ] {

@@ -6,7 +6,7 @@ use agent_chunks::bytes::value;
 use agent_chunks::formats::acp::updates::{read_update, to_agent_events, webview_messages};
 use agent_chunks::formats::chatviewer::adapter::adapt_jsonl_messages;
 use agent_chunks::reading::model_json::messages_from_json;
-use agent_chunks::reading::serde_source::JsonSource;
+use agent_chunks::views::serde_source::JsonSource;
 use agent_chunks::reading::source::{Reader, Source, Step};
 use agent_chunks::views::timeline::{build_timeline, sources_from_chunks, TimelineOptions};
 use agent_chunks::views::unified::to_unified_messages;

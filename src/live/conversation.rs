@@ -264,12 +264,15 @@ impl Conversation {
             }
         }
         let first_line = options.first_line.max(1);
+        let data_fields = fold.sse_data_fields();
         Ok(Conversation {
             format,
             fold,
             out,
             skips,
-            framer: Framer::starting_at(Framing::Auto, first_line as u64).following_cr(after_cr),
+            framer: Framer::starting_at(Framing::Auto, first_line as u64)
+                .following_cr(after_cr)
+                .with_data_fields(data_fields),
             reading: Reading {
                 limit: options.limit,
                 recording: options.recording,

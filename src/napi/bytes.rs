@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use napi::sys;
 
-use super::js::{check, Js, JsResult, Value};
+use super::raw::js::{check, Js, JsResult, Value};
 
 /// The bytes of `value` when it is a `Uint8Array` (a `Buffer` is one), `None` otherwise.
 pub fn uint8_bytes<'a>(js: &'a Js, value: Value) -> JsResult<Option<Cow<'a, [u8]>>> {

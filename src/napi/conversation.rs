@@ -32,13 +32,15 @@ use crate::formats::find;
 use crate::formats::FORMATS;
 use crate::live::conversation::{Changes, Conversation as Core, LiveError, LiveOptions};
 use crate::model::Chunk;
+use crate::reading::format::Format;
 use crate::reading::model_json::{messages_from_json, write_chunk, write_message_head, FormatChunk};
 
-use super::entry::run;
-use super::js::{Interned, Js, JsError, JsResult, State, Value, OBJECT_ASSIGN};
 use super::json_bridge::Bridge;
+use super::raw::call::run;
+use super::raw::js::{Interned, Js, JsError, JsResult, State, Value, OBJECT_ASSIGN};
 use super::registry::{named, optional_boolean};
 use super::stream::{call_info, class_property, define_class, glue};
+use super::types::ConversationResume;
 
 /// How `Conversation.messages` changes.
 #[napi(string_enum = "lowercase")]
@@ -78,40 +80,6 @@ pub struct ConversationOptions {
     /// result): the conversation then goes on exactly, at any frame boundary, numbering
     /// lines as the state says.
     pub resume: Option<ConversationResume>,
-}
-
-/// A conversation's state beyond its messages (`Conversation.resume`): plain JSON, to
-/// keep next to the messages it goes with. Only `pending` and `skipped` are for the
-/// application; the rest is the format's and the UI writer's, read back as written.
-#[allow(dead_code)]
-#[napi(object)]
-pub struct ConversationResume {
-    /// The layout's version (1).
-    pub version: u32,
-    #[napi(ts_type = "FormatName")]
-    pub format: String,
-    /// The line number the next value pushed gets.
-    pub line: u32,
-    /// How many messages it goes with.
-    pub messages: u32,
-    /// The last message still takes what the stream adds.
-    pub open: bool,
-    /// Bytes pushed after the last whole frame, not in this state: push them again.
-    pub pending: u32,
-    /// The last byte pushed was the CR of a CRLF line break: an LF pushed next completes
-    /// it. Absent: it was not.
-    pub cr: Option<bool>,
-    /// What the format's fold remembers.
-    #[napi(ts_type = "unknown")]
-    pub fold: serde_json::Value,
-    /// What was skipped so far (as `skipped` reports it): a conversation gone on from the
-    /// state counts what reading the whole recording counts. Absent: nothing.
-    #[napi(ts_type = "SkippedLines")]
-    pub skipped: Option<serde_json::Value>,
-    /// What `toUIMessageChunks` / `toUIMessageStream` wrote so far: a conversation gone on
-    /// from the state writes only what is new. Absent: nothing.
-    #[napi(ts_type = "unknown")]
-    pub ui: Option<serde_json::Value>,
 }
 
 /// A message of an earlier push that this push changed.
@@ -711,7 +679,7 @@ fn this_conversation<'a>(js: &Js, this: Value, what: &str) -> JsResult<&'a Conve
 }
 
 /// A method of the raw class: `body` gets the conversation behind `this` and the arguments.
-unsafe fn method<const N: usize>(
+pub(in crate::napi) unsafe fn method<const N: usize>(
     env: sys::napi_env,
     info: sys::napi_callback_info,
     what: &str,
@@ -786,44 +754,6 @@ unsafe extern "C" fn raw_skipped(env: sys::napi_env, info: sys::napi_callback_in
     unsafe { method(env, info, "Conversation.skipped", |js, c, []| c.skipped_js(js)) }
 }
 
-unsafe extern "C" fn raw_ui_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe {
-        method(env, info, "Conversation.toUIMessageChunks", |js, c, [options]| {
-            c.ui_chunks_js(js, options)
-        })
-    }
-}
-
-unsafe extern "C" fn raw_ui_stream(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe {
-        method(env, info, "Conversation.toUIMessageStream", |js, c, [options]| {
-            c.ui_stream_js(js, options)
-        })
-    }
-}
-
-/// What the conversation writes for `useChat` now: with `replay`, the last response again
-/// from its `start` first.
-fn served(core: &mut Core, replay: bool) -> Vec<Json> {
-    let format = &crate::formats::ai_sdk::AI_SDK;
-    match replay {
-        true => core.serve_replayed(format),
-        false => core.serve(format),
-    }
-}
-
-/// `toUIMessageChunks` / `toUIMessageStream`'s options: whether to replay the response.
-fn replay_option(js: &Js, options: Value) -> JsResult<bool> {
-    match js.value_type(options)? {
-        ValueType::Undefined => Ok(false),
-        ValueType::Object => optional_boolean(js, options, c"replay"),
-        got => Err(JsError::Type(format!(
-            "options must be an object, got {}",
-            got.name()
-        ))),
-    }
-}
-
 unsafe extern "C" fn raw_at(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe { method(env, info, "Conversation.at", |js, c, [index]| c.at_js(js, index)) }
 }
@@ -840,18 +770,27 @@ unsafe extern "C" fn raw_format(env: sys::napi_env, info: sys::napi_callback_inf
     unsafe { method(env, info, "Conversation.format", |js, c, []| c.format_js(js)) }
 }
 
+/// A method a format's face adds to `Conversation`: its name and raw callback.
+pub type Method = (
+    &'static std::ffi::CStr,
+    unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> sys::napi_value,
+);
+
 /// Defines the raw `Conversation` class and puts it on `exports`, replacing the generated
-/// one.
+/// one; `served` are the methods of the formats that serve live conversations.
 ///
 /// # Safety
 /// `env` and `exports` must be the module's; `state` its state, alive as long as `env`.
-pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state: *mut State) -> JsResult<()> {
+pub unsafe fn install_class(
+    env: sys::napi_env,
+    exports: sys::napi_value,
+    state: *mut State,
+    served: &[Method],
+) -> JsResult<()> {
     let property = |name, method, getter| class_property(name, method, getter, state);
-    let properties = [
+    let mut properties = vec![
         property(c"push", Some(raw_push), None),
         property(c"end", Some(raw_end), None),
-        property(c"toUIMessageChunks", Some(raw_ui_chunks), None),
-        property(c"toUIMessageStream", Some(raw_ui_stream), None),
         property(c"messages", None, Some(raw_messages)),
         property(c"skipped", None, Some(raw_skipped)),
         property(c"format", None, Some(raw_format)),
@@ -859,6 +798,11 @@ pub unsafe fn install_class(env: sys::napi_env, exports: sys::napi_value, state:
         property(c"at", Some(raw_at), None),
         property(c"length", None, Some(raw_length)),
     ];
+    // The methods of the formats that serve live conversations, after `end`.
+    let at = 2;
+    for (i, &(name, callback)) in served.iter().enumerate() {
+        properties.insert(at + i, property(name, Some(callback), None));
+    }
     // SAFETY: as this function's own contract.
     unsafe { define_class(env, exports, c"Conversation", construct, state, &properties) }
 }
@@ -960,27 +904,44 @@ impl Conversation {
         })
     }
 
-    fn ui_chunks_js(&self, js: &Js, options: Value) -> JsResult<Value> {
-        let replay = replay_option(js, options)?;
-        self.with("Conversation.toUIMessageChunks", |live| {
+    /// What the conversation gained since the last call, written in `format` (a format
+    /// that serves live conversations), as an array of its values.
+    pub(in crate::napi) fn served_js(
+        &self,
+        js: &Js,
+        what: &str,
+        format: &'static Format,
+        replay: bool,
+    ) -> JsResult<Value> {
+        self.with(what, |live| {
             let mut out = Vec::new();
-            let chunks = served(&mut live.core, replay);
-            value::write_ascii(&mut out, &Json::Array(chunks));
+            value::write_ascii(&mut out, &Json::Array(served(&mut live.core, format, replay)));
             js.parse_json_owned(out)
         })
     }
 
-    fn ui_stream_js(&self, js: &Js, options: Value) -> JsResult<Value> {
-        let replay = replay_option(js, options)?;
-        self.with("Conversation.toUIMessageStream", |live| {
+    /// [`Conversation::served_js`] as the body of an SSE response: a `data:` frame per
+    /// value, and `data: <end>` once after the stream ended when the format has an end
+    /// marker.
+    pub(in crate::napi) fn served_sse_js(
+        &self,
+        js: &Js,
+        what: &str,
+        format: &'static Format,
+        end: Option<&[u8]>,
+        replay: bool,
+    ) -> JsResult<Value> {
+        self.with(what, |live| {
             let mut out = Vec::new();
-            for chunk in served(&mut live.core, replay) {
+            for value in served(&mut live.core, format, replay) {
                 out.extend_from_slice(b"data: ");
-                value::write_ascii(&mut out, &chunk);
+                value::write_ascii(&mut out, &value);
                 out.extend_from_slice(b"\n\n");
             }
-            if live.core.serve_end_marker(&crate::formats::ai_sdk::AI_SDK) {
-                out.extend_from_slice(b"data: [DONE]\n\n");
+            if let Some(end) = end.filter(|_| live.core.serve_end_marker(format)) {
+                out.extend_from_slice(b"data: ");
+                out.extend_from_slice(end);
+                out.extend_from_slice(b"\n\n");
             }
             js.ascii_string_owned(out)
         })
@@ -1065,46 +1026,6 @@ impl Conversation {
         glue(env, "Conversation.end", |js| self.end_js(js))
     }
 
-    /// What the conversation gained since the last call, as AI SDK UI message stream
-    /// chunks, for a `useChat` frontend: each response (a run of assistant messages) one
-    /// UI message (`start` … `finish`), its messages as steps, its parts closed once done
-    /// (a message of another role began, or `end`). `useChat` (and `readUIMessageStream`)
-    /// make of them what `aiSdk.fromMessages` gives. With `replay`, the last response is
-    /// written again from its `start` first: for a client reconnecting to it.
-    #[napi(
-        js_name = "toUIMessageChunks",
-        ts_args_type = "options?: UIMessageStreamOptions",
-        ts_return_type = "Array<{ type: string; [key: string]: unknown }>"
-    )]
-    pub fn to_ui_message_chunks<'env>(
-        &self,
-        env: &'env Env,
-        options: Option<Unknown<'env>>,
-    ) -> Result<Unknown<'env>> {
-        let options = options.map_or(ptr::null_mut(), |o| o.raw());
-        glue(env, "Conversation.toUIMessageChunks", |js| {
-            self.ui_chunks_js(js, or_undefined(js, options)?)
-        })
-    }
-
-    /// `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
-    /// `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
-    #[napi(
-        js_name = "toUIMessageStream",
-        ts_args_type = "options?: UIMessageStreamOptions",
-        ts_return_type = "string"
-    )]
-    pub fn to_ui_message_stream<'env>(
-        &self,
-        env: &'env Env,
-        options: Option<Unknown<'env>>,
-    ) -> Result<Unknown<'env>> {
-        let options = options.map_or(ptr::null_mut(), |o| o.raw());
-        glue(env, "Conversation.toUIMessageStream", |js| {
-            self.ui_stream_js(js, or_undefined(js, options)?)
-        })
-    }
-
     /// The messages so far (see `mode` for when it is a new array).
     #[napi(getter, ts_return_type = "ChatMessage[]")]
     pub fn messages<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
@@ -1150,21 +1071,11 @@ impl Conversation {
     }
 }
 
-/// An optional argument's handle, or `undefined`.
-fn or_undefined(js: &Js, value: Value) -> JsResult<Value> {
-    match value.is_null() {
-        true => js.undefined(),
-        false => Ok(value),
+/// What the conversation writes in `format` now; with `replay`, the response being written
+/// again from its start first (for a client reconnecting to it).
+fn served(core: &mut Core, format: &'static Format, replay: bool) -> Vec<Json> {
+    match replay {
+        true => core.serve_replayed(format),
+        false => core.serve(format),
     }
-}
-
-/// Options of `toUIMessageChunks` / `toUIMessageStream`.
-#[allow(dead_code)]
-#[napi(object, js_name = "UIMessageStreamOptions")]
-pub struct UIMessageStreamOptions {
-    /// Write the last response again from its `start` before what is new: for a client
-    /// that reconnects to it (`useChat`'s `resumeStream()`, `resume: true`), whose
-    /// transport takes a resumed stream as the response replayed from its start. What it
-    /// had read of it before is replaced, whatever it was.
-    pub replay: Option<bool>,
 }

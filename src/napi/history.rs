@@ -30,32 +30,10 @@ use crate::history::{self, HistoryError, HistoryFormat};
 use crate::reading::format::{Input as SourceInput, ReadOptions};
 
 use super::bytes::uint8_bytes;
-use super::entry::{panic_message, state};
-use super::js::{check, Interned, Js, JsError, JsResult, State, Value};
+use super::raw::call::{panic_message, state};
+use super::raw::js::{check, Interned, Js, JsError, JsResult, State, Value};
 use super::registry::history_options;
 use super::stream::glue;
-
-/// A history format `loadHistory` reads.
-#[napi(string_enum = "lowercase")]
-pub enum HistoryFormatName {
-    /// Agent events, NDJSON or SSE: one assistant message per turn (`turn-start`).
-    Events,
-    /// ACP `session/update` notifications, one per line.
-    Acp,
-    /// ChatViewer `ChatMessageData`, one per line or a JSON array.
-    Chatviewer,
-    /// A Pi / OpenClaw session file.
-    Pi,
-    /// Solar Network thoughts, a JSON array or one per line.
-    Sn,
-    /// A Claude Code transcript (JSONL): the conversation to its last line.
-    Claude,
-    /// A Qwen Code chat recording (`ChatRecord` JSONL): the conversation to its last record.
-    Qwen,
-    /// An AI SDK UI message stream: one assistant message per `start` chunk.
-    #[napi(value = "ai-sdk")]
-    AiSdk,
-}
 
 /// Bytes of one slice: about half a millisecond of `JSON.parse` here.
 const SLICE_BYTES: usize = 64 * 1024;

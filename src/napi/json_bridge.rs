@@ -17,8 +17,12 @@ use crate::bytes::wtf8::Wtf8;
 use crate::decode::ValueType;
 
 use super::bytes::uint8_bytes;
-use super::entry;
-use super::js::{too_long, Js, JsError, JsResult, MAX_STRING_CHECKED};
+use super::raw::call;
+use super::raw::js::{too_long, Js, JsError, JsResult, MAX_STRING_CHECKED};
+use crate::bytes::value::{self, Json};
+use crate::reading::check::FormatError;
+use crate::reading::model_json::{event_json, write_messages, FormatEvent, FormatMessage};
+use napi::bindgen_prelude::Unknown;
 
 pub type Value = sys::napi_value;
 
@@ -50,7 +54,7 @@ impl Bridge<'_> {
     pub fn new(env: &Env, name: &'static str) -> napi::Result<Self> {
         let raw = env.raw();
         // SAFETY: `env` is the live environment of the current call.
-        let state = unsafe { entry::state(raw) }
+        let state = unsafe { call::state(raw) }
             .ok_or_else(|| napi::Error::from_reason(format!("{name}: the addon was not initialised here")))?;
         Ok(Bridge {
             js: unsafe { Js::new(raw, state) },
@@ -412,4 +416,147 @@ impl Bridge<'_> {
         )?;
         Ok(value)
     }
+}
+
+// ─── Values in and out, as the format faces take and give them ─────────────────
+
+/// A history: JSON text (a string, or a Buffer borrowed as it is) or parsed items.
+pub(in crate::napi) enum History<'a> {
+    Text(JsonText<'a>),
+    Items(Vec<Json>),
+}
+
+/// A Buffer's bytes as JSON text: they must be UTF-8, as a file's are (the reader also
+/// takes surrogates encoded alone, which only a JavaScript string's text holds). The
+/// error names the line and column (`lines`), or the column in the whole text.
+pub(in crate::napi) fn buffer_text<'a>(
+    b: &Bridge,
+    bytes: &'a [u8],
+    lines: bool,
+) -> napi::Result<JsonText<'a>> {
+    let Err(error) = std::str::from_utf8(bytes) else {
+        return Ok(JsonText::Borrowed(bytes));
+    };
+    let at = error.valid_up_to();
+    Err(b.type_error(if lines {
+        let start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+        format!("line {line}: invalid UTF-8 at column {}", at - start + 1)
+    } else {
+        format!("invalid UTF-8 at column {}", at + 1)
+    }))
+}
+
+/// The value's type, with a Proxy of an array (a reactive store) counted as the array
+/// `Array.isArray` says it is.
+pub(in crate::napi) fn kind_of(b: &Bridge, value: Value) -> napi::Result<ValueType> {
+    Ok(match b.value_type(value)? {
+        ValueType::Object if b.is_array(value)? => ValueType::Array,
+        other => other,
+    })
+}
+
+pub(in crate::napi) fn history<'a>(
+    b: &'a Bridge,
+    value: Value,
+    what: &str,
+    lines: bool,
+) -> napi::Result<History<'a>> {
+    match kind_of(b, value)? {
+        ValueType::String => Ok(History::Text(JsonText::Owned(b.text(value)?.into_bytes()))),
+        ValueType::Array => match json_of(b, value, what)? {
+            Json::Array(items) => Ok(History::Items(items)),
+            _ => Err(b.type_error(format!("\"{what}\" changed while it was read"))),
+        },
+        got => match b.bytes(value)? {
+            Some(Cow::Borrowed(bytes)) => Ok(History::Text(buffer_text(b, bytes, lines)?)),
+            Some(Cow::Owned(bytes)) => {
+                buffer_text(b, &bytes, lines)?;
+                Ok(History::Text(JsonText::Owned(bytes)))
+            }
+            None => Err(b.type_error(format!(
+                "\"{what}\" must be a string, a Buffer or an array, got {}",
+                got.name()
+            ))),
+        },
+    }
+}
+
+/// The value as JSON (`JSON.stringify` semantics). `JSON.stringify` has its own depth
+/// limit (a `RangeError`); past the reader's lower one the error names the argument and
+/// the column of its JSON text.
+pub(in crate::napi) fn json_of(b: &Bridge, value: Value, what: &str) -> napi::Result<Json> {
+    let text = b
+        .stringify_named(value, what)?
+        .unwrap_or_else(|| b"null".to_vec());
+    value::parse(&text).map_err(|e| b.type_error(format!("\"{what}\" as JSON: {e}")))
+}
+
+/// The value as JSON, which must be an object.
+pub(in crate::napi) fn object_of(b: &Bridge, value: Value, what: &str) -> napi::Result<Json> {
+    match b.value_type(value)? {
+        ValueType::Object => json_of(b, value, what),
+        got => Err(b.type_error(format!("\"{what}\" must be an object, got {}", got.name()))),
+    }
+}
+
+pub(in crate::napi) fn array_of(b: &Bridge, value: Value, what: &str) -> napi::Result<Json> {
+    match kind_of(b, value)? {
+        ValueType::Array => json_of(b, value, what),
+        got => Err(b.type_error(format!("\"{what}\" must be an array, got {}", got.name()))),
+    }
+}
+
+pub(in crate::napi) fn give(b: &Bridge, env: &Env, json: &Json) -> napi::Result<Unknown<'static>> {
+    let value = b.parse(&json.to_json())?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
+}
+
+pub(in crate::napi) fn give_messages(
+    b: &Bridge,
+    env: &Env,
+    messages: &[FormatMessage],
+) -> napi::Result<Unknown<'static>> {
+    let mut text = Vec::new();
+    write_messages(&mut text, messages);
+    let value = b.parse(&text)?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
+}
+
+pub(in crate::napi) fn give_events(
+    b: &Bridge,
+    env: &Env,
+    events: &[FormatEvent],
+) -> napi::Result<Unknown<'static>> {
+    give(
+        b,
+        env,
+        &Json::Array(events.iter().filter_map(event_json).collect()),
+    )
+}
+
+/// Prefixes a format error's path with the argument it is in (`event.toolCallId`), and
+/// says what the caller really gave where `JSON.stringify` changed it: `NaN` and
+/// `Infinity` become `null`, `undefined`, functions and symbols vanish.
+pub(in crate::napi) fn within(b: &Bridge, what: &str, given: Value, mut error: FormatError) -> napi::Error {
+    if let Some(at) = error.problem.rfind(", got ") {
+        let said = &error.problem[at + ", got ".len()..];
+        if said == "null" || said == "undefined" {
+            if let Ok(Some(value)) = b.value_at(given, &error.path) {
+                if let Ok(real) = b.describe(value) {
+                    if real != said {
+                        error.problem = format!("{}, got {real}", &error.problem[..at]);
+                    }
+                }
+            }
+        }
+    }
+    error.path = if error.path.is_empty() {
+        what.to_string()
+    } else if error.path.starts_with('[') {
+        format!("{what}{}", error.path)
+    } else {
+        format!("{what}.{}", error.path)
+    };
+    b.type_error(error)
 }

@@ -20,35 +20,21 @@
 //!   `foldStream`;
 //! - `testing.rs` holds `__panicForTest` and the other test-only exports (see its documentation).
 
-mod adapters;
-mod ai_sdk;
-mod batch;
 mod bytes;
-mod chunks;
 mod conversation;
-mod entry;
-mod format_types;
 mod formats;
 // The WebAssembly build reads histories on the calling thread: the reading thread and
 // its plumbing are unused there.
 #[cfg_attr(target_family = "wasm", allow(dead_code, unused_imports))]
 mod history;
-mod js;
 mod json_bridge;
-mod mechanics;
-mod messages;
-mod readers;
+mod raw;
 mod registry;
-mod render;
-mod snapshot;
-mod source;
 mod stream;
 mod testing;
-mod timeline;
-mod transcript_types;
 mod transcripts;
 mod types;
-mod webui_types;
+mod views;
 
 use napi::bindgen_prelude::{Env, Object, Result};
 use napi::JsValue;
@@ -67,9 +53,9 @@ pub fn install(exports: Object, env: Env) -> Result<()> {
             "agent-chunks: AGENT_CHUNKS_BINDING=wasm, so the native addon is not loaded",
         ));
     }
-    entry::install_panic_hook();
+    raw::call::install_panic_hook();
     let installed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
-        entry::install(env.raw(), exports.raw())
+        install_raw(env.raw(), exports.raw())
     }));
     match installed {
         Ok(result) => {
@@ -77,4 +63,18 @@ pub fn install(exports: Object, env: Env) -> Result<()> {
         }
         Err(_) => Err(napi::Error::from_reason("agent-chunks failed to load: a panic")),
     }
+}
+
+/// Installs every raw entry point on `exports`, replacing the generated wrappers: the
+/// drop-in's (which makes the environment's state), then the classes and the adapters'
+/// fronts.
+///
+/// # Safety
+/// `env` and `exports` must be the module's environment and exports object.
+unsafe fn install_raw(env: napi::sys::napi_env, exports: napi::sys::napi_value) -> raw::js::JsResult<()> {
+    let state = unsafe { raw::install::install(env, exports)? };
+    unsafe { stream::install_class(env, exports, state)? };
+    unsafe { views::readers::install(env, &*state, exports)? };
+    let served = formats::conversation_methods();
+    unsafe { conversation::install_class(env, exports, state, &served) }
 }

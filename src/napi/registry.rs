@@ -21,36 +21,9 @@ use crate::reading::check::Skips;
 use crate::reading::format::{Format, Input, ReadOptions, View};
 use crate::reading::model_json::{write_chunk, write_message_head, FormatMessage};
 
-use super::entry::caught;
-use super::js::{Js, JsError, JsResult, Value};
+use super::raw::call::caught;
+use super::raw::js::{Js, JsError, JsResult, Value};
 use super::stream::glue;
-
-/// A format of the table: every name `detectFormat` gives and the functions here take.
-#[napi(string_enum = "kebab-case")]
-pub enum FormatName {
-    /// ACP `session/update` notifications, one per line.
-    Acp,
-    /// A Claude Code transcript.
-    Claude,
-    /// A Qwen Code chat recording.
-    Qwen,
-    /// A ChatViewer transcript, JSONL or a JSON array.
-    Chatviewer,
-    /// pi's agent events (`pi --mode json` / `--mode rpc` output).
-    PiEvents,
-    /// A Pi / OpenClaw session file (v1–v3).
-    Pi,
-    /// Solar Network thoughts.
-    Sn,
-    /// OpenClaw gateway frames, or the shorthand webchat events.
-    PiStream,
-    /// Solar Network stream events.
-    SnStream,
-    /// An AI SDK UI message stream, SSE or NDJSON.
-    AiSdk,
-    /// Agent events, NDJSON or SSE.
-    Events,
-}
 
 /// What the table says of one format.
 #[napi(object)]
@@ -205,7 +178,7 @@ pub struct FoldedStream {
     pub skipped: SkippedLines,
     /// What a live `Conversation` given these messages needs to go on exactly (its
     /// `resume` option), as plain JSON.
-    pub resume: super::conversation::ConversationResume,
+    pub resume: super::types::ConversationResume,
 }
 
 /// The bytes of a string (UTF-8) or of a Buffer / Uint8Array (borrowed for the call).

@@ -23,8 +23,8 @@ use crate::decode::ValueType;
 use crate::live::{EventStream, StreamError};
 
 use super::bytes::uint8_bytes;
-use super::entry::{caught, run, with_state};
-use super::js::{Interned, Js, JsError, JsResult, State, Value};
+use super::raw::call::{caught, run, with_state};
+use super::raw::js::{Interned, Js, JsError, JsResult, State, Value};
 
 /// How a byte stream is cut into events.
 #[napi(string_enum = "lowercase")]

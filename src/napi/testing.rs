@@ -26,7 +26,7 @@
 use napi::bindgen_prelude::{Env, Result, Status};
 use napi_derive::napi;
 
-use super::entry::{self, caught};
+use super::raw::call::{self, caught};
 
 #[napi(js_name = "__panicForTest", skip_typescript)]
 pub fn panic_for_test(env: &Env, via: String, secret: Option<String>) -> Result<()> {
@@ -41,7 +41,7 @@ pub fn panic_for_test(env: &Env, via: String, secret: Option<String>) -> Result<
         }
         "entry" | "payload" | "data" => {
             let outcome = unsafe {
-                entry::with_state(env.raw(), "__panicForTest", |_| {
+                call::with_state(env.raw(), "__panicForTest", |_| {
                     if via == "payload" {
                         std::panic::panic_any(7_u8);
                     }
@@ -107,7 +107,7 @@ fn wrap_one(env: &Env) -> Result<napi::bindgen_prelude::Unknown<'_>> {
 pub fn mechanics_for_test(env: &Env, compiled: Option<bool>) -> Result<bool> {
     caught("__mechanicsForTest", || {
         // SAFETY: the live environment of this call.
-        let Some(state) = (unsafe { entry::state(env.raw()) }) else {
+        let Some(state) = (unsafe { call::state(env.raw()) }) else {
             return Err(napi::Error::new(
                 Status::GenericFailure,
                 "the addon was not initialised",

@@ -11,7 +11,8 @@ use napi::JsValue;
 use napi_derive::napi;
 use serde_json::Value;
 
-use super::entry;
+use super::raw::call;
+use super::raw::entry;
 
 /// Provider-specific data attached to a thinking block when it ends, keyed by provider,
 /// e.g. `{ anthropic: { signature } }`. Its presence seals the block.
@@ -308,7 +309,7 @@ fn pending() -> napi::Error {
 )]
 pub fn append_event_to_chunks(env: &Env, chunks: Unknown, event: Unknown) -> Result<()> {
     let outcome = unsafe {
-        entry::with_state(env.raw(), entry::APPEND, |js| {
+        call::with_state(env.raw(), entry::APPEND, |js| {
             entry::append(js, chunks.raw(), event.raw(), None)?;
             js.undefined()
         })
@@ -333,10 +334,44 @@ pub fn apply_system_event(
     id_factory: Unknown,
 ) -> Result<Unknown<'static>> {
     let outcome = unsafe {
-        entry::with_state(env.raw(), entry::APPLY, |js| {
+        call::with_state(env.raw(), entry::APPLY, |js| {
             entry::apply(js, messages.raw(), event.raw(), id_factory.raw())
         })
     };
     let value = outcome.ok_or_else(pending)?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
+}
+
+/// A conversation's state beyond its messages (`Conversation.resume`): plain JSON, to
+/// keep next to the messages it goes with. Only `pending` and `skipped` are for the
+/// application; the rest is the format's and the UI writer's, read back as written.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct ConversationResume {
+    /// The layout's version (1).
+    pub version: u32,
+    #[napi(ts_type = "FormatName")]
+    pub format: String,
+    /// The line number the next value pushed gets.
+    pub line: u32,
+    /// How many messages it goes with.
+    pub messages: u32,
+    /// The last message still takes what the stream adds.
+    pub open: bool,
+    /// Bytes pushed after the last whole frame, not in this state: push them again.
+    pub pending: u32,
+    /// The last byte pushed was the CR of a CRLF line break: an LF pushed next completes
+    /// it. Absent: it was not.
+    pub cr: Option<bool>,
+    /// What the format's fold remembers.
+    #[napi(ts_type = "unknown")]
+    pub fold: serde_json::Value,
+    /// What was skipped so far (as `skipped` reports it): a conversation gone on from the
+    /// state counts what reading the whole recording counts. Absent: nothing.
+    #[napi(ts_type = "SkippedLines")]
+    pub skipped: Option<serde_json::Value>,
+    /// What `toUIMessageChunks` / `toUIMessageStream` wrote so far: a conversation gone on
+    /// from the state writes only what is new. Absent: nothing.
+    #[napi(ts_type = "unknown")]
+    pub ui: Option<serde_json::Value>,
 }

@@ -1,14 +1,45 @@
-//! Typings of the session files `claude.toMessages` and `qwen.toMessages` read: the fields
-//! the readers use; the tools write more, which the readers pass over.
+//! The `claude` namespace: a Claude Code transcript read as messages, and the shape of
+//! its lines, for the typings.
 
-#![allow(dead_code)]
-
+use napi::bindgen_prelude::{Env, Result, Unknown};
 use napi_derive::napi;
 use serde_json::Value;
+
+use crate::formats::claude::transcript;
+use crate::history::HistoryFormat;
+
+use super::super::raw::call::caught;
+use super::super::transcripts::{read_all, read_transcript};
+
+/// Reads a Claude Code transcript (JSONL text, a Buffer, or its parsed lines): the
+/// conversation from the root to the last line, one message per stored message (the
+/// lines of one API response are one message), tool results on their calls.
+#[napi(
+    namespace = "claude",
+    js_name = "toMessages",
+    ts_args_type = "history: string | Uint8Array | ClaudeTranscriptLine[]",
+    ts_return_type = "HistoryMessage[]"
+)]
+pub fn claude_to_messages(env: &Env, history: Unknown) -> Result<Unknown<'static>> {
+    caught("claude.toMessages", || {
+        read_transcript(
+            env,
+            "claude.toMessages",
+            history,
+            HistoryFormat::Claude,
+            |items| {
+                Ok(read_all(items, |lines, numbers, view, emit| {
+                    transcript::read_lines(lines, numbers, view, emit)
+                }))
+            },
+        )
+    })
+}
 
 /// One line of a Claude Code transcript: a conversation line (`user`, `assistant`,
 /// `system`, chained by `parentUuid`), or a bookkeeping line (`summary`,
 /// `file-history-snapshot`, …) without a `uuid`.
+#[allow(dead_code)]
 #[napi(object)]
 pub struct ClaudeTranscriptLine {
     #[napi(
@@ -43,30 +74,4 @@ pub struct ClaudeTranscriptLine {
     /// Claude Code's own structured copy of a tool result (not read).
     #[napi(ts_type = "unknown")]
     pub tool_use_result: Option<Value>,
-}
-
-/// One `ChatRecord` of a Qwen Code chat recording.
-#[napi(object)]
-pub struct QwenChatRecord {
-    pub uuid: String,
-    #[napi(ts_type = "string | null")]
-    pub parent_uuid: Option<String>,
-    pub session_id: String,
-    pub timestamp: String,
-    #[napi(ts_type = "'user' | 'assistant' | 'tool_result' | 'system'")]
-    pub r#type: String,
-    /// `chat_compression`, `slash_command`, `ui_telemetry`, …
-    pub subtype: Option<String>,
-    /// A Gemini `Content`: parts with `text` (and `thought: true`), `functionCall`,
-    /// `functionResponse`, `inlineData`, `fileData`.
-    #[napi(
-        ts_type = "{ role: string; parts?: Array<{ text?: string; thought?: boolean; thoughtSignature?: string; functionCall?: { id?: string; name: string; args?: unknown }; functionResponse?: { id?: string; name: string; response?: unknown }; inlineData?: { mimeType: string; data: string }; fileData?: { mimeType?: string; fileUri: string }; [key: string]: unknown }> }"
-    )]
-    pub message: Option<Value>,
-    /// A tool result's status (`success`, `error`, `cancelled`) and display.
-    #[napi(ts_type = "{ callId?: string; status?: string; [key: string]: unknown }")]
-    pub tool_call_result: Option<Value>,
-    #[napi(ts_type = "unknown")]
-    pub system_payload: Option<Value>,
-    pub is_sidechain: Option<bool>,
 }

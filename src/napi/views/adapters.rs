@@ -10,19 +10,22 @@ use napi::bindgen_prelude::{Env, Result, Status, Unknown};
 use napi::JsValue;
 use napi_derive::napi;
 
-use crate::formats::acp::updates as acp;
 use crate::formats::chatviewer::adapter as chatviewer;
-use crate::reading::source::{Expect, Key, Reader, Source, Step};
+use crate::reading::source::{Expect, Key, Reader, Source};
 use crate::views::{unified, webui};
 
-use super::entry;
-use super::js::{Js, Value};
-use super::render::{self, Renderer};
+use super::super::raw::call;
+use super::super::raw::js::{Js, Value};
+use super::render::Renderer;
 use super::source::{AdaptResult, JsSource};
 
 /// Runs one adapter call; `None` from `with_state` means its exception is thrown.
-fn call(env: &Env, name: &str, body: impl FnOnce(&Js) -> AdaptResult<Value>) -> Result<Unknown<'static>> {
-    let outcome = unsafe { entry::with_state(env.raw(), name, |js| body(js).map_err(|e| e.into_js(js))) };
+pub(in crate::napi) fn run_adapter(
+    env: &Env,
+    name: &str,
+    body: impl FnOnce(&Js) -> AdaptResult<Value>,
+) -> Result<Unknown<'static>> {
+    let outcome = unsafe { call::with_state(env.raw(), name, |js| body(js).map_err(|e| e.into_js(js))) };
     let value = outcome.ok_or_else(|| napi::Error::new(Status::PendingException, "exception pending"))?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
 }
@@ -53,7 +56,7 @@ pub(super) fn clock(source: &JsSource, options: Value) -> AdaptResult<Option<f64
     ts_return_type = "UnifiedMessage[]"
 )]
 pub fn adapt_acp_messages(env: &Env, messages: Unknown, options: Unknown) -> Result<Unknown<'static>> {
-    call(env, "adaptACPMessages", |js| {
+    run_adapter(env, "adaptACPMessages", |js| {
         let source = JsSource { js };
         let now = clock(&source, options.raw())?;
         let rows = webui::adapt_acp_messages(&source, messages.raw())?;
@@ -72,7 +75,7 @@ pub fn adapt_acp_messages(env: &Env, messages: Unknown, options: Unknown) -> Res
     ts_return_type = "UnifiedMessage[]"
 )]
 pub fn adapt_jsonl_messages(env: &Env, messages: Unknown) -> Result<Unknown<'static>> {
-    call(env, "adaptJSONLMessages", |js| {
+    run_adapter(env, "adaptJSONLMessages", |js| {
         let rows = chatviewer::adapt_jsonl_messages(&JsSource { js }, messages.raw())?;
         Ok(Renderer::new(js, None).rows(&rows)?)
     })
@@ -89,60 +92,10 @@ pub fn adapt_jsonl_messages(env: &Env, messages: Unknown) -> Result<Unknown<'sta
     ts_return_type = "UnifiedMessage[]"
 )]
 pub fn to_unified_messages(env: &Env, messages: Unknown, options: Unknown) -> Result<Unknown<'static>> {
-    call(env, "toUnifiedMessages", |js| {
+    run_adapter(env, "toUnifiedMessages", |js| {
         let source = JsSource { js };
         let now = clock(&source, options.raw())?;
         let rows = unified::to_unified_messages(&source, messages.raw())?;
         Ok(Renderer::new(js, now).rows(&rows)?)
-    })
-}
-
-/// The agent events one ACP `session/update` stands for, ready for `appendEventToChunks`:
-/// agent text → `text-delta`, thoughts → `reasoning-delta`, `tool_call` → `tool-call`,
-/// a call reaching `completed` / `failed` → `tool-result`. Every other update (user text,
-/// plans, commands, modes, variants added later) → `[]`.
-#[napi(
-    namespace = "acp",
-    js_name = "toAgentEvents",
-    ts_args_type = "update: SessionNotification | SessionUpdate",
-    ts_return_type = "Array<Extract<AgentContentEvent, { type: 'text-delta' | 'reasoning-delta' | 'tool-call' | 'tool-result' }>>"
-)]
-pub fn to_agent_events(env: &Env, update: Unknown) -> Result<Unknown<'static>> {
-    call(env, "acp.toAgentEvents", |js| {
-        let source = JsSource { js };
-        let reader = Reader {
-            source: &source,
-            root: "update",
-        };
-        let update = acp::read_update(&reader, update.raw(), &[])?;
-        Ok(render::events(js, &acp::to_agent_events(&update))?)
-    })
-}
-
-/// The webview state (`ACPMessage[]`) after a recorded stream of ACP `session/update`s:
-/// consecutive text of one role as one message (thoughts as `thinking`), each tool call
-/// one entry that `tool_call_update`s replace field by field (`content` and `locations`
-/// whole); an update before its call creates the entry.
-#[napi(
-    namespace = "acp",
-    js_name = "toWebviewMessages",
-    ts_args_type = "updates: Array<SessionNotification | SessionUpdate>",
-    ts_return_type = "ACPMessage[]"
-)]
-pub fn to_webview_messages(env: &Env, updates: Unknown) -> Result<Unknown<'static>> {
-    call(env, "acp.toWebviewMessages", |js| {
-        let source = JsSource { js };
-        let reader = Reader {
-            source: &source,
-            root: "updates",
-        };
-        let (updates, count) = reader.array(updates.raw(), &[])?;
-        let mut decoded = Vec::with_capacity(count);
-        for index in 0..count {
-            let update = source.element(updates, index)?;
-            decoded.push(acp::read_update(&reader, update, &[Step::Index(index)])?);
-        }
-        let messages = acp::webview_messages(&decoded, |id| source.units(id))?;
-        Ok(render::webview(js, &messages)?)
     })
 }

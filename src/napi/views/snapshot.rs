@@ -7,7 +7,7 @@
 use crate::reading::source::{Key, Source, ValueType};
 use crate::views::webui::UnknownMessageType;
 
-use super::js::{Js, JsError, Value};
+use super::super::raw::js::{Js, JsError, Value};
 
 /// What a field of a plan is read for, besides its kind and truthiness.
 pub(super) const TAG: u8 = 1;

@@ -127,8 +127,8 @@ pub enum Interned {
 }
 
 impl Interned {
-    pub(super) const COUNT: usize = Interned::Empty as usize + 1;
-    pub(super) const ALL: [Interned; Interned::COUNT] = [
+    pub(in crate::napi) const COUNT: usize = Interned::Empty as usize + 1;
+    pub(in crate::napi) const ALL: [Interned; Interned::COUNT] = [
         Interned::Type,
         Interned::Text,
         Interned::Delta,
@@ -293,10 +293,10 @@ pub struct State {
     /// Content Security Policy forbids `eval`, which the WebAssembly build's
     /// `napi_run_script` uses), the same work is done through built-ins taken at load
     /// (`Object.assign`, `Array.prototype.push`), with the same refusals (see `mechanics.rs`).
-    pub(super) compiled: bool,
+    pub(in crate::napi) compiled: bool,
     /// Whether the compiled mechanics are used: `compiled`, unless a test asked for the
     /// built-ins (`__mechanicsForTest`).
-    pub(super) mechanics: Cell<bool>,
+    pub(in crate::napi) mechanics: Cell<bool>,
 }
 
 /// The built-in functions the binding calls, kept in the holder array after the names
@@ -317,20 +317,20 @@ const JSON_PARSE: u32 = CONCAT + 2;
 const DATE: u32 = CONCAT + 3;
 const DATE_NOW: u32 = CONCAT + 4;
 const SET_IMMEDIATE: u32 = CONCAT + 5;
-pub(super) const OBJECT_ASSIGN: u32 = CONCAT + 6;
-pub(super) const ARRAY_PUSH: u32 = CONCAT + 7;
+pub(in crate::napi) const OBJECT_ASSIGN: u32 = CONCAT + 6;
+pub(in crate::napi) const ARRAY_PUSH: u32 = CONCAT + 7;
 /// Where the compiled functions of `mechanics.js` start in the holder array.
-pub(super) const MECHANICS_SLOT: u32 = CONCAT + 8;
+pub(in crate::napi) const MECHANICS_SLOT: u32 = CONCAT + 8;
 /// The end of the names, built-ins and compiled functions the drop-in uses.
-pub(super) const TABLE_END: u32 = MECHANICS_SLOT + 10;
+pub(in crate::napi) const TABLE_END: u32 = MECHANICS_SLOT + 10;
 /// `makeAppend` of `mechanics.js`, used once per environment at load.
-pub(super) const MAKE_APPEND: u32 = TABLE_END;
+pub(in crate::napi) const MAKE_APPEND: u32 = TABLE_END;
 
 /// The table entries the drop-in is handed as arguments on every call (see
 /// `mechanics.js`): the names up to `push`, the empty string, the built-ins and the
 /// compiled functions. Reading one from the held array costs an N-API call each (a
 /// property lookup in V8), several per event; arguments cost nothing more to read.
-pub(super) const GIVEN: usize = Interned::Push as usize + 2 + (TABLE_END - CONCAT) as usize;
+pub(in crate::napi) const GIVEN: usize = Interned::Push as usize + 2 + (TABLE_END - CONCAT) as usize;
 
 /// Where the table entry `index` is among the given arguments.
 const fn given_position(index: u32) -> Option<usize> {
@@ -346,7 +346,7 @@ const fn given_position(index: u32) -> Option<usize> {
 }
 
 /// The table entries [`GIVEN`] names, in the order they are given.
-pub(super) fn given_slots() -> impl Iterator<Item = u32> {
+pub(in crate::napi) fn given_slots() -> impl Iterator<Item = u32> {
     (0..=Interned::Push as u32)
         .chain([Interned::Empty as u32])
         .chain(CONCAT..TABLE_END)
@@ -355,7 +355,7 @@ pub(super) fn given_slots() -> impl Iterator<Item = u32> {
 /// The largest length a JavaScript array-like may have (2^53 - 1), as `ToLength` clamps.
 pub const MAX_LENGTH: f64 = 9_007_199_254_740_991.0;
 
-pub(super) fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
+pub(in crate::napi) fn check(status: sys::napi_status, env: sys::napi_env, what: &str) -> JsResult<()> {
     if status == sys::Status::napi_ok {
         return Ok(());
     }
@@ -376,7 +376,12 @@ impl State {
     ///
     /// # Safety
     /// `env` must be a live environment on the current thread.
-    pub unsafe fn new(env: sys::napi_env) -> JsResult<Box<State>> {
+    /// `compile` compiles the functions the binding runs inside V8 into the table (see
+    /// `mechanics.rs`); whether it could is kept.
+    pub unsafe fn new(
+        env: sys::napi_env,
+        compile: unsafe fn(sys::napi_env, Value) -> JsResult<bool>,
+    ) -> JsResult<Box<State>> {
         // A packed array (filled in order from empty): the fastest element reads.
         let mut holder = ptr::null_mut();
         check(
@@ -437,7 +442,7 @@ impl State {
                 "storing a built-in function",
             )?;
         }
-        let compiled = unsafe { super::mechanics::compile(env, holder)? };
+        let compiled = unsafe { compile(env, holder)? };
         let mut reference = ptr::null_mut();
         check(
             unsafe { sys::napi_create_reference(env, holder, 1, &mut reference) },
@@ -462,7 +467,7 @@ impl State {
     }
 }
 
-pub(super) unsafe fn get_named(
+pub(in crate::napi) unsafe fn get_named(
     env: sys::napi_env,
     object: sys::napi_value,
     key: &std::ffi::CStr,
@@ -479,7 +484,7 @@ pub(super) unsafe fn get_named(
 /// The environment of one call, with the names it has already materialised.
 pub struct Js<'s> {
     pub env: sys::napi_env,
-    pub(super) state: &'s State,
+    pub(in crate::napi) state: &'s State,
     holder: Cell<sys::napi_value>,
     /// Names already read from the table in this call (null: not yet).
     names: [Cell<sys::napi_value>; Interned::COUNT],
@@ -514,12 +519,12 @@ impl<'s> Js<'s> {
         self
     }
 
-    pub(super) fn check(&self, status: sys::napi_status, what: &str) -> JsResult<()> {
+    pub(in crate::napi) fn check(&self, status: sys::napi_status, what: &str) -> JsResult<()> {
         check(status, self.env, what)
     }
 
     /// The `index`th entry of the name table.
-    pub(super) fn table(&self, index: u32) -> JsResult<Value> {
+    pub(in crate::napi) fn table(&self, index: u32) -> JsResult<Value> {
         if !self.given.is_null() {
             if let Some(position) = given_position(index) {
                 // SAFETY: `with_given` made `given` point at GIVEN values of this call.
@@ -928,7 +933,7 @@ impl<'s> Js<'s> {
 
     /// `{ [key]: value }`, a fresh object with one own data property (defined, so no
     /// setter on `Object.prototype` runs); `key` a string or a symbol.
-    pub(super) fn object_with(&self, key: Value, value: Value) -> JsResult<Value> {
+    pub(in crate::napi) fn object_with(&self, key: Value, value: Value) -> JsResult<Value> {
         self.define(&[data_property(ptr::null(), key, value)])
     }
 

@@ -3,17 +3,25 @@
 //! the caller's values as JSON text and runs the rules of `crate::formats::ai_sdk`.
 
 use napi::bindgen_prelude::{Env, Result, Unknown};
+use napi::sys;
 use napi::JsValue;
 use napi_derive::napi;
+
+use crate::formats::ai_sdk::AI_SDK;
 
 use crate::bytes::value::Json;
 use crate::formats::ai_sdk::chunks::{self as ai_sdk, StreamState};
 use crate::reading::check::FormatError;
 use crate::reading::model_json::{event_json, messages_from_json, FormatEvent};
 
-use super::entry::caught;
-use super::formats::{array_of, give, give_messages, object_of, within};
-use super::json_bridge::Bridge;
+use super::super::conversation::{self, Conversation};
+use super::super::json_bridge::Bridge;
+use super::super::json_bridge::{array_of, give, give_messages, object_of, within};
+use super::super::raw::call::caught;
+use super::super::raw::js::{Js, JsError, JsResult, Value as JsHandle};
+use super::super::registry::optional_boolean;
+use super::super::stream::glue;
+use crate::reading::source::ValueType;
 
 fn events_of(
     b: &Bridge,
@@ -143,4 +151,103 @@ fn at_element(i: usize, mut error: FormatError) -> FormatError {
         false => format!("[{i}].{}", error.path),
     };
     error
+}
+
+// ─── Serving `useChat` from a live conversation ─────────────────────────────────
+
+const CHUNKS: &str = "Conversation.toUIMessageChunks";
+const STREAM: &str = "Conversation.toUIMessageStream";
+
+fn ui_chunks(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
+    let replay = replay_option(js, options)?;
+    c.served_js(js, CHUNKS, &AI_SDK, replay)
+}
+
+fn ui_stream(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
+    let replay = replay_option(js, options)?;
+    c.served_sse_js(js, STREAM, &AI_SDK, Some(b"[DONE]"), replay)
+}
+
+/// `toUIMessageChunks` / `toUIMessageStream`'s options: whether to replay the response.
+fn replay_option(js: &Js, options: JsHandle) -> JsResult<bool> {
+    match js.value_type(options)? {
+        ValueType::Undefined => Ok(false),
+        ValueType::Object => optional_boolean(js, options, c"replay"),
+        got => Err(JsError::Type(format!(
+            "options must be an object, got {}",
+            got.name()
+        ))),
+    }
+}
+
+/// An optional argument's handle, or `undefined`.
+fn or_undefined(js: &Js, value: JsHandle) -> JsResult<JsHandle> {
+    match value.is_null() {
+        true => js.undefined(),
+        false => Ok(value),
+    }
+}
+
+unsafe extern "C" fn raw_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { conversation::method(env, info, CHUNKS, |js, c, [options]| ui_chunks(js, c, options)) }
+}
+
+unsafe extern "C" fn raw_stream(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { conversation::method(env, info, STREAM, |js, c, [options]| ui_stream(js, c, options)) }
+}
+
+/// `Conversation`'s methods that serve a `useChat` frontend.
+pub const CONVERSATION_METHODS: [conversation::Method; 2] = [
+    (c"toUIMessageChunks", raw_chunks),
+    (c"toUIMessageStream", raw_stream),
+];
+
+/// Options of `toUIMessageChunks` / `toUIMessageStream`.
+#[allow(dead_code)]
+#[napi(object, js_name = "UIMessageStreamOptions")]
+pub struct UIMessageStreamOptions {
+    /// Write the last response again from its `start` before what is new: for a client
+    /// that reconnects to it (`useChat`'s `resumeStream()`, `resume: true`), whose
+    /// transport takes a resumed stream as the response replayed from its start. What it
+    /// had read of it before is replaced, whatever it was.
+    pub replay: Option<bool>,
+}
+
+#[napi]
+impl Conversation {
+    /// What the conversation gained since the last call, as AI SDK UI message stream
+    /// chunks, for a `useChat` frontend: each response (a run of assistant messages) one
+    /// UI message (`start` … `finish`), its messages as steps, its parts closed once done
+    /// (a message of another role began, or `end`). `useChat` (and `readUIMessageStream`)
+    /// make of them what `aiSdk.fromMessages` gives. With `replay`, the last response is
+    /// written again from its `start` first: for a client reconnecting to it.
+    #[napi(
+        js_name = "toUIMessageChunks",
+        ts_args_type = "options?: UIMessageStreamOptions",
+        ts_return_type = "Array<{ type: string; [key: string]: unknown }>"
+    )]
+    pub fn to_ui_message_chunks<'env>(
+        &self,
+        env: &'env Env,
+        options: Option<Unknown<'env>>,
+    ) -> Result<Unknown<'env>> {
+        let options = options.map_or(std::ptr::null_mut(), |o| o.raw());
+        glue(env, CHUNKS, |js| ui_chunks(js, self, or_undefined(js, options)?))
+    }
+
+    /// `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
+    /// `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
+    #[napi(
+        js_name = "toUIMessageStream",
+        ts_args_type = "options?: UIMessageStreamOptions",
+        ts_return_type = "string"
+    )]
+    pub fn to_ui_message_stream<'env>(
+        &self,
+        env: &'env Env,
+        options: Option<Unknown<'env>>,
+    ) -> Result<Unknown<'env>> {
+        let options = options.map_or(std::ptr::null_mut(), |o| o.raw());
+        glue(env, STREAM, |js| ui_stream(js, self, or_undefined(js, options)?))
+    }
 }

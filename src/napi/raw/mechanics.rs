@@ -96,7 +96,7 @@ const MECHANICS_SOURCE: &str = include_str!("mechanics.js");
 ///
 /// # Safety
 /// `env` must be a live environment on the current thread, `holder` an array of it.
-pub(super) unsafe fn compile(env: sys::napi_env, holder: Value) -> JsResult<bool> {
+pub(in crate::napi) unsafe fn compile(env: sys::napi_env, holder: Value) -> JsResult<bool> {
     let mut source = ptr::null_mut();
     let mut mechanics = ptr::null_mut();
     check(
@@ -136,7 +136,7 @@ pub(super) unsafe fn compile(env: sys::napi_env, holder: Value) -> JsResult<bool
 
 /// The compiled `appendEventToChunks` (`makeAppend` of `mechanics.js`, called with
 /// `arguments`).
-pub(super) fn make_append(js: &Js, arguments: &[Value; 10]) -> JsResult<Value> {
+pub(in crate::napi) fn make_append(js: &Js, arguments: &[Value; 10]) -> JsResult<Value> {
     js.call_mechanic(MAKE_APPEND, arguments)
 }
 
@@ -260,7 +260,7 @@ impl Js<'_> {
         self.pushed(done, what)
     }
 
-    pub(super) fn bad_length(&self, length: Value, what: impl FnOnce() -> String) -> JsError {
+    pub(in crate::napi) fn bad_length(&self, length: Value, what: impl FnOnce() -> String) -> JsError {
         match self.describe(length) {
             Ok(length) => JsError::Type(format!(
                 "\"{}\" is an array whose \"length\" is {length}, not a whole number below 2^53 - 1",

@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: the native addon against the plain-JS baseline (baseline/chunks.js).
  *
- *   node bench/index.mjs           full run: warm-up, then the median of 9 timed runs
- *   node bench/index.mjs --quick   smoke run: fewer and shorter runs (for tests)
+ *   node bench/main.mjs           full run: warm-up, then the median of 9 timed runs
+ *   node bench/main.mjs --quick   smoke run: fewer and shorter runs (for tests)
  *
  * Inputs are generated before any timing. To add a row, add an entry to `perEventCases`
  * (ns per event) or `scalingCases` (does the cost per event stay flat as a message grows).

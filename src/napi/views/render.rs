@@ -8,7 +8,7 @@ use crate::views::unified::{
     UnifiedType,
 };
 
-use super::js::{Interned, Js, JsResult, Value};
+use super::super::raw::js::{Interned, Js, JsResult, Value};
 
 /// Renders rows; `now` is the clock value for rows stamped [`Timestamp::Now`], read
 /// only if one is.

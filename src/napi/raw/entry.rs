@@ -6,8 +6,6 @@
 //! `extern "C"` callbacks installed by [`install`]; `types.rs` declares their
 //! signatures for the generated typings and loader.
 
-use std::ffi::c_void;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
 use napi::sys;
@@ -20,6 +18,7 @@ use crate::model::{AgentEvent, EventType};
 use crate::reducer::{self, locate, ChunkType, Lookup, Target};
 use crate::system::{random_uuid, route_system_event};
 
+use super::call::{raw_call, run};
 use super::chunks::{constants, field_name, not_an_entry, HandBack, JsChunks, JsEvents, ReadLength};
 use super::js::{arguments, given_slots, Js, JsError, JsResult, State, Value, GIVEN};
 use super::mechanics::ShellRefusal;
@@ -27,140 +26,7 @@ use super::messages::{JsMessages, SystemChunk};
 
 pub const APPEND: &str = "appendEventToChunks";
 pub const APPLY: &str = "applySystemEvent";
-
-thread_local! {
-    /// Where this thread's last panic happened, as the panic hook saw it.
-    static PANIC_AT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
-/// A panic's message when it is a literal of this library's own text (`panic!("…")`);
-/// `None` when it was formatted, and so may quote the input that caused it (a string
-/// sliced off a character boundary quotes the string).
-fn literal_message(payload: &(dyn std::any::Any + Send)) -> Option<&'static str> {
-    payload.downcast_ref::<&'static str>().copied()
-}
-
-/// Replaces the default panic report (which prints the whole message to stderr) with one
-/// that never prints the caller's data: a literal message and the place, or only the
-/// place. The hook belongs to this library's own copy of the standard library, so other
-/// native code in the process keeps its own.
-pub fn install_panic_hook() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        std::panic::set_hook(Box::new(|info| {
-            let at = info
-                .location()
-                .map(|l| format!("{}:{}", l.file(), l.line()))
-                .unwrap_or_else(|| "an unknown place".into());
-            let what =
-                literal_message(info.payload()).unwrap_or("its message is not shown: it may quote input");
-            eprintln!("agent-chunks: internal error (a panic) at {at}: {what}");
-            PANIC_AT.with(|last| *last.borrow_mut() = Some(at));
-        }));
-    });
-}
-
-/// The text of a caught panic, for the `Error` it becomes: never a formatted message,
-/// which may quote the caller's data.
-pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    if let Some(message) = literal_message(panic) {
-        return message.to_string();
-    }
-    let at = PANIC_AT.with(|last| last.borrow_mut().take());
-    match (panic.downcast_ref::<String>(), at) {
-        (Some(_), Some(at)) => format!("a panic at {at} (its message is not shown: it may quote input)"),
-        (Some(_), None) => "a panic (its message is not shown: it may quote input)".into(),
-        _ => "a panic without a message".into(),
-    }
-}
-
-/// Runs the body of a `#[napi]` function, with a panic turned into an `Error` whose message
-/// is [`panic_message`]'s: never the panic's own formatted text. (napi-rs's `catch_unwind`
-/// attribute would build the `Error` from that text, which may quote the caller's data.)
-pub fn caught<T>(name: &str, body: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {
-    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|panic| {
-        Err(napi::Error::new(
-            napi::Status::GenericFailure,
-            format!("{name}: internal error: {}", panic_message(&*panic)),
-        ))
-    })
-}
-
-/// Runs `body` with the environment's state (`data`, as `install` stored it). Errors
-/// become JavaScript exceptions and panics a plain `Error` (a panic must never unwind
-/// into Node); `None` then means an exception is pending.
-///
-/// `given` are the table entries the call was handed as arguments, or none (see
-/// [`Js::with_given`]).
-///
-/// # Safety
-/// `env` must be the live environment of the current callback; `data` null or its state;
-/// `given` values of the current callback.
-pub unsafe fn run(
-    env: sys::napi_env,
-    data: *mut c_void,
-    name: &str,
-    given: &[Value],
-    body: impl FnOnce(&Js) -> JsResult<Value>,
-) -> Option<Value> {
-    if data.is_null() {
-        let message = c"agent-chunks: the addon was not initialised in this environment";
-        unsafe { sys::napi_throw_error(env, ptr::null(), message.as_ptr()) };
-        return None;
-    }
-    // SAFETY: `install` leaked this state for the environment's lifetime.
-    let state = unsafe { &*(data as *const State) };
-    let js = unsafe { Js::new(env, state).with_given(given) };
-    let error = match catch_unwind(AssertUnwindSafe(|| body(&js))) {
-        Ok(Ok(value)) => return Some(value),
-        Ok(Err(error)) => error,
-        Err(panic) => JsError::Internal(panic_message(&*panic)),
-    };
-    js.throw(error, name);
-    None
-}
-
-/// This environment's state, as `install` stored it in the instance data.
-///
-/// # Safety
-/// `env` must be a live environment; the state lives as long as it does.
-pub unsafe fn state<'a>(env: sys::napi_env) -> Option<&'a State> {
-    let mut data: *mut c_void = ptr::null_mut();
-    if unsafe { sys::napi_get_instance_data(env, &mut data) } != sys::Status::napi_ok || data.is_null() {
-        return None;
-    }
-    Some(unsafe { &*(data as *const State) })
-}
-
-/// [`run`] with the state found through the environment's instance data, for callers
-/// that have no data pointer (the generated wrappers).
-///
-/// # Safety
-/// `env` must be the live environment of the current callback.
-pub unsafe fn with_state(
-    env: sys::napi_env,
-    name: &str,
-    body: impl FnOnce(&Js) -> JsResult<Value>,
-) -> Option<Value> {
-    let mut data: *mut c_void = ptr::null_mut();
-    if unsafe { sys::napi_get_instance_data(env, &mut data) } != sys::Status::napi_ok {
-        data = ptr::null_mut();
-    }
-    unsafe { run(env, data, name, &[], body) }
-}
-
-/// The raw callback shape: arguments and state from one `napi_get_cb_info`.
-pub(super) unsafe fn raw_call<const N: usize>(
-    env: sys::napi_env,
-    info: sys::napi_callback_info,
-    name: &str,
-    body: impl FnOnce(&Js, [Value; N]) -> JsResult<Value>,
-) -> sys::napi_value {
-    let Some((args, data)) = (unsafe { arguments::<N>(env, info) }) else {
-        return ptr::null_mut();
-    };
-    unsafe { run(env, data, name, &[], |js| body(js, args)) }.unwrap_or(ptr::null_mut())
-}
+pub const APPEND_MANY: &str = "appendEventsToChunks";
 
 fn type_error(what: &str, expected: &str, got: ValueType) -> JsError {
     JsError::Type(format!("{what} must be {expected}, got {}", got.name()))
@@ -237,7 +103,7 @@ impl At {
     fn name(self) -> &'static str {
         match self {
             At::Alone => APPEND,
-            At::Batch(_) => super::batch::APPEND_MANY,
+            At::Batch(_) => APPEND_MANY,
         }
     }
 }
@@ -337,7 +203,7 @@ unsafe extern "C" fn append_read(env: sys::napi_env, info: sys::napi_callback_in
                 Err(other) => return other,
             };
             let error = match at {
-                At::Batch(Some(index)) => super::batch::at(index, error),
+                At::Batch(Some(index)) => in_batch(index, error),
                 _ => error,
             };
             js.throw(error, at.name());
@@ -644,80 +510,6 @@ pub fn apply(js: &Js, messages: Value, event: Value, id_factory: Value) -> JsRes
     js.object(&[(Interned::MessageId, message_id)])
 }
 
-/// Creates this environment's state and installs the raw callbacks on `exports`,
-/// replacing the generated wrappers of the same names.
-///
-/// # Safety
-/// `env` and `exports` must be the module's environment and exports object.
-pub unsafe fn install(env: sys::napi_env, exports: sys::napi_value) -> JsResult<()> {
-    let state = unsafe { State::new(env)? };
-    let state = Box::into_raw(state);
-    unsafe {
-        sys::napi_set_instance_data(env, state.cast(), None, ptr::null_mut());
-    }
-    // Through napi's `Env`, which imports the hook from where each target has it (a
-    // WebAssembly build imports it from emnapi's `napi` module, not `env`).
-    let hook = napi::Env::from_raw(env).add_env_cleanup_hook(state, |state| {
-        // SAFETY: `state` is the `State` leaked above; cleanup hooks run once.
-        let state = unsafe { Box::from_raw(state) };
-        unsafe { state.release() };
-    });
-    if let Err(e) = hook {
-        return Err(JsError::Internal(format!("adding a cleanup hook: {e}")));
-    }
-    let functions: [(&str, sys::napi_callback); 2] = [
-        (APPEND, Some(append_event_to_chunks)),
-        (APPLY, Some(apply_system_event)),
-    ];
-    for (name, callback) in functions {
-        let mut function = ptr::null_mut();
-        let status = unsafe {
-            sys::napi_create_function(
-                env,
-                name.as_ptr().cast(),
-                name.len() as isize,
-                callback,
-                state.cast(),
-                &mut function,
-            )
-        };
-        if status != sys::Status::napi_ok {
-            return Err(JsError::Internal(format!(
-                "installing {name} failed with status {status}"
-            )));
-        }
-        if name == APPEND {
-            // SAFETY: `state` lives as long as the environment.
-            if let Some([one, many]) = unsafe { reading_append(env, &*state, exports, function)? } {
-                unsafe { export(env, exports, super::batch::APPEND_MANY, many)? };
-                function = one;
-            }
-        }
-        unsafe { export(env, exports, name, function)? };
-    }
-    unsafe { super::stream::install_class(env, exports, state)? };
-    unsafe { super::readers::install(env, &*state, exports)? };
-    unsafe { super::conversation::install_class(env, exports, state) }
-}
-
-/// `exports[name] = function`.
-///
-/// # Safety
-/// `env` must be a live environment, `exports` and `function` values of it.
-unsafe fn export(env: sys::napi_env, exports: Value, name: &str, function: Value) -> JsResult<()> {
-    let mut key = ptr::null_mut();
-    let status = unsafe {
-        sys::napi_create_string_utf8(env, name.as_ptr().cast(), name.len() as isize, &mut key);
-        sys::napi_set_property(env, exports, key, function)
-    };
-    if status != sys::Status::napi_ok {
-        return Err(JsError::Internal(format!(
-            "installing {name} failed with status {status}"
-        )));
-    }
-    Ok(())
-}
-
 /// `appendEventToChunks` and `appendEventsToChunks` to export where `mechanics.js`
 /// compiled: its reading front (see [`append_read`]) over `plain` and over the
 /// generated `appendEventsToChunks` found on `exports`; `None` where it did not (the
@@ -726,7 +518,7 @@ unsafe fn export(env: sys::napi_env, exports: Value, name: &str, function: Value
 /// # Safety
 /// `env` must be a live environment, `state` its state, `exports` and `plain` values
 /// of it.
-unsafe fn reading_append(
+pub(super) unsafe fn reading_append(
     env: sys::napi_env,
     state: &State,
     exports: Value,
@@ -806,4 +598,12 @@ unsafe fn reading_append(
     ];
     let made = super::mechanics::make_append(&js, &arguments)?;
     Ok(Some([js.element(made, 0)?, js.element(made, 1)?]))
+}
+
+/// Names the event an error is about.
+pub(in crate::napi) fn in_batch(index: usize, error: JsError) -> JsError {
+    match error {
+        JsError::Type(message) => JsError::Type(format!("events[{index}]: {message}")),
+        other => other,
+    }
 }

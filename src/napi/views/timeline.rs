@@ -9,8 +9,8 @@ use crate::bytes::wtf8::Wtf8;
 use crate::decode::ValueType;
 use crate::views::timeline::{build_timeline, CallSource, ItemStatus, Source, TimelineItem, TimelineOptions};
 
-use super::entry::caught;
-use super::json_bridge::{Bridge, Value};
+use super::super::json_bridge::{Bridge, Value};
+use super::super::raw::call::caught;
 
 /// A string field, or `None` when it is `undefined` or `null`; anything else is an error.
 fn optional_text(b: &Bridge, object: Value, key: &std::ffi::CStr, path: &str) -> Result<Option<Wtf8>> {

@@ -20,9 +20,9 @@ use crate::reading::source::{Key, ValueType};
 use crate::views::unified::{Content, Timestamp, ToolCallSlot, UnifiedId, UnifiedMessage, UnifiedType};
 use crate::views::webui;
 
+use super::super::raw::call;
+use super::super::raw::js::{check, Js, JsError, JsResult, State, Value};
 use super::adapters::clock;
-use super::entry;
-use super::js::{check, Js, JsError, JsResult, State, Value};
 use super::snapshot::{
     children, field, field_when, Bail, Plan, Snapshot, KEEP, LIST, MAX_ITEMS, PLACES, ROOT, TAG, TIME,
 };
@@ -251,7 +251,7 @@ fn decide(js: &Js, adapter: Adapter, args: [Value; 11]) -> JsResult<Value> {
 
 unsafe extern "C" fn decide_acp(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
-        entry::raw_call(env, info, "adaptACPMessages", |js, args| {
+        call::raw_call(env, info, "adaptACPMessages", |js, args| {
             decide(js, Adapter::Acp, args)
         })
     }
@@ -259,7 +259,7 @@ unsafe extern "C" fn decide_acp(env: sys::napi_env, info: sys::napi_callback_inf
 
 unsafe extern "C" fn decide_jsonl(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
-        entry::raw_call(env, info, "adaptJSONLMessages", |js, args| {
+        call::raw_call(env, info, "adaptJSONLMessages", |js, args| {
             decide(js, Adapter::Jsonl, args)
         })
     }

@@ -817,7 +817,7 @@ impl ChunkStore for JsChunks<'_, '_> {
     }
 }
 
-pub(super) fn calls_not_array(index: usize) -> JsError {
+pub(in crate::napi) fn calls_not_array(index: usize) -> JsError {
     JsError::Type(format!(
         "chunks[{index}] is a tool-batch whose \"calls\" is not an array"
     ))

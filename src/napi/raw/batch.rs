@@ -25,11 +25,10 @@ use crate::decode::ValueType;
 use crate::model::AgentEvent;
 use crate::reducer::append_event;
 
+use super::call;
 use super::chunks::JsChunks;
-use super::entry;
+use super::entry::{self, in_batch, APPEND_MANY};
 use super::js::{check, Interned, Js, JsError, JsResult, Value};
-
-pub const APPEND_MANY: &str = "appendEventsToChunks";
 
 /// Deltas joined per `concat` call.
 const MAX_ARGUMENTS: usize = 1024;
@@ -119,14 +118,6 @@ fn flush(js: &Js, chunks: Value, run: Option<Run>) -> JsResult<()> {
     append_event(&mut store, event)
 }
 
-/// Names the event an error is about.
-pub(super) fn at(index: usize, error: JsError) -> JsError {
-    match error {
-        JsError::Type(message) => JsError::Type(format!("events[{index}]: {message}")),
-        other => other,
-    }
-}
-
 /// An error met while a run is still unfolded: the run is folded first, as the deltas
 /// before the failing read were, then the error is raised (a pending exception is taken
 /// and thrown again after the fold).
@@ -160,7 +151,7 @@ fn next(js: &Js, events: Value, index: usize) -> JsResult<Option<(Value, Option<
         return Ok(None);
     }
     let event = js.element(events, index)?;
-    let delta = delta_of(js, event).map_err(|e| at(index, e))?;
+    let delta = delta_of(js, event).map_err(|e| in_batch(index, e))?;
     Ok(Some((event, delta)))
 }
 
@@ -192,7 +183,7 @@ pub fn append_many(js: &Js, chunks: Value, events: Value) -> JsResult<()> {
             },
             None => {
                 flush(js, chunks, run.take())?;
-                entry::append(js, chunks, event, None).map_err(|e| at(index, e))?;
+                entry::append(js, chunks, event, None).map_err(|e| in_batch(index, e))?;
             }
         }
         index += 1;
@@ -211,7 +202,7 @@ pub fn append_many(js: &Js, chunks: Value, events: Value) -> JsResult<()> {
 )]
 pub fn append_events_to_chunks(env: &Env, chunks: Unknown, events: Unknown) -> Result<()> {
     let outcome = unsafe {
-        entry::with_state(env.raw(), APPEND_MANY, |js| {
+        call::with_state(env.raw(), APPEND_MANY, |js| {
             append_many(js, chunks.raw(), events.raw())?;
             js.undefined()
         })

@@ -3,7 +3,7 @@
 use crate::reading::source::{Invalid, Key, Source, ValueType};
 use crate::views::webui::UnknownMessageType;
 
-use super::js::{Interned, Js, JsError, JsResult, Value};
+use super::super::raw::js::{Interned, Js, JsError, JsResult, Value};
 
 /// Why an adapter call failed, before it becomes a JavaScript exception.
 #[derive(Debug)]

@@ -1,6 +1,7 @@
-//! The JavaScript shapes of the format adapters (the Qwen Code webui's and ACP v1's),
-//! declared in Rust so that `napi build` generates their typings. The adapters read and
-//! build these values directly (see `adapters.rs`); Rust never constructs these types.
+//! The JavaScript shapes of the views (the webui's rows and tool calls, the webview
+//! state, the timeline), declared in Rust so that `napi build` generates their typings.
+//! The adapters read and build these values directly (see `adapters.rs`); Rust never
+//! constructs these types.
 #![allow(dead_code)]
 
 use napi_derive::napi;
@@ -180,147 +181,85 @@ pub enum AcpMessage {
     CompletedToolCall { data: ToolCallData },
 }
 
-/// The type of a ChatViewer transcript line.
-#[napi(string_enum = "snake_case")]
-pub enum ChatMessageDataType {
-    User,
-    Assistant,
-    ToolCall,
+// ─── The timeline view ──────────────────────────────────────────────────────
+
+/// A timeline item's status, derived from the chunks.
+#[napi(string_enum = "lowercase")]
+pub enum TimelineItemStatus {
+    Pending,
+    Running,
+    Completed,
+    Cancelled,
+    Error,
 }
 
-/// A text part of a Qwen message.
+/// A thinking chunk on the timeline.
 #[napi(object)]
-pub struct MessagePart {
+pub struct ReasoningItem {
+    #[napi(ts_type = "'reasoning'")]
+    pub kind: String,
+    /// `reasoning-<chunk index>`.
+    pub id: String,
     pub text: String,
+    pub status: TimelineItemStatus,
 }
 
-/// A transcript line's message: Qwen `parts`, or Claude `content`.
+/// A tool call on the timeline.
 #[napi(object)]
-pub struct ChatMessageBody {
-    /// `thinking` makes the row a thinking row.
-    pub role: Option<String>,
-    pub parts: Option<Vec<MessagePart>>,
-    pub content: Option<String>,
-}
-
-/// One line of a ChatViewer transcript.
-#[napi(object)]
-pub struct ChatMessageData {
-    pub uuid: String,
-    /// An ISO date (local time without an offset), or milliseconds.
-    #[napi(ts_type = "string | number")]
-    pub timestamp: Value,
-    pub r#type: ChatMessageDataType,
-    pub message: Option<ChatMessageBody>,
-    pub tool_call: Option<ToolCallData>,
-}
-
-// ─── ACP v1 session/update ──────────────────────────────────────────────────
-
-/// A step of the agent's plan.
-#[napi(object)]
-pub struct PlanEntry {
-    pub content: String,
-    #[napi(ts_type = "'high' | 'medium' | 'low'")]
-    pub priority: String,
-    #[napi(ts_type = "'pending' | 'in_progress' | 'completed'")]
-    pub status: String,
-}
-
-/// A slash command the agent offers.
-#[napi(object)]
-pub struct AvailableCommand {
-    pub name: String,
-    pub description: String,
+pub struct ToolCallItem {
+    #[napi(ts_type = "'tool-call'")]
+    pub kind: String,
+    /// The call's id.
+    pub id: String,
+    pub tool_name: String,
+    /// The tool name; for a `task` call, its `args.subagent_type` title-cased, or `Task`.
+    pub title: String,
+    /// The call's `arguments`, the very value.
     #[napi(ts_type = "unknown")]
-    pub input: Option<Value>,
+    pub args: Value,
+    /// The call's `result`, the very value (`undefined` while there is none).
+    #[napi(ts_type = "unknown")]
+    pub result: Value,
+    pub status: TimelineItemStatus,
+    pub span_id: Option<String>,
 }
 
-/// An ACP v1 `session/update`, discriminated by `sessionUpdate`.
-#[napi(discriminant = "sessionUpdate", discriminant_case = "snake_case")]
-pub enum SessionUpdate {
-    UserMessageChunk {
-        content: ContentBlock,
-        /// Shared by the chunks of one message; a new id starts a new message.
-        #[napi(ts_type = "string | null")]
-        message_id: Option<String>,
-    },
-    AgentMessageChunk {
-        content: ContentBlock,
-        /// Shared by the chunks of one message; a new id starts a new message.
-        #[napi(ts_type = "string | null")]
-        message_id: Option<String>,
-    },
-    AgentThoughtChunk {
-        content: ContentBlock,
-        /// Shared by the chunks of one message; a new id starts a new message.
-        #[napi(ts_type = "string | null")]
-        message_id: Option<String>,
-    },
-    /// A new tool call.
-    ToolCall {
-        tool_call_id: String,
-        title: String,
-        kind: Option<ToolKind>,
-        status: Option<ToolCallStatus>,
-        content: Option<Vec<ToolCallContent>>,
-        locations: Option<Vec<ToolCallLocation>>,
-        #[napi(ts_type = "unknown")]
-        raw_input: Option<Value>,
-        #[napi(ts_type = "unknown")]
-        raw_output: Option<Value>,
-    },
-    /// New values for the fields sent (absent or `null`: unchanged).
-    ToolCallUpdate {
-        tool_call_id: String,
-        #[napi(ts_type = "string | null")]
-        title: Option<String>,
-        #[napi(ts_type = "ToolKind | null")]
-        kind: Option<ToolKind>,
-        #[napi(ts_type = "ToolCallStatus | null")]
-        status: Option<ToolCallStatus>,
-        #[napi(ts_type = "ToolCallContent[] | null")]
-        content: Option<Vec<ToolCallContent>>,
-        #[napi(ts_type = "ToolCallLocation[] | null")]
-        locations: Option<Vec<ToolCallLocation>>,
-        #[napi(ts_type = "unknown")]
-        raw_input: Option<Value>,
-        #[napi(ts_type = "unknown")]
-        raw_output: Option<Value>,
-    },
-    Plan {
-        entries: Vec<PlanEntry>,
-    },
-    AvailableCommandsUpdate {
-        available_commands: Vec<AvailableCommand>,
-    },
-    CurrentModeUpdate {
-        current_mode_id: String,
-    },
-    /// Session settings changed (not message content).
-    ConfigOptionUpdate {
-        #[napi(ts_type = "unknown[]")]
-        config_options: Value,
-    },
-    /// The session's title or last activity changed (not message content).
-    SessionInfoUpdate {
-        #[napi(ts_type = "string | null")]
-        title: Option<String>,
-        #[napi(ts_type = "string | null")]
-        updated_at: Option<String>,
-    },
-    /// Context window use and cost (not message content).
-    UsageUpdate {
-        used: f64,
-        size: f64,
-        #[napi(ts_type = "unknown")]
-        cost: Option<Value>,
-    },
-}
+/// One item of the timeline, discriminated by `kind`.
+#[napi]
+pub type TimelineItem = napi::bindgen_prelude::Either<ReasoningItem, ToolCallItem>;
 
-/// The `session/update` notification's params.
+/// A parent item and the items of its delegation span.
 #[napi(object)]
-pub struct SessionNotification {
-    pub session_id: String,
-    pub update: SessionUpdate,
+pub struct TimelineGroup {
+    pub parent: TimelineItem,
+    pub children: Vec<TimelineItem>,
+}
+
+/// Options of `buildTimeline`.
+#[napi(object)]
+pub struct TimelineOptions {
+    /// The message is complete: calls without a result are `cancelled`, reasoning is done.
+    pub finished: Option<bool>,
+}
+
+/// A tool call entry that belongs to a delegation span.
+#[napi(object)]
+pub struct SpannedToolCallEntry {
+    pub id: String,
+    pub name: String,
+    #[napi(ts_type = "unknown")]
+    pub arguments: Value,
+    #[napi(ts_type = "unknown")]
+    pub result: Option<Value>,
+    pub is_error: Option<bool>,
+    /// Groups the call with the other items of its span (set by the caller or an adapter).
+    pub span_id: Option<String>,
+}
+
+/// A tool batch whose calls may carry span ids.
+#[napi(object)]
+pub struct SpannedToolBatchChunk {
+    #[napi(ts_type = "'tool-batch'")]
+    pub r#type: String,
+    pub calls: Vec<SpannedToolCallEntry>,
 }

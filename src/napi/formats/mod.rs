@@ -1,0 +1,69 @@
+//! The formats' faces in JavaScript, a file per format (its namespace and the shapes of
+//! its files, for the typings), and the names of the table's formats as the typings give
+//! them. Everything else in the binding reaches a format through the table.
+
+pub mod acp;
+pub mod ai_sdk;
+pub mod chatviewer;
+pub mod claude;
+pub mod pi;
+pub mod qwen;
+pub mod sn;
+
+use napi_derive::napi;
+
+use super::conversation::Method;
+
+/// A format of the table: every name `detectFormat` gives and the functions here take.
+#[napi(string_enum = "kebab-case")]
+pub enum FormatName {
+    /// ACP `session/update` notifications, one per line.
+    Acp,
+    /// A Claude Code transcript.
+    Claude,
+    /// A Qwen Code chat recording.
+    Qwen,
+    /// A ChatViewer transcript, JSONL or a JSON array.
+    Chatviewer,
+    /// pi's agent events (`pi --mode json` / `--mode rpc` output).
+    PiEvents,
+    /// A Pi / OpenClaw session file (v1–v3).
+    Pi,
+    /// Solar Network thoughts.
+    Sn,
+    /// OpenClaw gateway frames, or the shorthand webchat events.
+    PiStream,
+    /// Solar Network stream events.
+    SnStream,
+    /// An AI SDK UI message stream, SSE or NDJSON.
+    AiSdk,
+    /// Agent events, NDJSON or SSE.
+    Events,
+}
+
+/// A history format `loadHistory` reads.
+#[napi(string_enum = "lowercase")]
+pub enum HistoryFormatName {
+    /// Agent events, NDJSON or SSE: one assistant message per turn (`turn-start`).
+    Events,
+    /// ACP `session/update` notifications, one per line.
+    Acp,
+    /// ChatViewer `ChatMessageData`, one per line or a JSON array.
+    Chatviewer,
+    /// A Pi / OpenClaw session file.
+    Pi,
+    /// Solar Network thoughts, a JSON array or one per line.
+    Sn,
+    /// A Claude Code transcript (JSONL): the conversation to its last line.
+    Claude,
+    /// A Qwen Code chat recording (`ChatRecord` JSONL): the conversation to its last record.
+    Qwen,
+    /// An AI SDK UI message stream: one assistant message per `start` chunk.
+    #[napi(value = "ai-sdk")]
+    AiSdk,
+}
+
+/// The methods of `Conversation` that the formats serving live conversations add.
+pub fn conversation_methods() -> Vec<Method> {
+    ai_sdk::CONVERSATION_METHODS.to_vec()
+}
