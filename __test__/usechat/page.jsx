@@ -28,7 +28,11 @@ function Chat({ initial }) {
       if (harness.replaced.size === 0) return
       const replaced = harness.replaced
       harness.replaced = new Map()
-      harness.chat.setMessages((messages) => messages.map((m) => replaced.get(m.id) ?? m))
+      // In place of the message it names; a message that holds its id already (put in
+      // place before a reconnect replayed the response) goes.
+      for (const [id, data] of replaced) {
+        harness.chat.setMessages((messages) => messages.filter((m) => m.id === id || m.id !== data.id).map((m) => (m.id === id ? data : m)))
+      }
     },
     onError: (error) => harness.errors.push(String(error?.message ?? error)),
   })

@@ -21,10 +21,12 @@ export const RECORDINGS = [
   '__test__/fixtures/acp-client-traffic.jsonl',
   '__test__/fixtures/acp-late-names.ndjson',
   '__test__/fixtures/openclaw-gateway-2026-9.ndjson',
+  '__test__/fixtures/openclaw-webchat-edges.ndjson',
   '__test__/fixtures/pi-drift.stream.ndjson',
   '__test__/fixtures/pi-events-084.ndjson',
   '__test__/fixtures/pi-lost-updates.events.ndjson',
   '__test__/fixtures/pi-unannounced.events.ndjson',
+  '__test__/fixtures/sn-server.sse',
 ]
 
 /** A recording cut into its frames (NDJSON lines, SSE frames), each with its line break(s). */

@@ -78,8 +78,11 @@ struct Written {
 struct Response {
     /// Its first message.
     first: usize,
-    /// The `messageId` its `start` gave it: the id the client knows it by.
+    /// The `messageId` its last `start` gave it: the id the client knows it by.
     id: String,
+    /// The id it went out whole under before its `finish` (see [`UiWriter::finish_response`]):
+    /// the client's once it put it in place, which a client that read the `finish` did.
+    renamed: Option<String>,
     /// `start` was written and `finish` not yet.
     open: bool,
     /// It changed in a way the stream cannot write: it goes out whole before `finish`.
@@ -370,6 +373,7 @@ impl UiWriter {
             Some(r) => Json::object([
                 ("first", number(r.first)),
                 ("id", Json::string(r.id.as_str())),
+                ("renamed", r.renamed.as_deref().map_or(Json::Null, Json::string)),
                 ("open", Json::Bool(r.open)),
                 ("replaced", Json::Bool(r.replaced)),
             ]),
@@ -441,6 +445,7 @@ impl UiWriter {
                 .map(|first| Response {
                     first,
                     id: messages.message(first).0.to_string(),
+                    renamed: None,
                     open: true,
                     replaced,
                 }),
@@ -458,6 +463,9 @@ impl UiWriter {
                         .map_err(|e| format!(".ui.response{e}"))?
                         .to_string_lossy()
                         .into_owned(),
+                    renamed: resume::optional_text(r, "renamed")
+                        .map_err(|e| format!(".ui.response{e}"))?
+                        .map(|id| id.to_string_lossy().into_owned()),
                     open: flag(r, "open").map_err(|e| format!(".ui.response{e}"))?,
                     replaced: flag(r, "replaced").map_err(|e| format!(".ui.response{e}"))?,
                 })
@@ -508,8 +516,11 @@ impl UiWriter {
                 *written = Written::default();
             }
             self.first_open = response.first;
-            // Begun again under the id the client has for it (that of its `start`); renamed
-            // since, it goes out whole before its `finish`, under its name now.
+            // Begun again under the id of its `start`, which a client that did not read its
+            // `finish` has (one that did has the id it was sent whole with, and drops that
+            // message when this one is put in place: see docs/live.md); renamed since, it
+            // goes out whole before its `finish`, under its name now.
+            response.renamed = None;
             response.open = false;
             response.replaced =
                 response.first < messages.len() && messages.message(response.first).0 != response.id;
@@ -565,6 +576,11 @@ impl UiWriter {
         match &mut self.response {
             Some(response) if response.open => {}
             Some(response) => {
+                // Going on after its `finish` (a next request): the client has it under the
+                // id it was sent whole with, if it was.
+                if let Some(renamed) = response.renamed.take() {
+                    response.id = renamed;
+                }
                 out.push(start(&response.id));
                 response.open = true;
             }
@@ -573,6 +589,7 @@ impl UiWriter {
                 self.response = Some(Response {
                     first: index,
                     id: id.to_string(),
+                    renamed: None,
                     open: true,
                     replaced: false,
                 });
@@ -601,7 +618,7 @@ impl UiWriter {
                     ],
                 ));
                 // The client puts it in place: it knows the message by its id now.
-                response.id = now;
+                response.renamed = Some(now);
             }
             response.replaced = false;
         }
@@ -621,7 +638,12 @@ impl UiWriter {
         let mut reopen = Vec::new();
         let written = &mut self.written[index];
         match (j, j.and_then(|j| chunks.get(j))) {
-            (None, _) => replaced = self.response.as_ref().is_some_and(|r| r.id != id),
+            (None, _) => {
+                replaced = self
+                    .response
+                    .as_ref()
+                    .is_some_and(|r| r.renamed.as_deref().unwrap_or(&r.id) != id)
+            }
             (Some(j), Some(Chunk::ToolBatch { calls })) => {
                 let in_step = !written.finished && written.step.is_some_and(|from| j >= from);
                 let base = calls_before(chunks, j);
