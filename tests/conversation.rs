@@ -16,6 +16,18 @@ const EXAMPLES: &[(&str, &[u8])] = &[
     ("events", include_bytes!("../examples/agent-session.sse")),
     ("events", include_bytes!("../examples/demo-stream.ndjson")),
     ("ai-sdk", include_bytes!("../examples/ai-sdk-stream.sse")),
+    (
+        "claude-stream",
+        include_bytes!("../examples/claude-code-stream.ndjson"),
+    ),
+    (
+        "claude-stream",
+        include_bytes!("../examples/claude-code-stream.partial.ndjson"),
+    ),
+    (
+        "copilot",
+        include_bytes!("../examples/copilot-session.stream.ndjson"),
+    ),
     ("pi-events", include_bytes!("../examples/pi-events.ndjson")),
     (
         "pi-events",

@@ -12,6 +12,7 @@ pub mod acp;
 pub mod ai_sdk;
 pub mod chatviewer;
 pub mod claude;
+pub mod copilot;
 pub mod events;
 pub mod pi;
 pub mod qwen;
@@ -26,6 +27,8 @@ use crate::reading::sniff::{shorten, sniff_values, Sniff, Undetected, FIRST_VALU
 pub static FORMATS: &[Format] = &[
     acp::ACP,
     claude::CLAUDE,
+    claude::CLAUDE_STREAM,
+    copilot::COPILOT,
     qwen::QWEN,
     chatviewer::CHATVIEWER,
     pi::PI_EVENTS,
@@ -46,6 +49,8 @@ impl HistoryFormat {
     pub const Pi: HistoryFormat = HistoryFormat(&pi::PI);
     pub const Sn: HistoryFormat = HistoryFormat(&sn::SN);
     pub const Claude: HistoryFormat = HistoryFormat(&claude::CLAUDE);
+    pub const ClaudeStream: HistoryFormat = HistoryFormat(&claude::CLAUDE_STREAM);
+    pub const Copilot: HistoryFormat = HistoryFormat(&copilot::COPILOT);
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
 }
 

@@ -108,6 +108,7 @@ pub const SN: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };
 
 pub const SN_STREAM: Format = Format {
@@ -126,4 +127,5 @@ pub const SN_STREAM: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };
