@@ -619,6 +619,9 @@ const RECORDINGS = [
   'examples/pi-events.ndjson',
   'examples/pi-session.stream.ndjson',
   'examples/sn-thinking.sse',
+  'examples/claude-code-stream.ndjson',
+  'examples/claude-code-stream.partial.ndjson',
+  'examples/copilot-session.stream.ndjson',
 ]
 
 /** The JSON values of a recording (NDJSON lines or SSE data), in order. */

@@ -487,6 +487,10 @@ if (native && wanted('peers')) {
   const { runPeerCases } = await import('./peers.mjs');
   await runPeerCases({ native, settings, printTable, ratio, quick });
 }
+if (native && wanted('agents')) {
+  const { runAgentCases } = await import('./agents.mjs');
+  await runAgentCases({ native, settings, printTable, ratio, quick });
+}
 if (wanted('ag-ui')) {
   const { runAgUiCases } = await import('./ag-ui.mjs');
   await runAgUiCases({ native, settings, printTable, ratio, quick });

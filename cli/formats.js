@@ -14,6 +14,8 @@ const FORMATS = Object.fromEntries(TABLE.map((format) => [format.name, format.su
 const formatNames = TABLE.map((format) => format.name)
 const historyFormats = TABLE.filter((format) => format.history).map((format) => format.name)
 const streamFormats = TABLE.filter((format) => format.stream).map((format) => format.name)
+/** The folders where the tools keep their sessions, as help names them. */
+const folderNames = [...new Set(TABLE.flatMap((format) => format.homes.flatMap((h) => h.sessions.map((s) => `~/${h.folder}/${s}${h.variable ? ` ($${h.variable}/${s})` : ''}`))))]
 
 /** The format of a file's bytes: `given`, or detected from its first lines. */
 function formatOf(bytes, given) {
@@ -87,4 +89,4 @@ function loadMessages(bytes, format) {
   return readHistory(bytes, format).messages
 }
 
-module.exports = { FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }
+module.exports = { folderNames, FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }

@@ -42,7 +42,7 @@ const OPTIONS = {
   scan: { format: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, strict: { type: 'boolean' }, jobs: { type: 'string', short: 'j' }, view: { type: 'string' }, all: { type: 'boolean' } },
 }
 
-const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'], scan: ['PATH'] }
+const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'], scan: [] }
 /** Commands whose last positional may be given any number of times (at least once). */
 const VARIADIC = new Set(['scan'])
 
@@ -172,7 +172,9 @@ const COMMANDS = {
   check({ values, positionals: [streamFile, historyFile] }, io) {
     const strict = values.strict
     const stream = withInput(streamFile, io.stderr, (bytes, progress) => readStream(bytes, values['stream-format'], { progress, strict }))
-    const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress, strict }))
+    // A stream holds all it streamed, compaction and all: it is checked against the
+    // history's whole current branch, not the part a resumed session starts from.
+    const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress, strict, view: 'transcript' }))
     noteSkipped(streamFile, stream.skipped, io.stderr)
     noteSkipped(historyFile, history.skipped, io.stderr)
     const { agree, report } = describeCheck({ file: streamFile, ...stream }, { file: historyFile, ...history })
@@ -182,7 +184,13 @@ const COMMANDS = {
 
   async scan({ values, positionals }, io) {
     const jobs = jobsOption(values)
-    const { files, failures } = scan.collect(positionals)
+    // No folder given: the folders where the tools it reads keep their sessions.
+    let paths = positionals
+    if (!paths.length) {
+      paths = scan.defaultFolders(io.env ?? process.env)
+      io.stderr.write(paths.length ? `scanning ${paths.join(', ')}\n` : 'no session folder of a tool this version reads is on this machine\n')
+    }
+    const { files, failures } = scan.collect(paths)
     if (!values.json && failures.length) io.stdout.write(failures.map((failure) => `${scanReport.describeResult(failure)}\n`).join(''))
     const results = new Array(files.length)
     const progress = files.length > 1 ? createProgress({ size: files.length, stream: io.stderr, threshold: 1 }) : createProgress({ size: 0, stream: io.stderr })

@@ -10,7 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { Worker } = require('node:worker_threads')
 
-const { detectFormat } = require('../index.js')
+const { detectFormat, formats } = require('../index.js')
 const { InputError } = require('./errors')
 const { readProblem } = require('./files')
 const { readConversation } = require('./formats')
@@ -97,6 +97,30 @@ function collect(paths) {
 }
 
 const NOT_A_FILE = 'not a regular file'
+
+/**
+ * The folders where the tools whose files the library reads keep their sessions, as the
+ * table of formats names them (`sessions` under `$variable`, else under `~/folder`), each
+ * once, those that exist on this machine.
+ */
+function defaultFolders(env = process.env, home = os.homedir()) {
+  const folders = []
+  for (const format of formats()) {
+    for (const tool of format.homes) {
+      const base = tool.variable && env[tool.variable] ? env[tool.variable] : path.join(home, tool.folder)
+      for (const sessions of tool.sessions) {
+        const where = path.join(base, sessions)
+        if (folders.includes(where)) continue
+        try {
+          if (fs.statSync(where).isDirectory()) folders.push(where)
+        } catch {
+          // A tool that is not here has no folder to scan.
+        }
+      }
+    }
+  }
+  return folders
+}
 
 /**
  * The bytes of a regular file, or `undefined` for anything else. It is opened without
@@ -237,4 +261,4 @@ function scanAll(files, options, threads, done) {
   })
 }
 
-module.exports = { collect, scanFile, scanAll, threadsFor }
+module.exports = { defaultFolders, collect, scanFile, scanAll, threadsFor }

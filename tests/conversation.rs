@@ -16,6 +16,18 @@ const EXAMPLES: &[(&str, &[u8])] = &[
     ("events", include_bytes!("../examples/agent-session.sse")),
     ("events", include_bytes!("../examples/demo-stream.ndjson")),
     ("ai-sdk", include_bytes!("../examples/ai-sdk-stream.sse")),
+    (
+        "claude-stream",
+        include_bytes!("../examples/claude-code-stream.ndjson"),
+    ),
+    (
+        "claude-stream",
+        include_bytes!("../examples/claude-code-stream.partial.ndjson"),
+    ),
+    (
+        "copilot",
+        include_bytes!("../examples/copilot-session.stream.ndjson"),
+    ),
     ("pi-events", include_bytes!("../examples/pi-events.ndjson")),
     (
         "pi-events",
@@ -30,7 +42,12 @@ const EXAMPLES: &[(&str, &[u8])] = &[
         "pi-stream",
         include_bytes!("../examples/pi-session.stream.ndjson"),
     ),
+    (
+        "pi-stream",
+        include_bytes!("../__test__/fixtures/openclaw-webchat-edges.ndjson"),
+    ),
     ("sn-stream", include_bytes!("../examples/sn-thinking.sse")),
+    ("sn-stream", include_bytes!("../__test__/fixtures/sn-server.sse")),
     ("ag-ui", include_bytes!("../examples/ag-ui-stream.sse")),
 ];
 

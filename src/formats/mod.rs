@@ -13,6 +13,7 @@ pub mod ag_ui;
 pub mod ai_sdk;
 pub mod chatviewer;
 pub mod claude;
+pub mod copilot;
 pub mod events;
 pub mod pi;
 pub mod qwen;
@@ -27,6 +28,8 @@ use crate::reading::sniff::{shorten, sniff_values, Sniff, Undetected, FIRST_VALU
 pub static FORMATS: &[Format] = &[
     acp::ACP,
     claude::CLAUDE,
+    claude::CLAUDE_STREAM,
+    copilot::COPILOT,
     qwen::QWEN,
     chatviewer::CHATVIEWER,
     pi::PI_EVENTS,
@@ -48,6 +51,8 @@ impl HistoryFormat {
     pub const Pi: HistoryFormat = HistoryFormat(&pi::PI);
     pub const Sn: HistoryFormat = HistoryFormat(&sn::SN);
     pub const Claude: HistoryFormat = HistoryFormat(&claude::CLAUDE);
+    pub const ClaudeStream: HistoryFormat = HistoryFormat(&claude::CLAUDE_STREAM);
+    pub const Copilot: HistoryFormat = HistoryFormat(&copilot::COPILOT);
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
     pub const AgUi: HistoryFormat = HistoryFormat(&ag_ui::AG_UI);
 }
@@ -62,12 +67,19 @@ pub fn find(name: &str) -> Option<&'static Format> {
 /// (lines of kinds no format knows, protocol traffic, lines that are not JSON) are looked
 /// past.
 pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
-    let (mut sniffed, mut first_error) = sniff_values(bytes, FIRST_VALUES)?;
+    // SSE field names a stream's server writes events under besides `data`, as the
+    // streams' folds name them.
+    let data_fields: Vec<&[u8]> = FORMATS
+        .iter()
+        .filter_map(|format| format.stream)
+        .flat_map(|(new_fold, _)| new_fold(FORMATS).sse_data_fields().iter().copied())
+        .collect();
+    let (mut sniffed, mut first_error) = sniff_values(bytes, FIRST_VALUES, &data_fields)?;
     if sniffed.len() == FIRST_VALUES {
         if let Some(format) = decide(&sniffed) {
             return Ok(format);
         }
-        (sniffed, first_error) = sniff_values(bytes, SNIFF_VALUES)?;
+        (sniffed, first_error) = sniff_values(bytes, SNIFF_VALUES, &data_fields)?;
     }
     if let Some(format) = decide(&sniffed) {
         return Ok(format);

@@ -39,6 +39,12 @@ pub trait LiveFold {
         None
     }
 
+    /// SSE field names besides `data` whose lines carry the stream's events (a server that
+    /// writes some events under names of their own); none by default.
+    fn sse_data_fields(&self) -> &'static [&'static [u8]] {
+        &[]
+    }
+
     /// Takes up what the fold remembers between values from messages folded before (a
     /// history loaded, going on live), as well as messages can say it. A fold that
     /// remembers nothing the messages do not hold needs nothing here.
@@ -476,13 +482,20 @@ impl Folded {
 
     /// Ends the open message, renaming it `id` when given.
     pub fn end(&mut self, id: Option<String>) {
-        if let (true, Some(id), Some(last)) = (self.open, id, self.messages.last_mut()) {
+        if let Some(id) = id {
+            self.rename_open(id);
+        }
+        self.open = false;
+    }
+
+    /// Renames the open message `id`; it stays open.
+    pub fn rename_open(&mut self, id: String) {
+        if let (true, Some(last)) = (self.open, self.messages.last_mut()) {
             if last.id != id {
                 last.id = id;
                 self.touched.push((self.messages.len() - 1, None));
             }
         }
-        self.open = false;
     }
 
     /// The role of the open message.

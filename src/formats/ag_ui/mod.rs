@@ -52,4 +52,5 @@ pub const AG_UI: Format = Format {
         new: |messages| Box::new(writer::given_writer(messages, messages.len())),
         restore: writer::restore,
     }),
+    homes: &[],
 };

@@ -950,7 +950,7 @@ fn restate(messages: &Folded, from: usize, out: &mut Out) {
 }
 
 impl LiveWriter for AgUiWriter {
-    fn write(&mut self, messages: &Folded, ended: bool, touched: &[(usize, usize)]) -> Vec<Json> {
+    fn write(&mut self, messages: &Folded, ended: bool, touched: &[(usize, Option<usize>)]) -> Vec<Json> {
         let mut out = Out {
             writer: self,
             events: Vec::new(),
@@ -993,7 +993,8 @@ impl LiveWriter for AgUiWriter {
         out.events
     }
 
-    fn wants(&self, message: usize, _chunk: usize) -> bool {
+    fn wants(&self, _messages: &Folded, message: usize, _chunk: Option<usize>) -> bool {
+        // Any change to a message passed (its id too): it is written again or restated.
         message < self.first_open && message < self.written.len()
     }
 
@@ -1007,6 +1008,13 @@ impl LiveWriter for AgUiWriter {
 
     fn reset(&mut self, _messages: &Folded) {
         // What the client holds is measured against the messages from the start.
+        self.restate = Some(0);
+        self.first_open = 0;
+    }
+
+    fn replay(&mut self, _messages: &Folded) {
+        // A client that reconnects is given every message again, restated (a
+        // `MESSAGES_SNAPSHOT` is how AG-UI hands a client the messages it should hold).
         self.restate = Some(0);
         self.first_open = 0;
     }
@@ -1035,7 +1043,7 @@ impl LiveWriter for AgUiWriter {
         }
     }
 
-    fn save(&self, messages: &Folded, touched: &[(usize, usize)]) -> Json {
+    fn save(&self, messages: &Folded, touched: &[(usize, Option<usize>)]) -> Json {
         if self.runs == 0 && self.next.is_none() {
             // Nothing written yet: only which messages count as written, when any do (so
             // that a conversation never served in AG-UI keeps the state it had).
@@ -1090,7 +1098,7 @@ impl LiveWriter for AgUiWriter {
                 Json::Array(
                     touched
                         .iter()
-                        .map(|&(i, j)| Json::Array(vec![number(i), number(j)]))
+                        .map(|&(i, j)| Json::Array(vec![number(i), j.map_or(Json::Null, number)]))
                         .collect(),
                 ),
             ),
@@ -1238,11 +1246,11 @@ pub fn restore(state: &Json, messages: &Folded) -> Result<Restored, String> {
             .iter()
             .map(|item| match item {
                 Json::Array(pair) => match pair.as_slice() {
-                    [i, j] => resume::whole(i)
-                        .zip(resume::whole(j))
-                        .filter(|&(i, _)| i < messages.len()),
+                    [i, Json::Null] => resume::whole(i).map(|i| (i, None)),
+                    [i, j] => resume::whole(i).zip(resume::whole(j)).map(|(i, j)| (i, Some(j))),
                     _ => None,
-                },
+                }
+                .filter(|&(i, _)| i < messages.len()),
                 _ => None,
             })
             .collect::<Option<_>>()

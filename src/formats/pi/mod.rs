@@ -11,7 +11,7 @@ pub mod session;
 pub mod tree;
 
 use crate::bytes::value::Json;
-use crate::reading::format::{Format, History};
+use crate::reading::format::{Format, History, Home};
 use crate::reading::sniff::{tag, Sniff};
 
 const ENTRY_TYPES: &[&[u8]] = &[
@@ -54,6 +54,11 @@ pub const PI: Format = Format {
     write: Some(|messages| Ok(session::write_session(messages))),
     bytes: None,
     serve: None,
+    homes: &[Home {
+        variable: Some("PI_CODING_AGENT_DIR"),
+        folder: ".pi/agent",
+        sessions: &["sessions"],
+    }],
 };
 
 /// The event types of pi's `--mode json` and `--mode rpc` output.
@@ -128,6 +133,7 @@ pub const PI_EVENTS: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };
 
 /// OpenClaw's live stream.
@@ -145,4 +151,5 @@ pub const PI_STREAM: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };

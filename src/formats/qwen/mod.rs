@@ -6,7 +6,7 @@ pub mod recording;
 use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
 use crate::reading::check::Skips;
-use crate::reading::format::{Format, History, Input, ReadOptions};
+use crate::reading::format::{Format, History, Home, Input, ReadOptions};
 use crate::reading::history::{HistoryError, Message};
 use crate::reading::line_tree::{read_line_tree, LineTree};
 
@@ -22,6 +22,11 @@ pub const QWEN: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[Home {
+        variable: Some("QWEN_HOME"),
+        folder: ".qwen",
+        sessions: &["projects"],
+    }],
 };
 
 /// The `qwen` history: a Qwen Code chat recording, the chain to its last record.
