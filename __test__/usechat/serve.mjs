@@ -10,6 +10,7 @@ import { createRng } from '../random-streams.mjs'
 export const RECORDINGS = [
   'examples/acp-session.ndjson',
   'examples/acp-v1-load.ndjson',
+  'examples/ag-ui-stream.sse',
   'examples/agent-session.sse',
   'examples/ai-sdk-stream.sse',
   'examples/claude-code-stream.ndjson',

@@ -346,6 +346,10 @@ impl LiveWriter for UiWriter {
         };
         self.written = vec![done; messages.len()];
         self.first_open = messages.len();
+        // The response being written is over: its messages are no more where they were.
+        if self.response.take().is_some_and(|r| r.open) {
+            self.pending.push(chunk("finish", []));
+        }
     }
 }
 
