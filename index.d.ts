@@ -437,6 +437,19 @@ export interface FoldedStream {
  */
 export declare function foldStream(source: string | Uint8Array, options?: ReadHistoryOptions): FoldedStream
 
+/**
+ * A tool's folder of session files: `sessions` under `$variable` when that is set, else
+ * under `folder` in the user's home.
+ */
+export interface FormatHome {
+  /** The environment variable naming the tool's folder (`CODEX_HOME`). */
+  variable?: string
+  /** The tool's folder in the user's home when the variable is not set (`.codex`). */
+  folder: string
+  /** The folders of session files in it (`sessions`, `archived_sessions`). */
+  sessions: Array<string>
+}
+
 /** What the table says of one format. */
 export interface FormatInfo {
   name: FormatName
@@ -448,10 +461,15 @@ export interface FormatInfo {
   stream: boolean
   /** It can be written from messages. */
   write: boolean
+  /**
+   * Where the tool that writes it keeps its files when nothing else is said (`scan`
+   * with no folder looks there).
+   */
+  homes: Array<FormatHome>
 }
 
 /** A format of the table: every name `detectFormat` gives and the functions here take. */
-export type FormatName = 'acp' | 'claude' | 'qwen' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ai-sdk' | 'events'
+export type FormatName = 'acp' | 'claude' | 'qwen' | 'codex' | 'codex-exec' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ai-sdk' | 'events'
 
 /** Every format, in the order detection tries them. */
 export declare function formats(): Array<FormatInfo>
@@ -463,7 +481,7 @@ export declare function formats(): Array<FormatInfo>
 export type HistoryChunk = TextChunk | ThinkingChunk | HistoryToolBatchChunk | ErrorChunk | HistorySystemChunk | FileChunk
 
 /** A history format `loadHistory` reads. */
-export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'qwen' | 'ai-sdk'
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'qwen' | 'codex' | 'ai-sdk'
 
 /**
  * A message read from a history or folded from a recorded stream: a `ChatMessage` whose

@@ -12,6 +12,7 @@ pub mod acp;
 pub mod ai_sdk;
 pub mod chatviewer;
 pub mod claude;
+pub mod codex;
 pub mod events;
 pub mod pi;
 pub mod qwen;
@@ -27,6 +28,8 @@ pub static FORMATS: &[Format] = &[
     acp::ACP,
     claude::CLAUDE,
     qwen::QWEN,
+    codex::CODEX,
+    codex::CODEX_EXEC,
     chatviewer::CHATVIEWER,
     pi::PI_EVENTS,
     pi::PI,
@@ -47,6 +50,7 @@ impl HistoryFormat {
     pub const Sn: HistoryFormat = HistoryFormat(&sn::SN);
     pub const Claude: HistoryFormat = HistoryFormat(&claude::CLAUDE);
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
+    pub const Codex: HistoryFormat = HistoryFormat(&codex::CODEX);
 }
 
 /// The format named `name`.

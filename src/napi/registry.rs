@@ -38,6 +38,21 @@ pub struct FormatInfo {
     pub stream: bool,
     /// It can be written from messages.
     pub write: bool,
+    /// Where the tool that writes it keeps its files when nothing else is said (`scan`
+    /// with no folder looks there).
+    pub homes: Vec<FormatHome>,
+}
+
+/// A tool's folder of session files: `sessions` under `$variable` when that is set, else
+/// under `folder` in the user's home.
+#[napi(object)]
+pub struct FormatHome {
+    /// The environment variable naming the tool's folder (`CODEX_HOME`).
+    pub variable: Option<String>,
+    /// The tool's folder in the user's home when the variable is not set (`.codex`).
+    pub folder: String,
+    /// The folders of session files in it (`sessions`, `archived_sessions`).
+    pub sessions: Vec<String>,
 }
 
 /// Every format, in the order detection tries them.
@@ -52,6 +67,15 @@ pub fn format_infos() -> Result<Vec<FormatInfo>> {
                 history: f.history.is_some(),
                 stream: f.stream.is_some(),
                 write: f.write.is_some(),
+                homes: f
+                    .homes
+                    .iter()
+                    .map(|home| FormatHome {
+                        variable: home.variable.map(str::to_string),
+                        folder: home.folder.to_string(),
+                        sessions: home.sessions.iter().map(|s| s.to_string()).collect(),
+                    })
+                    .collect(),
             })
             .collect())
     })

@@ -116,6 +116,19 @@ pub type NewFold = fn(&'static [Format]) -> Box<dyn LiveFold>;
 /// Writes messages in the format.
 pub type Write = fn(&[FormatMessage]) -> Result<Vec<u8>, String>;
 
+/// Where a tool keeps its session files when nothing else is said: `sessions` folders
+/// under the tool's own folder, which is `$variable` when that is set, else `folder` under
+/// the user's home. `agent-chunks scan` with no folder scans those that exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Home {
+    /// The environment variable that names the tool's folder (`CODEX_HOME`), if any.
+    pub variable: Option<&'static str>,
+    /// The tool's folder under the home folder (`.codex`).
+    pub folder: &'static str,
+    /// The folders of session files in it (`sessions`, `archived_sessions`).
+    pub sessions: &'static [&'static str],
+}
+
 /// One format: a row of the table of formats.
 pub struct Format {
     /// The name the API and the command use (`events`, `ai-sdk`, …).
@@ -141,6 +154,8 @@ pub struct Format {
     pub bytes: Option<BytesFace>,
     /// Live conversations, of any stream format, served in this one as they grow.
     pub serve: Option<Serve>,
+    /// Where the tool that writes the format keeps its files by default (for `scan`).
+    pub homes: &'static [Home],
 }
 
 impl std::fmt::Debug for Format {

@@ -50,4 +50,5 @@ pub const ACP: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };

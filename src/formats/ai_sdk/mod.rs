@@ -55,4 +55,5 @@ pub const AI_SDK: Format = Format {
             Ok((Box::new(writer), touched))
         },
     }),
+    homes: &[],
 };

@@ -25,4 +25,5 @@ pub const CHATVIEWER: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };

@@ -31,6 +31,7 @@ pub const CLAUDE: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };
 
 /// The `claude` history: a Claude Code transcript, the chain to its last line.

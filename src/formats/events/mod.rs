@@ -308,4 +308,5 @@ pub const EVENTS: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };

@@ -54,6 +54,7 @@ pub const PI: Format = Format {
     write: Some(|messages| Ok(session::write_session(messages))),
     bytes: None,
     serve: None,
+    homes: &[],
 };
 
 /// The event types of pi's `--mode json` and `--mode rpc` output.
@@ -128,6 +129,7 @@ pub const PI_EVENTS: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };
 
 /// OpenClaw's live stream.
@@ -145,4 +147,5 @@ pub const PI_STREAM: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };

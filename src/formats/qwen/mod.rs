@@ -22,6 +22,7 @@ pub const QWEN: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };
 
 /// The `qwen` history: a Qwen Code chat recording, the chain to its last record.

@@ -86,6 +86,7 @@ pub const SN: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };
 
 pub const SN_STREAM: Format = Format {
@@ -104,4 +105,5 @@ pub const SN_STREAM: Format = Format {
     write: None,
     bytes: None,
     serve: None,
+    homes: &[],
 };
