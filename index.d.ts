@@ -615,6 +615,24 @@ export interface LoadHistoryOptions {
  */
 export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): HistoryMessage[]
 
+/**
+ * For `agent-chunks check`: the history its tool keeps of a run, brought to what the
+ * run's live stream in `format` can carry, for a stream format whose tool writes the two
+ * differently (`codex-exec` beside a Codex rollout: call ids, reasoning's encrypted
+ * content, …); `null` for the other formats. What `notes` lists was set aside; every
+ * other difference between the two is one.
+ */
+export declare function lockstep(format: FormatName, stream: ChatMessage[], history: ChatMessage[]): Lockstep | null
+
+/**
+ * What `lockstep` gives: the history's messages as the stream can carry them, and what
+ * was set aside, a line per reason.
+ */
+export interface Lockstep {
+  history: Array<HistoryMessage>
+  notes: Array<string>
+}
+
 /** A message of an earlier push that this push changed. */
 export interface MessageChange {
   index: number

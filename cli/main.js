@@ -10,7 +10,7 @@ const { describeCheck } = require('./check')
 const { convert, targetNames } = require('./convert')
 const { InputError, UsageError } = require('./errors')
 const { withInput, writeOutput } = require('./files')
-const { formatNames, readConversation, readHistory, readStream } = require('./formats')
+const { formatNames, lockstep, readConversation, readHistory, readStream } = require('./formats')
 const { HELP } = require('./help')
 const { renderPage } = require('./page')
 const { createProgress } = require('./progress')
@@ -175,7 +175,9 @@ const COMMANDS = {
     const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress, strict }))
     noteSkipped(streamFile, stream.skipped, io.stderr)
     noteSkipped(historyFile, history.skipped, io.stderr)
-    const { agree, report } = describeCheck({ file: streamFile, ...stream }, { file: historyFile, ...history })
+    const aside = lockstep(stream, history)
+    const compared = aside ? { ...history, messages: aside.history, setAside: aside.notes, read: history.messages.length } : history
+    const { agree, report } = describeCheck({ file: streamFile, ...stream }, { file: historyFile, ...compared })
     io.stdout.write(report)
     return agree ? 0 : 1
   },

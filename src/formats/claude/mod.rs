@@ -32,6 +32,7 @@ pub const CLAUDE: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };
 
 /// The `claude` history: a Claude Code transcript, the chain to its last line.

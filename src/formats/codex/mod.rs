@@ -11,6 +11,7 @@
 
 pub mod exec;
 pub mod items;
+pub mod lockstep;
 pub mod rollout;
 pub mod shell;
 pub mod thread;
@@ -52,6 +53,7 @@ pub const CODEX: Format = Format {
     bytes: None,
     serve: None,
     homes: HOMES,
+    lockstep: None,
 };
 
 /// The `ThreadEvent` types of `codex exec --json`.
@@ -105,4 +107,5 @@ pub const CODEX_EXEC: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: Some(lockstep::lockstep),
 };

@@ -55,6 +55,7 @@ pub const PI: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };
 
 /// The event types of pi's `--mode json` and `--mode rpc` output.
@@ -130,6 +131,7 @@ pub const PI_EVENTS: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };
 
 /// OpenClaw's live stream.
@@ -148,4 +150,5 @@ pub const PI_STREAM: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };

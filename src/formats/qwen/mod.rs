@@ -23,6 +23,7 @@ pub const QWEN: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };
 
 /// The `qwen` history: a Qwen Code chat recording, the chain to its last record.

@@ -87,6 +87,7 @@ pub const SN: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };
 
 pub const SN_STREAM: Format = Format {
@@ -106,4 +107,5 @@ pub const SN_STREAM: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };
