@@ -214,7 +214,6 @@ describe('scan', { concurrency: 2 }, () => {
 
   test('usage errors exit 2', async () => {
     for (const [args, message] of [
-      [['scan'], /scan needs PATH/],
       [['scan', '.', '-j', '0'], /--jobs must be a whole number from 1 to 64, got "0"/],
       [['scan', '.', '--jobs', '2.5'], /--jobs must be a whole number/],
       [['scan', '.', '--format', 'yaml'], /--format must be one of/],
@@ -231,9 +230,10 @@ describe('scan', { concurrency: 2 }, () => {
   test('scan --help, and the main help lists it', async () => {
     const own = await run(['scan', '--help'])
     assert.equal(own.code, 0)
-    assert.match(own.stdout, /^Usage: agent-chunks scan PATH… /)
+    assert.match(own.stdout, /^Usage: agent-chunks scan \[PATH…\] /)
+    assert.match(own.stdout, /With no PATH, scans the folders where the tools read here keep their sessions/)
     const main = await run(['--help'])
-    assert.match(main.stdout, /scan PATH…/)
+    assert.match(main.stdout, /scan \[PATH…\]/)
   })
 
   test('a progress bar on a terminal (standard error), none when it is a pipe', { skip: !process.stderr && 'no stderr' }, async () => {

@@ -15,6 +15,12 @@ const formatNames = TABLE.map((format) => format.name)
 const historyFormats = TABLE.filter((format) => format.history).map((format) => format.name)
 const streamFormats = TABLE.filter((format) => format.stream).map((format) => format.name)
 
+/**
+ * The folders where the tools keep their session files when nothing else is said, as the
+ * table's rows name them: `{ format, variable?, folder, sessions }`.
+ */
+const homes = TABLE.flatMap((format) => format.homes.map((home) => ({ format: format.name, ...home })))
+
 /** The format of a file's bytes: `given`, or detected from its first lines. */
 function formatOf(bytes, given) {
   if (given !== undefined) return given
@@ -96,4 +102,4 @@ function lockstep(stream, history) {
   return native.lockstep(stream.format, stream.messages, history.messages)
 }
 
-module.exports = { lockstep, FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }
+module.exports = { homes, lockstep, FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }

@@ -45,6 +45,8 @@ const OPTIONS = {
 const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'], scan: ['PATH'] }
 /** Commands whose last positional may be given any number of times (at least once). */
 const VARIADIC = new Set(['scan'])
+/** Commands whose positionals may all be left out (scan: the tools' own session folders). */
+const OPTIONAL = new Set(['scan'])
 
 /** The command's options and positionals; a UsageError for anything else. */
 function parse(command, args) {
@@ -58,7 +60,7 @@ function parse(command, args) {
   if (values.help) return { help: true }
   for (const name of ['format', 'stream-format', 'history-format']) formatOption(values, name, command)
   const wanted = POSITIONALS[command]
-  if (positionals.length < wanted.length) throw new UsageError(`${command} needs ${wanted.slice(positionals.length).join(' and ')}`, command)
+  if (positionals.length < wanted.length && !(OPTIONAL.has(command) && positionals.length === 0)) throw new UsageError(`${command} needs ${wanted.slice(positionals.length).join(' and ')}`, command)
   if (positionals.length > wanted.length && !VARIADIC.has(command)) throw new UsageError(`${command} takes ${wanted.join(' ')}; unexpected ${positionals.slice(wanted.length).join(' ')}`, command)
   return { values, positionals }
 }
@@ -184,7 +186,20 @@ const COMMANDS = {
 
   async scan({ values, positionals }, io) {
     const jobs = jobsOption(values)
-    const { files, failures } = scan.collect(positionals)
+    // No folder given: the session folders of every tool read here that exist.
+    let paths = positionals
+    let defaults
+    if (!paths.length) {
+      defaults = scan.homeFolders(io.env ?? process.env)
+      paths = defaults.folders.map((folder) => folder.path)
+      if (!values.json) {
+        const said = defaults.folders.length
+          ? `scanning ${defaults.folders.map((folder) => `${folder.path} (${folder.format})`).join(', ')}`
+          : `no session folder of a tool read here exists (looked in ${defaults.looked.map((folder) => folder.path).join(', ')})`
+        io.stderr.write(`note: ${said}\n`)
+      }
+    }
+    const { files, failures } = scan.collect(paths)
     if (!values.json && failures.length) io.stdout.write(failures.map((failure) => `${scanReport.describeResult(failure)}\n`).join(''))
     const results = new Array(files.length)
     const progress = files.length > 1 ? createProgress({ size: files.length, stream: io.stderr, threshold: 1 }) : createProgress({ size: 0, stream: io.stderr })
@@ -213,7 +228,7 @@ const COMMANDS = {
     const all = [...failures, ...results]
     const summary = scanReport.summarize(all)
     if (values.json) {
-      io.stdout.write(pretty({ files: all, summary }))
+      io.stdout.write(pretty(defaults ? { folders: defaults.folders, files: all, summary } : { files: all, summary }))
     } else {
       io.stdout.write(scanReport.describeSummary(summary).map((line) => `${line}\n`).join(''))
     }

@@ -13,7 +13,7 @@ const { Worker } = require('node:worker_threads')
 const { detectFormat } = require('../index.js')
 const { InputError } = require('./errors')
 const { readProblem } = require('./files')
-const { readConversation } = require('./formats')
+const { homes, readConversation } = require('./formats')
 
 /** Files a directory walk takes: these always, `.json` only when its format is told. */
 const WALKED = new Set(['.jsonl', '.ndjson', '.sse'])
@@ -237,4 +237,31 @@ function scanAll(files, options, threads, done) {
   })
 }
 
-module.exports = { collect, scanFile, scanAll, threadsFor }
+/**
+ * The session folders of every tool the table reads that exist here: each row's `sessions`
+ * under `$variable` when that is set, else under its `folder` in the home folder. `looked`:
+ * every folder looked for, found or not.
+ */
+function homeFolders(env = process.env) {
+  const home = env.HOME || env.USERPROFILE || os.homedir()
+  const folders = []
+  const looked = []
+  for (const { format, variable, folder, sessions } of homes) {
+    const base = (variable && env[variable]) || path.join(home, folder)
+    for (const name of sessions) {
+      const dir = path.join(base, name)
+      if (looked.some((seen) => seen.path === dir)) continue
+      looked.push({ format, path: dir })
+      let stat
+      try {
+        stat = fs.statSync(dir)
+      } catch {
+        continue
+      }
+      if (stat.isDirectory()) folders.push({ format, path: dir })
+    }
+  }
+  return { folders, looked }
+}
+
+module.exports = { homeFolders, collect, scanFile, scanAll, threadsFor }

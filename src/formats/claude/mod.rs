@@ -6,7 +6,7 @@ pub mod transcript;
 use crate::bytes::value::{str_of, Json};
 use crate::bytes::wtf8::Wtf8;
 use crate::reading::check::Skips;
-use crate::reading::format::{Format, History, Input, ReadOptions};
+use crate::reading::format::{Format, History, Home, Input, ReadOptions};
 use crate::reading::history::{HistoryError, Message};
 use crate::reading::line_tree::{read_line_tree, LineTree};
 
@@ -31,7 +31,11 @@ pub const CLAUDE: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    homes: &[],
+    homes: &[Home {
+        variable: Some("CLAUDE_CONFIG_DIR"),
+        folder: ".claude",
+        sessions: &["projects"],
+    }],
     lockstep: None,
 };
 

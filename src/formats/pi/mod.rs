@@ -11,7 +11,7 @@ pub mod session;
 pub mod tree;
 
 use crate::bytes::value::Json;
-use crate::reading::format::{Format, History};
+use crate::reading::format::{Format, History, Home};
 use crate::reading::sniff::{tag, Sniff};
 
 const ENTRY_TYPES: &[&[u8]] = &[
@@ -54,7 +54,11 @@ pub const PI: Format = Format {
     write: Some(|messages| Ok(session::write_session(messages))),
     bytes: None,
     serve: None,
-    homes: &[],
+    homes: &[Home {
+        variable: Some("PI_CODING_AGENT_DIR"),
+        folder: ".pi/agent",
+        sessions: &["sessions"],
+    }],
     lockstep: None,
 };
 

@@ -6,7 +6,7 @@ pub mod recording;
 use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
 use crate::reading::check::Skips;
-use crate::reading::format::{Format, History, Input, ReadOptions};
+use crate::reading::format::{Format, History, Home, Input, ReadOptions};
 use crate::reading::history::{HistoryError, Message};
 use crate::reading::line_tree::{read_line_tree, LineTree};
 
@@ -22,7 +22,11 @@ pub const QWEN: Format = Format {
     write: None,
     bytes: None,
     serve: None,
-    homes: &[],
+    homes: &[Home {
+        variable: None,
+        folder: ".qwen",
+        sessions: &["projects"],
+    }],
     lockstep: None,
 };
 
