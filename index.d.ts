@@ -622,7 +622,7 @@ export declare function loadHistorySync(source: string | Uint8Array, format: His
  * content, …); `null` for the other formats. What `notes` lists was set aside; every
  * other difference between the two is one.
  */
-export declare function lockstep(format: FormatName, stream: ChatMessage[], history: ChatMessage[]): Lockstep | null
+export declare function lockstep(format: FormatName, stream: HistoryMessage[], history: HistoryMessage[]): Lockstep | null
 
 /**
  * What `lockstep` gives: the history's messages as the stream can carry them, and what

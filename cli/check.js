@@ -44,7 +44,7 @@ function describeCheck(folded, history) {
   const turns = stream.messages.length
   const out = [
     `stream:  ${stream.file} (${stream.format}), ${plural(turns, 'turn')}`,
-    `history: ${history.file} (${history.format}), ${plural(history.read ?? history.messages.length, 'message')}, ${assistants.length} from the assistant${history.setAside ? ' compared' : ''}`,
+    `history: ${history.file} (${history.format}), ${plural(history.read ?? history.messages.length, 'message')}, ${assistants.length} from the assistant`,
   ]
   // What the stream's format cannot carry, set aside from the history before comparing.
   if (history.setAside?.length) out.push(`set aside, as ${stream.format} and ${history.format} differ by design:`, ...history.setAside.map((note) => `  ${note}`))

@@ -31,6 +31,11 @@ const EXAMPLES: &[(&str, &[u8])] = &[
         include_bytes!("../examples/pi-session.stream.ndjson"),
     ),
     ("sn-stream", include_bytes!("../examples/sn-thinking.sse")),
+    ("codex-exec", include_bytes!("../examples/codex-exec.jsonl")),
+    (
+        "codex-exec",
+        include_bytes!("../__test__/fixtures/codex/0.20.0-tool/stream.jsonl"),
+    ),
 ];
 
 /// Checks that `changes` names everything that differs between `before` and `after`.
@@ -203,7 +208,7 @@ fn a_resume_state_of_another_format_or_other_messages_is_refused() {
 
 #[test]
 fn a_fold_state_that_is_not_an_object_is_refused() {
-    for name in ["acp", "ai-sdk", "pi-events", "pi-stream"] {
+    for name in ["acp", "ai-sdk", "pi-events", "pi-stream", "codex-exec"] {
         let format = find(name).unwrap();
         let mut state = Conversation::new(format, Default::default())
             .unwrap()

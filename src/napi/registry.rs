@@ -593,7 +593,7 @@ fn chat_messages(js: &Js, value: Value, name: &str) -> JsResult<Vec<FormatMessag
 /// other difference between the two is one.
 #[napi(
     js_name = "lockstep",
-    ts_args_type = "format: FormatName, stream: ChatMessage[], history: ChatMessage[]",
+    ts_args_type = "format: FormatName, stream: HistoryMessage[], history: HistoryMessage[]",
     ts_return_type = "Lockstep | null"
 )]
 pub fn lockstep<'env>(

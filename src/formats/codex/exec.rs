@@ -4,7 +4,7 @@
 //!
 //! From 0.40 the lines are `ThreadEvent`s: `thread.started`, `turn.started` (a turn's
 //! assistant message begins with its first item), `item.started` / `item.updated` /
-//! `item.completed` with an item (`agent_message` — `assistant_message` before 0.30 —,
+//! `item.completed` with an item (`agent_message` — `assistant_message` in earlier versions —,
 //! `reasoning`, `command_execution`, `file_change`, `mcp_tool_call`, `collab_tool_call`,
 //! `web_search`, `todo_list`, `plan`, `error`), `turn.completed` / `turn.failed` (its error
 //! an `error` chunk), `error`. An agent message or reasoning item is shown once completed
@@ -119,7 +119,7 @@ impl LiveFold for ExecStream {
                 v => match whole(v) {
                     Some(i) if i < open => Ok(Some(i)),
                     _ => Err(format!(
-                        "{what} must be the index of a chunk of the open message or null"
+                        ".{what} must be the index of a chunk of the open message or null"
                     )),
                 },
             }
@@ -129,17 +129,17 @@ impl LiveFold for ExecStream {
             Some(Json::Array(pair)) if pair.len() == 2 => {
                 Some((chunk(&pair[0], "reasoning[0]")?, chunk(&pair[1], "reasoning[1]")?))
             }
-            _ => return Err("reasoning must be a pair of chunk indexes or null".into()),
+            _ => return Err(".reasoning must be a pair of chunk indexes or null".into()),
         };
         self.todo = match state.get("todo") {
             Some(Json::Null) => None,
             Some(todo @ Json::Object(_)) => {
-                let id = str_of(todo, "id").ok_or("todo.id must be a string")?.clone();
+                let id = str_of(todo, "id").ok_or(".todo.id must be a string")?.clone();
                 let at = chunk(todo.get("chunk").unwrap_or(&Json::Undefined), "todo.chunk")?
-                    .ok_or("todo.chunk must be the index of a chunk of the open message")?;
+                    .ok_or(".todo.chunk must be the index of a chunk of the open message")?;
                 Some((id, at))
             }
-            _ => return Err("todo must be an object or null".into()),
+            _ => return Err(".todo must be an object or null".into()),
         };
         Ok(())
     }
@@ -244,7 +244,7 @@ impl ExecStream {
         }
     }
 
-    fn push(&mut self, chunk: FormatChunk, out: &mut Folded) {
+    fn add(&mut self, chunk: FormatChunk, out: &mut Folded) {
         self.open(out);
         self.reasoning = None;
         out.push_chunk(chunk);
@@ -320,7 +320,7 @@ impl ExecStream {
             b"agent_message" | b"assistant_message" => {
                 if completed {
                     if let Some(text) = str_of(item, "text").filter(|t| !t.is_empty()) {
-                        self.push(Chunk::Text { text: text.clone() }, out);
+                        self.add(Chunk::Text { text: text.clone() }, out);
                     }
                 }
             }
@@ -353,7 +353,7 @@ impl ExecStream {
             b"plan" => {
                 if completed {
                     if let Some(text) = str_of(item, "text").filter(|t| !t.is_empty()) {
-                        self.push(items::plan_chunk(text.clone()), out);
+                        self.add(items::plan_chunk(text.clone()), out);
                     }
                 }
             }
@@ -405,7 +405,7 @@ impl ExecStream {
             }
             b"agent_message" => {
                 if let Some(text) = str_of(msg, "message").filter(|t| !t.is_empty()) {
-                    self.push(Chunk::Text { text: text.clone() }, out);
+                    self.add(Chunk::Text { text: text.clone() }, out);
                 }
             }
             b"agent_reasoning" | b"agent_reasoning_raw_content" => {
@@ -418,7 +418,7 @@ impl ExecStream {
                 let reason = str_of(msg, "reason")
                     .cloned()
                     .unwrap_or_else(|| Wtf8::from("interrupted"));
-                self.push(
+                self.add(
                     Chunk::System {
                         kind: SystemChunkKind::Cancelled,
                         text: reason,
@@ -436,5 +436,43 @@ impl ExecStream {
             _ => skips.skip(line, format_args!("unknown event type \"{kind}\""))?,
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bytes::value;
+
+    #[test]
+    fn a_resume_state_names_the_field_it_cannot_take() {
+        let mut out = Folded::new("turn");
+        let mut skips = Skips::new(false);
+        let mut fold = ExecStream::default();
+        for line in [
+            r#"{"type":"turn.started"}"#,
+            r#"{"type":"item.started","item":{"id":"t","type":"todo_list","items":[{"text":"a","completed":false}]}}"#,
+        ] {
+            fold.push(value::parse_str(line).unwrap(), 1, &mut out, &mut skips)
+                .unwrap();
+        }
+        let saved = fold.save();
+        let mut again = ExecStream::default();
+        again.restore(&saved, &out).unwrap();
+        assert_eq!(again.todo, fold.todo);
+        let bad = |text: &str| {
+            ExecStream::default()
+                .restore(&value::parse_str(text).unwrap(), &out)
+                .unwrap_err()
+        };
+        assert_eq!(
+            bad(r#"{"inTurn":true,"reasoning":[7,null],"todo":null}"#),
+            ".reasoning[0] must be the index of a chunk of the open message or null"
+        );
+        assert_eq!(
+            bad(r#"{"inTurn":true,"reasoning":null,"todo":{"id":1}}"#),
+            ".todo.id must be a string"
+        );
+        assert_eq!(bad(r#"{"inTurn":1}"#), ".inTurn must be a boolean");
     }
 }

@@ -289,12 +289,30 @@ pub fn shown_item(kind: &'static str, item: &Json) -> Shown {
         },
         "mcp_tool_call" => {
             let error = item.get("error").filter(|e| !matches!(e, Json::Null));
+            // The tool's result as `codex exec --json` gives it, `{ content, structured_content }`,
+            // from the MCP result the rollout keeps (`structuredContent`, `isError`) too.
+            let result = item.get("result").filter(|r| !matches!(r, Json::Null));
+            let result_failed = result.is_some_and(|r| matches!(r.get("isError"), Some(Json::Bool(true))));
+            let result = match result {
+                Some(r) if r.get("content").is_some() => Json::object([
+                    ("content", field(r, "content")),
+                    (
+                        "structured_content",
+                        r.get("structured_content")
+                            .or_else(|| r.get("structuredContent"))
+                            .cloned()
+                            .unwrap_or(Json::Null),
+                    ),
+                ]),
+                Some(r) => r.clone(),
+                None => Json::Null,
+            };
             let outcome = match error {
                 Some(error) => Some((
                     error.get("message").cloned().unwrap_or_else(|| error.clone()),
                     true,
                 )),
-                None => done.then(|| (field(item, "result"), failed(status))),
+                None => done.then_some((result, failed(status) || result_failed)),
             };
             Shown {
                 name,

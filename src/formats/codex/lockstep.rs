@@ -66,6 +66,7 @@ const COMPACTIONS: &str = "compactions: exec --json streams nothing of a compact
 const INTERRUPTED: &str = "interrupted turns: exec --json stops after turn.started";
 const WARNINGS: &str =
     "warnings and errors: exec --json shows them as error items, the rollout does not keep them";
+const PLANS: &str = "plans: exec --json shows the to-do list as a todo_list item, the rollout keeps the model's update_plan calls";
 const CUT_OUTPUTS: &str =
     "long outputs: the rollout keeps a command output's head and tail, cut for persistence";
 
@@ -113,13 +114,19 @@ fn calls(
     let mut s = 0;
     for mut call in std::mem::take(history) {
         let Some(theirs) = stream.get(s) else {
-            if is_shown(&call) {
+            if call.name == *"update_plan" {
+                notes.add(PLANS, None);
+            } else if is_shown(&call) {
                 out.push(call);
             } else {
                 notes.add(UNSHOWN, Some(call.name.to_string_lossy().into_owned()));
             }
             continue;
         };
+        if call.name == *"update_plan" {
+            notes.add(PLANS, None);
+            continue;
+        }
         if !is_shown(&call) {
             if shown_as(&call.name).is_some_and(|kind| theirs.name == *kind) {
                 notes.add(
@@ -153,18 +160,30 @@ fn calls(
     *history = out;
 }
 
+/// Why a chunk of the stream has no counterpart in the rollout, for the kinds it never has.
+fn stream_only(chunk: &FormatChunk) -> Option<&'static str> {
+    match chunk {
+        Chunk::Error { .. } => Some(WARNINGS),
+        Chunk::System {
+            kind: SystemChunkKind::Plan,
+            ..
+        } => Some(PLANS),
+        _ => None,
+    }
+}
+
 /// Brings one assistant message of the rollout to what the stream's carries.
 fn message(history: &mut Vec<FormatChunk>, stream: &[FormatChunk], notes: &mut Notes) {
     let mut out: Vec<FormatChunk> = Vec::new();
     let mut s = 0;
     for chunk in std::mem::take(history) {
-        // The warnings exec shows as error items, which the rollout does not keep.
-        while let Some(warning @ Chunk::Error { .. }) = stream.get(s) {
-            if *warning == chunk {
+        // What exec shows that the rollout does not keep: warnings (error items), to-do lists.
+        while let Some(only) = stream.get(s).filter(|c| stream_only(c).is_some()) {
+            if *only == chunk {
                 break;
             }
-            notes.add(WARNINGS, None);
-            out.push(warning.clone());
+            notes.add(stream_only(only).unwrap_or(WARNINGS), None);
+            out.push(only.clone());
             s += 1;
         }
         let theirs = stream.get(s);
@@ -225,9 +244,9 @@ fn message(history: &mut Vec<FormatChunk>, stream: &[FormatChunk], notes: &mut N
             }
         }
     }
-    while let Some(warning @ Chunk::Error { .. }) = stream.get(s) {
-        notes.add(WARNINGS, None);
-        out.push(warning.clone());
+    while let Some(only) = stream.get(s).filter(|c| stream_only(c).is_some()) {
+        notes.add(stream_only(only).unwrap_or(WARNINGS), None);
+        out.push(only.clone());
         s += 1;
     }
     *history = out;
