@@ -614,7 +614,7 @@ impl Reader {
                     b"tool_search_output" => payload.get("tools").cloned().unwrap_or(Json::Null),
                     _ => items::output_value(payload.get("output")),
                 };
-                let name = self.call_name(id);
+                let name = self.thread.call_name(id);
                 let failed = items::output_failed(name.as_ref(), payload.get("output"));
                 if !self.thread.output(id, output, failed) {
                     skips.leave_out(|| format!("line {line} (call_id {id})"), ORPHAN_RESULT);
@@ -623,16 +623,6 @@ impl Reader {
             other => skips.pass(&format!("response_item/{}", String::from_utf8_lossy(other))),
         }
         Ok(())
-    }
-
-    /// The name the model called the call `id` by.
-    fn call_name(&self, id: &Wtf8) -> Option<Wtf8> {
-        self.thread.turns.iter().rev().find_map(|turn| {
-            turn.items.iter().rev().find_map(|item| match item {
-                Item::Call(call) if call.id == *id => call.model.as_ref().map(|(name, _)| name.clone()),
-                _ => None,
-            })
-        })
     }
 
     /// One of Codex's events.

@@ -14,7 +14,7 @@
 //! message of the items that follow (named by the turn's id); an interrupted turn ends in a
 //! `cancelled` system chunk naming why, a failed one in an `error` chunk.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;
@@ -95,6 +95,9 @@ pub struct Thread {
     pub turns: Vec<Turn>,
     /// The last turn is open.
     open: bool,
+    /// The turn each call is in (the newest, for an id given again), so that finding a
+    /// call costs a look through one turn, not the thread.
+    calls: HashMap<Wtf8, usize>,
 }
 
 impl Thread {
@@ -181,21 +184,38 @@ impl Thread {
     }
 
     /// The turn `id` names (the open one when it names none or one not seen).
-    fn turn_for(&mut self, id: Option<&Wtf8>, line: usize) -> &mut Turn {
+    fn turn_index(&mut self, id: Option<&Wtf8>, line: usize) -> usize {
         if let Some(at) = id.and_then(|id| self.turns.iter().rposition(|t| t.id.as_ref() == Some(id))) {
-            return &mut self.turns[at];
+            return at;
         }
-        self.ensure(line)
+        self.ensure(line);
+        self.turns.len() - 1
     }
 
     /// The turn and place of the call `id`, newest first.
     fn find_call(&self, id: &Wtf8) -> Option<(usize, usize)> {
-        self.turns.iter().enumerate().rev().find_map(|(t, turn)| {
-            turn.items
-                .iter()
-                .rposition(|item| matches!(item, Item::Call(call) if call.id == *id))
-                .map(|i| (t, i))
-        })
+        let &t = self.calls.get(id)?;
+        self.turns
+            .get(t)?
+            .items
+            .iter()
+            .rposition(|item| matches!(item, Item::Call(call) if call.id == *id))
+            .map(|i| (t, i))
+    }
+
+    /// The name the model called the call `id` by.
+    pub fn call_name(&self, id: &Wtf8) -> Option<Wtf8> {
+        let (t, i) = self.find_call(id)?;
+        match &self.turns[t].items[i] {
+            Item::Call(call) => call.model.as_ref().map(|(name, _)| name.clone()),
+            _ => None,
+        }
+    }
+
+    /// Adds a call to the turn at `t`.
+    fn add_call(&mut self, t: usize, call: Call) {
+        self.calls.insert(call.id.clone(), t);
+        self.turns[t].items.push(Item::Call(call));
     }
 
     fn call_at(&mut self, (t, i): (usize, usize)) -> &mut Call {
@@ -217,7 +237,8 @@ impl Thread {
             output: None,
             shown: None,
         };
-        self.push(Item::Call(call), line);
+        self.ensure(line);
+        self.add_call(self.turns.len() - 1, call);
     }
 
     /// A tool's output for the model; `false` when no call has its id.
@@ -256,7 +277,8 @@ impl Thread {
             output: None,
             shown: Some(shown),
         };
-        self.turn_for(turn, line).items.push(Item::Call(call));
+        let t = self.turn_index(turn, line);
+        self.add_call(t, call);
     }
 
     /// The model's copy of a reasoning item: it seals the item Codex showed for it (by id,
