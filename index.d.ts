@@ -111,16 +111,18 @@ export declare class Conversation {
   get format(): FormatName
   /**
    * What the conversation gained since the last call, as AI SDK UI message stream
-   * chunks, for a `useChat` frontend: each assistant message a UI message (`start` …
-   * `finish`), its parts closed once it is done (a later message began, or `end`).
-   * The SDK's `readUIMessageStream` makes of them what `aiSdk.fromMessage` gives.
+   * chunks, for a `useChat` frontend: each response (a run of assistant messages) one
+   * UI message (`start` … `finish`), its messages as steps, its parts closed once done
+   * (a message of another role began, or `end`). `useChat` (and `readUIMessageStream`)
+   * make of them what `aiSdk.fromMessages` gives. With `replay`, the last response is
+   * written again from its `start` first: for a client reconnecting to it.
    */
-  toUIMessageChunks(): Array<{ type: string; [key: string]: unknown }>
+  toUIMessageChunks(options?: UIMessageStreamOptions): Array<{ type: string; [key: string]: unknown }>
   /**
    * `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
    * `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
    */
-  toUIMessageStream(): string
+  toUIMessageStream(options?: UIMessageStreamOptions): string
 }
 
 /** One entry of the vscode companion's webview state, discriminated by `type`. */
@@ -1011,12 +1013,27 @@ export interface SnReconciled {
   difference?: SnDifference
 }
 
+/** `SnFunctionCall` as the server's own `data:` frames spell it (.NET's default names). */
+export interface SnServerFunctionCall {
+  Id: string
+  Name: string
+  /** The arguments as a JSON string (parsed when read, if it is valid JSON). */
+  Arguments: string
+}
+
+/** `SnFunctionResult` as the server's own `data:` frames spell it (.NET's default names). */
+export interface SnServerFunctionResult {
+  CallId: string
+  Result: unknown
+  IsError: boolean
+}
+
 /** One event of the SSE stream. */
 export type SnStreamEvent =
   | { type: 'text'; data: string }
   | { type: 'function_call_update'; data: unknown }
-  | { type: 'function_call'; data: SnFunctionCall }
-  | { type: 'function_result'; data: SnFunctionResult | SnGatewayFunctionResult }
+  | { type: 'function_call'; data: SnFunctionCall | SnServerFunctionCall }
+  | { type: 'function_result'; data: SnFunctionResult | SnGatewayFunctionResult | SnServerFunctionResult }
   | { type: 'topic'; data: string }
   | { type: 'thought'; data: SnThinkingThought | SnGatewayThought }
 
@@ -1223,6 +1240,17 @@ export interface ToolResultPayload {
  */
 export declare function toUnifiedMessages(messages: HistoryMessage[], options?: AdaptOptions): UnifiedMessage[]
 
+/** Options of `toUIMessageChunks` / `toUIMessageStream`. */
+export interface UIMessageStreamOptions {
+  /**
+   * Write the last response again from its `start` before what is new: for a client
+   * that reconnects to it (`useChat`'s `resumeStream()`, `resume: true`), whose
+   * transport takes a resumed stream as the response replayed from its start. What it
+   * had read of it before is replaced, whatever it was.
+   */
+  replay?: boolean
+}
+
 /** One row of the webui's chat timeline. */
 export interface UnifiedMessage {
   id: string
@@ -1280,7 +1308,12 @@ export declare namespace aiSdk {
    * chunks and shell output excepted (a `UIMessage` has no part for them).
    */
   export function fromMessage(message: HistoryMessage): { id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }
-  /** `aiSdk.fromMessage` for each message. */
+  /**
+   * The messages as the `UIMessage`s a `useChat` client holds: each run of assistant
+   * messages (between two messages of another role) one `UIMessage`, named by its first
+   * message, whose steps are its messages, as `Conversation.toUIMessageStream()` writes
+   * them; every other message as `aiSdk.fromMessage` writes it.
+   */
   export function fromMessages(messages: HistoryMessage[]): Array<{ id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; [key: string]: unknown }> }>
   /**
    * Maps UI message stream chunks (what `useChat` reads, in order) to agent events for

@@ -1,7 +1,7 @@
 // A live conversation served to a `useChat` frontend: written out as AI SDK UI message
 // stream chunks (and SSE bytes) while it grows, the SDK's own `readUIMessageStream` (and
-// its transport's SSE parser) make of them the UIMessage `aiSdk.fromMessage` gives for the
-// conversation's message. Random agent event streams, written out after every event.
+// its transport's SSE parser) make of them the UIMessages `aiSdk.fromMessages` gives for the
+// conversation's responses. Random agent event streams, written out after every event.
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { DefaultChatTransport, readUIMessageStream } from 'ai'
@@ -89,34 +89,34 @@ function serve(list) {
   return { live, chunks, sse }
 }
 
+const plain = (value) => JSON.parse(JSON.stringify(value))
+
 class SseTransport extends DefaultChatTransport {
   parse(bytes) {
     return this.processResponseStream(byteStream(bytes, 64))
   }
 }
 
-test('agent events served live read in the SDK as the UIMessage fromMessage writes', async () => {
+test('agent events served live read in the SDK as the UIMessages fromMessages writes: one per response', async () => {
   await fc.assert(
     fc.asyncProperty(fc.integer(), async (seed) => {
       const { live, chunks, sse } = serve(events(seed))
-      const messages = live.messages.filter((m) => m.role === 'assistant')
-      // One UI message stream per message, as each is one response to `useChat`.
-      const perMessage = (items, starts) => items.reduce((groups, item) => {
+      // The turns follow one another with no user message between: one response, one
+      // UI message whose steps are the turns, as useChat keeps a multi-step turn.
+      const responses = plain(aiSdk.fromMessages(live.messages)).filter((m) => m.role === 'assistant')
+      const perResponse = (items, starts) => items.reduce((groups, item) => {
         if (starts(item)) groups.push([])
         groups.at(-1)?.push(item)
         return groups
       }, [])
-      const chunkGroups = perMessage(chunks, (chunk) => chunk.type === 'start')
+      const chunkGroups = perResponse(chunks, (chunk) => chunk.type === 'start')
       const frames = sse.split(/(?<=\n\n)/).filter((frame) => frame !== 'data: [DONE]\n\n')
-      const sseGroups = perMessage(frames, (frame) => frame.startsWith('data: {"type":"start",'))
-      assert.equal(chunkGroups.length, messages.length)
-      assert.equal(sseGroups.length, messages.length)
-      assert.ok(messages.length === 0 || sse.endsWith('data: [DONE]\n\n'))
-      for (const [i, message] of messages.entries()) {
-        const expected = JSON.parse(JSON.stringify(aiSdk.fromMessage(message)))
-        // A message with no part (its chunks all errors): the SDK yields its message when
-        // the stream starts and not again, before the step began.
-        if (expected.parts.every((part) => part.type === 'step-start')) expected.parts = []
+      const sseGroups = perResponse(frames, (frame) => frame.startsWith('data: {"type":"start",'))
+      assert.equal(chunkGroups.length, responses.length)
+      assert.equal(sseGroups.length, responses.length)
+      assert.ok(responses.length <= 1)
+      assert.ok(responses.length === 0 || sse.endsWith('data: [DONE]\n\n'))
+      for (const [i, expected] of responses.entries()) {
         assert.deepEqual(await lastMessage(chunkStream(chunkGroups[i])), expected)
         const bytes = new TextEncoder().encode(sseGroups[i].join('') + 'data: [DONE]\n\n')
         assert.deepEqual(await lastMessage(new SseTransport().parse(bytes)), expected)
@@ -188,13 +188,11 @@ test('a backend restarted at any event goes on from the resume state writing onl
         }
         after.end()
         chunks.push(...after.toUIMessageChunks())
-        const assistant = after.messages.filter((m) => m.role === 'assistant')
+        const responses = plain(aiSdk.fromMessages(after.messages)).filter((m) => m.role === 'assistant')
         const groups = chunks.reduce((all, chunk) => (chunk.type === 'start' && all.push([]), all.at(-1)?.push(chunk), all), [])
-        assert.equal(groups.length, assistant.length, `after event ${cut}: one UI message per assistant message`)
-        for (const [i, message] of assistant.entries()) {
-          const expected = JSON.parse(JSON.stringify(aiSdk.fromMessage(message)))
-          if (expected.parts.every((part) => part.type === 'step-start')) expected.parts = []
-          assert.deepEqual(await lastMessage(chunkStream(groups[i])), expected, `after event ${cut}, message ${i}`)
+        assert.equal(groups.length, responses.length, `after event ${cut}: one UI message per response`)
+        for (const [i, expected] of responses.entries()) {
+          assert.deepEqual(await lastMessage(chunkStream(groups[i])), expected, `after event ${cut}, response ${i}`)
         }
         if (cut === list.length) break
         try {
@@ -208,4 +206,69 @@ test('a backend restarted at any event goes on from the resume state writing onl
     }),
     { numRuns: Number(process.env.CONVERSATION_RUNS ?? 10), includeErrorInReport: true },
   )
+})
+
+test('a reconnect gets the response again from its start: replayed, the SDK reads what fromMessages gives', async () => {
+  const list = events(7)
+  const live = new Conversation({ format: 'events' })
+  const half = Math.floor(list.length / 2)
+  for (const event of list.slice(0, half)) {
+    try {
+      live.push(event)
+    } catch {}
+    live.toUIMessageChunks()
+  }
+  // The client that lost the connection gets this, then what follows.
+  const chunks = live.toUIMessageChunks({ replay: true })
+  for (const event of list.slice(half)) {
+    try {
+      live.push(event)
+    } catch {}
+    chunks.push(...live.toUIMessageChunks())
+  }
+  live.end()
+  chunks.push(...live.toUIMessageChunks())
+  const responses = plain(aiSdk.fromMessages(live.messages)).filter((m) => m.role === 'assistant')
+  if (responses.length === 0) return
+  assert.equal(chunks[0].type, 'start')
+  assert.equal(chunks[0].messageId, live.messages.find((m) => m.role === 'assistant').id)
+  assert.deepEqual(await lastMessage(chunkStream(chunks)), responses[0])
+})
+
+test("toUIMessageChunks' options are checked: a TypeError naming the field", () => {
+  const live = new Conversation({ format: 'events' })
+  assert.throws(() => live.toUIMessageChunks(5), { name: 'TypeError', message: /options must be an object, got number/ })
+  assert.throws(() => live.toUIMessageStream({ replay: 'yes' }), { name: 'TypeError', message: /options\.replay must be a boolean/ })
+  assert.deepEqual(live.toUIMessageChunks(Object.freeze({ replay: false })), [])
+})
+
+test('a UI state kept by an earlier version (no response in it) goes on with the message it was writing', async () => {
+  const list = events(11)
+  const first = new Conversation({ format: 'events' })
+  const sent = []
+  const half = Math.floor(list.length / 2)
+  for (const event of list.slice(0, half)) {
+    try {
+      first.push(event)
+    } catch {}
+    sent.push(...first.toUIMessageChunks())
+  }
+  const kept = plain({ messages: first.messages, resume: first.resume })
+  if (kept.resume.ui) {
+    // As an earlier version wrote it: no response, no steps, no record of how calls went out.
+    delete kept.resume.ui.response
+    for (const m of kept.resume.ui.messages ?? []) for (const key of ['step', 'inputs']) delete m[key]
+  }
+  const next = new Conversation({ format: 'events', ...kept })
+  for (const event of list.slice(half)) {
+    try {
+      next.push(event)
+    } catch {}
+    sent.push(...next.toUIMessageChunks())
+  }
+  next.end()
+  sent.push(...next.toUIMessageChunks())
+  const responses = plain(aiSdk.fromMessages(next.messages)).filter((m) => m.role === 'assistant')
+  assert.equal(sent.filter((c) => c.type === 'start').length, responses.length)
+  if (responses.length) assert.deepEqual(await lastMessage(chunkStream(sent)), responses[0])
 })

@@ -177,10 +177,15 @@ test('a state kept after the end, with the whole UI stream written, writes nothi
   // end marker was written a second time.
   assert.equal(next.toUIMessageStream(), '', 'still nothing new, no second [DONE]')
   next.push(`${JSON.stringify({ type: 'turn-start', turnId: 't2' })}\n${JSON.stringify({ type: 'text-delta', delta: 'more' })}\n`)
-  assert.deepEqual(
-    next.toUIMessageChunks().map((chunk) => chunk.type),
-    ['start', 'start-step', 'text-start', 'text-delta', 'text-end', 'finish-step', 'finish'],
-    'only the new message (finished at once: the conversation has ended)',
+  // More after the end goes on: the new turn is a step of the same response (no user
+  // message between), continued under the id the client has for it, open until the end.
+  const more = next.toUIMessageChunks()
+  assert.deepEqual(more.map((chunk) => chunk.type), ['start', 'start-step', 'text-start', 'text-delta'], 'only the new message')
+  assert.equal(more[0].messageId, first.messages[0].id)
+  next.end()
+  assert.equal(
+    next.toUIMessageStream(),
+    'data: {"type":"text-end","id":"1-0"}\n\ndata: {"type":"finish-step"}\n\ndata: {"type":"finish"}\n\ndata: [DONE]\n\n',
   )
 })
 

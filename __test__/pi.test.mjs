@@ -237,3 +237,33 @@ test('entries pi keeps and shows are read though a field is missing: a thinking 
   rejects(() => pi.toMessages(called, { strict: true }), 'pi.toMessages: line 3: message.content[2].id must be a string, got undefined')
   rejects(() => pi.toMessages(called.replace('"toolCall","name"', '"toolCall","id":"c","name"'), { strict: true }), 'pi.toMessages: line 4: message.toolCallId must be a string, got undefined')
 })
+
+test('an assistant message whose content is a string reads as its text, in every reader', () => {
+  // OpenClaw's UI reads `"content": "text"` on an assistant message as that text; one
+  // such message used to make pi.toMessages throw and lose the whole history.
+  const lines = [
+    { role: 'user', content: 'Is the ferry running?' },
+    { role: 'assistant', content: 'Yes, every 20 minutes.' },
+    { role: 'assistant', content: '', stopReason: 'error', errorMessage: 'overloaded' },
+  ].map((m) => JSON.stringify(m)).join('\n')
+  const expected = [
+    { id: 'line-1', role: 'user', chunks: [{ type: 'text', text: 'Is the ferry running?' }] },
+    { id: 'line-2', role: 'assistant', chunks: [{ type: 'text', text: 'Yes, every 20 minutes.' }] },
+    { id: 'line-3', role: 'assistant', chunks: [{ type: 'error', message: 'overloaded' }] },
+  ]
+  assert.deepEqual(pi.toMessages(lines), expected)
+  assert.deepEqual(pi.toMessages(lines, { strict: true }), expected)
+  assert.deepEqual(readHistory(lines, { format: 'pi' }).messages, expected)
+})
+
+test('OpenClaw webchat: a final that does not extend what streamed replaces it, live and whole', async () => {
+  const { Conversation } = await import('../index.js')
+  const chat = (state, text) => `${JSON.stringify({ type: 'event', event: 'chat', payload: { runId: 'r1', sessionKey: 'agent:main:main', state, message: { role: 'assistant', content: [{ type: 'text', text }] } } })}\n`
+  const frames = [chat('delta', 'Streamed partial'), chat('final', 'Complete reply')]
+  const whole = foldStream(frames.join(''))
+  assert.deepEqual(whole.messages.map((m) => m.chunks), [[{ type: 'text', text: 'Complete reply' }]])
+  const live = new Conversation({ format: 'pi-stream' })
+  live.push(frames[0])
+  assert.deepEqual(live.push(frames[1]), { added: [], changed: [{ index: 0, chunks: [0], replaced: 0 }] })
+  assert.deepEqual(JSON.parse(JSON.stringify(live.messages)), JSON.parse(JSON.stringify(whole.messages)))
+})

@@ -1,4 +1,4 @@
-// The webui adapters' reading front (src/napi/readers.js): it reads what the rule reads,
+// The webui adapters' reading front (src/napi/views/readers.js): it reads what the rule reads,
 // once each and in the rule's order, and whatever it cannot answer exactly goes to the
 // plain entry point, which is also the path where code from text may not run. Each test
 // compares the front with that plain path (`__mechanicsForTest(false)`) and the baseline.

@@ -136,3 +136,24 @@ test('JSON text as a string: a lone surrogate and U+FFFD in it are kept exactly'
     assert.equal(sn.toMessages(thought(text))[0].chunks[0].text, text)
   }
 })
+
+test('the server\'s own capture: PascalCase frames, topic: and thought: fields, the thought replacing what streamed', async () => {
+  const { readFileSync } = await import('node:fs')
+  const { Conversation, foldStream } = await import('../index.js')
+  const bytes = readFileSync(new URL('./fixtures/sn-server.sse', import.meta.url))
+  const thought = JSON.parse(bytes.toString('utf8').split('\n').find((l) => l.startsWith('thought: ')).slice('thought: '.length)).data
+  const whole = foldStream(bytes)
+  assert.equal(whole.format, 'sn-stream')
+  assert.deepEqual(whole.messages, [sn.toMessage(thought)])
+  assert.deepEqual(sn.toAgentEvents({ type: 'function_call', data: { Id: 'c1', Name: 'get_post', Arguments: '{"id":"p-1"}' } }), [
+    { type: 'tool-call', toolCall: { id: 'c1', name: 'get_post', arguments: { id: 'p-1' } } },
+  ])
+  for (const mode of ['mutable', 'immutable']) {
+    const live = new Conversation({ format: 'sn-stream', mode })
+    const at = bytes.indexOf('\n\n\n\ntopic: ') + 2
+    live.push(bytes.subarray(0, at))
+    const changes = live.push(bytes.subarray(at))
+    assert.deepEqual(changes, { added: [], changed: [{ index: 0, chunks: [1, 2], renamed: true, replaced: 2 }] }, mode)
+    assert.deepEqual(JSON.parse(JSON.stringify(live.messages)), JSON.parse(JSON.stringify(whole.messages)), mode)
+  }
+})

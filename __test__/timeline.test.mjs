@@ -61,10 +61,19 @@ test('grouping by spanId: the first item (a task call) is the parent, later item
   assert.deepEqual(groups[0].children.map((c) => c.id), ['c1', 'c2'])
 })
 
-test('orphaned span items are promoted to groups of their own', () => {
+test('a span whose task call is not its first item groups under its first item', () => {
+  // As SurfSense's grouping did in both versions that had TimelineGroup: the first item
+  // carrying the span is the parent, the rest (the task call among them) its children.
   const chunks = [{ type: 'tool-batch', calls: [call('o1', 'search', { spanId: 's2' }), call('o2', 'task', { spanId: 's2' }), call('o3', 'read', { spanId: 's2' })] }]
   const groups = buildTimeline(chunks)
-  assert.deepEqual(parents(groups), ['o1', 'o2', 'o3'])
+  assert.deepEqual(parents(groups), ['o1'])
+  assert.deepEqual(groups[0].children.map((c) => c.id), ['o2', 'o3'])
+})
+
+test('items of a span no task call owns are promoted to groups of their own', () => {
+  const chunks = [{ type: 'tool-batch', calls: [call('o1', 'search', { spanId: 's3' }), call('o2', 'read', { spanId: 's3' })] }]
+  const groups = buildTimeline(chunks)
+  assert.deepEqual(parents(groups), ['o1', 'o2'])
   assert.ok(groups.every((g) => g.children.length === 0))
 })
 

@@ -80,8 +80,21 @@ test('adaptJSONLMessages shows what the Qwen webui shows for user rows', () => {
     user([{ text: 'expanded model prompt' }], { displayText: '', hookContext: 'hook-only context' }),
     user([{ text: 'user prompt' }, { text: tag }]),
     user([{ text: 'user prompt' }, { text: 'legacy bare hook context' }]),
+    // The current userTranscriptDisplay.ts: a null payload is none (the tag part is left
+    // out), and a final tag part proves where a displayText alone came from.
+    user([{ text: 'user prompt' }, { text: tag }], null),
+    user([{ text: 'user prompt' }, { text: tag }], { displayText: 'raw @file prompt' }),
+    user([{ text: 'notification model text' }], { displayText: 'Background agent completed' }),
   ])
-  assert.deepEqual(rows.map((r) => r.content), ['raw @file prompt', '', 'user prompt', 'user promptlegacy bare hook context'])
+  assert.deepEqual(rows.map((r) => r.content), [
+    'raw @file prompt',
+    '',
+    'user prompt',
+    'user promptlegacy bare hook context',
+    'user prompt',
+    'raw @file prompt',
+    'notification model text',
+  ])
   // The display text is the caller's own string.
   const payload = { displayText: 'shown', hookContext: 'h' }
   assert.equal(adaptJSONLMessages([user([{ text: 'x' }], payload)])[0].content, payload.displayText)

@@ -3,8 +3,8 @@
 use agent_chunks::formats::acp::updates::{
     read_update, to_agent_events, webview_messages, Role, SessionUpdate, WebviewMessage,
 };
-use agent_chunks::reading::serde_source::{JsonError, JsonRef, JsonSource};
 use agent_chunks::reading::source::{Reader, Source};
+use agent_chunks::views::serde_source::{JsonError, JsonRef, JsonSource};
 use agent_chunks::views::tool_call::Payload;
 use agent_chunks::views::unified::{
     to_unified_messages, ToolCallSlot, ToolOutput, ToolStatus, UnifiedId, UnifiedType,

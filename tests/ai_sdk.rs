@@ -122,13 +122,13 @@ fn a_capture_of_several_responses_is_one_turn_per_start() {
 #[test]
 fn a_message_round_trips_through_a_ui_message() {
     let message = json(
-        r#"{"id":"m","role":"assistant","parts":[{"type":"step-start"},{"type":"reasoning","text":"r","providerMetadata":{"x":1}},{"type":"text","text":"t"},{"type":"tool-bash","toolCallId":"1","state":"output-available","input":{"c":1},"output":"ok"},{"type":"dynamic-tool","toolName":"d","toolCallId":"2","state":"input-available","input":null},{"type":"step-start"},{"type":"file","mediaType":"image/png","url":"https://x/y.png"}]}"#,
+        r#"{"id":"m","role":"assistant","parts":[{"type":"step-start"},{"type":"reasoning","text":"r","providerMetadata":{"x":{"y":1}}},{"type":"text","text":"t"},{"type":"tool-bash","toolCallId":"1","state":"output-available","input":{"c":1},"output":"ok"},{"type":"dynamic-tool","toolName":"d","toolCallId":"2","state":"input-available","input":null},{"type":"step-start"},{"type":"file","mediaType":"image/png","url":"https://x/y.png"}]}"#,
     );
     let read = read_message(&message).unwrap();
     assert_eq!(
         chunks_text(&read.chunks),
         concat!(
-            r#"[{"type":"thinking","text":"r","metadata":{"x":1}},{"type":"text","text":"t"},"#,
+            r#"[{"type":"thinking","text":"r","metadata":{"x":{"y":1}}},{"type":"text","text":"t"},"#,
             r#"{"type":"tool-batch","calls":[{"id":"1","name":"bash","arguments":{"c":1},"result":"ok","isError":false},"#,
             r#"{"id":"2","name":"d","arguments":null,"meta":{"dynamic":true}}]},"#,
             r#"{"type":"file","mediaType":"image/png","url":"https://x/y.png"}]"#
@@ -153,6 +153,49 @@ fn a_message_round_trips_through_a_ui_message() {
     );
 }
 
+/// A recording of a UI message stream in which one `data:` line was damaged in transit
+/// (cut short) and another holds two chunks written back to back.
+fn damaged_recording() -> String {
+    let frames = [
+        r#"{"type":"start","messageId":"m1"}"#,
+        r#"{"type":"start-step"}"#,
+        r#"{"type":"text-start","id":"t"}"#,
+        r#"{"type":"text-delta","id":"t","delta":"Tide "}"#,
+        r#"{"type":"text-delta","id":"t","delta":"tables "}"#,
+        r#"{"type":"text-delta","id":"t","delta":"for "}"#,
+        r#"{"type":"text-delta","id":"t","delta":"Brest"}"#,
+        r#"{"type":"text-delta","id":"t","delta":" at 06:"#,
+        r#"{"type":"text-delta","id":"t","delta":"12"}{"type":"text-end","id":"t"}"#,
+        r#"{"type":"finish-step"}"#,
+        r#"{"type":"finish"}"#,
+    ];
+    sse(&frames)
+}
+
+#[test]
+fn detection_reads_past_a_damaged_line_as_the_reader_does() {
+    use agent_chunks::formats::detect;
+    use agent_chunks::live::fold_stream;
+    let recording = damaged_recording();
+    // The damaged frame is on line 15; detection names the format as `--format ai-sdk`
+    // reads it, instead of refusing the file at that line.
+    assert_eq!(detect(recording.as_bytes()).unwrap().name, "ai-sdk");
+    let read = fold_stream(find("ai-sdk").unwrap(), recording.as_bytes(), false).unwrap();
+    assert_eq!(read.skips.count, 1, "{:?}", read.skips.examples);
+    assert!(
+        read.skips.examples[0].starts_with("line 15:"),
+        "{:?}",
+        read.skips.examples
+    );
+    assert_eq!(
+        chunks_text(&read.messages[0].chunks),
+        r#"[{"type":"text","text":"Tide tables for Brest12"}]"#
+    );
+    // A capture whose only data is damaged is still refused, at its first damaged line.
+    let error = detect(b"data: {\"type\":\"start\"\n\ndata: nope\n\n").unwrap_err();
+    assert_eq!(error.line, Some(1), "{error:?}");
+}
+
 #[test]
 fn a_character_split_across_two_deltas_is_written_whole() {
     let mut live = Conversation::new(find("events").unwrap(), Default::default()).unwrap();
@@ -170,4 +213,137 @@ fn a_character_split_across_two_deltas_is_written_whole() {
         String::from_utf8(second[0].to_json()).unwrap(),
         r#"{"type":"text-delta","id":"0-0","delta":"\udcb3b"}"#
     );
+}
+
+/// The chunks written, as JSON text, one per line.
+fn served(live: &mut Conversation) -> String {
+    live.serve(&AI_SDK)
+        .iter()
+        .map(|chunk| String::from_utf8(chunk.to_json()).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn conversation(format: &str) -> Conversation {
+    Conversation::new(find(format).unwrap(), Default::default()).unwrap()
+}
+
+#[test]
+fn the_assistant_messages_of_a_turn_are_one_ui_message_with_a_step_each() {
+    let mut live = conversation("events");
+    live.push_bytes(
+        br#"{"type":"turn-start","turnId":"a"}
+{"type":"text-delta","delta":"one"}
+{"type":"turn-start","turnId":"b"}
+{"type":"error","error":"only an error"}
+{"type":"turn-start","turnId":"c"}
+{"type":"text-delta","delta":"two"}
+"#,
+    )
+    .unwrap();
+    live.end().unwrap();
+    // One `start`; the message of errors alone has no step (it has no part).
+    assert_eq!(
+        served(&mut live),
+        [
+            r#"{"type":"start","messageId":"a"}"#,
+            r#"{"type":"start-step"}"#,
+            r#"{"type":"text-start","id":"0-0"}"#,
+            r#"{"type":"text-delta","id":"0-0","delta":"one"}"#,
+            r#"{"type":"text-end","id":"0-0"}"#,
+            r#"{"type":"finish-step"}"#,
+            r#"{"type":"start-step"}"#,
+            r#"{"type":"text-start","id":"2-0"}"#,
+            r#"{"type":"text-delta","id":"2-0","delta":"two"}"#,
+            r#"{"type":"text-end","id":"2-0"}"#,
+            r#"{"type":"finish-step"}"#,
+            r#"{"type":"finish"}"#,
+        ]
+        .join("\n")
+    );
+}
+
+#[test]
+fn write_messages_groups_a_turn_and_a_message_of_errors_has_no_part() {
+    let messages = agent_chunks::reading::model_json::messages_from_json(
+        &json(
+            r#"[{"id":"u","role":"user","chunks":[{"type":"text","text":"hi"}]},
+            {"id":"a","role":"assistant","chunks":[{"type":"text","text":"one"}]},
+            {"id":"b","role":"assistant","chunks":[{"type":"error","message":"x"}]},
+            {"id":"c","role":"assistant","chunks":[{"type":"thinking","text":"t","metadata":"not an object"}]},
+            {"id":"u2","role":"user","chunks":[{"type":"text","text":"again"}]},
+            {"id":"d","role":"assistant","chunks":[{"type":"error","message":"y"}]}]"#,
+        ),
+        "messages",
+    )
+    .unwrap();
+    let written = agent_chunks::formats::ai_sdk::chunks::write_messages(&messages);
+    let text: Vec<_> = written
+        .iter()
+        .map(|m| String::from_utf8(m.to_json()).unwrap())
+        .collect();
+    assert_eq!(
+        text,
+        [
+            r#"{"id":"u","role":"user","parts":[{"type":"text","text":"hi","state":"done"}]}"#,
+            concat!(
+                r#"{"id":"a","role":"assistant","parts":[{"type":"step-start"},{"type":"text","text":"one","state":"done"},"#,
+                r#"{"type":"step-start"},{"type":"reasoning","text":"t","state":"done"}]}"#
+            ),
+            r#"{"id":"u2","role":"user","parts":[{"type":"text","text":"again","state":"done"}]}"#,
+            r#"{"id":"d","role":"assistant","parts":[]}"#,
+        ]
+    );
+}
+
+#[test]
+fn a_call_named_after_it_was_written_is_written_again_in_its_step() {
+    let mut live = conversation("acp");
+    live.push_bytes(
+        br#"{"sessionUpdate":"tool_call","toolCallId":"c1","title":"other","kind":"other","status":"pending"}
+"#,
+    )
+    .unwrap();
+    let first = served(&mut live);
+    assert!(
+        first
+            .contains(r#"{"type":"tool-input-available","toolCallId":"c1","toolName":"other","input":null}"#),
+        "{first}"
+    );
+    live.push_bytes(
+        br#"{"sessionUpdate":"tool_call_update","toolCallId":"c1","title":"Read a.txt","kind":"read","rawInput":{"path":"a.txt"}}
+"#,
+    )
+    .unwrap();
+    let second = served(&mut live);
+    assert!(
+        second.starts_with(r#"{"type":"tool-input-available","toolCallId":"c1","toolName":"#),
+        "{second}"
+    );
+    assert!(second.contains(r#""input":{"path":"a.txt"}"#), "{second}");
+    live.end().unwrap();
+    assert!(!served(&mut live).contains("data-message-replaced"));
+}
+
+#[test]
+fn a_response_renamed_after_its_start_goes_out_whole_under_the_new_id_and_replay_begins_again() {
+    let mut live = conversation("sn-stream");
+    live.push_bytes(b"data: {\"type\":\"text\",\"data\":\"Hi\"}\n\n")
+        .unwrap();
+    let first = served(&mut live);
+    let started = first.lines().next().unwrap().to_string();
+    live.push_bytes(
+        b"data: {\"type\":\"thought\",\"data\":{\"id\":\"th1\",\"parts\":[{\"type\":0,\"text\":\"Hi\"}],\"role\":0,\"created_at\":\"2026-02-01T09:02:00Z\"}}\n\n",
+    )
+    .unwrap();
+    // A reconnect gets the response again from its start, under the id the client has.
+    let replayed = live.serve_replayed(&AI_SDK);
+    assert_eq!(String::from_utf8(replayed[0].to_json()).unwrap(), started);
+    live.end().unwrap();
+    let end = served(&mut live);
+    assert!(
+        end.contains(r#""type":"data-message-replaced""#) && end.contains(r#""data":{"id":"th1""#),
+        "{end}"
+    );
+    assert!(end.ends_with(r#"{"type":"finish"}"#), "{end}");
 }

@@ -30,7 +30,12 @@ const EXAMPLES: &[(&str, &[u8])] = &[
         "pi-stream",
         include_bytes!("../examples/pi-session.stream.ndjson"),
     ),
+    (
+        "pi-stream",
+        include_bytes!("../__test__/fixtures/openclaw-webchat-edges.ndjson"),
+    ),
     ("sn-stream", include_bytes!("../examples/sn-thinking.sse")),
+    ("sn-stream", include_bytes!("../__test__/fixtures/sn-server.sse")),
     ("codex-exec", include_bytes!("../examples/codex-exec.jsonl")),
     (
         "codex-exec",

@@ -93,7 +93,7 @@ fn openclaw_gateway_frames_build_the_session_the_same_runs_wrote() {
 }
 
 #[test]
-fn a_cumulative_text_that_does_not_extend_the_last_one_loses_nothing() {
+fn a_cumulative_text_that_does_not_extend_the_last_one_loses_nothing_until_the_final() {
     let frames = concat!(
         r#"{"type":"event","event":"chat","payload":{"state":"delta","message":{"role":"assistant","content":[{"type":"text","text":"Hello wor"}]}}}"#,
         "\n",
@@ -104,13 +104,23 @@ fn a_cumulative_text_that_does_not_extend_the_last_one_loses_nothing() {
         r#"{"type":"event","event":"chat","payload":{"state":"final","message":{"role":"assistant","content":[{"type":"text","text":"Hello there, world"}]}}}"#,
         "\n"
     );
+    let lines: Vec<&str> = frames.lines().collect();
+    let streamed = fold("pi-stream", lines[..3].join("\n").as_bytes());
+    assert_eq!(
+        streamed.messages[0].chunks,
+        vec![Chunk::Text {
+            text: "Hello worldthere, world".into()
+        }],
+        "while it streams, what was shown stays and what is new is added"
+    );
+    // The final holds the reply as OpenClaw shows it and its session stores it.
     let folded = fold("pi-stream", frames.as_bytes());
     assert_eq!(
         folded.messages[0].chunks,
         vec![Chunk::Text {
-            text: "Hello worldthere, world".into()
+            text: "Hello there, world".into()
         }],
-        "what was shown stays, what is new is added"
+        "the final's text, not the deltas glued"
     );
 }
 
@@ -487,4 +497,43 @@ fn pi_events_keep_a_call_announced_without_an_id() {
         strict.to_string(),
         "line 2: assistantMessageEvent.toolCall.id must be a string, got undefined"
     );
+}
+
+/// An assistant message stored with `"content": "text"` (written by a tool other than
+/// pi; pi's own hold blocks): OpenClaw's UI reads it as that text, as a user message of
+/// that shape reads. One such message must not cost the whole history.
+#[test]
+fn an_assistant_message_whose_content_is_a_string_reads_as_its_text() {
+    let text = concat!(
+        r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-05-02T09:00:00.000Z","cwd":"/srv/kiosk"}"#,
+        "\n",
+        r#"{"type":"message","id":"e1","parentId":null,"timestamp":"2026-05-02T09:00:01.000Z","message":{"role":"user","content":"Wann fährt die nächste Fähre?"}}"#,
+        "\n",
+        r#"{"type":"message","id":"e2","parentId":"e1","timestamp":"2026-05-02T09:00:02.000Z","message":{"role":"assistant","content":"Um 14:30 ab Steg 2.","stopReason":"stop"}}"#,
+        "\n",
+        r#"{"type":"message","id":"e3","parentId":"e2","timestamp":"2026-05-02T09:00:03.000Z","message":{"role":"assistant","content":"","stopReason":"error","errorMessage":"overloaded"}}"#,
+        "\n",
+    );
+    for strict in [false, true] {
+        let options = SessionOptions {
+            strict,
+            ..SessionOptions::default()
+        };
+        let mut messages = Vec::new();
+        let skips = read_session_with(text.as_bytes(), options, |m| {
+            messages.push(json(&m));
+            true
+        })
+        .unwrap();
+        assert_eq!(skips.count, 0);
+        assert_eq!(
+            messages,
+            [
+                r#"{"id":"e1","role":"user","chunks":[{"type":"text","text":"Wann fährt die nächste Fähre?"}]}"#,
+                r#"{"id":"e2","role":"assistant","chunks":[{"type":"text","text":"Um 14:30 ab Steg 2."}]}"#,
+                // An empty string is no text (the UI shows none); the error still stands.
+                r#"{"id":"e3","role":"assistant","chunks":[{"type":"error","message":"overloaded"}]}"#,
+            ]
+        );
+    }
 }

@@ -219,12 +219,11 @@ fn a_refused_message_end_changes_nothing() {
     let format = find("pi-events").unwrap();
     let nameless_call = r#"{"type":"message_end","message":{"role":"assistant","stopReason":"toolUse","content":[{"type":"toolCall","id":"z","arguments":{}}]}}"#;
     let bad_reason = r#"{"type":"message_end","message":{"role":"assistant","stopReason":5,"content":[]}}"#;
-    let no_blocks = r#"{"type":"message_end","message":{"role":"assistant","content":"not blocks"}}"#;
     // After a streamed message only its calls and error are read from the end; read whole,
-    // the content must be blocks.
+    // it is read as the pi reader reads a stored message.
     let cases: [(&[&str], &[&str]); 2] = [
         (&[MESSAGE_START, TEXT], &[nameless_call, bad_reason]),
-        (&[USER], &[nameless_call, bad_reason, no_blocks]),
+        (&[USER], &[nameless_call, bad_reason]),
     ];
     for (before, refused) in cases {
         for frame in refused {
@@ -235,6 +234,21 @@ fn a_refused_message_end_changes_nothing() {
             assert_eq!(owned_messages(live.messages()), messages, "{frame}");
         }
     }
+}
+
+/// An end no update built whose `content` is a string reads as that text, as the pi
+/// reader reads such a stored message (OpenClaw's UI shows it so), not refused.
+#[test]
+fn an_end_read_whole_with_string_content_is_its_text() {
+    let format = find("pi-events").unwrap();
+    let end = r#"{"type":"message_end","message":{"role":"assistant","content":"plain words"}}"#;
+    let read = fold_stream(format, &ndjson(&[USER, end]), true).unwrap();
+    assert_eq!(
+        read.messages[1].chunks,
+        [agent_chunks::Chunk::Text {
+            text: "plain words".into()
+        }]
+    );
 }
 
 /// With its resume state, a conversation that goes on between an execution and the late

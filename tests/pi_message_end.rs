@@ -6,7 +6,7 @@
 //! the UI message stream never contradicts what it wrote without saying so.
 
 use agent_chunks::bytes::value::{parse, Json};
-use agent_chunks::formats::ai_sdk::chunks::write_message;
+use agent_chunks::formats::ai_sdk::chunks::write_messages;
 use agent_chunks::formats::ai_sdk::AI_SDK;
 use agent_chunks::formats::find;
 use agent_chunks::formats::pi::session::read_session;
@@ -247,12 +247,17 @@ fn the_ui_stream_says_when_an_end_contradicts_what_it_wrote() {
             _ => {}
         }
     }
-    // Both assistant messages: the first lost a seal and a call after its text was
-    // written, the second's end has another text.
-    let expected: Vec<_> = messages
-        .iter()
-        .filter(|m| m.role == MessageRole::Assistant)
-        .map(|m| (m.id.clone(), write_message(m)))
+    // The response of both assistant messages (one UI message, a step each): the first
+    // lost a seal and a call after its text was written, the second's end has another
+    // text. It goes out whole once, before its `finish`.
+    let expected: Vec<_> = write_messages(&messages)
+        .into_iter()
+        .filter(|m| {
+            m.get("role")
+                .and_then(Json::as_str)
+                .is_some_and(|r| *r == "assistant")
+        })
+        .map(|m| (field(&m, "id"), m))
         .collect();
     assert_eq!(replaced, expected);
 }

@@ -60,12 +60,48 @@ fn spans_group_under_a_task_and_orphans_are_promoted() {
         call("t", "task", Some("s")),
         call("c", "read", Some("s")),
         call("o", "read", Some("z")),
-        call("p", "task", Some("z")),
+        call("q", "grep", Some("y")),
+        call("r", "read", Some("y")),
     ];
     let groups = build_timeline(sources, 1, TimelineOptions::default());
-    assert_eq!(groups.len(), 3);
-    assert_eq!(groups[0].children.len(), 1);
-    assert!(groups[1].children.is_empty() && groups[2].children.is_empty());
+    let ids = |items: &[TimelineItem<Wtf8, Json>]| -> Vec<String> {
+        items
+            .iter()
+            .map(|item| match item {
+                TimelineItem::ToolCall { id, .. } => id.to_string_lossy().into_owned(),
+                TimelineItem::Reasoning { id, .. } => id.clone(),
+            })
+            .collect()
+    };
+    let parents: Vec<_> = groups.iter().map(|g| g.parent.clone()).collect();
+    assert_eq!(ids(&parents), ["t", "o", "q", "r"]);
+    assert_eq!(ids(&groups[0].children), ["c"]);
+    // Spans no task call owns (`z`, `y`): each item is a group of its own.
+    assert!(groups[1..].iter().all(|g| g.children.is_empty()));
+}
+
+#[test]
+fn a_span_whose_task_call_is_not_its_first_item_groups_under_that_first_item() {
+    // SurfSense's grouping (both versions that had `TimelineGroup`): the first item
+    // carrying the span is its parent, the rest nest under it, the task call too.
+    let sources = vec![
+        call("free", "search", None),
+        call("a", "search_workspace", Some("s")),
+        call("t", "task", Some("s")),
+        call("b", "update_page", Some("s")),
+    ];
+    let groups = build_timeline(sources, 1, TimelineOptions::default());
+    assert_eq!(groups.len(), 2, "{groups:?}");
+    let child_ids: Vec<_> = groups[1]
+        .children
+        .iter()
+        .map(|item| match item {
+            TimelineItem::ToolCall { id, .. } => id.to_string_lossy().into_owned(),
+            TimelineItem::Reasoning { id, .. } => id.clone(),
+        })
+        .collect();
+    assert!(matches!(&groups[1].parent, TimelineItem::ToolCall { id, .. } if *id == "a"));
+    assert_eq!(child_ids, ["t", "b"]);
 }
 
 #[test]

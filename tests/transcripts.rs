@@ -863,3 +863,32 @@ fn claude_a_line_without_a_parent_uuid_continues_the_line_written_before_it() {
     assert_eq!(resumed[1]["chunks"][0]["calls"][0]["result"], "PORT=8080");
     assert_eq!(skipped.left_out.count, 0);
 }
+
+/// A user record's text as Qwen Code's current transcript view projects it
+/// (`projectUserTranscriptForDisplay`): a payload that is no object is none, and a final
+/// context part proves where a `displayText` alone came from.
+#[test]
+fn qwen_user_display_text_follows_the_current_projection() {
+    let tag = "<qwen:user-prompt-submit-context>\nhook-only context\n</qwen:user-prompt-submit-context>";
+    let record = |payload: Option<serde_json::Value>| {
+        let mut record = json!({ "type": "user", "message": { "role": "user", "parts": [{ "text": "user prompt" }, { "text": tag }] } });
+        if let Some(payload) = payload {
+            record["systemPayload"] = payload;
+        }
+        parse(record.to_string().as_bytes()).unwrap()
+    };
+    let shown = |payload| qwen::user_display_text(&record(payload)).map(|t| t.to_string_lossy().into_owned());
+    assert_eq!(shown(None).as_deref(), Some("user prompt"));
+    assert_eq!(
+        shown(Some(serde_json::Value::Null)).as_deref(),
+        Some("user prompt")
+    );
+    assert_eq!(
+        shown(Some(json!({ "displayText": "raw @file" }))).as_deref(),
+        Some("raw @file")
+    );
+    assert_eq!(
+        shown(Some(json!({ "hookContext": "h" }))),
+        Some(format!("user prompt{tag}"))
+    );
+}

@@ -1,7 +1,7 @@
 //! The webui adapters over JSON values: the seed's rows, rule by rule.
 
 use agent_chunks::formats::chatviewer::adapter::adapt_jsonl_messages;
-use agent_chunks::reading::serde_source::{JsonError, JsonSource};
+use agent_chunks::views::serde_source::{JsonError, JsonSource};
 use agent_chunks::views::unified::{
     Content, Timestamp, ToolCallSlot, UnifiedId, UnifiedMessage, UnifiedType,
 };
@@ -196,7 +196,7 @@ fn joined(row: &UnifiedMessage<Option<&Value>>) -> String {
 }
 
 #[test]
-fn chatviewer_user_rows_show_what_qwens_webui_shows() {
+fn chatviewer_user_rows_show_what_the_current_qwen_webui_shows() {
     let tag = "<qwen:user-prompt-submit-context>\nhook-only context\n</qwen:user-prompt-submit-context>";
     let user = |parts: Value, payload: Option<Value>| {
         let mut line = json!({ "uuid": "u", "timestamp": "t1", "type": "user", "message": { "role": "user", "parts": parts } });
@@ -216,13 +216,33 @@ fn chatviewer_user_rows_show_what_qwens_webui_shows() {
             json!([{ "text": "expanded" }]),
             Some(json!({ "displayText": "", "hookContext": "h" }))
         ),
-        // displayText without hookContext: the parts, as the seed joins them, tag kept.
+        // displayText without hookContext, a final tag-only part proving where it came
+        // from (the single-field metadata Qwen Code once released): displayText.
         user(
             json!([{ "text": "a" }, { "text": tag }]),
-            Some(json!({ "displayText": "shown?" }))
+            Some(json!({ "displayText": "shown" }))
+        ),
+        // displayText with neither (a notification's label): the parts, as the seed joins them.
+        user(
+            json!([{ "text": "notification model text" }]),
+            Some(json!({ "displayText": "Background agent completed" }))
         ),
         // No payload: a final tag-only part is left out.
         user(json!([{ "text": "user prompt" }, { "text": tag }]), None),
+        // A payload that is no object (null, an array) is none: the part is left out too.
+        user(
+            json!([{ "text": "user prompt" }, { "text": tag }]),
+            Some(Value::Null)
+        ),
+        user(
+            json!([{ "text": "user prompt" }, { "text": tag }]),
+            Some(json!(["x"]))
+        ),
+        // A payload object without a displayText keeps the part (only no payload strips it).
+        user(
+            json!([{ "text": "user prompt" }, { "text": tag }]),
+            Some(json!({ "hookContext": "h" }))
+        ),
         // A bare trailing context without tags is kept.
         user(
             json!([{ "text": "user prompt" }, { "text": "legacy bare" }]),
@@ -243,8 +263,12 @@ fn chatviewer_user_rows_show_what_qwens_webui_shows() {
         [
             "raw @file".to_string(),
             String::new(),
-            format!("a{tag}"),
+            "shown".to_string(),
+            "notification model text".to_string(),
             "user prompt".to_string(),
+            "user prompt".to_string(),
+            "user prompt".to_string(),
+            format!("user prompt{tag}"),
             "user promptlegacy bare".to_string(),
             tag.to_string(),
             format!("x{tag}"),

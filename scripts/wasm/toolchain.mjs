@@ -74,7 +74,7 @@ export function ensurePackages(packages, missing, what) {
  * compiled from source for it (`-Zbuild-std`, unstable, allowed by `RUSTC_BOOTSTRAP`), into
  * `targetDir`, with `env` added to the environment. Exits the process if cargo fails.
  * The panic strategy stays the target's: unwinding for the native addons (the binding
- * catches panics at its boundary, see src/napi/entry.rs), abort for WebAssembly.
+ * catches panics at its boundary, see src/napi/raw/call.rs), abort for WebAssembly.
  */
 export function cargoBuildStd({ root, target, targetDir, env: extra = {}, quiet = false }) {
   const env = {

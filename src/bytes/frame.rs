@@ -5,7 +5,9 @@
 //! WHATWG event-stream rules say, in every framing: a byte order mark at the very start
 //! is skipped, and CRLF, LF and CR each end one line. SSE frames are `data:` lines ended
 //! by a blank line, with `event:`, `id:`, `retry:` and `:` comment lines allowed and
-//! ignored; several `data:` lines of one frame are joined with `\n`.
+//! ignored; several `data:` lines of one frame are joined with `\n`. A stream whose server
+//! writes some events under field names of their own (`topic:`, `thought:`) names them
+//! ([`Framer::with_data_fields`]): their lines carry data as `data:` lines do.
 
 use std::borrow::Cow;
 
@@ -65,6 +67,8 @@ pub struct Framer {
     dropping_line: bool,
     /// The rest of an SSE frame given up on is dropped, up to the blank line that ends it.
     dropping_frame: bool,
+    /// Field names whose lines carry a frame's data, besides `data` (see the module).
+    data_fields: &'static [&'static [u8]],
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -78,10 +82,20 @@ fn is_blank(line: &[u8]) -> bool {
     line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
 }
 
-fn looks_like_sse(line: &[u8]) -> bool {
+fn looks_like_sse(line: &[u8], data_fields: &[&[u8]]) -> bool {
     [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
         .iter()
         .any(|field| line.starts_with(field))
+        || data_field(line, data_fields).is_some()
+}
+
+/// The value of a line of one of the `fields` (`name:` then the value, one space after the
+/// colon dropped), when it is one.
+fn data_field<'l>(line: &'l [u8], fields: &[&[u8]]) -> Option<&'l [u8]> {
+    fields.iter().find_map(|field| match line.strip_prefix(*field)? {
+        [b':', b' ', value @ ..] | [b':', value @ ..] => Some(value),
+        _ => None,
+    })
 }
 
 impl Framer {
@@ -97,6 +111,16 @@ impl Framer {
             bom_checked: false,
             dropping_line: false,
             dropping_frame: false,
+            data_fields: &[],
+        }
+    }
+
+    /// This framer, reading lines of the field names `fields` as data lines too (a server
+    /// that writes some events under names of their own).
+    pub fn with_data_fields(self, fields: &'static [&'static [u8]]) -> Self {
+        Framer {
+            data_fields: fields,
+            ..self
         }
     }
 
@@ -316,7 +340,7 @@ impl Framer {
         each: &mut impl FnMut(Frame<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         if self.framing == Framing::Auto && !is_blank(line) {
-            self.framing = if looks_like_sse(line) {
+            self.framing = if looks_like_sse(line, self.data_fields) {
                 Framing::Sse
             } else {
                 Framing::Ndjson
@@ -353,8 +377,12 @@ impl Framer {
         let value = match line.strip_prefix(b"data") {
             Some(b"") => b"",
             Some([b':', b' ', value @ ..]) | Some([b':', value @ ..]) => value,
-            // `event:`, `id:`, `retry:`, comments and other fields carry no event data.
-            _ => return Ok(()),
+            // `event:`, `id:`, `retry:`, comments and other fields carry no event data,
+            // unless the stream's server writes events under that name.
+            _ => match data_field(line, self.data_fields) {
+                Some(value) => value,
+                None => return Ok(()),
+            },
         };
         let frame = &mut self.sse;
         if frame.has_data {

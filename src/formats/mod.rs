@@ -63,12 +63,19 @@ pub fn find(name: &str) -> Option<&'static Format> {
 /// (lines of kinds no format knows, protocol traffic, lines that are not JSON) are looked
 /// past.
 pub fn detect(bytes: &[u8]) -> Result<&'static Format, Undetected> {
-    let (mut sniffed, mut first_error) = sniff_values(bytes, FIRST_VALUES)?;
+    // SSE field names a stream's server writes events under besides `data`, as the
+    // streams' folds name them.
+    let data_fields: Vec<&[u8]> = FORMATS
+        .iter()
+        .filter_map(|format| format.stream)
+        .flat_map(|(new_fold, _)| new_fold(FORMATS).sse_data_fields().iter().copied())
+        .collect();
+    let (mut sniffed, mut first_error) = sniff_values(bytes, FIRST_VALUES, &data_fields)?;
     if sniffed.len() == FIRST_VALUES {
         if let Some(format) = decide(&sniffed) {
             return Ok(format);
         }
-        (sniffed, first_error) = sniff_values(bytes, SNIFF_VALUES)?;
+        (sniffed, first_error) = sniff_values(bytes, SNIFF_VALUES, &data_fields)?;
     }
     if let Some(format) = decide(&sniffed) {
         return Ok(format);

@@ -180,8 +180,8 @@ pub struct Conversation {
 struct Served {
     format: &'static Format,
     writer: Box<dyn LiveWriter>,
-    /// Chunks changed since it last wrote that it asked for.
-    touched: Vec<(usize, usize)>,
+    /// Chunks changed since it last wrote that it asked for (`None`: a message renamed).
+    touched: Vec<(usize, Option<usize>)>,
 }
 
 /// The keys of the writers' states in a resume state, in the table's order.
@@ -264,12 +264,15 @@ impl Conversation {
             }
         }
         let first_line = options.first_line.max(1);
+        let data_fields = fold.sse_data_fields();
         Ok(Conversation {
             format,
             fold,
             out,
             skips,
-            framer: Framer::starting_at(Framing::Auto, first_line as u64).following_cr(after_cr),
+            framer: Framer::starting_at(Framing::Auto, first_line as u64)
+                .following_cr(after_cr)
+                .with_data_fields(data_fields),
             reading: Reading {
                 limit: options.limit,
                 recording: options.recording,
@@ -332,6 +335,8 @@ impl Conversation {
     /// its line and byte offset.
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Changes, (Changes, LiveError)> {
         let start = self.out.len();
+        // More after the end: the stream goes on (a next response of the same chat).
+        self.ended &= bytes.is_empty();
         let result = {
             let Conversation {
                 fold,
@@ -353,6 +358,7 @@ impl Conversation {
     /// One value already parsed (a frame's JSON, a notification, a JSON-RPC message).
     pub fn push_value(&mut self, value: Json) -> FormatResult<Changes> {
         let start = self.out.len();
+        self.ended = false;
         self.values += 1;
         let line = self.values;
         self.out.line = line;
@@ -402,6 +408,17 @@ impl Conversation {
             }
             None => Vec::new(),
         }
+    }
+
+    /// [`Conversation::serve`] for a client reconnecting to the response being written:
+    /// the last response again from its start, then what is new (see
+    /// [`LiveWriter::replay`]).
+    pub fn serve_replayed(&mut self, format: &Format) -> Vec<Json> {
+        if let Some(served) = self.served.iter_mut().find(|s| s.format == format) {
+            served.touched.clear();
+            served.writer.replay(&self.out);
+        }
+        self.serve(format)
     }
 
     /// Whether `format`'s end marker is to end what [`Conversation::serve`] writes now:
@@ -458,9 +475,10 @@ impl Conversation {
         // Only what a writer looks at, once: the list (and the resume state that holds
         // it) stays short when nothing is served.
         for &(message, chunk) in &touched {
-            let Some(chunk) = chunk else { continue };
             for served in &mut self.served {
-                if served.writer.wants(message, chunk) && !served.touched.contains(&(message, chunk)) {
+                if served.writer.wants(&self.out, message, chunk)
+                    && !served.touched.contains(&(message, chunk))
+                {
                     served.touched.push((message, chunk));
                 }
             }

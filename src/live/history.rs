@@ -6,7 +6,8 @@ use crate::bytes::Framing;
 use crate::model::Chunk;
 use crate::reading::check::Skips;
 use crate::reading::format::{Format, Input, ReadOptions};
-use crate::reading::history::{read_block, reader_of, HistoryError, Message};
+use crate::reading::history::{HistoryError, Message};
+use crate::reading::items::{read_block, reader_of};
 use crate::reading::lines;
 use crate::reading::model_json::FormatChunk;
 

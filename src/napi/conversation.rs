@@ -906,10 +906,16 @@ impl Conversation {
 
     /// What the conversation gained since the last call, written in `format` (a format
     /// that serves live conversations), as an array of its values.
-    pub(in crate::napi) fn served_js(&self, js: &Js, what: &str, format: &'static Format) -> JsResult<Value> {
+    pub(in crate::napi) fn served_js(
+        &self,
+        js: &Js,
+        what: &str,
+        format: &'static Format,
+        replay: bool,
+    ) -> JsResult<Value> {
         self.with(what, |live| {
             let mut out = Vec::new();
-            value::write_ascii(&mut out, &Json::Array(live.core.serve(format)));
+            value::write_ascii(&mut out, &Json::Array(served(&mut live.core, format, replay)));
             js.parse_json_owned(out)
         })
     }
@@ -923,10 +929,11 @@ impl Conversation {
         what: &str,
         format: &'static Format,
         end: Option<&[u8]>,
+        replay: bool,
     ) -> JsResult<Value> {
         self.with(what, |live| {
             let mut out = Vec::new();
-            for value in live.core.serve(format) {
+            for value in served(&mut live.core, format, replay) {
                 out.extend_from_slice(b"data: ");
                 value::write_ascii(&mut out, &value);
                 out.extend_from_slice(b"\n\n");
@@ -1061,5 +1068,14 @@ impl Conversation {
     #[napi(getter, ts_return_type = "FormatName")]
     pub fn format<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         glue(env, "Conversation.format", |js| self.format_js(js))
+    }
+}
+
+/// What the conversation writes in `format` now; with `replay`, the response being written
+/// again from its start first (for a client reconnecting to it).
+fn served(core: &mut Core, format: &'static Format, replay: bool) -> Vec<Json> {
+    match replay {
+        true => core.serve_replayed(format),
+        false => core.serve(format),
     }
 }

@@ -39,6 +39,12 @@ pub trait LiveFold {
         None
     }
 
+    /// SSE field names besides `data` whose lines carry the stream's events (a server that
+    /// writes some events under names of their own); none by default.
+    fn sse_data_fields(&self) -> &'static [&'static [u8]] {
+        &[]
+    }
+
     /// Takes up what the fold remembers between values from messages folded before (a
     /// history loaded, going on live), as well as messages can say it. A fold that
     /// remembers nothing the messages do not hold needs nothing here.

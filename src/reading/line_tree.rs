@@ -10,7 +10,8 @@
 //! chain are in file order too.
 
 use crate::reading::format::{Input, ReadOptions};
-use crate::reading::history::{format_error, json_lines, HistoryError, Message};
+use crate::reading::history::{HistoryError, Message};
+use crate::reading::items::{format_error, json_lines};
 use std::collections::HashMap;
 
 use crate::bytes::value::{str_of, Json};

@@ -101,12 +101,18 @@ pub(crate) fn shorten(text: &[u8]) -> String {
 
 /// The first values of `bytes`.
 pub fn sniff(bytes: &[u8]) -> Result<Sniff, Undetected> {
-    sniff_values(bytes, SNIFF_VALUES).map(|(sniffed, _)| sniffed)
+    sniff_values(bytes, SNIFF_VALUES, &[]).map(|(sniffed, _)| sniffed)
 }
 
 /// The first values of `bytes`, and why the first line is not JSON when it is not (the
 /// error when no value tells the format: a text file is not a file of unknown lines).
-pub(crate) fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<Undetected>), Undetected> {
+/// `data_fields`: SSE field names besides `data` whose lines carry events (a server that
+/// writes some events under names of their own: the streams' folds name them).
+pub(crate) fn sniff_values(
+    bytes: &[u8],
+    limit: usize,
+    data_fields: &[&[u8]],
+) -> Result<(Sniff, Option<Undetected>), Undetected> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let window = &bytes[..bytes.len().min(SNIFF_BYTES)];
     let Some(start) = window.iter().position(|b| !b.is_ascii_whitespace()) else {
@@ -154,9 +160,20 @@ pub(crate) fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<
         }
     }
     let first_line = start_line(window, start);
+    // The lines of `data_fields` are data lines too.
+    let field_value = |line: &'_ [u8]| -> Option<usize> {
+        if line.starts_with(b"data:") {
+            return Some(5);
+        }
+        data_fields
+            .iter()
+            .find(|field| line.starts_with(field) && line.get(field.len()) == Some(&b':'))
+            .map(|field| field.len() + 1)
+    };
     let sse = [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
         .iter()
-        .any(|field| window[first_line..].starts_with(field));
+        .any(|field| window[first_line..].starts_with(field))
+        || field_value(&window[first_line..]).is_some();
     let mut values = Vec::new();
     let (mut first_not_json, mut first_error) = (false, None);
     // The 1-based line of each value.
@@ -164,16 +181,38 @@ pub(crate) fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<
     let mut number = 1 + window[..first_line].iter().filter(|&&b| b == b'\n').count();
     if sse {
         let mut data: Option<(Vec<u8>, usize)> = None;
+        // A frame whose data is not JSON (a damaged recording) is looked past, as the
+        // readers look past it; the first one is the error when nothing else is there.
+        let mut not_json: Option<Undetected> = None;
         for line in stream_lines(&window[first_line..]) {
             if line.is_empty() {
                 if let Some((json, at)) = data.take().filter(|(json, _)| json != b"[DONE]") {
-                    values.push(parse_sniffed(&json, at, values.is_empty())?);
-                    numbers.push(at);
+                    let first = values.is_empty() && not_json.is_none();
+                    match parse_sniffed(&json, at, first) {
+                        Ok(value) => {
+                            values.push(value);
+                            numbers.push(at);
+                        }
+                        Err(e) => {
+                            // Events written back to back in one frame tell the format
+                            // as the readers read them: each one.
+                            let found = glued(&json);
+                            if found.is_empty() {
+                                not_json.get_or_insert(e);
+                                first_not_json |= first;
+                            }
+                            for value in found.into_iter().take(limit - values.len()) {
+                                values.push(value);
+                                numbers.push(at);
+                            }
+                        }
+                    }
                     if values.len() == limit {
                         break;
                     }
                 }
-            } else if let Some(rest) = line.strip_prefix(b"data:") {
+            } else if let Some(at) = field_value(line) {
+                let rest = &line[at..];
                 let rest = rest.strip_prefix(b" ").unwrap_or(rest);
                 match &mut data {
                     Some((json, _)) => {
@@ -185,19 +224,23 @@ pub(crate) fn sniff_values(bytes: &[u8], limit: usize) -> Result<(Sniff, Option<
             }
             number += 1;
         }
-        if let Some((json, at)) = data {
+        if let Some((json, at)) = data.filter(|_| values.len() < limit) {
+            // The last frame may be cut short by the window: only a whole value counts.
             if let Ok(value) = value::parse(&json) {
                 values.push(value);
                 numbers.push(at);
-            } else if values.is_empty() {
+            } else if values.is_empty() && not_json.is_none() {
                 parse_sniffed(&json, at, true)?;
             }
         }
+        if first_not_json {
+            first_error = not_json.clone();
+        }
         if values.is_empty() {
-            return Err(Undetected {
+            return Err(not_json.unwrap_or_else(|| Undetected {
                 message: "an SSE capture without a data frame".into(),
                 line: Some(number),
-            });
+            }));
         }
     } else {
         let lines: Vec<&[u8]> = stream_lines(&window[first_line..]);

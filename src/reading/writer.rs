@@ -12,24 +12,28 @@ pub trait LiveWriter {
     /// What the messages gained since the last call (`ended`: the stream ended, every
     /// message is finished), given the chunks changed since then that it asked for
     /// ([`LiveWriter::wants`]).
-    fn write(&mut self, messages: &Folded, ended: bool, touched: &[(usize, usize)]) -> Vec<Json>;
+    fn write(&mut self, messages: &Folded, ended: bool, touched: &[(usize, Option<usize>)]) -> Vec<Json>;
 
-    /// Whether a change to chunk `chunk` of message `message` is for [`LiveWriter::write`]
-    /// to look at (a chunk it has passed already).
-    fn wants(&self, message: usize, chunk: usize) -> bool;
+    /// Whether a change to chunk `chunk` of message `message` (`None`: its id) is for
+    /// [`LiveWriter::write`] to look at (what it has written already).
+    fn wants(&self, messages: &Folded, message: usize, chunk: Option<usize>) -> bool;
 
     /// A message was replaced whole by what its stream said last.
     fn rewritten(&mut self, rewrite: &Rewrite, messages: &Folded);
 
+    /// Forgets what was written of the response being written, so that the next write
+    /// sends it again from its start: for a client reconnecting to it.
+    fn replay(&mut self, messages: &Folded);
+
     /// What was written, as plain JSON, with the chunks changed since the last write.
-    fn save(&self, messages: &Folded, touched: &[(usize, usize)]) -> Json;
+    fn save(&self, messages: &Folded, touched: &[(usize, Option<usize>)]) -> Json;
 
     /// Whether the protocol's end marker is to be written now: once, after the end.
     fn mark_end(&mut self) -> bool;
 }
 
 /// A writer restored from its saved state, and the chunks changed since it last wrote.
-pub type Restored = (Box<dyn LiveWriter>, Vec<(usize, usize)>);
+pub type Restored = (Box<dyn LiveWriter>, Vec<(usize, Option<usize>)>);
 
 /// A row's face for serving live conversations.
 #[derive(Clone, Copy)]

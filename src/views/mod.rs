@@ -1,5 +1,6 @@
 //! Views of the chunk model.
 
+pub mod serde_source;
 pub mod timeline;
 pub mod tool_call;
 pub mod unified;

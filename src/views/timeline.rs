@@ -7,10 +7,11 @@
 //!   (by `isError`), else `cancelled` when the message is finished, else `running`. Its
 //!   title is its tool name, except a `task` call, titled by `args.subagent_type`
 //!   title-cased (`notion_agent` → `Notion Agent`), or `Task` without one.
-//! - A call's `spanId` groups items: the first item of a span is the span's parent when it
-//!   is a `task` call, and the span's later items are its children. A span whose first
-//!   item is not a `task` call has no parent: each of its items is a group of its own, as
-//!   is every item without a span.
+//! - A call's `spanId` groups items of a delegation: in a span that holds a `task` call
+//!   (wherever it comes in the span), the span's first item is the parent and its later
+//!   items (the `task` call among them when it is not first) are its children. A span
+//!   without any `task` call has no owner: each of its items is a group of its own, as is
+//!   every item without a span.
 //!
 //! The texts, arguments and results are generic so that the binding can hand back the
 //! caller's own JavaScript values.
@@ -168,29 +169,29 @@ pub fn build_timeline<T, V>(
     options: TimelineOptions,
 ) -> Vec<TimelineGroup<T, V>> {
     let last_chunk = chunk_count.checked_sub(1);
+    // The spans a task call owns: their items are grouped, under the span's first item.
+    let owned: HashSet<Wtf8> = sources
+        .iter()
+        .filter_map(|source| match source {
+            Source::Call(call) if call.name == "task" => call.span_id.clone(),
+            _ => None,
+        })
+        .collect();
     let mut groups: Vec<TimelineGroup<T, V>> = Vec::new();
-    // Spans whose first item is a task call, with the index of their group.
+    // The group of each owned span seen so far.
     let mut parents: HashMap<Wtf8, usize> = HashMap::new();
-    // Spans whose first item is not a task call: orphans, each promoted.
-    let mut orphaned: HashSet<Wtf8> = HashSet::new();
     for source in sources {
         let span = match &source {
-            Source::Call(call) => call.span_id.clone(),
+            Source::Call(call) => call.span_id.clone().filter(|span| owned.contains(span)),
             Source::Reasoning { .. } => None,
         };
-        let is_task = matches!(&source, Source::Call(call) if call.name == "task");
         let item = item(source, last_chunk, options);
         match span {
             Some(span) if parents.contains_key(&span) => groups[parents[&span]].children.push(item),
-            Some(span) if !orphaned.contains(&span) && is_task => {
-                parents.insert(span, groups.len());
-                groups.push(TimelineGroup {
-                    parent: item,
-                    children: Vec::new(),
-                });
-            }
             span => {
-                orphaned.extend(span);
+                if let Some(span) = span {
+                    parents.insert(span, groups.len());
+                }
                 groups.push(TimelineGroup {
                     parent: item,
                     children: Vec::new(),

@@ -677,27 +677,129 @@ fn text_of(value: &Wtf8) -> Json {
 }
 
 /// A message as a `UIMessage`. Text chunks become `text` parts and thinking chunks
-/// `reasoning` parts (the metadata as `providerMetadata`), both `state: 'done'`; each tool
+/// `reasoning` parts (the metadata as `providerMetadata`, when it is what the SDK's schema
+/// takes: an object of objects), both `state: 'done'`; each tool
 /// call becomes a `tool-<name>` part (`dynamic-tool` with `toolName` when its `meta` says
 /// `dynamic`; the `meta`'s `title`, `providerExecuted`, `toolMetadata` and provider
 /// metadata as the part's), `output-available` with its result,
 /// `output-error` with its result as `errorText` when `isError` is `true` (a result that
-/// is not a string is written as its JSON text), `input-available` without a result.
+/// is not a string is written as its JSON text), `input-available` without a result; an
+/// input or output that is absent is `null` (the SDK's chunks must carry both keys).
 /// System chunks become text parts (of a `system` message). Error chunks, shell output
 /// and a call's `isError` values other than `true`/`false` have no part: they are left
-/// out, as the SDK's own persisted message has no error either. A `step-start` part opens
-/// the message and every step after a tool batch, as the SDK writes them.
+/// out, as the SDK's own persisted message has no error either. An assistant message's
+/// steps each begin with a `step-start` part, as the SDK writes them: the message is one
+/// step, and a new one begins after each tool batch; a step holds at least one part (a
+/// message of error chunks alone has no part at all).
 pub fn write_message(message: &FormatMessage) -> Json {
     let mut parts = Vec::new();
-    let assistant = message.role == MessageRole::Assistant;
-    if assistant {
-        parts.push(Json::object([("type", Json::string("step-start"))]));
+    write_parts(message, &mut parts);
+    Json::Object(vec![
+        (Wtf8::from("id"), Json::string(message.id.as_str())),
+        (
+            Wtf8::from("role"),
+            Json::string(crate::reading::model_json::role_name(message.role)),
+        ),
+        (Wtf8::from("parts"), Json::Array(parts)),
+    ])
+}
+
+/// Messages as the `UIMessage`s a `useChat` client holds: each run of assistant messages
+/// (those between two messages of another role) is one response, one `UIMessage` named
+/// by its first message, its messages one after the other as its steps — as the SDK keeps
+/// a multi-step agent turn. Every other message is its own (see [`write_message`]).
+pub fn write_messages(messages: &[FormatMessage]) -> Vec<Json> {
+    let mut out: Vec<Json> = Vec::new();
+    let mut in_response = false;
+    for message in messages {
+        let assistant = message.role == MessageRole::Assistant;
+        if assistant && in_response {
+            if let Some(Json::Object(fields)) = out.last_mut() {
+                if let Some((_, Json::Array(parts))) = fields.iter_mut().find(|(k, _)| *k == "parts") {
+                    write_parts(message, parts);
+                }
+            }
+        } else {
+            out.push(write_message(message));
+        }
+        in_response = assistant;
     }
-    let mut after_tools = false;
+    out
+}
+
+/// Whether a value is what the SDK's `providerMetadataSchema` takes: an object whose
+/// values are objects.
+pub fn is_provider_metadata(value: &Json) -> bool {
+    match value {
+        Json::Object(fields) => fields.iter().all(|(_, v)| matches!(v, Json::Object(_))),
+        _ => false,
+    }
+}
+
+/// A value a chunk must carry (`input`, `output`): absent is `null`.
+pub fn carried(value: &Json) -> Json {
+    match value {
+        Json::Undefined => Json::Null,
+        other => other.clone(),
+    }
+}
+
+/// A result given as an error, as the SDK's `errorText` holds it.
+pub fn result_error_text(result: &Json) -> Wtf8 {
+    match result {
+        Json::String(text) => text.clone(),
+        other => Wtf8::from_wtf8_unchecked(other.to_json()),
+    }
+}
+
+/// The fields of a call's `meta` that its part (and its stream chunks) carry, as the SDK's
+/// schema takes them: `title` a string, `providerExecuted` a boolean, `toolMetadata` an
+/// object, provider metadata an object of objects.
+pub fn call_meta(meta: Option<&Json>) -> Vec<(&'static str, Json)> {
+    let meta = match meta {
+        Some(Json::Object(meta)) => &meta[..],
+        _ => &[],
+    };
+    let kept = |key: &str| meta.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+    let mut fields = Vec::new();
+    for key in [
+        "title",
+        "providerExecuted",
+        "toolMetadata",
+        "callProviderMetadata",
+        "resultProviderMetadata",
+    ] {
+        let Some(value) = kept(key) else { continue };
+        let fits = match key {
+            "title" => matches!(value, Json::String(_)),
+            "providerExecuted" => matches!(value, Json::Bool(_)),
+            "toolMetadata" => matches!(value, Json::Object(_)),
+            _ => is_provider_metadata(value),
+        };
+        if fits {
+            fields.push((key, value.clone()));
+        }
+    }
+    fields
+}
+
+/// Whether a call's `meta` says it is a dynamic tool.
+pub fn is_dynamic(meta: Option<&Json>) -> bool {
+    meta.and_then(|m| m.get("dynamic")) == Some(&Json::Bool(true))
+}
+
+/// A message's parts, after `parts` (see [`write_message`]).
+fn write_parts(message: &FormatMessage, parts: &mut Vec<Json>) {
+    let assistant = message.role == MessageRole::Assistant;
+    // A step begins before its first part.
+    let mut in_step = false;
     for chunk in &message.chunks {
-        if after_tools && assistant && !matches!(chunk, Chunk::Error { .. }) {
+        if matches!(chunk, Chunk::Error { .. }) {
+            continue;
+        }
+        if assistant && !in_step {
             parts.push(Json::object([("type", Json::string("step-start"))]));
-            after_tools = false;
+            in_step = true;
         }
         match chunk {
             Chunk::Text { text } | Chunk::System { text, .. } => parts.push(Json::object([
@@ -711,19 +813,14 @@ pub fn write_message(message: &FormatMessage) -> Json {
                     (Wtf8::from("text"), text_of(text)),
                     (Wtf8::from("state"), Json::string("done")),
                 ];
-                if let Some(metadata) = metadata.as_ref().filter(|m| !matches!(m, Json::Undefined)) {
+                if let Some(metadata) = metadata.as_ref().filter(|m| is_provider_metadata(m)) {
                     fields.push((Wtf8::from("providerMetadata"), metadata.clone()));
                 }
                 parts.push(Json::Object(fields));
             }
             Chunk::ToolBatch { calls } => {
                 for call in calls {
-                    let meta = match &call.meta {
-                        Some(Json::Object(meta)) => &meta[..],
-                        _ => &[],
-                    };
-                    let kept = |key: &str| meta.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
-                    let mut fields = if kept("dynamic") == Some(&Json::Bool(true)) {
+                    let mut fields = if is_dynamic(call.meta.as_ref()) {
                         vec![
                             (Wtf8::from("type"), Json::string("dynamic-tool")),
                             (Wtf8::from("toolName"), text_of(&call.name)),
@@ -734,39 +831,32 @@ pub fn write_message(message: &FormatMessage) -> Json {
                         vec![(Wtf8::from("type"), Json::String(tag))]
                     };
                     fields.push((Wtf8::from("toolCallId"), text_of(&call.id)));
-                    let input = (Wtf8::from("input"), call.arguments.clone());
+                    let input = (Wtf8::from("input"), carried(&call.arguments));
                     match &call.result {
                         Some((result, Json::Bool(true))) => {
-                            let text = match result {
-                                Json::String(text) => text.clone(),
-                                other => Wtf8::from_wtf8_unchecked(other.to_json()),
-                            };
                             fields.push((Wtf8::from("state"), Json::string("output-error")));
                             fields.push(input);
-                            fields.push((Wtf8::from("errorText"), Json::String(text)));
+                            fields.push((Wtf8::from("errorText"), Json::String(result_error_text(result))));
                         }
                         Some((result, _)) => {
                             fields.push((Wtf8::from("state"), Json::string("output-available")));
                             fields.push(input);
-                            fields.push((Wtf8::from("output"), result.clone()));
+                            fields.push((Wtf8::from("output"), carried(result)));
                         }
                         None => {
                             fields.push((Wtf8::from("state"), Json::string("input-available")));
                             fields.push(input);
                         }
                     }
-                    for key in [
-                        "title",
-                        "providerExecuted",
-                        "toolMetadata",
-                        "callProviderMetadata",
-                        "resultProviderMetadata",
-                    ] {
-                        fields.extend(kept(key).map(|value| (Wtf8::from(key), value.clone())));
-                    }
+                    fields.extend(
+                        call_meta(call.meta.as_ref())
+                            .into_iter()
+                            .map(|(key, value)| (Wtf8::from(key), value)),
+                    );
                     parts.push(Json::Object(fields));
                 }
-                after_tools = true;
+                // The next part begins a new step.
+                in_step = false;
             }
             Chunk::File {
                 media_type,
@@ -788,14 +878,6 @@ pub fn write_message(message: &FormatMessage) -> Json {
             Chunk::Error { .. } => {}
         }
     }
-    Json::Object(vec![
-        (Wtf8::from("id"), Json::string(message.id.as_str())),
-        (
-            Wtf8::from("role"),
-            Json::string(crate::reading::model_json::role_name(message.role)),
-        ),
-        (Wtf8::from("parts"), Json::Array(parts)),
-    ])
 }
 
 /// `UIMessage[]` as messages.

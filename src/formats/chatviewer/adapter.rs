@@ -135,10 +135,12 @@ fn read_line<S: Source>(
     })
 }
 
-/// What Qwen's webui shows of a user row where it differs from the seed's content: the
-/// `systemPayload.displayText` of a record that carries the `hookContext` it replaced;
-/// without a `systemPayload`, the parts' texts with a final user-prompt-submit context
-/// part (the tag lines around a body without tags) left out.
+/// What Qwen's webui shows of a user row where it differs from the seed's content
+/// (`getUserTranscriptDisplayText` of its current `userTranscriptDisplay.ts`):
+/// `systemPayload.displayText` when the payload proves where it came from — the
+/// `hookContext` it replaced, or a final part that is a user-prompt-submit context block
+/// (the tag lines around a body without tags); without a payload object (none, `null`, or
+/// a value that is no object), the parts' texts with such a final part left out.
 fn user_display<S: Source>(
     reader: &Reader<'_, S>,
     item: S::Value,
@@ -146,30 +148,34 @@ fn user_display<S: Source>(
     content: Content<S::Value>,
 ) -> Result<Content<S::Value>, S::Error> {
     let source = reader.source;
+    let mut final_context = false;
+    if let Some(message) = message {
+        let parts = source.get(message, Key::Parts)?;
+        let count = source.array_len(parts)?.unwrap_or(0);
+        if count > 1 {
+            let last = source.element(parts, count - 1)?;
+            let text = source.get(last, Key::Text)?;
+            final_context = source.value_type(text)? == ValueType::String
+                && crate::reading::hook_context::is_context_text(&String::from_utf16_lossy(
+                    &source.units(text)?,
+                ));
+        }
+    }
     let payload = source.get(item, Key::SystemPayload)?;
-    let payload_type = source.value_type(payload)?;
-    if payload_type == ValueType::Object {
+    let is_record = source.value_type(payload)? == ValueType::Object;
+    if is_record {
         let hook = source.get(payload, Key::HookContext)?;
         let display = source.get(payload, Key::DisplayText)?;
-        if source.value_type(hook)? == ValueType::String && source.value_type(display)? == ValueType::String {
+        if source.value_type(display)? == ValueType::String
+            && (source.value_type(hook)? == ValueType::String || final_context)
+        {
             return Ok(Content::Given(display));
         }
     }
     let Content::Joined(mut pieces) = content else {
         return Ok(content);
     };
-    let Some(message) = message else {
-        return Ok(Content::Joined(pieces));
-    };
-    let parts = source.get(message, Key::Parts)?;
-    let count = source.array_len(parts)?.unwrap_or(0);
-    if payload_type != ValueType::Undefined || count < 2 {
-        return Ok(Content::Joined(pieces));
-    }
-    let last = source.get(source.element(parts, count - 1)?, Key::Text)?;
-    if source.value_type(last)? == ValueType::String
-        && crate::reading::hook_context::is_context_text(&String::from_utf16_lossy(&source.units(last)?))
-    {
+    if !is_record && final_context {
         // The last piece is that part's text (every part here had a string text).
         pieces.pop();
     }

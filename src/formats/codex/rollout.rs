@@ -38,7 +38,8 @@ use crate::bytes::wtf8::Wtf8;
 use crate::model::{Chunk, SystemChunkKind};
 use crate::reading::check::{FormatError, Skips, ORPHAN_RESULT};
 use crate::reading::format::{Input, ReadOptions};
-use crate::reading::history::{parse_error, read_block, reader_of, HistoryError, Message};
+use crate::reading::history::{HistoryError, Message};
+use crate::reading::items::{parse_error, read_block, reader_of};
 use crate::reading::lines::{self, Lines};
 use crate::reading::model_json::FormatChunk;
 
@@ -882,7 +883,7 @@ fn format_error(e: FormatError, line: usize) -> HistoryError {
     } else {
         e
     };
-    crate::reading::history::format_error(e)
+    crate::reading::items::format_error(e)
 }
 
 /// Whether the input may be one JSON document spread over lines: its first line opens an

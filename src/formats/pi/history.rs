@@ -6,7 +6,8 @@ use std::io::{Read, SeekFrom};
 use crate::formats::pi::session as pi;
 use crate::reading::check::{FormatError, Skips};
 use crate::reading::format::{Input, ReadOptions};
-use crate::reading::history::{format_error, HistoryError, Message};
+use crate::reading::history::{HistoryError, Message};
+use crate::reading::items::format_error;
 use crate::reading::lines::{self, Lines};
 use crate::reading::model_json::FormatMessage;
 

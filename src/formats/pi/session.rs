@@ -489,8 +489,17 @@ fn assistant_chunks(
     skips: &mut Skips,
 ) -> FormatResult<Vec<FormatChunk>> {
     let provider = provider(message, base)?;
-    let (blocks, content_path) = blocks(message, base)?;
     let mut chunks = Vec::new();
+    if let Some(Json::String(_)) = message.get("content") {
+        // Written by other tools (pi's own messages hold blocks): OpenClaw's UI reads the
+        // string as the message's text, and shows nothing for an empty one.
+        let text = take_string(message, "content");
+        if !text.is_empty() {
+            chunks.push(Chunk::Text { text });
+        }
+        return Ok(chunks);
+    }
+    let (blocks, content_path) = blocks(message, base)?;
     let mut events = Vec::with_capacity(2);
     for (i, block) in blocks.iter_mut().enumerate() {
         let under = |e: FormatError| e.under(&index(&content_path, i));

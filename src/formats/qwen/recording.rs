@@ -146,28 +146,29 @@ pub fn is_context_part(part: &Json) -> bool {
         .unwrap_or(false)
 }
 
-/// What Qwen's transcript view shows of a user record's text: `displayText` when the
-/// record's `systemPayload` has it with its `hookContext`; else the parts' texts joined,
-/// a final context part left out when there is no `systemPayload`. `None` without parts.
+/// What Qwen's transcript view shows of a user record's text (`projectUserTranscriptForDisplay`
+/// in its core's `transcript-records.ts`, as its webui's `userTranscriptDisplay.ts`):
+/// `displayText` when the record's `systemPayload` proves where it came from (the
+/// `hookContext` it replaced, or a final part that is a user-prompt-submit context block);
+/// else the parts' texts joined, such a final part left out when there is no payload object
+/// (none, `null`, or a value that is no object). `None` without parts.
 pub fn user_display_text(record: &Json) -> Option<Wtf8> {
+    let parts = parts(record);
+    let final_context = parts.len() > 1 && is_context_part(&parts[parts.len() - 1]);
     let payload = record
         .get("systemPayload")
         .filter(|p| matches!(p, Json::Object(_)));
     if let Some(payload) = payload {
-        if let (Some(Json::String(_)), Some(Json::String(display))) =
-            (payload.get("hookContext"), payload.get("displayText"))
-        {
-            return Some(display.clone());
+        if let Some(Json::String(display)) = payload.get("displayText") {
+            if matches!(payload.get("hookContext"), Some(Json::String(_))) || final_context {
+                return Some(display.clone());
+            }
         }
     }
-    let parts = parts(record);
     if parts.is_empty() {
         return None;
     }
-    let visible = if record.get("systemPayload").is_none()
-        && parts.len() > 1
-        && is_context_part(&parts[parts.len() - 1])
-    {
+    let visible = if payload.is_none() && final_context {
         &parts[..parts.len() - 1]
     } else {
         parts

@@ -1,6 +1,6 @@
 //! Solar Network "thinking": thoughts made of parts ([`thought`]), read one at a time as
-//! a history, and their SSE stream, folded live (a `thought` event ends the turn and
-//! names it).
+//! a history, and their SSE stream, folded live (a `thought` event ends the turn as it
+//! holds it and names it).
 
 pub mod thought;
 
@@ -8,7 +8,8 @@ use crate::bytes::value::Json;
 use crate::reading::check::{FormatResult, Skips};
 use crate::reading::fold::{Folded, LiveFold};
 use crate::reading::format::{Format, History, Input, ReadOptions};
-use crate::reading::history::{read_items, reader_of, HistoryError, Message};
+use crate::reading::history::{HistoryError, Message};
+use crate::reading::items::{read_items, reader_of};
 use crate::reading::sniff::{is_object, near_nothing, tag_in, Sniff};
 
 /// The `sn` history: one message per thought, read one at a time.
@@ -23,38 +24,59 @@ fn read_history(
     })
 }
 
-/// The `sn-stream` stream.
+/// The `sn-stream` stream: a `thought` event (the persisted message) ends the turn as it
+/// holds it and names it: the streamed message is replaced where they differ, as Solar
+/// Network's guide says a client must do, so what was shown live is what a reload shows.
 #[derive(Debug, Default)]
 pub struct SnStream;
 
 impl LiveFold for SnStream {
+    /// The server writes the topic and the final thought as SSE fields of their own
+    /// (`topic: {…}`, `thought: {…}`), not as `data:` frames.
+    fn sse_data_fields(&self) -> &'static [&'static [u8]] {
+        &[b"topic", b"thought"]
+    }
+
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
         if !matches!(value, Json::Object(_)) {
             return skips.skip(line, "a value that is not an object");
         }
-        match value.get("type") {
-            Some(Json::String(kind)) if thought::is_stream_type(kind) => {}
+        let kind = match value.get("type") {
+            Some(Json::String(kind)) if thought::is_stream_type(kind) => kind,
             Some(Json::String(kind)) => {
                 return skips.skip(line, format_args!("unknown event type \"{kind}\""))
             }
             _ => return skips.skip(line, "an event without a \"type\""),
+        };
+        if *kind != "thought" {
+            for event in thought::stream_events(&value)? {
+                out.apply(event);
+            }
+            return Ok(());
         }
-        let events = thought::stream_events(&value)?;
-        let is_thought = value
-            .get("type")
-            .and_then(Json::as_str)
-            .is_some_and(|t| *t == "thought");
-        for event in events {
-            out.apply(event);
+        // The persisted message: what the conversation holds from now on, and what a
+        // reload shows. The streamed message becomes it (replaced where they differ: a
+        // frame lost in transit, one the reader could not use).
+        let thought = match thought::read_thought(value.get("data").unwrap_or(&Json::Undefined)) {
+            Ok(thought) => thought,
+            // Solar Network's own client passes over a thought it cannot parse: the turn
+            // ends as it streamed (counted; refused under strict, naming the field).
+            Err(e) if skips.strict => return Err(e.under("data")),
+            Err(_) => {
+                skips.skip(line, "a thought that cannot be read (the streamed message stays)")?;
+                out.end(None);
+                return Ok(());
+            }
+        };
+        if out.open_role() == Some(thought.role) {
+            out.replace_open(thought.chunks);
+        } else {
+            out.begin(thought.role, None);
+            for chunk in thought.chunks {
+                out.push_chunk(chunk);
+            }
         }
-        if is_thought {
-            let id = value
-                .get("data")
-                .and_then(|d| d.get("id"))
-                .and_then(Json::as_str)
-                .map(|id| id.to_string_lossy().into_owned());
-            out.end(id);
-        }
+        out.end(Some(thought.id));
         Ok(())
     }
 }

@@ -5,8 +5,10 @@
 //! part is a `text-delta` (so consecutive ones coalesce), a FunctionCall a `tool-call`
 //! (its `arguments` JSON string parsed when it is valid JSON, else kept as the string), a
 //! FunctionResult a `tool-result` landing on its call by `callId`. Part types are `0`, `1`,
-//! `2` or their names, roles `0` / `1` or `Assistant` / `User`; keys are camelCase, or
-//! snake_case through the gateway. Unknown part types are skipped.
+//! `2` or their names, roles `0` / `1` or `Assistant` / `User`; keys are camelCase,
+//! snake_case through the gateway, or PascalCase as the server's own `data:` frames
+//! serialize `SnFunctionCall` and `SnFunctionResult` (.NET's defaults). Unknown part types
+//! are skipped.
 
 use std::collections::HashMap;
 
@@ -16,7 +18,7 @@ use crate::reducer::append_event;
 
 use crate::bytes::value::{self, Json, ParseErrorKind};
 use crate::bytes::wtf8::Wtf8;
-use crate::reading::check::{array, either, index, join, object, string, wrong, FormatError, FormatResult};
+use crate::reading::check::{array, index, join, object, string, wrong, FormatError, FormatResult};
 use crate::reading::model_json::{chunk_json, FormatEvent, FormatMessage};
 
 /// What a part is.
@@ -47,6 +49,22 @@ fn folded(name: &Wtf8) -> Vec<u8> {
         .collect()
 }
 
+/// The member of `object` under the first of `keys` it has (the casings one field is
+/// written in), and that key; the first key when it has none (to name it in an error).
+fn member<'a>(object: &'a Json, keys: &[&'static str]) -> (Option<&'a Json>, &'static str) {
+    keys.iter()
+        .find_map(|&key| object.get(key).map(|value| (Some(value), key)))
+        .unwrap_or((None, keys[0]))
+}
+
+/// A string member under any of `keys`, as [`string`] checks one.
+fn string_of<'a>(object: &'a Json, keys: &[&'static str], path: &str) -> FormatResult<&'a Wtf8> {
+    let (value, key) = member(object, keys);
+    value
+        .and_then(Json::as_str)
+        .ok_or_else(|| wrong(join(path, key), "a string", value))
+}
+
 /// `None` for a part type this version does not know.
 fn part_type(value: Option<&Json>, path: &str) -> FormatResult<Option<PartType>> {
     Ok(match value {
@@ -67,7 +85,7 @@ fn part_type(value: Option<&Json>, path: &str) -> FormatResult<Option<PartType>>
 }
 
 fn role(thought: &Json) -> FormatResult<MessageRole> {
-    let value = thought.get("role");
+    let value = member(thought, &["role", "Role"]).0;
     let role = match value {
         Some(Json::Number(n)) => match &**n {
             "0" => Some(MessageRole::Assistant),
@@ -115,45 +133,50 @@ fn parse_arguments(arguments: Option<&Json>, path: &str) -> FormatResult<Json> {
 pub fn call_event(call: &Json, path: &str) -> FormatResult<FormatEvent> {
     object(call, path)?;
     Ok(AgentEvent::ToolCall {
-        id: string(call, "id", path)?.clone(),
-        name: string(call, "name", path)?.clone(),
-        arguments: parse_arguments(call.get("arguments"), path)?,
+        id: string_of(call, &["id", "Id"], path)?.clone(),
+        name: string_of(call, &["name", "Name"], path)?.clone(),
+        arguments: parse_arguments(member(call, &["arguments", "Arguments"]).0, path)?,
     })
 }
 
 /// A `functionResult` (an `SnFunctionResult`) as a `tool-result` event.
 pub fn result_event(result: &Json, path: &str) -> FormatResult<FormatEvent> {
     object(result, path)?;
-    let (call_id, call_key) = either(result, ["callId", "call_id"]);
-    let tool_call_id = call_id
-        .and_then(Json::as_str)
-        .ok_or_else(|| wrong(join(path, call_key), "a string", call_id))?;
-    let (is_error, _) = either(result, ["isError", "is_error"]);
+    let tool_call_id = string_of(result, &["callId", "call_id", "CallId"], path)?;
+    let (is_error, _) = member(result, &["isError", "is_error", "IsError"]);
     Ok(AgentEvent::ToolResult {
         tool_call_id: tool_call_id.clone(),
-        result: result.get("result").cloned().unwrap_or(Json::Null),
+        result: member(result, &["result", "Result"])
+            .0
+            .cloned()
+            .unwrap_or(Json::Null),
         is_error: is_error.cloned().unwrap_or(Json::Bool(false)),
     })
 }
 
 fn part_events(part: &Json, path: &str) -> FormatResult<Option<FormatEvent>> {
     object(part, path)?;
-    let nested = |keys: [&'static str; 2]| {
-        let (value, key) = either(part, keys);
+    let nested = |keys: &[&'static str]| {
+        let (value, key) = member(part, keys);
         (value.unwrap_or(&Json::Null), join(path, key))
     };
-    Ok(match part_type(part.get("type"), path)? {
-        Some(PartType::Text) => match part.get("text") {
-            None | Some(Json::Null) => None,
-            Some(Json::String(text)) => Some(AgentEvent::TextDelta { delta: text.clone() }),
-            other => return Err(wrong(join(path, "text"), "a string", other)),
+    let (kind, kind_key) = member(part, &["type", "Type"]);
+    let kind = part_type(kind, path).map_err(|e| match kind_key {
+        "type" => e,
+        _ => FormatError::new(join(path, kind_key), e.problem),
+    })?;
+    Ok(match kind {
+        Some(PartType::Text) => match member(part, &["text", "Text"]) {
+            (None | Some(Json::Null), _) => None,
+            (Some(Json::String(text)), _) => Some(AgentEvent::TextDelta { delta: text.clone() }),
+            (other, key) => return Err(wrong(join(path, key), "a string", other)),
         },
         Some(PartType::FunctionCall) => {
-            let (call, call_path) = nested(["functionCall", "function_call"]);
+            let (call, call_path) = nested(&["functionCall", "function_call", "FunctionCall"]);
             Some(call_event(call, &call_path)?)
         }
         Some(PartType::FunctionResult) => {
-            let (result, result_path) = nested(["functionResult", "function_result"]);
+            let (result, result_path) = nested(&["functionResult", "function_result", "FunctionResult"]);
             Some(result_event(result, &result_path)?)
         }
         None => None,
@@ -163,12 +186,15 @@ fn part_events(part: &Json, path: &str) -> FormatResult<Option<FormatEvent>> {
 /// An `SnThinkingThought` as a message.
 pub fn read_thought(thought: &Json) -> FormatResult<FormatMessage> {
     object(thought, "")?;
-    let id = string(thought, "id", "")?.to_string_lossy().into_owned();
+    let id = string_of(thought, &["id", "Id"], "")?
+        .to_string_lossy()
+        .into_owned();
     let role = role(thought)?;
     // Indexed: a thought can hold any number of calls and results.
     let mut chunks = IndexedChunks::new();
-    for (i, part) in array(thought, "parts", "")?.iter().enumerate() {
-        if let Some(event) = part_events(part, &index("parts", i))? {
+    let parts_key = member(thought, &["parts", "Parts"]).1;
+    for (i, part) in array(thought, parts_key, "")?.iter().enumerate() {
+        if let Some(event) = part_events(part, &index(parts_key, i))? {
             let Ok(()) = append_event(&mut chunks, event);
         }
     }

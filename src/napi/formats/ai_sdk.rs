@@ -18,8 +18,10 @@ use super::super::conversation::{self, Conversation};
 use super::super::json_bridge::Bridge;
 use super::super::json_bridge::{array_of, give, give_messages, object_of, within};
 use super::super::raw::call::caught;
-use super::super::raw::js::{Js, JsResult, Value as JsHandle};
+use super::super::raw::js::{Js, JsError, JsResult, Value as JsHandle};
+use super::super::registry::optional_boolean;
 use super::super::stream::glue;
+use crate::reading::source::ValueType;
 
 fn events_of(
     b: &Bridge,
@@ -123,7 +125,10 @@ pub fn ai_sdk_from_message(env: &Env, message: Unknown) -> Result<Unknown<'stati
     })
 }
 
-/// `aiSdk.fromMessage` for each message.
+/// The messages as the `UIMessage`s a `useChat` client holds: each run of assistant
+/// messages (between two messages of another role) one `UIMessage`, named by its first
+/// message, whose steps are its messages, as `Conversation.toUIMessageStream()` writes
+/// them; every other message as `aiSdk.fromMessage` writes it.
 #[napi(
     namespace = "aiSdk",
     js_name = "fromMessages",
@@ -135,8 +140,7 @@ pub fn ai_sdk_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'sta
         let b = Bridge::new(env, "aiSdk.fromMessages")?;
         let json = array_of(&b, messages.raw(), "messages")?;
         let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
-        let written = messages.iter().map(ai_sdk::write_message).collect();
-        give(&b, env, &Json::Array(written))
+        give(&b, env, &Json::Array(ai_sdk::write_messages(&messages)))
     })
 }
 
@@ -154,20 +158,42 @@ fn at_element(i: usize, mut error: FormatError) -> FormatError {
 const CHUNKS: &str = "Conversation.toUIMessageChunks";
 const STREAM: &str = "Conversation.toUIMessageStream";
 
-fn ui_chunks(js: &Js, c: &Conversation) -> JsResult<JsHandle> {
-    c.served_js(js, CHUNKS, &AI_SDK)
+fn ui_chunks(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
+    let replay = replay_option(js, options)?;
+    c.served_js(js, CHUNKS, &AI_SDK, replay)
 }
 
-fn ui_stream(js: &Js, c: &Conversation) -> JsResult<JsHandle> {
-    c.served_sse_js(js, STREAM, &AI_SDK, Some(b"[DONE]"))
+fn ui_stream(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
+    let replay = replay_option(js, options)?;
+    c.served_sse_js(js, STREAM, &AI_SDK, Some(b"[DONE]"), replay)
+}
+
+/// `toUIMessageChunks` / `toUIMessageStream`'s options: whether to replay the response.
+fn replay_option(js: &Js, options: JsHandle) -> JsResult<bool> {
+    match js.value_type(options)? {
+        ValueType::Undefined => Ok(false),
+        ValueType::Object => optional_boolean(js, options, c"replay"),
+        got => Err(JsError::Type(format!(
+            "options must be an object, got {}",
+            got.name()
+        ))),
+    }
+}
+
+/// An optional argument's handle, or `undefined`.
+fn or_undefined(js: &Js, value: JsHandle) -> JsResult<JsHandle> {
+    match value.is_null() {
+        true => js.undefined(),
+        false => Ok(value),
+    }
 }
 
 unsafe extern "C" fn raw_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { conversation::method(env, info, CHUNKS, |js, c, []| ui_chunks(js, c)) }
+    unsafe { conversation::method(env, info, CHUNKS, |js, c, [options]| ui_chunks(js, c, options)) }
 }
 
 unsafe extern "C" fn raw_stream(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { conversation::method(env, info, STREAM, |js, c, []| ui_stream(js, c)) }
+    unsafe { conversation::method(env, info, STREAM, |js, c, [options]| ui_stream(js, c, options)) }
 }
 
 /// `Conversation`'s methods that serve a `useChat` frontend.
@@ -176,24 +202,52 @@ pub const CONVERSATION_METHODS: [conversation::Method; 2] = [
     (c"toUIMessageStream", raw_stream),
 ];
 
+/// Options of `toUIMessageChunks` / `toUIMessageStream`.
+#[allow(dead_code)]
+#[napi(object, js_name = "UIMessageStreamOptions")]
+pub struct UIMessageStreamOptions {
+    /// Write the last response again from its `start` before what is new: for a client
+    /// that reconnects to it (`useChat`'s `resumeStream()`, `resume: true`), whose
+    /// transport takes a resumed stream as the response replayed from its start. What it
+    /// had read of it before is replaced, whatever it was.
+    pub replay: Option<bool>,
+}
+
 #[napi]
 impl Conversation {
     /// What the conversation gained since the last call, as AI SDK UI message stream
-    /// chunks, for a `useChat` frontend: each assistant message a UI message (`start` …
-    /// `finish`), its parts closed once it is done (a later message began, or `end`).
-    /// The SDK's `readUIMessageStream` makes of them what `aiSdk.fromMessage` gives.
+    /// chunks, for a `useChat` frontend: each response (a run of assistant messages) one
+    /// UI message (`start` … `finish`), its messages as steps, its parts closed once done
+    /// (a message of another role began, or `end`). `useChat` (and `readUIMessageStream`)
+    /// make of them what `aiSdk.fromMessages` gives. With `replay`, the last response is
+    /// written again from its `start` first: for a client reconnecting to it.
     #[napi(
         js_name = "toUIMessageChunks",
+        ts_args_type = "options?: UIMessageStreamOptions",
         ts_return_type = "Array<{ type: string; [key: string]: unknown }>"
     )]
-    pub fn to_ui_message_chunks<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        glue(env, CHUNKS, |js| ui_chunks(js, self))
+    pub fn to_ui_message_chunks<'env>(
+        &self,
+        env: &'env Env,
+        options: Option<Unknown<'env>>,
+    ) -> Result<Unknown<'env>> {
+        let options = options.map_or(std::ptr::null_mut(), |o| o.raw());
+        glue(env, CHUNKS, |js| ui_chunks(js, self, or_undefined(js, options)?))
     }
 
     /// `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
     /// `data: [DONE]` once after `end`), as `useChat`'s transport reads them.
-    #[napi(js_name = "toUIMessageStream", ts_return_type = "string")]
-    pub fn to_ui_message_stream<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        glue(env, STREAM, |js| ui_stream(js, self))
+    #[napi(
+        js_name = "toUIMessageStream",
+        ts_args_type = "options?: UIMessageStreamOptions",
+        ts_return_type = "string"
+    )]
+    pub fn to_ui_message_stream<'env>(
+        &self,
+        env: &'env Env,
+        options: Option<Unknown<'env>>,
+    ) -> Result<Unknown<'env>> {
+        let options = options.map_or(std::ptr::null_mut(), |o| o.raw());
+        glue(env, STREAM, |js| ui_stream(js, self, or_undefined(js, options)?))
     }
 }

@@ -224,6 +224,31 @@ pub struct SnGatewayFunctionResult {
     pub is_error: bool,
 }
 
+/// `SnFunctionCall` as the server's own `data:` frames spell it (.NET's default names).
+#[allow(dead_code)]
+#[napi(object, js_name = "SnServerFunctionCall")]
+pub struct SnServerFunctionCall {
+    #[napi(js_name = "Id")]
+    pub id: String,
+    #[napi(js_name = "Name")]
+    pub name: String,
+    /// The arguments as a JSON string (parsed when read, if it is valid JSON).
+    #[napi(js_name = "Arguments")]
+    pub arguments: String,
+}
+
+/// `SnFunctionResult` as the server's own `data:` frames spell it (.NET's default names).
+#[allow(dead_code)]
+#[napi(object, js_name = "SnServerFunctionResult")]
+pub struct SnServerFunctionResult {
+    #[napi(js_name = "CallId")]
+    pub call_id: String,
+    #[napi(js_name = "Result", ts_type = "unknown")]
+    pub result: JsonValue,
+    #[napi(js_name = "IsError")]
+    pub is_error: bool,
+}
+
 /// One part of a thought.
 #[allow(dead_code)]
 #[napi(object)]
@@ -284,15 +309,20 @@ pub enum SnStreamEvent {
         data: JsonValue,
     },
     /// → `tool-call`.
-    FunctionCall { data: SnFunctionCall },
+    FunctionCall {
+        #[napi(ts_type = "SnFunctionCall | SnServerFunctionCall")]
+        data: JsonValue,
+    },
     /// → `tool-result`.
     FunctionResult {
-        #[napi(ts_type = "SnFunctionResult | SnGatewayFunctionResult")]
+        #[napi(ts_type = "SnFunctionResult | SnGatewayFunctionResult | SnServerFunctionResult")]
         data: JsonValue,
     },
     /// The conversation's title → nothing.
     Topic { data: String },
-    /// The persisted message, last → nothing; check it with `sn.reconcile`.
+    /// The persisted message, last (the server writes it as a `thought:` field of its own)
+    /// → nothing; check it with `sn.reconcile`. A live `sn-stream` conversation ends the
+    /// turn as it holds it.
     Thought {
         #[napi(ts_type = "SnThinkingThought | SnGatewayThought")]
         data: JsonValue,

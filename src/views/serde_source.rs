@@ -1,4 +1,4 @@
-//! [`Source`] over `serde_json` values, for Rust callers and tests.
+//! [`Source`] over `serde_json` values, for Rust callers of the webui adapters and tests.
 //!
 //! JSON has no `undefined`: a missing key reads as `None`. Dates are the caller's
 //! business (JavaScript's date parsing is not reimplemented here): the source is built

@@ -1,0 +1,95 @@
+// A lab capture reduced to a fixture that may be committed: the tool's own texts (system
+// prompt, tool descriptions, injected reminders, long texts never sent) are replaced, what
+// is ours (prompts, answers, command output) stays byte for byte, a torn last line is
+// handled, and a tool text the reducer cannot cut out makes it refuse to write anything.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+import { reduceCapture } from '../lab/reduce.mjs'
+import { SCENARIOS } from '../lab/scenarios.mjs'
+
+const SYSTEM = 'You are a very particular coding agent who always answers in the voice of a lighthouse keeper at dawn.'
+const TOOL_DESC = 'Runs a shell command in the user\u2019s workspace and returns whatever it printed to standard output.'
+const REMINDER = '<system-reminder>Remember the lighthouse rules: never mention the fog horn to anyone at all.</system-reminder>'
+const UNSENT = 'Sub-agent instructions the tool keeps in its file but never sends: '.repeat(5)
+const prompt = SCENARIOS.tool.prompt
+const answer = SCENARIOS.tool.scripts.tool[1].text
+
+function capture() {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-reduce-'))
+  const body = {
+    model: 'm',
+    system: [{ type: 'text', text: SYSTEM }],
+    tools: [{ name: 'Bash', description: TOOL_DESC, input_schema: { type: 'object' } }],
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: REMINDER }, { type: 'text', text: prompt }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'lab-tool-output\nnotes.txt\n' }] },
+    ],
+  }
+  writeFileSync(join(dir, 'requests.jsonl'), JSON.stringify({ rule: 'script', body }) + '\n')
+  writeFileSync(join(dir, 'run.json'), JSON.stringify({ tool: 'claude', version: '1', scenario: 'tool', status: 'captured' }))
+  mkdirSync(join(dir, 'files', 'projects'), { recursive: true })
+  const lines = [
+    // the system prompt as one JSON string (as JSON.stringify writes it), and ASCII-escaped
+    JSON.stringify({ type: 'api-request-blob', system: SYSTEM, tools: [{ description: TOOL_DESC }] }),
+    JSON.stringify({ type: 'attachment', text: TOOL_DESC }).replace('\u2019', '\\u2019'),
+    // the reminder joined into a longer string of the tool's own
+    JSON.stringify({ type: 'attachment', rendered: `Context:\n${REMINDER}\nEnd of context.` }),
+    JSON.stringify({ type: 'user', message: { content: prompt } }),
+    JSON.stringify({ type: 'user', toolUseResult: { stdout: 'lab-tool-output\nnotes.txt\n' } }),
+    JSON.stringify({ type: 'meta', instructions: UNSENT }),
+    JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: answer }] } }),
+  ]
+  const file = lines.join('\n') + '\n' + JSON.stringify({ type: 'system', text: SYSTEM }).slice(0, -3)
+  writeFileSync(join(dir, 'files', 'projects', 's.jsonl'), file)
+  writeFileSync(join(dir, 'stream.jsonl'), lines.slice(3).join('\n') + '\n')
+  return dir
+}
+
+test('the tool\'s texts go, ours stay byte for byte, a torn last line included', () => {
+  const dir = capture()
+  const to = join(dir, 'fixture')
+  try {
+    const r = reduceCapture(dir, to)
+    assert.equal(r.ok, true, JSON.stringify(r.leaks))
+    assert.deepEqual(r.files.sort(), ['files/projects/s.jsonl', 'run.json', 'stream.jsonl'])
+    assert.ok(!existsSync(join(to, 'requests.jsonl')), 'the requests are never part of a fixture')
+    const out = readFileSync(join(to, 'files', 'projects', 's.jsonl'), 'utf8')
+    for (const secret of ['lighthouse', 'Runs a shell command', 'never sends', 'fog horn']) assert.ok(!out.includes(secret), secret)
+    const lines = out.split('\n')
+    assert.match(lines[0], /^\{"type":"api-request-blob","system":"\[removed:[0-9a-f]{8}\]","tools":\[\{"description":"\[removed:[0-9a-f]{8}\]"\}\]\}$/)
+    assert.match(lines[2], /^\{"type":"attachment","rendered":"\[removed:[0-9a-f]{8}\]"\}$/, 'a string that held a tool text goes whole')
+    const original = readFileSync(join(dir, 'files', 'projects', 's.jsonl'), 'utf8').split('\n')
+    assert.equal(lines[3], original[3], 'our prompt')
+    assert.equal(lines[4], original[4], 'our command output')
+    assert.equal(lines[6], original[6], 'our answer')
+    assert.match(lines[7], /^\{"type":"system","text":"\[removed:[0-9a-f]{8}\]$/, 'the torn line keeps its tear')
+    const stream = readFileSync(join(to, 'stream.jsonl'), 'utf8').split('\n')
+    const streamBefore = readFileSync(join(dir, 'stream.jsonl'), 'utf8').split('\n')
+    assert.deepEqual([stream[0], stream[1], stream[3]], [streamBefore[0], streamBefore[1], streamBefore[3]])
+    assert.match(stream[2], /^\{"type":"meta","instructions":"\[removed:[0-9a-f]{8}\]"\}$/, 'a long text never sent goes too')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a tool text it cannot cut out makes it write nothing and say where', () => {
+  const dir = capture()
+  const to = join(dir, 'fixture')
+  try {
+    // The system prompt with every letter "a" written as \u0061: the same string once
+    // parsed, in a form the reducer does not search for.
+    const sneaky = JSON.stringify({ type: 'x', text: SYSTEM }).replaceAll('a', '\\u0061')
+    writeFileSync(join(dir, 'files', 'projects', 'other.jsonl'), sneaky + '\n')
+    const r = reduceCapture(dir, to)
+    assert.equal(r.ok, false)
+    assert.ok(r.leaks.some((l) => l.file === 'files/projects/other.jsonl'))
+    assert.ok(!existsSync(to), 'nothing written')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -1,0 +1,51 @@
+// The versions the full lab runs, and why each one. Codex: one per rollout generation the
+// registry still holds; the others: the oldest that points at a local endpoint, a middle
+// one, the latest.
+
+export const MATRIX = {
+  codex: [
+    ['0.1.2504172351', 'the TypeScript CLI (single-JSON rollouts)'],
+    ['0.20.0', 'Rust, bare SessionMeta / ResponseItem lines (before the envelope)'],
+    ['0.34.0', 'the last bare-line generation before the {type, payload} envelope'],
+    ['0.39.0', 'the {timestamp, type, payload} envelope'],
+    ['0.138.0', 'the envelope with agent_reasoning events (before 0.139)'],
+    ['0.139.0', 'reasoning only in response_item; base_instructions'],
+    ['0.144.1', 'world_state lines'],
+    ['0.146.1', 'the last before item_completed'],
+    ['0.147.0', 'event_msg item_completed with PascalCase items, ordinal'],
+    ['0.149.1', 'item_completed settled'],
+    ['0.171.0', 'the latest'],
+  ],
+  claude: [
+    ['2.0.0', 'the first 2.0'],
+    ['2.1.1', 'an early 2.1'],
+    ['2.1.197', 'a middle 2.1'],
+    ['2.1.332', 'the latest'],
+  ],
+  copilot: [
+    ['0.0.423', 'the last 0.0: no BYOK, asks for a GitHub sign-in'],
+    ['1.0.6', 'no BYOK yet'],
+    ['1.0.7', 'the first after 1.0.6'],
+    ['1.0.10', 'BYOK, on Node 24 from the registry (it refuses Node 20)'],
+    ['1.0.11', 'BYOK on Node 20'],
+    ['1.0.20', 'an early BYOK version'],
+    ['1.0.50', 'a middle 1.0'],
+    ['1.0.102', 'the latest'],
+  ],
+  'copilot-anthropic': [['1.0.102', 'the latest, speaking the Messages API']],
+  'copilot-chat': [['1.0.102', 'the latest, speaking chat completions']],
+  pi: [
+    ['0.37.8', 'an older pi'],
+    ['0.73.1', 'the latest'],
+  ],
+  qwen: [
+    ['0.15.10', 'an older Qwen Code'],
+    ['0.24.4', 'the latest'],
+  ],
+}
+
+/** The small set a quick run (and a future offline test) uses: one version per tool. */
+export const QUICK = {
+  tools: { codex: ['0.171.0'], claude: ['2.1.332'], copilot: ['1.0.102'], pi: ['0.73.1'], qwen: ['0.24.4'] },
+  scenarios: ['text', 'tool', 'unicode'],
+}

@@ -1,0 +1,173 @@
+// The scripted scenarios, in no tool's words: each is a prompt carrying a marker and the
+// model turns that answer it (see server/script.mjs for how a request finds its turn).
+// A turn: `thinking` ({text, signature?, summary?[], raw?}), `text` (a string, or the
+// exact deltas as an array), `calls` ({tool: 'shell', cmd} | {tool: 'task', prompt} |
+// {tool: 'raw', name, args}), `usage` ({input, output}), `stall` (stop mid-text and hold
+// the response open), `rawSplit` (cut multi-byte characters between TCP writes), `chunk`
+// (code points per delta).
+
+const think = (text, n = 1) => ({ text, signature: `lab-sig-${n}-${'A'.repeat(16)}`, summary: [text] })
+
+const LONG_LINE = 'The quick brown fox jumps over the lazy dog; 0123456789. '
+const longText = (bytes) => {
+  const out = []
+  let size = 0
+  for (let i = 0; size < bytes; i++) {
+    const line = `${String(i).padStart(5, '0')} ${LONG_LINE.repeat(2)}\n`
+    out.push(line)
+    size += line.length
+  }
+  return out.join('')
+}
+
+/**
+ * `expect` says what the model server must have seen for the run to have done what the
+ * scenario is for: `steps` (a script name → the step it must reach: the tool result came
+ * back), `rules` (a compaction), `stall` (the abort happened while streaming).
+ * @type {Record<string, {about: string, prompt: string, scripts: Record<string, any[]>, expect?: {steps?: Record<string, number>, rules?: string[], stall?: boolean}, abort?: boolean, compact?: boolean, subagent?: boolean, summaryMarker?: string}>}
+ */
+export const SCENARIOS = {
+  text: {
+    about: 'one plain text answer',
+    expect: { steps: { text: 0 } },
+    prompt: '[lab:text] Say hello and describe the lab in two short paragraphs.',
+    scripts: {
+      text: [{ text: 'Hello from the lab.\n\nThis answer is **scripted**: it has two paragraphs and `code`.' }],
+    },
+  },
+  thinking: {
+    about: 'thinking with a signature (Anthropic) / reasoning summary and encrypted content (Responses), then text',
+    expect: { steps: { thinking: 0 } },
+    prompt: '[lab:thinking] Think first, then answer: what is 6 × 7?',
+    scripts: {
+      thinking: [
+        {
+          thinking: { ...think('The user asks for 6 × 7. That is 42.'), raw: 'Raw reasoning: 6 * 7 = 42.' },
+          text: '6 × 7 = **42**.',
+        },
+      ],
+    },
+  },
+  tool: {
+    about: 'a shell call the agent really runs, then text',
+    expect: { steps: { tool: 1 } },
+    prompt: '[lab:tool] List the files here with a shell command.',
+    scripts: {
+      tool: [
+        {
+          thinking: think('I should run ls.', 2),
+          text: 'I will list the files.',
+          calls: [{ tool: 'shell', cmd: 'echo lab-tool-output; ls -1' }],
+        },
+        { text: 'The folder holds `notes.txt`; the command printed lab-tool-output.' },
+      ],
+    },
+  },
+  parallel: {
+    about: 'two shell calls in one model turn',
+    expect: { steps: { parallel: 1 } },
+    prompt: '[lab:parallel] Run two commands at once.',
+    scripts: {
+      parallel: [
+        {
+          text: 'Running both.',
+          calls: [
+            { tool: 'shell', cmd: 'echo first-call' },
+            { tool: 'shell', cmd: 'echo second-call' },
+          ],
+        },
+        { text: 'Both commands ran: first-call and second-call.' },
+      ],
+    },
+  },
+  'failing-tool': {
+    about: 'a command that fails, a call of a tool that does not exist, then text',
+    expect: { steps: { 'failing-tool': 2 } },
+    prompt: '[lab:failing-tool] Read a file that is not there.',
+    scripts: {
+      'failing-tool': [
+        { calls: [{ tool: 'shell', cmd: 'cat /nonexistent/lab-missing-file' }] },
+        { calls: [{ tool: 'raw', name: 'lab_no_such_tool', args: { x: 1 } }] },
+        { text: 'The file does not exist, and that tool is not available.' },
+      ],
+    },
+  },
+  abort: {
+    about: 'the client is stopped while the answer streams (SIGINT, then SIGKILL)',
+    expect: { stall: true },
+    prompt: '[lab:abort] Write a long story slowly.',
+    abort: true,
+    scripts: {
+      abort: [{ text: 'Once upon a time, in a lab far away, a stream began and ', stall: true, delayMs: 30 }],
+    },
+  },
+  compact: {
+    about: 'the context fills up (large usage reported, small limits set) and the tool compacts',
+    expect: { rules: ['compaction'] },
+    prompt: '[lab:compact] Run a command, then keep going.',
+    compact: true,
+    summaryMarker: 'after-compaction',
+    scripts: {
+      compact: [
+        {
+          text: 'Running a command first.',
+          calls: [{ tool: 'shell', cmd: 'echo before-compaction' }],
+          usage: { input: 195000, output: 900 },
+        },
+        { text: 'Still going before the compaction.', calls: [{ tool: 'shell', cmd: 'echo still-going' }], usage: { input: 198000, output: 900 } },
+        { text: 'Finished before any compaction.' },
+      ],
+      'after-compaction': [{ text: 'Resumed after the compaction: the work is done.' }],
+    },
+  },
+  subagent: {
+    about: 'a sub-agent (Claude Code Task, Codex spawn_agent, Copilot task) that runs a command of its own',
+    expect: { steps: { sub: 1, subagent: 1 } },
+    prompt: '[lab:subagent] Ask a sub-agent to find the answer.',
+    subagent: true,
+    scripts: {
+      subagent: [
+        { text: 'Delegating.', calls: [{ tool: 'task', prompt: '[lab:sub] Run one command and report.', description: 'lab sub-agent' }] },
+        { text: 'The sub-agent reported back: 42.', calls: [{ tool: 'wait' }] },
+      ],
+      sub: [
+        { text: 'Sub-agent running a command.', calls: [{ tool: 'shell', cmd: 'echo from-sub-agent' }] },
+        { text: 'Sub-agent result: 42.' },
+      ],
+    },
+  },
+  unicode: {
+    about: 'emoji, CJK, combining marks, graphemes (ZWJ, a flag, a combining mark) cut between deltas, bytes of characters cut between TCP writes',
+    expect: { steps: { unicode: 1 } },
+    prompt: '[lab:unicode] Grüße! Antworte mit 漢字 und 😀.',
+    scripts: {
+      unicode: [
+        {
+          thinking: think('Denken: ünïcødé 漢字 🧪', 3),
+          text: ['Grüße ', 'e', '\u0301', ' — 👩\u200d', '👩\u200d👧 ', '漢', '字 ', '😀', ' Ω≈ç√ 🇫', '🇷 end'],
+          calls: [{ tool: 'shell', cmd: "printf 'ünïcødé 漢字 😀\\n'" }],
+        },
+        { text: 'Übersicht: 漢字 ✓ — 😀 e\u0301 🇫🇷', rawSplit: true },
+      ],
+    },
+  },
+  surrogates: {
+    about: 'a surrogate pair cut between two deltas, each half a lone \\uD83D / \\uDE00 escape (no API is known to send this: it probes what a tool does with it)',
+    expect: { steps: { surrogates: 0 } },
+    prompt: '[lab:surrogates] Send an emoji in two halves.',
+    scripts: {
+      surrogates: [{ text: ['Halves: ', '\ud83d', '\ude00', ' joined.'] }],
+    },
+  },
+  long: {
+    about: 'a 200 KB answer in 1 KB deltas and a command printing about 1 MB',
+    expect: { steps: { long: 1 } },
+    prompt: '[lab:long] Print a lot.',
+    scripts: {
+      long: [
+        { text: 'Printing many lines.', calls: [{ tool: 'shell', cmd: 'seq 1 150000' }] },
+        { text: longText(200_000), chunk: 1024 },
+      ],
+    },
+  },
+}
