@@ -775,6 +775,14 @@ fn the_typescript_clis_document_and_a_torn_first_line_both_read() {
     let (messages, _) = read(document);
     assert_eq!(texts(&messages), ["user: hi", "assistant: hello"]);
     assert_eq!(agent_chunks::formats::detect(document).unwrap().name, "codex");
+    // The bare generation's first line, with no instructions or git state written.
+    let bare = br#"{"id":"s","timestamp":"t"}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}
+"#;
+    assert_eq!(agent_chunks::formats::detect(bare).unwrap().name, "codex");
+    assert_eq!(texts(&read(bare).0), ["user: hi"]);
+    // An object of an id and a timestamp with anything else tells nothing.
+    assert!(agent_chunks::formats::detect(br#"{"id":"s","timestamp":"t","text":"x"}"#).is_err());
     // A rollout whose first line was cut short is read as lines, not refused.
     let mut torn = b"{\"timestamp\":\"t\",\"type\":\"session_meta\",\"pay\n".to_vec();
     torn.extend_from_slice(user("q").as_bytes());

@@ -82,16 +82,21 @@ pub fn is_envelope(line: &Json) -> bool {
     str_of(line, "type").is_some_and(|t| LINE_TYPES.contains(&t.as_bytes())) && line.get("payload").is_some()
 }
 
-/// Whether a line is the first line of the bare generation (the session's meta: an `id`,
-/// a `timestamp` and the `instructions` or the `git` state, no type) or its state line.
+/// Whether a line is the first line of the bare generation (the session's meta: an `id`
+/// and a `timestamp`, with the `instructions` and the `git` state or without, nothing
+/// else, no type) or its state line.
 pub fn is_bare_meta(line: &Json) -> bool {
-    if line.get("type").is_some() {
+    let Json::Object(fields) = line else {
         return false;
+    };
+    if str_of(line, "record_type").is_some() && line.get("type").is_none() {
+        return true;
     }
-    (str_of(line, "id").is_some()
+    str_of(line, "id").is_some()
         && str_of(line, "timestamp").is_some()
-        && (line.get("instructions").is_some() || line.get("git").is_some()))
-        || str_of(line, "record_type").is_some()
+        && fields
+            .iter()
+            .all(|(key, _)| matches!(key.as_bytes(), b"id" | b"timestamp" | b"instructions" | b"git"))
 }
 
 /// Whether a value is the TypeScript CLI's rollout document.
