@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -64,6 +64,29 @@ function tree() {
 }
 
 describe('scan', { concurrency: 2 }, () => {
+  test('no folder given: the folders the table names where the tools keep their sessions, those that exist, a variable moving a tool\'s home', async () => {
+    const home = tmp.path('home')
+    const moved = tmp.path('claude-config')
+    mkdirSync(join(home, '.copilot', 'session-state', 's1'), { recursive: true })
+    mkdirSync(join(home, '.claude', 'projects', 'p'), { recursive: true })
+    mkdirSync(join(moved, 'projects', 'p'), { recursive: true })
+    writeFileSync(join(home, '.copilot', 'session-state', 's1', 'events.jsonl'), readFileSync(join(root, 'examples/copilot-session.events.jsonl')))
+    writeFileSync(join(home, '.claude', 'projects', 'p', 'not-this.jsonl'), readFileSync(join(root, 'examples/claude-code-session.jsonl')))
+    writeFileSync(join(moved, 'projects', 'p', 'session.jsonl'), readFileSync(join(root, 'examples/claude-code-stream.session.jsonl')))
+    const { code, stdout, stderr } = await run(['scan', '--json'], { env: { HOME: home, CLAUDE_CONFIG_DIR: moved, QWEN_HOME: '', PI_CODING_AGENT_DIR: '' } })
+    assert.equal(code, 0, stderr)
+    assert.equal(stderr, `scanning ${join(moved, 'projects')}, ${join(home, '.copilot', 'session-state')}\n`)
+    const { files, summary } = JSON.parse(stdout)
+    assert.deepEqual(files.map((f) => [f.file, f.format, f.messages]), [
+      [join(moved, 'projects', 'p', 'session.jsonl'), 'claude', 3],
+      [join(home, '.copilot', 'session-state', 's1', 'events.jsonl'), 'copilot', 3],
+    ])
+    assert.equal(summary.failed, 0)
+    const none = await run(['scan'], { env: { HOME: tmp.path('empty-home'), CLAUDE_CONFIG_DIR: '', QWEN_HOME: '', PI_CODING_AGENT_DIR: '' } })
+    assert.equal(none.code, 0)
+    assert.equal(none.stderr, 'no session folder of a tool this version reads is on this machine\n')
+  })
+
   test('a directory: one line per conversation file in path order, failures with their line, a summary, exit 1', async () => {
     const dir = tree()
     const { code, stdout, stderr } = await run(['scan', dir])
@@ -231,7 +254,7 @@ describe('scan', { concurrency: 2 }, () => {
     const own = await run(['scan', '--help'])
     assert.equal(own.code, 0)
     assert.match(own.stdout, /^Usage: agent-chunks scan \[PATH…\] /)
-    assert.match(own.stdout, /With no PATH, scans the folders where the tools read here keep their sessions/)
+    assert.match(own.stdout, /~\/\.claude\/projects \(\$CLAUDE_CONFIG_DIR\/projects\)/)
     const main = await run(['--help'])
     assert.match(main.stdout, /scan \[PATH…\]/)
   })

@@ -48,7 +48,7 @@ describe('help and usage', { concurrency: 2 }, () => {
     [['replay', example('demo-stream.ndjson'), '--bogus'], /unknown option --bogus/, 'replay --help'],
     [['replay', example('demo-stream.ndjson'), '--json', '--unified'], /--json and --unified cannot be used together/, 'replay --help'],
     [['replay', example('demo-stream.ndjson'), '--unified', '--now', 'soon'], /--now must be milliseconds/, 'replay --help'],
-    [['replay', example('demo-stream.ndjson'), '--format', 'yaml'], /--format must be one of acp, claude, qwen, codex, codex-exec, chatviewer, pi-events, pi, sn, pi-stream, sn-stream, ai-sdk, events, got "yaml"/, 'replay --help'],
+    [['replay', example('demo-stream.ndjson'), '--format', 'yaml'], /--format must be one of acp, claude, claude-stream, copilot, qwen, codex, codex-exec, chatviewer, pi-events, pi, sn, pi-stream, sn-stream, ai-sdk, events, got "yaml"/, 'replay --help'],
     [['convert', example('demo-stream.ndjson')], /convert needs --to TARGET/, 'convert --help'],
     [['convert', example('demo-stream.ndjson'), '--to'], /option --to needs a value/, 'convert --help'],
     [['convert', example('demo-stream.ndjson'), '--to', 'xml'], /--to must be one of events, pi, sn, unified/, 'convert --help'],
@@ -306,6 +306,9 @@ describe('check', { concurrency: 2 }, () => {
     ['sn-thinking.sse', 'sn-history.json', 'agree: 2 turns and 5 chunks, as the history has them'],
     ['acp-session.ndjson', 'acp-session.ndjson', 'agree: 2 turns and 10 chunks, as the history has them'],
     ['agent-session.sse', 'agent-session.sse', 'agree: 3 turns and 13 chunks, as the history has them'],
+    ['claude-code-stream.ndjson', 'claude-code-stream.session.jsonl', 'agree: 2 turns and 4 chunks, as the history has them'],
+    ['claude-code-stream.partial.ndjson', 'claude-code-stream.session.jsonl', 'agree: 2 turns and 4 chunks, as the history has them'],
+    ['copilot-session.stream.ndjson', 'copilot-session.events.jsonl', 'agree: 2 turns and 4 chunks, as the history has them'],
   ]
   for (const [stream, history, verdict] of pairs) {
     test(`${stream} agrees with ${history}`, async () => {
@@ -315,6 +318,13 @@ describe('check', { concurrency: 2 }, () => {
       assert.ok(stdout.endsWith(`${verdict}\n`), stdout)
     })
   }
+
+  test('a compacted session: the stream is checked against the history\'s whole branch, not the part a resume starts from', async () => {
+    const { code, stdout } = await run(['check', '__test__/fixtures/claude-compacted.stream.ndjson', '__test__/fixtures/claude-compacted.session.jsonl'])
+    assert.equal(code, 0, stdout)
+    assert.ok(stdout.includes('history: __test__/fixtures/claude-compacted.session.jsonl (claude), 4 messages, 2 from the assistant'), stdout)
+    assert.ok(stdout.endsWith('agree: 2 turns and 2 chunks, as the history has them\n'), stdout)
+  })
 
   test('a drifted stream: the first difference by path, both values, where they part, and the lines', async () => {
     const stream = '__test__/fixtures/pi-drift.stream.ndjson'
@@ -349,10 +359,10 @@ describe('check', { concurrency: 2 }, () => {
   test('a history given as the stream, or a stream as the history, is an error', async () => {
     const swapped = await run(['check', example('pi-session.jsonl'), example('pi-session.stream.ndjson')])
     assert.equal(swapped.code, 2)
-    assert.equal(swapped.stderr, 'examples/pi-session.jsonl: a pi file is a history, not a stream (streams: acp, codex-exec, pi-events, pi-stream, sn-stream, ai-sdk, events)\n')
+    assert.equal(swapped.stderr, 'examples/pi-session.jsonl: a pi file is a history, not a stream (streams: acp, claude-stream, copilot, codex-exec, pi-events, pi-stream, sn-stream, ai-sdk, events)\n')
     const stream = await run(['check', example('pi-session.stream.ndjson'), example('sn-thinking.sse')])
     assert.equal(stream.code, 2)
-    assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: acp, claude, qwen, codex, chatviewer, pi, sn, ai-sdk, events)\n')
+    assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: acp, claude, claude-stream, copilot, qwen, codex, chatviewer, pi, sn, ai-sdk, events)\n')
   })
 
   test('ACP updates sent as JSON-RPC session/update requests are read as ACP', async () => {

@@ -491,6 +491,10 @@ if (native && wanted('peers')) {
   const { runPeerCases } = await import('./peers.mjs');
   await runPeerCases({ native, settings, printTable, ratio, quick });
 }
+if (native && wanted('agents')) {
+  const { runAgentCases } = await import('./agents.mjs');
+  await runAgentCases({ native, settings, printTable, ratio, quick });
+}
 if (native && wanted('scan')) {
   const { runScanCases } = await import('./scan.mjs');
   await runScanCases({ settings, printTable, ratio });

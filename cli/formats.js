@@ -14,12 +14,8 @@ const FORMATS = Object.fromEntries(TABLE.map((format) => [format.name, format.su
 const formatNames = TABLE.map((format) => format.name)
 const historyFormats = TABLE.filter((format) => format.history).map((format) => format.name)
 const streamFormats = TABLE.filter((format) => format.stream).map((format) => format.name)
-
-/**
- * The folders where the tools keep their session files when nothing else is said, as the
- * table's rows name them: `{ format, variable?, folder, sessions }`.
- */
-const homes = TABLE.flatMap((format) => format.homes.map((home) => ({ format: format.name, ...home })))
+/** The folders where the tools keep their sessions, as help names them. */
+const folderNames = [...new Set(TABLE.flatMap((format) => format.homes.flatMap((h) => h.sessions.map((s) => `~/${h.folder}/${s}${h.variable ? ` ($${h.variable}/${s})` : ''}`))))]
 
 /** The format of a file's bytes: `given`, or detected from its first lines. */
 function formatOf(bytes, given) {
@@ -102,4 +98,4 @@ function lockstep(stream, history) {
   return native.lockstep(stream.format, stream.messages, history.messages)
 }
 
-module.exports = { homes, lockstep, FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }
+module.exports = { folderNames, lockstep, FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }

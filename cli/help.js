@@ -1,7 +1,7 @@
 'use strict'
 // What agent-chunks --help and COMMAND --help print.
 
-const { FORMATS, formatNames, historyFormats, homes, streamFormats } = require('./formats')
+const { FORMATS, folderNames, formatNames, historyFormats, streamFormats } = require('./formats')
 const { targetNames } = require('./convert')
 
 const formatList = Object.entries(FORMATS)
@@ -10,12 +10,6 @@ const formatList = Object.entries(FORMATS)
 
 // The tools' own session folders, as scan looks for them, a line each:
 // `~/.codex/sessions ($CODEX_HOME/sessions)`.
-const homeList = homes
-  .flatMap(({ variable, folder, sessions }) =>
-    sessions.map((name) => `  ~/${folder}/${name}${variable ? ` ($${variable}/${name} when set)` : ''}`),
-  )
-  .join('\n')
-
 const HELP = {
   main: `Usage: agent-chunks COMMAND [options]
 
@@ -28,9 +22,9 @@ Commands:
   check STREAM HISTORY    exit 0 when the folded stream equals the history, else
                           print the first difference and exit 1
   view FILE -o PAGE       write it as a self-contained HTML page
-  scan [PATH…]            what every conversation file under PATH (by default the tools'
-                          own session folders) reads as: format, messages, tool calls,
-                          skipped lines, failures; exit 1 if any fails
+  scan [PATH…]            what every conversation file under PATH reads as: format,
+                          messages, tool calls, skipped lines, failures; exit 1 if any fails;
+                          no PATH: the folders where the tools keep their sessions
 
 Run agent-chunks COMMAND --help for a command's options.
 
@@ -147,9 +141,9 @@ cannot be read is a line \`FILE:LINE: failed: why\`. A summary follows. A direct
 walked (symbolic links followed, each directory once) for .jsonl, .ndjson and .sse files,
 and .json files whose format is told from their content; a file named on the command
 line is read whatever its name. Files are read on several threads when there are many.
-With no PATH, scans the folders where the tools read here keep their sessions, those
+With no PATH, the folders where the tools it reads keep their sessions are scanned, those
 that exist:
-${homeList}
+${folderNames.map((name) => `  ${name}`).join('\n')}
 On a terminal a progress bar is drawn on standard error.
 
 Options:

@@ -42,7 +42,7 @@ const OPTIONS = {
   scan: { format: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, strict: { type: 'boolean' }, jobs: { type: 'string', short: 'j' }, view: { type: 'string' }, all: { type: 'boolean' } },
 }
 
-const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'], scan: ['PATH'] }
+const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'], scan: [] }
 /** Commands whose last positional may be given any number of times (at least once). */
 const VARIADIC = new Set(['scan'])
 /** Commands whose positionals may all be left out (scan: the tools' own session folders). */
@@ -174,7 +174,9 @@ const COMMANDS = {
   check({ values, positionals: [streamFile, historyFile] }, io) {
     const strict = values.strict
     const stream = withInput(streamFile, io.stderr, (bytes, progress) => readStream(bytes, values['stream-format'], { progress, strict }))
-    const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress, strict }))
+    // A stream holds all it streamed, compaction and all: it is checked against the
+    // history's whole current branch, not the part a resumed session starts from.
+    const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress, strict, view: 'transcript' }))
     noteSkipped(streamFile, stream.skipped, io.stderr)
     noteSkipped(historyFile, history.skipped, io.stderr)
     const aside = lockstep(stream, history)
@@ -186,18 +188,11 @@ const COMMANDS = {
 
   async scan({ values, positionals }, io) {
     const jobs = jobsOption(values)
-    // No folder given: the session folders of every tool read here that exist.
+    // No folder given: the folders where the tools it reads keep their sessions.
     let paths = positionals
-    let defaults
     if (!paths.length) {
-      defaults = scan.homeFolders(io.env ?? process.env)
-      paths = defaults.folders.map((folder) => folder.path)
-      if (!values.json) {
-        const said = defaults.folders.length
-          ? `scanning ${defaults.folders.map((folder) => `${folder.path} (${folder.format})`).join(', ')}`
-          : `no session folder of a tool read here exists (looked in ${defaults.looked.map((folder) => folder.path).join(', ')})`
-        io.stderr.write(`note: ${said}\n`)
-      }
+      paths = scan.defaultFolders(io.env ?? process.env)
+      io.stderr.write(paths.length ? `scanning ${paths.join(', ')}\n` : 'no session folder of a tool this version reads is on this machine\n')
     }
     const { files, failures } = scan.collect(paths)
     if (!values.json && failures.length) io.stdout.write(failures.map((failure) => `${scanReport.describeResult(failure)}\n`).join(''))
@@ -228,7 +223,7 @@ const COMMANDS = {
     const all = [...failures, ...results]
     const summary = scanReport.summarize(all)
     if (values.json) {
-      io.stdout.write(pretty(defaults ? { folders: defaults.folders, files: all, summary } : { files: all, summary }))
+      io.stdout.write(pretty({ files: all, summary }))
     } else {
       io.stdout.write(scanReport.describeSummary(summary).map((line) => `${line}\n`).join(''))
     }

@@ -10,10 +10,10 @@ const os = require('node:os')
 const path = require('node:path')
 const { Worker } = require('node:worker_threads')
 
-const { detectFormat } = require('../index.js')
+const { detectFormat, formats } = require('../index.js')
 const { InputError } = require('./errors')
 const { readProblem } = require('./files')
-const { homes, readConversation } = require('./formats')
+const { readConversation } = require('./formats')
 
 /** Files a directory walk takes: these always, `.json` only when its format is told. */
 const WALKED = new Set(['.jsonl', '.ndjson', '.sse'])
@@ -97,6 +97,30 @@ function collect(paths) {
 }
 
 const NOT_A_FILE = 'not a regular file'
+
+/**
+ * The folders where the tools whose files the library reads keep their sessions, as the
+ * table of formats names them (`sessions` under `$variable`, else under `~/folder`), each
+ * once, those that exist on this machine.
+ */
+function defaultFolders(env = process.env, home = os.homedir()) {
+  const folders = []
+  for (const format of formats()) {
+    for (const tool of format.homes) {
+      const base = tool.variable && env[tool.variable] ? env[tool.variable] : path.join(home, tool.folder)
+      for (const sessions of tool.sessions) {
+        const where = path.join(base, sessions)
+        if (folders.includes(where)) continue
+        try {
+          if (fs.statSync(where).isDirectory()) folders.push(where)
+        } catch {
+          // A tool that is not here has no folder to scan.
+        }
+      }
+    }
+  }
+  return folders
+}
 
 /**
  * The bytes of a regular file, or `undefined` for anything else. It is opened without
@@ -237,31 +261,4 @@ function scanAll(files, options, threads, done) {
   })
 }
 
-/**
- * The session folders of every tool the table reads that exist here: each row's `sessions`
- * under `$variable` when that is set, else under its `folder` in the home folder. `looked`:
- * every folder looked for, found or not.
- */
-function homeFolders(env = process.env) {
-  const home = env.HOME || env.USERPROFILE || os.homedir()
-  const folders = []
-  const looked = []
-  for (const { format, variable, folder, sessions } of homes) {
-    const base = (variable && env[variable]) || path.join(home, folder)
-    for (const name of sessions) {
-      const dir = path.join(base, name)
-      if (looked.some((seen) => seen.path === dir)) continue
-      looked.push({ format, path: dir })
-      let stat
-      try {
-        stat = fs.statSync(dir)
-      } catch {
-        continue
-      }
-      if (stat.isDirectory()) folders.push({ format, path: dir })
-    }
-  }
-  return { folders, looked }
-}
-
-module.exports = { homeFolders, collect, scanFile, scanAll, threadsFor }
+module.exports = { defaultFolders, collect, scanFile, scanAll, threadsFor }

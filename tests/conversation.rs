@@ -16,6 +16,18 @@ const EXAMPLES: &[(&str, &[u8])] = &[
     ("events", include_bytes!("../examples/agent-session.sse")),
     ("events", include_bytes!("../examples/demo-stream.ndjson")),
     ("ai-sdk", include_bytes!("../examples/ai-sdk-stream.sse")),
+    (
+        "claude-stream",
+        include_bytes!("../examples/claude-code-stream.ndjson"),
+    ),
+    (
+        "claude-stream",
+        include_bytes!("../examples/claude-code-stream.partial.ndjson"),
+    ),
+    (
+        "copilot",
+        include_bytes!("../examples/copilot-session.stream.ndjson"),
+    ),
     ("pi-events", include_bytes!("../examples/pi-events.ndjson")),
     (
         "pi-events",
@@ -212,19 +224,29 @@ fn a_resume_state_of_another_format_or_other_messages_is_refused() {
 }
 
 #[test]
-fn a_fold_state_that_is_not_an_object_is_refused() {
-    for name in ["acp", "ai-sdk", "pi-events", "pi-stream", "codex-exec"] {
-        let format = find(name).unwrap();
+fn a_fold_state_of_the_wrong_kind_is_refused_for_every_stream_format() {
+    for format in agent_chunks::formats::FORMATS
+        .iter()
+        .filter(|format| format.stream.is_some())
+    {
+        let name = format.name;
         let mut state = Conversation::new(format, Default::default())
             .unwrap()
             .resume_state();
+        let remembers = !matches!(state.get("fold"), Some(agent_chunks::bytes::value::Json::Null));
         if let Some(fold) = state.get_mut("fold") {
             *fold = agent_chunks::bytes::value::Json::Bool(true);
         }
         let error = Conversation::resume(format, Default::default(), Vec::new(), Some(&state))
             .err()
-            .unwrap();
-        assert_eq!(error, "resume.fold must be an object, got boolean", "{name}");
+            .unwrap_or_default();
+        // A fold that remembers nothing (it saved `null`) takes back only `null`.
+        let expected = if remembers {
+            "resume.fold must be an object, got boolean"
+        } else {
+            "resume.fold must be null"
+        };
+        assert!(error.starts_with(expected), "{name}: {error}");
     }
 }
 

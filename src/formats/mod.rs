@@ -13,6 +13,7 @@ pub mod ai_sdk;
 pub mod chatviewer;
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod events;
 pub mod pi;
 pub mod qwen;
@@ -27,6 +28,8 @@ use crate::reading::sniff::{shorten, sniff_values, Sniff, Undetected, FIRST_VALU
 pub static FORMATS: &[Format] = &[
     acp::ACP,
     claude::CLAUDE,
+    claude::CLAUDE_STREAM,
+    copilot::COPILOT,
     qwen::QWEN,
     codex::CODEX,
     codex::CODEX_EXEC,
@@ -49,6 +52,8 @@ impl HistoryFormat {
     pub const Pi: HistoryFormat = HistoryFormat(&pi::PI);
     pub const Sn: HistoryFormat = HistoryFormat(&sn::SN);
     pub const Claude: HistoryFormat = HistoryFormat(&claude::CLAUDE);
+    pub const ClaudeStream: HistoryFormat = HistoryFormat(&claude::CLAUDE_STREAM);
+    pub const Copilot: HistoryFormat = HistoryFormat(&copilot::COPILOT);
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
     pub const Codex: HistoryFormat = HistoryFormat(&codex::CODEX);
 }

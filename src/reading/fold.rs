@@ -59,8 +59,12 @@ pub trait LiveFold {
 
     /// Takes up a state [`LiveFold::save`] gave, with the messages it went with. The
     /// error says which field is wrong (after `fold`).
-    fn restore(&mut self, _state: &Json, _messages: &Folded) -> Result<(), String> {
-        Ok(())
+    /// A fold that remembers nothing takes back only the `null` it saved.
+    fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
+        match state {
+            Json::Null => Ok(()),
+            other => Err(format!(" must be null, got {}", other.kind().name())),
+        }
     }
 }
 
@@ -271,13 +275,20 @@ impl Folded {
 
     /// Ends the open message, renaming it `id` when given.
     pub fn end(&mut self, id: Option<String>) {
-        if let (true, Some(id), Some(last)) = (self.open, id, self.messages.last_mut()) {
+        if let Some(id) = id {
+            self.rename_open(id);
+        }
+        self.open = false;
+    }
+
+    /// Renames the open message `id`; it stays open.
+    pub fn rename_open(&mut self, id: String) {
+        if let (true, Some(last)) = (self.open, self.messages.last_mut()) {
             if last.id != id {
                 last.id = id;
                 self.touched.push((self.messages.len() - 1, None));
             }
         }
-        self.open = false;
     }
 
     /// The role of the open message.

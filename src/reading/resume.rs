@@ -119,9 +119,10 @@ impl Envelope {
 }
 
 /// A reading's `skipped` report: how many values were skipped, the first few by example,
-/// and how many of each kind (lines known and passed over included).
+/// and how many of each kind (lines known and passed over included), and what was left
+/// out of the conversation, by reason (`leftOut`, absent when nothing was).
 pub fn skipped(skips: &Skips) -> Json {
-    Json::object([
+    let mut report = Json::object([
         ("count", Json::Number(skips.count.to_string().into())),
         (
             "examples",
@@ -137,7 +138,58 @@ pub fn skipped(skips: &Skips) -> Json {
                     .collect(),
             ),
         ),
-    ])
+    ]);
+    let left = &skips.left_out;
+    if left.count > 0 {
+        let left_out = Json::object([
+            ("count", Json::Number(left.count.to_string().into())),
+            (
+                "examples",
+                Json::Array(left.examples.iter().map(|e| Json::string(e.as_str())).collect()),
+            ),
+            (
+                "reasons",
+                Json::Object(
+                    left.reasons
+                        .iter()
+                        .map(|(reason, n)| (Wtf8::from(reason.as_str()), Json::Number(n.to_string().into())))
+                        .collect(),
+                ),
+            ),
+        ]);
+        if let Json::Object(fields) = &mut report {
+            fields.push((Wtf8::from("leftOut"), left_out));
+        }
+    }
+    report
+}
+
+/// The strings of the array at `key` (absent: none), the error naming it.
+fn string_list(state: &Json, key: &str) -> Result<Vec<String>, String> {
+    match state.get(key) {
+        None | Some(Json::Undefined | Json::Null) => Ok(Vec::new()),
+        Some(Json::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(|s| s.to_string_lossy().into_owned()))
+            .collect::<Option<_>>()
+            .ok_or_else(|| format!(".{key} must hold strings only")),
+        Some(_) => Err(format!(".{key} must be an array of strings")),
+    }
+}
+
+/// Counts by name at `key`, the error naming the entry.
+fn counts(state: &Json, key: &str) -> Result<std::collections::BTreeMap<String, u64>, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for (name, n) in members(state, key)? {
+        let n = whole(n).ok_or_else(|| {
+            format!(
+                ".{key}[{:?}] must be a whole number from 0",
+                name.to_string_lossy()
+            )
+        })?;
+        out.insert(name.to_string_lossy().into_owned(), n as u64);
+    }
+    Ok(out)
 }
 
 /// What [`skipped`] wrote, read back (`null`: nothing skipped); the error names the field,
@@ -149,23 +201,17 @@ pub fn read_skipped(state: &Json, strict: bool) -> Result<Skips, String> {
     }
     object(state)?;
     skips.count = count(state, "count")? as u64;
-    skips.examples = match state.get("examples") {
-        None | Some(Json::Undefined | Json::Null) => Vec::new(),
-        Some(Json::Array(items)) => items
-            .iter()
-            .map(|item| item.as_str().map(|s| s.to_string_lossy().into_owned()))
-            .collect::<Option<_>>()
-            .ok_or(".examples must hold strings only")?,
-        Some(_) => return Err(".examples must be an array of strings".into()),
-    };
-    for (kind, n) in members(state, "kinds")? {
-        let n = whole(n).ok_or_else(|| {
-            format!(
-                ".kinds[{:?}] must be a whole number from 0",
-                kind.to_string_lossy()
-            )
-        })?;
-        skips.kinds.insert(kind.to_string_lossy().into_owned(), n as u64);
+    skips.examples = string_list(state, "examples")?;
+    skips.kinds = counts(state, "kinds")?;
+    match state.get("leftOut") {
+        None | Some(Json::Undefined | Json::Null) => {}
+        Some(left @ Json::Object(_)) => {
+            let at = |e: String| format!(".leftOut{e}");
+            skips.left_out.count = count(left, "count").map_err(at)? as u64;
+            skips.left_out.examples = string_list(left, "examples").map_err(at)?;
+            skips.left_out.reasons = counts(left, "reasons").map_err(at)?;
+        }
+        Some(_) => return Err(".leftOut must be an object".into()),
     }
     Ok(skips)
 }

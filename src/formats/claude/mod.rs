@@ -1,6 +1,12 @@
-//! Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`): the chain of
-//! lines Claude Code rebuilds a session from when it is resumed ([`transcript`]).
+//! Claude Code: its transcripts (`~/.claude/projects/<project>/<session>.jsonl`), the
+//! chain of lines Claude Code rebuilds a session from when it is resumed ([`transcript`]),
+//! and its live output (`claude -p --output-format stream-json`, [`stream`]). Two rows of
+//! the table, `claude` and `claude-stream`, in one folder: both carry the same
+//! Messages-API content blocks, read by one set of rules ([`blocks`]), so that the stream
+//! of a run and the transcript it wrote give the same messages.
 
+pub mod blocks;
+pub mod stream;
 pub mod transcript;
 
 use crate::bytes::value::{str_of, Json};
@@ -9,6 +15,7 @@ use crate::reading::check::Skips;
 use crate::reading::format::{Format, History, Home, Input, ReadOptions};
 use crate::reading::history::{HistoryError, Message};
 use crate::reading::line_tree::{read_line_tree, LineTree};
+use crate::reading::sniff::{tag, Sniff};
 
 /// The `claude` row of the table of formats.
 pub const CLAUDE: Format = Format {
@@ -59,3 +66,49 @@ fn read_history(
     };
     read_line_tree(input, options, tree, emit)
 }
+
+/// Whether a line is one of the Agent SDK's messages as `stream-json` writes them: a
+/// `system` line with a `subtype`, an `assistant` / `user` line holding an API message
+/// beside the `session_id` (the transcript writes `sessionId` and chains by
+/// `parentUuid`), a `stream_event`, or a `result`.
+fn is_stream_line(line: &Json) -> bool {
+    let session = str_of(line, "session_id").is_some();
+    match tag(line, "type") {
+        Some(b"system") => session && str_of(line, "subtype").is_some(),
+        Some(b"assistant" | b"user") => {
+            session
+                && line.get("parentUuid").is_none()
+                && line
+                    .get("message")
+                    .is_some_and(|m| m.get("content").is_some() && m.get("parts").is_none())
+        }
+        Some(b"stream_event") => session && matches!(line.get("event"), Some(Json::Object(_))),
+        Some(b"result") => session && (str_of(line, "subtype").is_some() || line.get("is_error").is_some()),
+        _ => false,
+    }
+}
+
+fn detect_stream(sniff: &Sniff, at: usize) -> bool {
+    sniff.line(at).is_some_and(is_stream_line)
+}
+
+/// The `claude-stream` row: Claude Code's `stream-json` (Qwen Code's and Amp's too).
+pub const CLAUDE_STREAM: Format = Format {
+    name: "claude-stream",
+    summary:
+        "Claude Code's live output (claude -p --output-format stream-json; Qwen Code's and Amp's too), NDJSON",
+    detect: detect_stream,
+    near: |line| {
+        (matches!(tag(line, "type"), Some(b"assistant" | b"user" | b"system"))
+            && line.get("session_id").is_some())
+        .then_some("Agent SDK messages with a session_id, none this version reads")
+    },
+    history: Some(History::Recorded),
+    leaves: false,
+    stream: Some((|_| Box::new(stream::ClaudeStream::default()), "message")),
+    write: None,
+    bytes: None,
+    serve: None,
+    homes: &[],
+    lockstep: None,
+};

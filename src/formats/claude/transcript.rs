@@ -44,10 +44,10 @@ use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
 use crate::bytes::value::{is_true, str_of, Json};
 use crate::bytes::wtf8::Wtf8;
-use crate::reading::blocks::{blocks, file_chunk, is_bookkeeping_line, plain_text, BOOKKEEPING};
-use crate::reading::blocks::{signature_metadata, tool_result_value};
+use crate::formats::claude::blocks::{assistant_block, error_block, user_block, Added, UserAdded};
+use crate::reading::blocks::{blocks, is_bookkeeping_line, plain_text, BOOKKEEPING};
 use crate::reading::check::Skips;
-use crate::reading::check::{NO_CALL_ID, NO_TOOL_USE_ID, ORPHAN_RESULT};
+use crate::reading::check::{NO_TOOL_USE_ID, ORPHAN_RESULT};
 use crate::reading::format::View;
 use crate::reading::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
 use crate::reading::model_json::{FormatEvent, FormatMessage};
@@ -236,11 +236,8 @@ impl Transcript {
                 let error = is_true(line, "isApiErrorMessage");
                 for block in blocks(message.get("content")) {
                     if error {
-                        if let Some(text) = str_of(block, "text") {
-                            self.stored.push(Chunk::Error {
-                                message: text.clone(),
-                                status_code: None,
-                            });
+                        if let Some(chunk) = error_block(block) {
+                            self.stored.push(chunk);
                         }
                     } else {
                         self.assistant_block(block, number);
@@ -275,35 +272,23 @@ impl Transcript {
         }
         let mut started = false;
         for block in blocks(content) {
-            if str_of(block, "type").is_some_and(|t| *t == "tool_result") {
-                let Some(id) = str_of(block, "tool_use_id") else {
-                    self.unplaced(number, NO_TOOL_USE_ID);
-                    continue;
-                };
-                let result = tool_result_value(block.get("content").cloned().unwrap_or(Json::Undefined));
-                let is_error = Json::Bool(is_true(block, "is_error"));
-                if !self.stored.set_result(id, Some((result, is_error))) {
-                    self.skips
-                        .leave_out(|| format!("line {number} (tool_use_id \"{id}\")"), ORPHAN_RESULT);
-                }
-                continue;
-            }
-            if !started {
+            let added = user_block(block);
+            if added.is_users() && !started {
                 self.stored.start(MessageRole::User, Some(uuid), fallback);
                 started = true;
             }
-            match str_of(block, "type").map(Wtf8::as_bytes) {
-                Some(b"text") => {
-                    if let Some(text) = str_of(block, "text") {
-                        self.stored.event(FormatEvent::TextDelta { delta: text.clone() });
+            match added {
+                UserAdded::Result { id, result, is_error } => {
+                    if !self.stored.set_result(&id, Some((result, Json::Bool(is_error)))) {
+                        self.skips
+                            .leave_out(|| format!("line {number} (tool_use_id \"{id}\")"), ORPHAN_RESULT);
                     }
                 }
-                Some(b"image" | b"document") => {
-                    if let Some(file) = file_chunk(block) {
-                        self.stored.push(file);
-                    }
-                }
-                _ => self.unknown_block(block, number),
+                UserAdded::NoCall => self.unplaced(number, NO_TOOL_USE_ID),
+                UserAdded::Text(text) => self.stored.event(FormatEvent::TextDelta { delta: text }),
+                UserAdded::Chunk(chunk) => self.stored.push(chunk),
+                UserAdded::Unplaced(what) => self.unplaced(number, &what),
+                UserAdded::Nothing => {}
             }
         }
         if started {
@@ -318,53 +303,15 @@ impl Transcript {
         let _ = self.skips.skip(number, what);
     }
 
-    fn unknown_block(&mut self, block: &Json, number: usize) {
-        let kind = match str_of(block, "type") {
-            Some(ty) => format!("a content block of a type this version does not know (\"{ty}\")"),
-            None => "a content block without a \"type\"".to_string(),
-        };
-        self.unplaced(number, &kind);
-    }
-
     fn assistant_block(&mut self, block: &Json, number: usize) {
-        match str_of(block, "type").map(Wtf8::as_bytes) {
-            Some(b"text") => {
-                if let Some(text) = str_of(block, "text") {
-                    self.stored.event(FormatEvent::TextDelta { delta: text.clone() });
-                }
+        match assistant_block(block) {
+            Added::Text(text) => self.stored.event(FormatEvent::TextDelta { delta: text }),
+            Added::Chunk(chunk) => self.stored.push(chunk),
+            Added::Call { id, name, input } => {
+                self.stored.call(id, name, input);
             }
-            Some(b"thinking") => {
-                let text = str_of(block, "thinking").cloned().unwrap_or_default();
-                self.stored.push(Chunk::Thinking {
-                    text,
-                    metadata: str_of(block, "signature")
-                        .filter(|s| !s.is_empty())
-                        .map(|s| signature_metadata(&Wtf8::from("anthropic"), s)),
-                });
-            }
-            Some(b"redacted_thinking") => {
-                let data = str_of(block, "data").cloned().unwrap_or_default();
-                self.stored.push(Chunk::Thinking {
-                    text: Wtf8::new(),
-                    metadata: Some(Json::Object(vec![(
-                        Wtf8::from("anthropic"),
-                        Json::object([("redactedData", Json::String(data))]),
-                    )])),
-                });
-            }
-            Some(b"tool_use" | b"server_tool_use") => {
-                let (Some(id), Some(name)) = (str_of(block, "id"), str_of(block, "name")) else {
-                    return self.unplaced(number, NO_CALL_ID);
-                };
-                let input = block.get("input").cloned().unwrap_or(Json::Undefined);
-                self.stored.call(id.clone(), name.clone(), input);
-            }
-            Some(b"image") => {
-                if let Some(file) = file_chunk(block) {
-                    self.stored.push(file);
-                }
-            }
-            _ => self.unknown_block(block, number),
+            Added::Unplaced(what) => self.unplaced(number, &what),
+            Added::Nothing => {}
         }
     }
 

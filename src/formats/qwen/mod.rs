@@ -23,7 +23,7 @@ pub const QWEN: Format = Format {
     bytes: None,
     serve: None,
     homes: &[Home {
-        variable: None,
+        variable: Some("QWEN_HOME"),
         folder: ".qwen",
         sessions: &["projects"],
     }],

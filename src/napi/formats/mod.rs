@@ -21,6 +21,10 @@ pub enum FormatName {
     Acp,
     /// A Claude Code transcript.
     Claude,
+    /// Claude Code's `stream-json` output (Qwen Code's and Amp's too).
+    ClaudeStream,
+    /// Copilot CLI session events: `events.jsonl`, or `copilot -p --output-format json`.
+    Copilot,
     /// A Qwen Code chat recording.
     Qwen,
     /// An OpenAI Codex CLI rollout.
@@ -60,6 +64,11 @@ pub enum HistoryFormatName {
     Sn,
     /// A Claude Code transcript (JSONL): the conversation to its last line.
     Claude,
+    /// Claude Code's `stream-json` output, read as it folds live.
+    #[napi(value = "claude-stream")]
+    ClaudeStream,
+    /// Copilot CLI session events (`events.jsonl`, or the live `--output-format json`).
+    Copilot,
     /// A Qwen Code chat recording (`ChatRecord` JSONL): the conversation to its last record.
     Qwen,
     /// An OpenAI Codex CLI rollout, of any generation: the thread as Codex shows it resumed.
