@@ -466,7 +466,7 @@ fn input(js: &Js, data: Value) -> JsResult<Input> {
 /// there, and so is a result's `result` or `isError` that was (a result event without
 /// one): they stay `undefined` here (the reader of `ChatMessage` JSON takes absent as
 /// `null`).
-fn absent_payloads(mut messages: Json) -> Json {
+pub(super) fn absent_payloads(mut messages: Json) -> Json {
     let Json::Array(messages_list) = &mut messages else {
         return messages;
     };
