@@ -518,7 +518,7 @@ export interface FormatInfo {
 }
 
 /** A format of the table: every name `detectFormat` gives and the functions here take. */
-export type FormatName = 'acp' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ag-ui' | 'ai-sdk' | 'events'
+export type FormatName = 'acp' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'codex-exec' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ag-ui' | 'ai-sdk' | 'events'
 
 /** Every format, in the order detection tries them. */
 export declare function formats(): Array<FormatInfo>
@@ -530,7 +530,7 @@ export declare function formats(): Array<FormatInfo>
 export type HistoryChunk = TextChunk | ThinkingChunk | HistoryToolBatchChunk | ErrorChunk | HistorySystemChunk | FileChunk
 
 /** A history format `loadHistory` reads. */
-export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'ai-sdk' | 'ag-ui'
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'ai-sdk' | 'ag-ui'
 
 /**
  * A message read from a history or folded from a recorded stream: a `ChatMessage` whose
@@ -663,6 +663,24 @@ export interface LoadHistoryOptions {
  * arguments.
  */
 export declare function loadHistorySync(source: string | Uint8Array, format: HistoryFormatName, options?: HistoryOptions): HistoryMessage[]
+
+/**
+ * For `agent-chunks check`: the history its tool keeps of a run, brought to what the
+ * run's live stream in `format` can carry, for a stream format whose tool writes the two
+ * differently (`codex-exec` beside a Codex rollout: call ids, reasoning's encrypted
+ * content, …); `null` for the other formats. What `notes` lists was set aside; every
+ * other difference between the two is one.
+ */
+export declare function lockstep(format: FormatName, stream: HistoryMessage[], history: HistoryMessage[]): Lockstep | null
+
+/**
+ * What `lockstep` gives: the history's messages as the stream can carry them, and what
+ * was set aside, a line per reason.
+ */
+export interface Lockstep {
+  history: Array<HistoryMessage>
+  notes: Array<string>
+}
 
 /** A message of an earlier push that this push changed. */
 export interface MessageChange {

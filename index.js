@@ -856,6 +856,7 @@ module.exports.HistoryView = nativeBinding.HistoryView
 module.exports.LifecycleEventType = nativeBinding.LifecycleEventType
 module.exports.loadHistory = nativeBinding.loadHistory
 module.exports.loadHistorySync = nativeBinding.loadHistorySync
+module.exports.lockstep = nativeBinding.lockstep
 module.exports.MessageRole = nativeBinding.MessageRole
 module.exports.readHistory = nativeBinding.readHistory
 module.exports.reduceEvents = nativeBinding.reduceEvents

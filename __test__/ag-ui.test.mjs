@@ -622,6 +622,7 @@ const RECORDINGS = [
   'examples/claude-code-stream.ndjson',
   'examples/claude-code-stream.partial.ndjson',
   'examples/copilot-session.stream.ndjson',
+  'examples/codex-exec.jsonl',
 ]
 
 /** The JSON values of a recording (NDJSON lines or SSE data), in order. */

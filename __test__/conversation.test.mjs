@@ -32,6 +32,9 @@ const FILES = [
   '__test__/fixtures/pi-drift.stream.ndjson',
   '__test__/fixtures/pi-unannounced.events.ndjson',
   '__test__/fixtures/pi-lost-updates.events.ndjson',
+  'examples/codex-exec.jsonl',
+  '__test__/fixtures/codex/0.171.0-subagent/stream.jsonl',
+  '__test__/fixtures/codex/0.20.0-tool/stream.jsonl',
 ]
 const RUNS = Number(process.env.CONVERSATION_RUNS ?? 25)
 

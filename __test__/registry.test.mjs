@@ -53,6 +53,10 @@ const detected = {
   '__test__/fixtures/acp-client-traffic.jsonl': 'acp',
   '__test__/fixtures/acp-agent-stdout.ndjson': 'acp',
   '__test__/fixtures/acp-export.json': 'acp',
+  'examples/codex-exec.jsonl': 'codex-exec',
+  'examples/codex-rollout.jsonl': 'codex',
+  '__test__/fixtures/codex/0.171.0-tool/stream.jsonl': 'codex-exec',
+  '__test__/fixtures/codex/0.20.0-tool/stream.jsonl': 'codex-exec',
 }
 
 test('detectFormat tells every example and fixture from its first lines', () => {

@@ -475,6 +475,10 @@ if (native && JSON.stringify(JSON.parse(native.reduceEventsToJson(ndjsonBuffer))
 runPerEventCases();
 if (scalingCases.some((c) => wanted(c.name))) runScalingCases();
 if (native && wanted('history')) await runHistoryCases({ native, settings, piSessionBytes, printTable, ratio });
+if (native && (wanted('history') || wanted('codex'))) {
+  const { runCodexHistoryCases } = await import('./codex.mjs');
+  await runCodexHistoryCases({ native, settings, printTable, ratio, quick });
+}
 if (native && wanted('live')) runLiveCases({ native, measurePair, printTable, ratio, quick });
 if (native && wanted('browser')) {
   await runBrowserCases({ native, turns, ndjson: ndjsonBuffer.toString('utf8'), settings, measurePair, printTable, ratio });

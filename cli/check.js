@@ -44,8 +44,10 @@ function describeCheck(folded, history) {
   const turns = stream.messages.length
   const out = [
     `stream:  ${stream.file} (${stream.format}), ${plural(turns, 'turn')}`,
-    `history: ${history.file} (${history.format}), ${plural(history.messages.length, 'message')}, ${assistants.length} from the assistant`,
+    `history: ${history.file} (${history.format}), ${plural(history.read ?? history.messages.length, 'message')}, ${assistants.length} from the assistant`,
   ]
+  // What the stream's format cannot carry, set aside from the history before comparing.
+  if (history.setAside?.length) out.push(`set aside, as ${stream.format} and ${history.format} differ by design:`, ...history.setAside.map((note) => `  ${note}`))
   for (let k = 0; k < Math.max(turns, assistants.length); k++) {
     const index = k < assistants.length ? assistants[k] : history.messages.length + (k - assistants.length)
     const path = `messages[${index}]`

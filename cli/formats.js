@@ -89,4 +89,13 @@ function loadMessages(bytes, format) {
   return readHistory(bytes, format).messages
 }
 
-module.exports = { folderNames, FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }
+/**
+ * The history read beside a stream brought to what the stream's format can carry, where its
+ * tool writes the two differently: `{ history, notes }` (what was set aside, a line per
+ * reason), or `null` when the stream's format compares as it is.
+ */
+function lockstep(stream, history) {
+  return native.lockstep(stream.format, stream.messages, history.messages)
+}
+
+module.exports = { folderNames, lockstep, FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }

@@ -8,6 +8,8 @@ const formatList = Object.entries(FORMATS)
   .map(([name, what]) => `  ${name.padEnd(11)} ${what}`)
   .join('\n')
 
+// The tools' own session folders, as scan looks for them, a line each:
+// `~/.codex/sessions ($CODEX_HOME/sessions)`.
 const HELP = {
   main: `Usage: agent-chunks COMMAND [options]
 

@@ -10,7 +10,7 @@ const { describeCheck } = require('./check')
 const { convert, targetNames } = require('./convert')
 const { InputError, UsageError } = require('./errors')
 const { withInput, writeOutput } = require('./files')
-const { formatNames, readConversation, readHistory, readStream } = require('./formats')
+const { formatNames, lockstep, readConversation, readHistory, readStream } = require('./formats')
 const { HELP } = require('./help')
 const { renderPage } = require('./page')
 const { createProgress } = require('./progress')
@@ -45,6 +45,8 @@ const OPTIONS = {
 const POSITIONALS = { replay: ['FILE'], convert: ['FILE'], check: ['STREAM', 'HISTORY'], view: ['FILE'], scan: [] }
 /** Commands whose last positional may be given any number of times (at least once). */
 const VARIADIC = new Set(['scan'])
+/** Commands whose positionals may all be left out (scan: the tools' own session folders). */
+const OPTIONAL = new Set(['scan'])
 
 /** The command's options and positionals; a UsageError for anything else. */
 function parse(command, args) {
@@ -58,7 +60,7 @@ function parse(command, args) {
   if (values.help) return { help: true }
   for (const name of ['format', 'stream-format', 'history-format']) formatOption(values, name, command)
   const wanted = POSITIONALS[command]
-  if (positionals.length < wanted.length) throw new UsageError(`${command} needs ${wanted.slice(positionals.length).join(' and ')}`, command)
+  if (positionals.length < wanted.length && !(OPTIONAL.has(command) && positionals.length === 0)) throw new UsageError(`${command} needs ${wanted.slice(positionals.length).join(' and ')}`, command)
   if (positionals.length > wanted.length && !VARIADIC.has(command)) throw new UsageError(`${command} takes ${wanted.join(' ')}; unexpected ${positionals.slice(wanted.length).join(' ')}`, command)
   return { values, positionals }
 }
@@ -177,7 +179,9 @@ const COMMANDS = {
     const history = withInput(historyFile, io.stderr, (bytes, progress) => readHistory(bytes, values['history-format'], { progress, strict, view: 'transcript' }))
     noteSkipped(streamFile, stream.skipped, io.stderr)
     noteSkipped(historyFile, history.skipped, io.stderr)
-    const { agree, report } = describeCheck({ file: streamFile, ...stream }, { file: historyFile, ...history })
+    const aside = lockstep(stream, history)
+    const compared = aside ? { ...history, messages: aside.history, setAside: aside.notes, read: history.messages.length } : history
+    const { agree, report } = describeCheck({ file: streamFile, ...stream }, { file: historyFile, ...compared })
     io.stdout.write(report)
     return agree ? 0 : 1
   },

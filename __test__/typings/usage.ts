@@ -25,8 +25,11 @@ import {
   detectFormat,
   foldStream,
   formats,
+  lockstep,
   readHistory,
   type Detection,
+  type FormatHome,
+  type Lockstep,
   type FoldedStream,
   type FormatInfo,
   type FormatName,
@@ -406,6 +409,12 @@ const skippedCount: number = read.skipped.count
 const folded: FoldedStream = foldStream('{"type":"delta","text":"a"}', { format: 'pi-stream' })
 const firstLines: [number, number] = folded.origins[0].lines
 const table: FormatInfo[] = formats()
+const codexHomes: FormatHome[] = table[0].homes
+const homeVariable: string | undefined = codexHomes[0]?.variable
+const compared: Lockstep | null = lockstep('codex-exec', folded.messages, read.messages)
+const setAside: string[] = compared ? compared.notes : []
+// @ts-expect-error lockstep takes a format of the table
+lockstep('codex-cli', [], [])
 const leafList: PiLeaf[] = pi.leaves('{"type":"session","version":3}')
 const branch: HistoryMessage[] = pi.toMessages('', { leaf: leafList[0]?.id, strict: false })
 // @ts-expect-error not a format name

@@ -15,6 +15,7 @@ export const RECORDINGS = [
   'examples/ai-sdk-stream.sse',
   'examples/claude-code-stream.ndjson',
   'examples/claude-code-stream.partial.ndjson',
+  'examples/codex-exec.jsonl',
   'examples/copilot-session.stream.ndjson',
   'examples/demo-stream.ndjson',
   'examples/openclaw-gateway.ndjson',

@@ -13,6 +13,7 @@ pub mod ag_ui;
 pub mod ai_sdk;
 pub mod chatviewer;
 pub mod claude;
+pub mod codex;
 pub mod copilot;
 pub mod events;
 pub mod pi;
@@ -31,6 +32,8 @@ pub static FORMATS: &[Format] = &[
     claude::CLAUDE_STREAM,
     copilot::COPILOT,
     qwen::QWEN,
+    codex::CODEX,
+    codex::CODEX_EXEC,
     chatviewer::CHATVIEWER,
     pi::PI_EVENTS,
     pi::PI,
@@ -54,6 +57,7 @@ impl HistoryFormat {
     pub const ClaudeStream: HistoryFormat = HistoryFormat(&claude::CLAUDE_STREAM);
     pub const Copilot: HistoryFormat = HistoryFormat(&copilot::COPILOT);
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
+    pub const Codex: HistoryFormat = HistoryFormat(&codex::CODEX);
     pub const AgUi: HistoryFormat = HistoryFormat(&ag_ui::AG_UI);
 }
 

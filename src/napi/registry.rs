@@ -558,3 +558,78 @@ fn write_messages_ascii(out: &mut Vec<u8>, messages: &[FormatMessage]) {
     }
     out.push(b']');
 }
+
+/// What `lockstep` gives: the history's messages as the stream can carry them, and what
+/// was set aside, a line per reason.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct Lockstep {
+    pub history: Vec<super::types::HistoryMessage>,
+    pub notes: Vec<String>,
+}
+
+/// The messages of `value`, a `ChatMessage[]` (through `JSON.stringify`).
+fn chat_messages(js: &Js, value: Value, name: &str) -> JsResult<Vec<FormatMessage>> {
+    if !js.is_array(value)? {
+        return Err(JsError::Type(format!(
+            "lockstep: {name} must be an array of ChatMessage, got {}",
+            js.value_type(value)?.name()
+        )));
+    }
+    let env = Env::from_raw(js.env);
+    let text = super::json_bridge::Bridge::new(&env, "lockstep")
+        .and_then(|bridge| bridge.stringify_named(value, name))
+        .map_err(|e| JsError::Type(e.reason))?
+        .unwrap_or_default();
+    let json = value::parse(&text).map_err(|e| JsError::Type(format!("lockstep: {name}: {e}")))?;
+    crate::reading::model_json::messages_from_json(&super::conversation::absent_payloads(json), name)
+        .map_err(|e| JsError::Type(format!("lockstep: {e}")))
+}
+
+/// For `agent-chunks check`: the history its tool keeps of a run, brought to what the
+/// run's live stream in `format` can carry, for a stream format whose tool writes the two
+/// differently (`codex-exec` beside a Codex rollout: call ids, reasoning's encrypted
+/// content, …); `null` for the other formats. What `notes` lists was set aside; every
+/// other difference between the two is one.
+#[napi(
+    js_name = "lockstep",
+    ts_args_type = "format: FormatName, stream: HistoryMessage[], history: HistoryMessage[]",
+    ts_return_type = "Lockstep | null"
+)]
+pub fn lockstep<'env>(
+    env: &'env Env,
+    format: Unknown,
+    stream: Unknown,
+    history: Unknown,
+) -> Result<Unknown<'env>> {
+    glue(env, "lockstep", |js| {
+        let mut buf = [0u8; 32];
+        let name = match js.tag(format.raw(), &mut buf)? {
+            Some(name) => String::from_utf8_lossy(name).into_owned(),
+            None => {
+                return Err(JsError::Type(format!(
+                    "lockstep: format must be a format name, got {}",
+                    js.value_type(format.raw())?.name()
+                )))
+            }
+        };
+        let Some(row) = find(&name) else {
+            return Err(JsError::Type(format!("lockstep: unknown format {name:?}")));
+        };
+        let mut stream = chat_messages(js, stream.raw(), "stream")?;
+        let mut history = chat_messages(js, history.raw(), "history")?;
+        let Some(reconcile) = row.lockstep else {
+            return js.parse_json_owned(b"null".to_vec());
+        };
+        let notes = reconcile(&mut stream, &mut history);
+        let mut out = b"{\"history\":".to_vec();
+        write_messages_ascii(&mut out, &history);
+        out.extend_from_slice(b",\"notes\":");
+        value::write_ascii(
+            &mut out,
+            &Json::Array(notes.into_iter().map(|n| Json::string(n.as_str())).collect()),
+        );
+        out.push(b'}');
+        js.parse_json_owned(out)
+    })
+}

@@ -59,8 +59,12 @@ pub trait LiveFold {
 
     /// Takes up a state [`LiveFold::save`] gave, with the messages it went with. The
     /// error says which field is wrong (after `fold`).
-    fn restore(&mut self, _state: &Json, _messages: &Folded) -> Result<(), String> {
-        Ok(())
+    /// A fold that remembers nothing takes back only the `null` it saved.
+    fn restore(&mut self, state: &Json, _messages: &Folded) -> Result<(), String> {
+        match state {
+            Json::Null => Ok(()),
+            other => Err(format!(" must be null, got {}", other.kind().name())),
+        }
     }
 }
 

@@ -129,6 +129,12 @@ pub struct Home {
     pub sessions: &'static [&'static str],
 }
 
+/// How a live stream is checked against the history its tool keeps of the same run, for
+/// a tool that writes the two differently: brings the history's messages to what the
+/// stream can carry (the stream's messages are left as they are), and says what it set
+/// aside and why, a line per reason. What is left is compared exactly.
+pub type Lockstep = fn(stream: &mut [FormatMessage], history: &mut Vec<FormatMessage>) -> Vec<String>;
+
 /// One format: a row of the table of formats.
 pub struct Format {
     /// The name the API and the command use (`events`, `ai-sdk`, …).
@@ -156,6 +162,8 @@ pub struct Format {
     pub serve: Option<Serve>,
     /// Where the tool that writes the format keeps its files by default (for `scan`).
     pub homes: &'static [Home],
+    /// For a stream format: how `check` compares it with its tool's history of the same run.
+    pub lockstep: Option<Lockstep>,
 }
 
 impl std::fmt::Debug for Format {

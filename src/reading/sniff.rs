@@ -147,6 +147,17 @@ pub(crate) fn sniff_values(
                 None,
             ));
         }
+        // One JSON document that is itself the record (a session written whole).
+        if let Some(document) = whole_document(bytes) {
+            return Ok((
+                Sniff::Values {
+                    values: vec![document],
+                    sse: false,
+                    numbers: vec![1],
+                },
+                None,
+            ));
+        }
     }
     let first_line = start_line(window, start);
     // The lines of `data_fields` are data lines too.
@@ -300,6 +311,21 @@ pub fn document_records(bytes: &[u8]) -> Option<Vec<Json>> {
             Json::Array(records) if key == "messages" => Some(records),
             _ => None,
         }),
+        _ => None,
+    }
+}
+
+/// A file that is one JSON object spread over lines (its first line no whole JSON value),
+/// when it is one.
+pub fn whole_document(bytes: &[u8]) -> Option<Json> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    let first_line = bytes[start..].split(|&b| b == b'\n').next()?;
+    if bytes[start] != b'{' || value::parse(first_line).is_ok() {
+        return None;
+    }
+    match value::parse(bytes).ok()? {
+        document @ Json::Object(_) => Some(document),
         _ => None,
     }
 }

@@ -51,4 +51,5 @@ pub const ACP: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };

@@ -53,4 +53,5 @@ pub const AG_UI: Format = Format {
         restore: writer::restore,
     }),
     homes: &[],
+    lockstep: None,
 };

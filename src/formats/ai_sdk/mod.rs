@@ -56,4 +56,5 @@ pub const AI_SDK: Format = Format {
         },
     }),
     homes: &[],
+    lockstep: None,
 };

@@ -26,4 +26,5 @@ pub const CHATVIEWER: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };

@@ -43,6 +43,7 @@ pub const CLAUDE: Format = Format {
         folder: ".claude",
         sessions: &["projects"],
     }],
+    lockstep: None,
 };
 
 /// The `claude` history: a Claude Code transcript, the chain to its last line.
@@ -109,4 +110,5 @@ pub const CLAUDE_STREAM: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };

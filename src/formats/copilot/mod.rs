@@ -44,4 +44,5 @@ pub const COPILOT: Format = Format {
         folder: ".copilot",
         sessions: &["session-state"],
     }],
+    lockstep: None,
 };

@@ -309,4 +309,5 @@ pub const EVENTS: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };

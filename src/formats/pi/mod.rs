@@ -59,6 +59,7 @@ pub const PI: Format = Format {
         folder: ".pi/agent",
         sessions: &["sessions"],
     }],
+    lockstep: None,
 };
 
 /// The event types of pi's `--mode json` and `--mode rpc` output.
@@ -134,6 +135,7 @@ pub const PI_EVENTS: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };
 
 /// OpenClaw's live stream.
@@ -152,4 +154,5 @@ pub const PI_STREAM: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };

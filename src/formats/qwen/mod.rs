@@ -27,6 +27,7 @@ pub const QWEN: Format = Format {
         folder: ".qwen",
         sessions: &["projects"],
     }],
+    lockstep: None,
 };
 
 /// The `qwen` history: a Qwen Code chat recording, the chain to its last record.

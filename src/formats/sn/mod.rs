@@ -109,6 +109,7 @@ pub const SN: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };
 
 pub const SN_STREAM: Format = Format {
@@ -128,4 +129,5 @@ pub const SN_STREAM: Format = Format {
     bytes: None,
     serve: None,
     homes: &[],
+    lockstep: None,
 };

@@ -28,6 +28,10 @@ pub enum FormatName {
     Copilot,
     /// A Qwen Code chat recording.
     Qwen,
+    /// An OpenAI Codex CLI rollout.
+    Codex,
+    /// `codex exec --json` output.
+    CodexExec,
     /// A ChatViewer transcript, JSONL or a JSON array.
     Chatviewer,
     /// pi's agent events (`pi --mode json` / `--mode rpc` output).
@@ -70,6 +74,8 @@ pub enum HistoryFormatName {
     Copilot,
     /// A Qwen Code chat recording (`ChatRecord` JSONL): the conversation to its last record.
     Qwen,
+    /// An OpenAI Codex CLI rollout, of any generation: the thread as Codex shows it resumed.
+    Codex,
     /// An AI SDK UI message stream: one assistant message per `start` chunk.
     #[napi(value = "ai-sdk")]
     AiSdk,
