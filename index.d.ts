@@ -32,6 +32,19 @@ export interface LifecycleEvent {
 export type AgentEvent = AgentContentEvent | LifecycleEvent
 
 /**
+ * An AG-UI message (`@ag-ui/core` 1.0's `Message`), as `@ag-ui/client`'s `agent.messages`
+ * holds it, discriminated by `role`: `content`, `toolCalls`, `toolCallId`, `activityType`
+ * and the other fields of its role.
+ *
+ * Hand-written: napi-rs cannot express an index signature.
+ */
+export interface AGUIMessage {
+  id: string
+  role: 'developer' | 'system' | 'assistant' | 'user' | 'tool' | 'activity' | 'reasoning'
+  [key: string]: unknown
+}
+
+/**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
  * flavor napi-rs can build is listed, because `NAPI_RS_NATIVE_LIBRARY_PATH`
@@ -110,6 +123,20 @@ export declare class Conversation {
   /** The stream format. */
   get format(): FormatName
   /**
+   * What the conversation gained since the last call, as AG-UI events for a CopilotKit
+   * (or any `@ag-ui/client`) frontend: `RUN_STARTED` first (the first call names the
+   * run), each message as `TEXT_MESSAGE_*`, `REASONING_*`, `TOOL_CALL_*` and
+   * `ACTIVITY_SNAPSHOT` events, `RUN_FINISHED` after `end`. The client, fed them, holds
+   * `agUi.fromMessages(messages)`. The messages the conversation was given are the
+   * request's and are not written again.
+   */
+  toAGUIEvents(options?: AGUIStreamOptions): Array<{ type: string; [key: string]: unknown }>
+  /**
+   * `toAGUIEvents` as the bytes of an SSE response (`data: …` frames, as
+   * `@ag-ui/encoder` writes them), as `HttpAgent` reads them.
+   */
+  toAGUIStream(options?: AGUIStreamOptions): string
+  /**
    * What the conversation gained since the last call, as AI SDK UI message stream
    * chunks, for a `useChat` frontend: each response (a run of assistant messages) one
    * UI message (`start` … `finish`), its messages as steps, its parts closed once done
@@ -177,6 +204,19 @@ export type AgentContentEvent =
   | { type: 'notice'; message: string }
   | { type: 'model-changed'; modelId: string; keyId: string }
   | { type: 'config-reload' }
+
+/** Options of `toAGUIEvents` / `toAGUIStream`. */
+export interface AGUIStreamOptions {
+  /** The thread of the run written (the request's `threadId`): needed by the first call. */
+  threadId?: string
+  /**
+   * The run written (the request's `runId`): needed by the first call. Later runs of
+   * the same stream (one per user message, one after a `RUN_ERROR`) are `<runId>.1`,
+   * `<runId>.2`, … Ids other than the current ones start a new run with them: a next
+   * request served from the same conversation.
+   */
+  runId?: string
+}
 
 /**
  * Appends each event of `events` to `chunks` in order, as `appendEventToChunks` would
@@ -298,6 +338,13 @@ export type ContentBlock =
 export interface ConversationChanges {
   added: Array<number>
   changed: Array<MessageChange>
+  /**
+   * The messages were replaced whole, some removed or moved (an AG-UI
+   * `MESSAGES_SNAPSHOT` that drops or reorders messages): `added` and `changed` are
+   * empty; read `messages` again. A message that stayed as it was is the same object
+   * as before, at its new index.
+   */
+  reset?: boolean
 }
 
 /** How `Conversation.messages` changes. */
@@ -471,7 +518,7 @@ export interface FormatInfo {
 }
 
 /** A format of the table: every name `detectFormat` gives and the functions here take. */
-export type FormatName = 'acp' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'codex-exec' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ai-sdk' | 'events'
+export type FormatName = 'acp' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'codex-exec' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ag-ui' | 'ai-sdk' | 'events'
 
 /** Every format, in the order detection tries them. */
 export declare function formats(): Array<FormatInfo>
@@ -483,7 +530,7 @@ export declare function formats(): Array<FormatInfo>
 export type HistoryChunk = TextChunk | ThinkingChunk | HistoryToolBatchChunk | ErrorChunk | HistorySystemChunk | FileChunk
 
 /** A history format `loadHistory` reads. */
-export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'ai-sdk'
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'ai-sdk' | 'ag-ui'
 
 /**
  * A message read from a history or folded from a recorded stream: a `ChatMessage` whose
@@ -1292,6 +1339,29 @@ export declare namespace acp {
    * whole); an update before its call creates the entry.
    */
   export function toWebviewMessages(updates: Array<SessionNotification | SessionUpdate>): ACPMessage[]
+}
+
+export declare namespace agUi {
+  /**
+   * Messages as the AG-UI messages `@ag-ui/client` holds after `toAGUIEvents` wrote them:
+   * each message one AG-UI message with its id, or several when AG-UI cannot hold its
+   * chunks in one (`<id>.1`, `<id>.2` …, marked in their `metadata` so that
+   * `agUi.toMessages` joins them again); each call's result a `tool` message after its
+   * message; system, error and file chunks no content part holds as `activity` messages
+   * (`agent-chunks.system`, `.error`, `.file`). `agUi.toMessages` gives the messages back
+   * as they were.
+   */
+  export function fromMessages(messages: HistoryMessage[]): AGUIMessage[]
+  /**
+   * AG-UI messages (what `@ag-ui/client`'s `agent.messages` holds, a run's
+   * `input.messages`) as messages: each AG-UI message one message with its id, a `tool`
+   * message the result of its call (the nearest assistant message before it holding the
+   * call, else the first after it), the pieces `agUi.fromMessages` cut a message into joined
+   * again. Activities of other applications and results whose call no message holds are
+   * left out; a message's `name`, `metadata` and `subagentRunId` have no place in the
+   * chunks (docs/formats/ag-ui.md).
+   */
+  export function toMessages(messages: AGUIMessage[]): HistoryMessage[]
 }
 
 export declare namespace aiSdk {

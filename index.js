@@ -874,6 +874,7 @@ module.exports.ToolKind = nativeBinding.ToolKind
 module.exports.toUnifiedMessages = nativeBinding.toUnifiedMessages
 module.exports.UnifiedMessageType = nativeBinding.UnifiedMessageType
 module.exports.acp = nativeBinding.acp
+module.exports.agUi = nativeBinding.agUi
 module.exports.aiSdk = nativeBinding.aiSdk
 module.exports.claude = nativeBinding.claude
 module.exports.pi = nativeBinding.pi

@@ -31,6 +31,7 @@ mkdirSync(join(app, 'node_modules'), { recursive: true })
 symlinkSync(root, join(app, 'node_modules', 'agent-chunks'), 'dir')
 writeFileSync(join(app, 'main.mjs'), readFileSync(join(here, 'app.mjs')))
 writeFileSync(join(app, 'csp.mjs'), readFileSync(join(here, 'csp.mjs')))
+writeFileSync(join(app, 'ag-ui.mjs'), readFileSync(join(here, 'ag-ui.mjs')))
 
 const shim = (name) => join(here, name)
 const appBuild = await esbuild.build({
@@ -45,6 +46,15 @@ const appBuild = await esbuild.build({
 await esbuild.build({
   entryPoints: [join(app, 'csp.mjs')],
   outfile: join(out, 'csp.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  logLevel: 'error',
+})
+// A CopilotKit-style page: @ag-ui/client and agent-chunks in one bundle.
+await esbuild.build({
+  entryPoints: [join(app, 'ag-ui.mjs')],
+  outfile: join(out, 'ag-ui.js'),
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -79,6 +89,10 @@ writeFileSync(
   join(out, 'csp.html'),
   '<!doctype html><meta charset="utf-8"><title>agent-chunks under a CSP</title>' +
     '<script type="module" src="csp.js"></script><script type="module" src="csp-suite.js"></script>',
+)
+writeFileSync(
+  join(out, 'ag-ui.html'),
+  '<!doctype html><meta charset="utf-8"><title>agent-chunks and AG-UI</title><script type="module" src="ag-ui.js"></script>',
 )
 writeFileSync(
   join(out, 'index.html'),
@@ -129,6 +143,12 @@ await cspPage.waitForFunction(() => globalThis.cspReport && globalThis.cspSuiteD
 const cspReport = await cspPage.evaluate(() => globalThis.cspReport)
 await cspPage.evaluate(() => globalThis.cspSuiteDone)
 const cspResults = await cspPage.evaluate(() => globalThis.cspSuiteResults)
+const aguiPage = await browser.newPage()
+const aguiPageErrors = []
+aguiPage.on('pageerror', (error) => aguiPageErrors.push(String(error?.stack ?? error)))
+await aguiPage.goto(`http://127.0.0.1:${server.address().port}/ag-ui.html`, { waitUntil: 'commit', timeout: 0 })
+await aguiPage.waitForFunction(() => globalThis.aguiReport, null, { timeout: 0 })
+const agui = await aguiPage.evaluate(() => globalThis.aguiReport)
 await browser.close()
 server.close()
 
@@ -229,3 +249,22 @@ for (const result of results) {
     assert.ok(result.ok, result.error)
   })
 }
+
+test('a CopilotKit-style page: AG-UI read by agent-chunks as the client reads it, and written for the client from a live conversation', () => {
+  assert.deepEqual(aguiPageErrors, [])
+  assert.equal(agui.failed, undefined, agui.failed)
+  // In: the SSE split anywhere, as @ag-ui/client ends with the same events.
+  assert.equal(agui.read.theirs.length, 5)
+  assert.deepEqual(agui.read.ours, agui.read.theirs)
+  assert.deepEqual(agui.read.skipped.kinds, { STATE_SNAPSHOT: 1 })
+  // Out: after every push, the client holds what agUi.fromMessages says of the conversation
+  // (the turn, written at once while empty, is restated when its first chunk is thinking).
+  agui.steps.forEach(({ ours, theirs }, i) => assert.deepEqual(theirs, ours, `after event ${i + 1}`))
+  assert.deepEqual(agui.final.theirs, agui.final.ours)
+  assert.deepEqual(agui.back.fromClient, agui.back.conversation, 'agUi.toMessages of what the client holds is the conversation')
+  assert.ok(['RUN_STARTED', 'MESSAGES_SNAPSHOT', 'REASONING_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TOOL_CALL_RESULT', 'ACTIVITY_SNAPSHOT', 'RUN_ERROR', 'RUN_FINISHED'].every((t) => agui.types.includes(t)), agui.types.join(', '))
+  assert.deepEqual(agui.typeError, {
+    name: 'TypeError',
+    message: 'Conversation.toAGUIEvents: options.threadId must be a string: the first call names the run (threadId and runId of the request)',
+  })
+})

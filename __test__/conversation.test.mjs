@@ -7,6 +7,7 @@
 // message and chunk that did not.
 import test from 'node:test'
 import assert from 'node:assert/strict'
+import { isDeepStrictEqual } from 'node:util'
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { Conversation, detectFormat, foldStream, formats, readHistory } from '../index.js'
@@ -17,6 +18,7 @@ const HISTORY = new Set(STREAMS.filter((f) => f.history).map((f) => f.name))
 const FILES = [
   'examples/acp-session.ndjson',
   'examples/acp-v1-load.ndjson',
+  'examples/ag-ui-stream.sse',
   'examples/agent-session.sse',
   'examples/ai-sdk-stream.sse',
   'examples/demo-stream.ndjson',
@@ -86,6 +88,11 @@ function reload(format, frames) {
 
 /** Checks that `changes` names every difference between `before` and `after`. */
 function checkReport(before, after, changes) {
+  if (changes.reset) {
+    // The messages were replaced whole (a restatement that removed or moved some): read again.
+    assert.deepEqual([changes.added, changes.changed], [[], []], 'a reset names no message')
+    return assert.notDeepEqual(after.map((m) => m.id), before.map((m) => m.id), 'a reset moves or removes messages')
+  }
   const added = new Set(changes.added)
   assert.deepEqual(changes.added, after.map((_, i) => i).filter((i) => i >= before.length), 'added')
   const changed = new Map(changes.changed.map((c) => [c.index, c]))
@@ -106,6 +113,19 @@ function checkReport(before, after, changes) {
 
 /** The immutable view after a push: what changed is new, everything else is shared. */
 function checkSharing(before, after, changes) {
+  if (changes.reset) {
+    // A message that stayed as it was is the same object, wherever it is now.
+    assert.notEqual(after, before)
+    const used = new Set()
+    for (const message of after) {
+      const j = before.findIndex((m) => m.id === message.id)
+      if (j !== -1 && !used.has(j) && isDeepStrictEqual(plain(before[j]), plain(message))) {
+        used.add(j)
+        assert.equal(message, before[j], `message ${message.id} is shared`)
+      } else assert.ok(!before.includes(message), `message ${message.id} is new`)
+    }
+    return
+  }
   if (changes.added.length === 0 && changes.changed.length === 0) return assert.equal(after, before, 'nothing changed: the same array')
   assert.notEqual(after, before)
   const changed = new Map(changes.changed.map((c) => [c.index, c]))

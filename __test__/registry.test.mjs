@@ -44,6 +44,7 @@ const detected = {
   'examples/sn-history.json': 'sn',
   'examples/sn-thinking.sse': 'sn-stream',
   'examples/ai-sdk-stream.sse': 'ai-sdk',
+  'examples/ag-ui-stream.sse': 'ag-ui',
   '__test__/fixtures/pi-tree.jsonl': 'pi',
   '__test__/fixtures/pi-v1.jsonl': 'pi',
   '__test__/fixtures/pi-v2.jsonl': 'pi',

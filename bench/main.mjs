@@ -495,6 +495,10 @@ if (native && wanted('agents')) {
   const { runAgentCases } = await import('./agents.mjs');
   await runAgentCases({ native, settings, printTable, ratio, quick });
 }
+if (wanted('ag-ui')) {
+  const { runAgUiCases } = await import('./ag-ui.mjs');
+  await runAgUiCases({ native, settings, printTable, ratio, quick });
+}
 if (native && wanted('scan')) {
   const { runScanCases } = await import('./scan.mjs');
   await runScanCases({ settings, printTable, ratio });

@@ -178,6 +178,15 @@ impl<S: Text + Clone + Eq + Hash, V> IndexedChunks<S, V> {
         call_mut(&mut self.chunks, chunk, call)
     }
 
+    /// Call `call` of the tool batch at chunk `chunk`, to change in place (its id stays as
+    /// it is): a stream that names the message and the call it changes.
+    pub fn call_at_mut(&mut self, chunk: usize, call: usize) -> Option<&mut ToolCallEntry<S, V>> {
+        match self.chunks.get_mut(chunk)? {
+            Chunk::ToolBatch { calls } => calls.get_mut(call),
+            _ => None,
+        }
+    }
+
     pub fn into_chunks(self) -> Vec<Chunk<S, V>> {
         self.chunks
     }

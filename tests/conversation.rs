@@ -53,6 +53,7 @@ const EXAMPLES: &[(&str, &[u8])] = &[
         "codex-exec",
         include_bytes!("../__test__/fixtures/codex/0.20.0-tool/stream.jsonl"),
     ),
+    ("ag-ui", include_bytes!("../examples/ag-ui-stream.sse")),
 ];
 
 /// Checks that `changes` names everything that differs between `before` and `after`.

@@ -10,10 +10,12 @@ import { createRng } from '../random-streams.mjs'
 export const RECORDINGS = [
   'examples/acp-session.ndjson',
   'examples/acp-v1-load.ndjson',
+  'examples/ag-ui-stream.sse',
   'examples/agent-session.sse',
   'examples/ai-sdk-stream.sse',
   'examples/claude-code-stream.ndjson',
   'examples/claude-code-stream.partial.ndjson',
+  'examples/codex-exec.jsonl',
   'examples/copilot-session.stream.ndjson',
   'examples/demo-stream.ndjson',
   'examples/openclaw-gateway.ndjson',

@@ -9,6 +9,7 @@
 //! how to add one.
 
 pub mod acp;
+pub mod ag_ui;
 pub mod ai_sdk;
 pub mod chatviewer;
 pub mod claude;
@@ -39,6 +40,7 @@ pub static FORMATS: &[Format] = &[
     sn::SN,
     pi::PI_STREAM,
     sn::SN_STREAM,
+    ag_ui::AG_UI,
     ai_sdk::AI_SDK,
     events::EVENTS,
 ];
@@ -56,6 +58,7 @@ impl HistoryFormat {
     pub const Copilot: HistoryFormat = HistoryFormat(&copilot::COPILOT);
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
     pub const Codex: HistoryFormat = HistoryFormat(&codex::CODEX);
+    pub const AgUi: HistoryFormat = HistoryFormat(&ag_ui::AG_UI);
 }
 
 /// The format named `name`.

@@ -84,6 +84,17 @@ pub struct Changes {
     /// Messages before `added` that changed, in index order: which chunks (sorted, new
     /// ones included), and whether the id changed.
     pub changed: Vec<MessageChange>,
+    /// The messages were replaced whole (a stream that restated the conversation with
+    /// messages removed or moved): `added` and `changed` are empty.
+    pub reset: Option<Box<Reset>>,
+}
+
+/// Messages replaced whole.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reset {
+    /// For each message now, the index it had before when it is the same message,
+    /// unchanged.
+    pub kept: Vec<Option<usize>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -100,11 +111,36 @@ pub struct MessageChange {
 
 impl Changes {
     pub fn is_empty(&self) -> bool {
-        self.added.is_empty() && self.changed.is_empty()
+        self.added.is_empty() && self.changed.is_empty() && self.reset.is_none()
     }
 
     /// Adds what `later` changed (a push after this one).
     pub fn merge(&mut self, later: Changes) {
+        if let Some(reset) = later.reset {
+            // What was the same before `later` is the same before this one if this one
+            // left it as it was.
+            let before = |i: usize| match &self.reset {
+                Some(mine) => mine.kept.get(i).copied().flatten(),
+                None => (!self.added.contains(&i)
+                    && self.changed.binary_search_by_key(&i, |c| c.index).is_err())
+                .then_some(i),
+            };
+            let kept = reset.kept.into_iter().map(|k| k.and_then(before)).collect();
+            *self = Changes {
+                reset: Some(Box::new(Reset { kept })),
+                ..Changes::default()
+            };
+            return;
+        }
+        if let Some(reset) = &mut self.reset {
+            // After a reset, what changes is no longer the same.
+            for change in &later.changed {
+                if let Some(slot) = reset.kept.get_mut(change.index) {
+                    *slot = None;
+                }
+            }
+            return;
+        }
         if self.added.is_empty() {
             self.added = later.added.clone();
         } else if !later.added.is_empty() {
@@ -227,7 +263,7 @@ impl Conversation {
         let mut served: Vec<Served> = serving()
             .map(|(format, face)| Served {
                 format,
-                writer: (face.new)(),
+                writer: (face.new)(&out),
                 touched: Vec::new(),
             })
             .collect();
@@ -333,6 +369,9 @@ impl Conversation {
     /// at a bad one (not JSON, not valid, too long) the frames before it stay folded, it
     /// changes nothing, the bytes after it wait for the next push, and the error names
     /// its line and byte offset.
+    // What changed before a bad frame goes back with its error, once per push: its size
+    // costs nothing worth a box.
+    #[allow(clippy::result_large_err)]
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Changes, (Changes, LiveError)> {
         let start = self.out.len();
         // More after the end: the stream goes on (a next response of the same chat).
@@ -372,6 +411,7 @@ impl Conversation {
 
     /// The end of the stream: a last line without a line break is folded; a frame cut
     /// short is an error.
+    #[allow(clippy::result_large_err)]
     pub fn end(&mut self) -> Result<Changes, (Changes, LiveError)> {
         let start = self.out.len();
         let result = {
@@ -408,6 +448,18 @@ impl Conversation {
             }
             None => Vec::new(),
         }
+    }
+
+    /// [`Conversation::serve`] with options for `format`'s writer (the names of the stream
+    /// it writes); the error names the option, after `options`.
+    pub fn serve_with(&mut self, format: &Format, options: &Json) -> Result<Vec<Json>, String> {
+        if let Some(served) = self.served.iter_mut().find(|s| s.format == format) {
+            served
+                .writer
+                .configure(options)
+                .map_err(|e| format!("options{e}"))?;
+        }
+        Ok(self.serve(format))
     }
 
     /// [`Conversation::serve`] for a client reconnecting to the response being written:
@@ -464,6 +516,18 @@ impl Conversation {
 
     fn changes(&mut self, start: usize) -> Changes {
         let end = self.out.len();
+        if let Some(kept) = self.out.take_reset() {
+            // The messages were replaced whole: what each writer wrote is measured anew.
+            for served in &mut self.served {
+                served.touched.clear();
+                served.writer.reset(&self.out);
+            }
+            return Changes {
+                added: end..end,
+                changed: Vec::new(),
+                reset: Some(Box::new(Reset { kept })),
+            };
+        }
         let mut changed: Vec<MessageChange> = Vec::new();
         let mut touched = self.out.take_touched();
         let rewrites = self.out.take_rewrites();
@@ -523,6 +587,7 @@ impl Conversation {
         Changes {
             added: start..end,
             changed,
+            reset: None,
         }
     }
 }

@@ -104,6 +104,11 @@ pub struct MessageChange {
 pub struct ConversationChanges {
     pub added: Vec<u32>,
     pub changed: Vec<MessageChange>,
+    /// The messages were replaced whole, some removed or moved (an AG-UI
+    /// `MESSAGES_SNAPSHOT` that drops or reorders messages): `added` and `changed` are
+    /// empty; read `messages` again. A message that stayed as it was is the same object
+    /// as before, at its new index.
+    pub reset: Option<bool>,
 }
 
 /// What JavaScript holds of one message: per chunk, the length of the text it has (in
@@ -307,6 +312,9 @@ fn number_list(out: &mut Vec<u8>, numbers: impl Iterator<Item = usize>) {
 }
 
 fn changes_json(changes: &Changes) -> Vec<u8> {
+    if changes.reset.is_some() {
+        return b"{\"added\":[],\"changed\":[],\"reset\":true}".to_vec();
+    }
     let mut out = b"{\"added\":".to_vec();
     number_list(&mut out, changes.added.clone());
     out.extend_from_slice(b",\"changed\":[");
@@ -340,6 +348,31 @@ impl Live {
             unsafe { sys::napi_delete_reference(js.env, snapshot) };
         }
         let messages = self.core.messages();
+        if let Some(reset) = &changes.reset {
+            let kept = &reset.kept;
+            // The messages were replaced whole: those that stayed as they were keep their
+            // objects, the others are made anew, in the order they have now.
+            let old: Vec<Value> = (0..self.synced.len())
+                .map(|i| js.element(array, i))
+                .collect::<JsResult<_>>()?;
+            let mut synced = Vec::with_capacity(messages.len());
+            for (i, was) in kept.iter().enumerate() {
+                let message = match was.and_then(|j| old.get(j).copied().zip(self.synced.get(j))) {
+                    Some((object, held)) => {
+                        synced.push(held.clone());
+                        object
+                    }
+                    None => {
+                        synced.push(messages.message(i).2.iter().map(text_len).collect());
+                        js.parse_json(&message_value(&self.core, i, false))?
+                    }
+                };
+                js.set_element(array, i, message)?;
+            }
+            js.set(array, Interned::Length, js.create_number(kept.len() as f64)?)?;
+            self.synced = synced;
+            return Ok(());
+        }
         for change in &changes.changed {
             let i = change.index;
             let old_message = js.element(array, i)?;
@@ -466,7 +499,7 @@ fn input(js: &Js, data: Value) -> JsResult<Input> {
 /// there, and so is a result's `result` or `isError` that was (a result event without
 /// one): they stay `undefined` here (the reader of `ChatMessage` JSON takes absent as
 /// `null`).
-pub(super) fn absent_payloads(mut messages: Json) -> Json {
+pub(in crate::napi) fn absent_payloads(mut messages: Json) -> Json {
     let Json::Array(messages_list) = &mut messages else {
         return messages;
     };
@@ -947,6 +980,53 @@ impl Conversation {
         })
     }
 
+    /// [`Conversation::served_js`] with the writer's options (`undefined`, or an object
+    /// read as JSON); as the body of an SSE response when `sse` is given (with the end
+    /// marker it names, if any).
+    pub(in crate::napi) fn served_with_js(
+        &self,
+        js: &Js,
+        what: &'static str,
+        format: &'static Format,
+        options: Value,
+        sse: Option<Option<&[u8]>>,
+    ) -> JsResult<Value> {
+        let options = match js.value_type(options)? {
+            ValueType::Undefined => Json::Undefined,
+            ValueType::Object => {
+                let text = stringify(js, options, what, "options")?.unwrap_or_default();
+                value::parse(&text).map_err(|e| JsError::Type(format!("options: {e}")))?
+            }
+            got => {
+                return Err(JsError::Type(format!(
+                    "options must be an object, got {}",
+                    got.name()
+                )))
+            }
+        };
+        self.with(what, |live| {
+            let written = live.core.serve_with(format, &options).map_err(JsError::Type)?;
+            let mut out = Vec::new();
+            match sse {
+                None => value::write_ascii(&mut out, &Json::Array(written)),
+                Some(end) => {
+                    for value in written {
+                        out.extend_from_slice(b"data: ");
+                        value::write_ascii(&mut out, &value);
+                        out.extend_from_slice(b"\n\n");
+                    }
+                    if let Some(end) = end.filter(|_| live.core.serve_end_marker(format)) {
+                        out.extend_from_slice(b"data: ");
+                        out.extend_from_slice(end);
+                        out.extend_from_slice(b"\n\n");
+                    }
+                    return js.ascii_string_owned(out);
+                }
+            }
+            js.parse_json_owned(out)
+        })
+    }
+
     fn at_js(&self, js: &Js, index: Value) -> JsResult<Value> {
         const WHAT: &str = "Conversation.at";
         let index = match js.value_type(index)? {
@@ -1068,6 +1148,14 @@ impl Conversation {
     #[napi(getter, ts_return_type = "FormatName")]
     pub fn format<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         glue(env, "Conversation.format", |js| self.format_js(js))
+    }
+}
+
+/// An optional argument's handle, or `undefined`.
+pub(in crate::napi) fn or_undefined(js: &Js, value: Option<Unknown>) -> JsResult<Value> {
+    match value {
+        Some(value) => Ok(value.raw()),
+        None => js.undefined(),
     }
 }
 

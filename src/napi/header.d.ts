@@ -30,3 +30,16 @@ export interface LifecycleEvent {
  * which napi-rs cannot generate (see above).
  */
 export type AgentEvent = AgentContentEvent | LifecycleEvent
+
+/**
+ * An AG-UI message (`@ag-ui/core` 1.0's `Message`), as `@ag-ui/client`'s `agent.messages`
+ * holds it, discriminated by `role`: `content`, `toolCalls`, `toolCallId`, `activityType`
+ * and the other fields of its role.
+ *
+ * Hand-written: napi-rs cannot express an index signature.
+ */
+export interface AGUIMessage {
+  id: string
+  role: 'developer' | 'system' | 'assistant' | 'user' | 'tool' | 'activity' | 'reasoning'
+  [key: string]: unknown
+}

@@ -99,6 +99,9 @@ pub struct Folded {
     touched: Vec<(usize, Option<usize>)>,
     /// Messages whose chunks were replaced since [`Folded::take_rewrites`] was last called.
     rewrites: Vec<Rewrite>,
+    /// The messages were replaced whole since [`Folded::take_reset`] was last called: for
+    /// each message now, the index it had before when it is the same message, unchanged.
+    reset: Option<Vec<Option<usize>>>,
 }
 
 /// The open message's chunks replaced by others ([`Folded::replace_open`]): what changed
@@ -152,6 +155,7 @@ impl Folded {
             line: 0,
             touched: Vec::new(),
             rewrites: Vec::new(),
+            reset: None,
         }
     }
 
@@ -208,9 +212,19 @@ impl Folded {
     /// message as rewritten ([`Rewrite`]). Whether the open message is an assistant's,
     /// or any message is open, is the caller's to know.
     pub fn replace_open(&mut self, chunks: Vec<FormatChunk>) {
-        let index = self.messages.len().wrapping_sub(1);
+        if self.open && !self.messages.is_empty() {
+            self.replace_chunks(self.messages.len() - 1, chunks);
+        }
+    }
+
+    /// Replaces the chunks of message `index` with `chunks`, whichever message it is (a
+    /// stream whose events name the message they change, in ways events of the drop-in
+    /// cannot: a text put before a tool batch, content replaced whole). Nothing changes
+    /// when they are equal; the chunks that differ are reported as changed, and the
+    /// message as rewritten ([`Rewrite`]).
+    pub fn replace_chunks(&mut self, index: usize, chunks: Vec<FormatChunk>) {
         let line = self.line;
-        let Some(message) = self.messages.last_mut().filter(|_| self.open) else {
+        let Some(message) = self.messages.get_mut(index) else {
             return;
         };
         let old = message.chunks.chunks();
@@ -255,6 +269,203 @@ impl Folded {
             from,
             old,
         });
+    }
+
+    /// Puts `chunks` in place of chunks `range` of message `index` (see
+    /// [`Folded::replace_chunks`]).
+    pub fn splice_chunks(&mut self, index: usize, range: std::ops::Range<usize>, chunks: Vec<FormatChunk>) {
+        let Some(message) = self.messages.get(index) else {
+            return;
+        };
+        let mut all = message.chunks.chunks().to_vec();
+        let range = range.start.min(all.len())..range.end.min(all.len());
+        all.splice(range, chunks);
+        self.replace_chunks(index, all);
+    }
+
+    /// Appends `delta` to the text of chunk `chunk` (a text or thinking chunk, sealed or
+    /// not) of message `index`, whichever message it is.
+    pub fn extend_text_at(&mut self, index: usize, chunk: usize, delta: Wtf8) {
+        let line = self.line;
+        let message = &mut self.messages[index];
+        if delta.is_empty() || chunk >= message.chunks.chunks().len() {
+            return;
+        }
+        let Ok(()) = message.chunks.extend_text(chunk, delta);
+        message.origin.lines.1 = line;
+        note(&mut message.origin, chunk, line);
+        self.touched.push((index, Some(chunk)));
+    }
+
+    /// Seals the thinking chunk `chunk` of message `index` with `metadata`, or seals it
+    /// again (the last seal wins).
+    pub fn seal_at(&mut self, index: usize, chunk: usize, metadata: Json) {
+        let line = self.line;
+        let message = &mut self.messages[index];
+        if !matches!(message.chunks.chunks().get(chunk), Some(Chunk::Thinking { .. })) {
+            return;
+        }
+        let Ok(()) = message.chunks.seal_thinking(chunk, metadata);
+        message.origin.lines.1 = line;
+        note(&mut message.origin, chunk, line);
+        self.touched.push((index, Some(chunk)));
+    }
+
+    /// Adds `chunk` after the chunks of message `index`, whichever message it is.
+    pub fn push_chunk_at(&mut self, index: usize, chunk: FormatChunk) {
+        let line = self.line;
+        if let Chunk::ToolBatch { calls } = &chunk {
+            for call in calls {
+                self.calls.insert(call.id.clone(), index);
+            }
+        }
+        let message = &mut self.messages[index];
+        let Ok(()) = message.chunks.push_chunk(chunk);
+        let at = message.chunks.chunks().len() - 1;
+        message.origin.lines.1 = line;
+        note(&mut message.origin, at, line);
+        self.touched.push((index, Some(at)));
+    }
+
+    /// Adds `call` to the tool batch at chunk `chunk` of message `index`.
+    pub fn push_call_at(
+        &mut self,
+        index: usize,
+        chunk: usize,
+        call: crate::model::ToolCallEntry<Wtf8, Json>,
+    ) {
+        let line = self.line;
+        let message = &mut self.messages[index];
+        if !matches!(message.chunks.chunks().get(chunk), Some(Chunk::ToolBatch { .. })) {
+            return;
+        }
+        self.calls.insert(call.id.clone(), index);
+        let Ok(()) = message.chunks.push_call(chunk, call);
+        message.origin.lines.1 = line;
+        note(&mut message.origin, chunk, line);
+        self.touched.push((index, Some(chunk)));
+    }
+
+    /// Call `call` of the tool batch at chunk `chunk` of message `index`, to change in
+    /// place (its id stays as it is); the chunk is reported as changed.
+    pub fn call_at_mut(
+        &mut self,
+        index: usize,
+        chunk: usize,
+        call: usize,
+    ) -> Option<&mut crate::model::ToolCallEntry<Wtf8, Json>> {
+        let line = self.line;
+        let message = self.messages.get_mut(index)?;
+        message.chunks.call_at_mut(chunk, call)?;
+        message.origin.lines.1 = line;
+        note(&mut message.origin, chunk, line);
+        self.touched.push((index, Some(chunk)));
+        message.chunks.call_at_mut(chunk, call)
+    }
+
+    /// Puts `messages` in place of every message (a stream that restates the whole
+    /// conversation). When the messages keep their places (the same ids in the same
+    /// order, more after them), each is changed as [`Folded::replace_chunks`] changes it
+    /// and the new ones are added, so the change is reported as any other; otherwise the
+    /// messages are replaced whole ([`Folded::take_reset`]).
+    pub fn replace_messages(&mut self, messages: Vec<FormatMessage>) {
+        let open = self.open;
+        let in_place = messages.len() >= self.messages.len()
+            && self
+                .messages
+                .iter()
+                .zip(&messages)
+                .all(|(old, new)| old.id == new.id && old.role == new.role);
+        if in_place {
+            let mut messages = messages.into_iter();
+            for index in 0..self.messages.len() {
+                let message = messages.next().expect("as many as before");
+                self.replace_chunks(index, message.chunks);
+            }
+            for message in messages {
+                self.add(message);
+            }
+            self.open = open && !self.messages.is_empty();
+            return;
+        }
+        let line = self.line;
+        let mut first: HashMap<&str, usize> = HashMap::new();
+        for (i, old) in self.messages.iter().enumerate() {
+            first.entry(old.id.as_str()).or_insert(i);
+        }
+        // A message changed since the changes were last taken is not as it was then.
+        let changed: std::collections::HashSet<usize> = self.touched.iter().map(|&(m, _)| m).collect();
+        let kept: Vec<Option<usize>> = messages
+            .iter()
+            .map(|new| {
+                first.get(new.id.as_str()).copied().filter(|&i| {
+                    let old = &self.messages[i];
+                    !changed.contains(&i)
+                        && old.role == new.role
+                        && old.chunks.chunks() == new.chunks.as_slice()
+                })
+            })
+            .collect();
+        let mut old: Vec<Option<Building>> =
+            std::mem::take(&mut self.messages).into_iter().map(Some).collect();
+        for (message, &was) in messages.into_iter().zip(&kept) {
+            let building = match was.and_then(|i| old[i].take()) {
+                Some(building) => building,
+                None => Building {
+                    id: message.id,
+                    role: message.role,
+                    origin: Origin {
+                        lines: (line, line),
+                        chunks: vec![Some((line, line)); message.chunks.len()],
+                    },
+                    chunks: IndexedChunks::from(message.chunks),
+                },
+            };
+            self.messages.push(building);
+        }
+        // A message kept twice (a repeated id) is the same message once; after an earlier
+        // replacement not taken yet, what was before is what was before that one.
+        let mut seen = vec![false; old.len()];
+        let earlier = self.reset.take();
+        let kept = kept
+            .into_iter()
+            .map(|was| was.filter(|&i| !std::mem::replace(&mut seen[i], true)))
+            .map(|was| match &earlier {
+                Some(earlier) => was.and_then(|i| earlier.get(i).copied().flatten()),
+                None => was,
+            })
+            .collect();
+        self.calls.clear();
+        for (index, message) in self.messages.iter().enumerate() {
+            for chunk in message.chunks.chunks() {
+                if let Chunk::ToolBatch { calls } = chunk {
+                    for call in calls {
+                        self.calls.insert(call.id.clone(), index);
+                    }
+                }
+            }
+        }
+        self.touched.clear();
+        self.rewrites.clear();
+        self.reset = Some(kept);
+        self.open = open && !self.messages.is_empty();
+    }
+
+    /// Whether the messages were replaced whole since the last call, and if so, for each
+    /// message now, the index it had before when it is the same message, unchanged since
+    /// (messages changed after the replacement are not); what changed after it is
+    /// reported by it.
+    pub fn take_reset(&mut self) -> Option<Vec<Option<usize>>> {
+        let mut kept = self.reset.take()?;
+        // Messages added since are new; messages removed since are gone.
+        kept.resize(self.messages.len(), None);
+        for (index, _) in self.touched.drain(..) {
+            if let Some(slot) = kept.get_mut(index) {
+                *slot = None;
+            }
+        }
+        self.rewrites.clear();
+        Some(kept)
     }
 
     /// Starts a new message (named `id`, else `<prefix>-<n>`); the open one is done.
@@ -498,4 +709,145 @@ pub fn owned_message(messages: &Folded, index: usize) -> FormatMessage {
 /// Every message as owned.
 pub fn owned_messages(messages: &Folded) -> Vec<FormatMessage> {
     (0..messages.len()).map(|i| owned_message(messages, i)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ToolCallEntry;
+
+    fn text(t: &str) -> FormatChunk {
+        Chunk::Text { text: Wtf8::from(t) }
+    }
+
+    fn batch(ids: &[&str]) -> FormatChunk {
+        Chunk::ToolBatch {
+            calls: ids
+                .iter()
+                .map(|id| ToolCallEntry::new(Wtf8::from(*id), Wtf8::from("f"), Json::Null))
+                .collect(),
+        }
+    }
+
+    fn message(id: &str, chunks: Vec<FormatChunk>) -> FormatMessage {
+        ChatMessage {
+            id: id.into(),
+            role: MessageRole::Assistant,
+            chunks,
+        }
+    }
+
+    fn two() -> Folded {
+        let mut folded = Folded::resume(
+            "m",
+            vec![message("a", vec![batch(&["c1"])]), message("b", vec![text("x")])],
+        );
+        folded.take_touched();
+        folded
+    }
+
+    #[test]
+    fn any_message_grows_in_place_and_says_which_chunk() {
+        let mut folded = two();
+        folded.extend_text_at(1, 0, Wtf8::from("y"));
+        folded.push_call_at(
+            0,
+            0,
+            ToolCallEntry::new(Wtf8::from("c2"), Wtf8::from("f"), Json::Null),
+        );
+        folded.push_chunk_at(0, text("after"));
+        assert_eq!(folded.take_touched(), [(1, Some(0)), (0, Some(0)), (0, Some(1))]);
+        assert!(folded.take_rewrites().is_empty());
+        assert_eq!(folded.message(1).2, [text("xy")]);
+        assert_eq!(folded.message(0).2, [batch(&["c1", "c2"]), text("after")]);
+        assert!(folded.has_call(&Wtf8::from("c2")));
+        let call = folded.call_at_mut(0, 0, 1).unwrap();
+        call.name = Wtf8::from("renamed");
+        assert_eq!(folded.take_touched(), [(0, Some(0))]);
+        assert!(
+            folded.call_at_mut(0, 1, 0).is_none(),
+            "a text chunk holds no call"
+        );
+    }
+
+    #[test]
+    fn a_chunk_put_before_others_is_a_rewrite_from_there() {
+        let mut folded = two();
+        folded.splice_chunks(0, 0..0, vec![text("before")]);
+        assert_eq!(folded.message(0).2, [text("before"), batch(&["c1"])]);
+        assert_eq!(folded.take_touched(), [(0, Some(0)), (0, Some(1))]);
+        let rewrites = folded.take_rewrites();
+        assert_eq!(rewrites.len(), 1);
+        assert_eq!(
+            (rewrites[0].message, rewrites[0].changed, rewrites[0].from),
+            (0, 0, 0)
+        );
+        assert_eq!(rewrites[0].old, [batch(&["c1"])]);
+        // The calls are found where they went.
+        assert!(folded.call_at_mut(0, 1, 0).is_some());
+    }
+
+    #[test]
+    fn messages_restated_in_place_are_changes_and_additions() {
+        let mut folded = two();
+        folded.replace_messages(vec![
+            message("a", vec![batch(&["c1"])]),
+            message("b", vec![text("x, corrected")]),
+            message("c", vec![text("new")]),
+        ]);
+        assert_eq!(folded.take_reset(), None);
+        assert_eq!(folded.len(), 3);
+        let touched = folded.take_touched();
+        assert!(
+            touched.contains(&(1, Some(0))) && touched.contains(&(2, None)),
+            "{touched:?}"
+        );
+        assert!(
+            !touched.iter().any(|&(m, _)| m == 0),
+            "an unchanged message is not touched"
+        );
+    }
+
+    #[test]
+    fn messages_removed_or_moved_are_a_reset_that_names_what_stayed() {
+        let mut folded = two();
+        folded.replace_messages(vec![
+            message("b", vec![text("x")]),
+            message("a", vec![batch(&["c1"])]),
+            message("b2", vec![text("new")]),
+        ]);
+        // Changed after the reset in the same push: no longer the same.
+        folded.extend_text_at(0, 0, Wtf8::from("!"));
+        assert_eq!(folded.take_reset(), Some(vec![None, Some(0), None]));
+        assert_eq!(folded.take_touched(), []);
+        assert_eq!(folded.message(0).2, [text("x!")]);
+        assert!(folded.has_call(&Wtf8::from("c1")));
+        folded.replace_messages(vec![message("a", vec![batch(&["c1"])])]);
+        folded.add(message("later", vec![text("added after, in the same push")]));
+        assert_eq!(folded.take_reset(), Some(vec![Some(1), None]));
+        assert!(!folded.has_call(&Wtf8::from("nothing")));
+    }
+
+    #[test]
+    fn a_message_changed_before_a_reset_in_the_same_push_is_not_kept() {
+        let mut folded = two();
+        folded.extend_text_at(1, 0, Wtf8::from("y"));
+        folded.replace_messages(vec![
+            message("b", vec![text("xy")]),
+            message("a", vec![batch(&["c1"])]),
+        ]);
+        // And a second replacement before the changes are taken: measured from before both.
+        folded.replace_messages(vec![
+            message("a", vec![batch(&["c1"])]),
+            message("b", vec![text("xy")]),
+        ]);
+        assert_eq!(folded.take_reset(), Some(vec![Some(0), None]));
+    }
+
+    #[test]
+    fn a_repeated_id_keeps_its_message_once() {
+        let mut folded = two();
+        folded.replace_messages(vec![message("b", vec![text("x")]), message("b", vec![text("x")])]);
+        assert_eq!(folded.take_reset(), Some(vec![Some(1), None]));
+    }
 }

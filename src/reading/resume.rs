@@ -67,7 +67,13 @@ impl Envelope {
             fields.push(("cr", Json::Bool(true)));
         }
         fields.extend([("fold", self.fold.clone()), ("skipped", self.skipped.clone())]);
-        fields.extend(self.served.iter().map(|(key, state)| (*key, state.clone())));
+        // A writer that has nothing to keep (wrote nothing) keeps no key.
+        fields.extend(
+            self.served
+                .iter()
+                .filter(|(_, state)| !matches!(state, Json::Null))
+                .map(|(key, state)| (*key, state.clone())),
+        );
         Json::Object(fields.into_iter().map(|(k, v)| (Wtf8::from(k), v)).collect())
     }
 

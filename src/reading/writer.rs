@@ -21,6 +21,10 @@ pub trait LiveWriter {
     /// A message was replaced whole by what its stream said last.
     fn rewritten(&mut self, rewrite: &Rewrite, messages: &Folded);
 
+    /// The messages were replaced whole (see [`Folded::replace_messages`]): what was
+    /// written is to be measured against `messages` anew.
+    fn reset(&mut self, messages: &Folded);
+
     /// Forgets what was written of the response being written, so that the next write
     /// sends it again from its start: for a client reconnecting to it.
     fn replay(&mut self, messages: &Folded);
@@ -30,6 +34,16 @@ pub trait LiveWriter {
 
     /// Whether the protocol's end marker is to be written now: once, after the end.
     fn mark_end(&mut self) -> bool;
+
+    /// Takes the options a call to write was given (what names the stream it writes,
+    /// for a protocol whose stream needs names); the error names the option, after
+    /// `options`. A writer that takes none refuses any.
+    fn configure(&mut self, options: &Json) -> Result<(), String> {
+        match options {
+            Json::Undefined | Json::Null => Ok(()),
+            _ => Err(" are not taken by this writer".into()),
+        }
+    }
 }
 
 /// A writer restored from its saved state, and the chunks changed since it last wrote.
@@ -40,8 +54,9 @@ pub type Restored = (Box<dyn LiveWriter>, Vec<(usize, Option<usize>)>);
 pub struct Serve {
     /// The key of the writer's state in a conversation's resume state.
     pub key: &'static str,
-    /// A writer that wrote nothing yet.
-    pub new: fn() -> Box<dyn LiveWriter>,
+    /// A writer of a conversation that goes on from `messages` (none for a new one), with
+    /// no state of what was written: what it makes of the messages it was given.
+    pub new: fn(&Folded) -> Box<dyn LiveWriter>,
     /// A writer from its saved state, checked against the messages it goes with, and the
     /// chunks changed since it last wrote; the error names the field.
     pub restore: fn(&Json, &Folded) -> Result<Restored, String>,

@@ -49,7 +49,7 @@ pub const AI_SDK: Format = Format {
     }),
     serve: Some(Serve {
         key: "ui",
-        new: || Box::<ui_writer::UiWriter>::default(),
+        new: |_| Box::<ui_writer::UiWriter>::default(),
         restore: |state, messages| {
             let (writer, touched) = ui_writer::UiWriter::restore(state, messages)?;
             Ok((Box::new(writer), touched))

@@ -334,6 +334,23 @@ impl LiveWriter for UiWriter {
     fn mark_end(&mut self) -> bool {
         UiWriter::mark_end(self)
     }
+
+    fn reset(&mut self, messages: &Folded) {
+        // A UI message stream cannot take messages back or move them: what was written
+        // stays as it was, and the messages now count as written to their end; messages
+        // added after them are written as any other.
+        let done = Written {
+            started: true,
+            finished: true,
+            ..Written::default()
+        };
+        self.written = vec![done; messages.len()];
+        self.first_open = messages.len();
+        // The response being written is over: its messages are no more where they were.
+        if self.response.take().is_some_and(|r| r.open) {
+            self.pending.push(chunk("finish", []));
+        }
+    }
 }
 
 impl UiWriter {

@@ -3,6 +3,7 @@
 //! them. Everything else in the binding reaches a format through the table.
 
 pub mod acp;
+pub mod ag_ui;
 pub mod ai_sdk;
 pub mod chatviewer;
 pub mod claude;
@@ -43,6 +44,8 @@ pub enum FormatName {
     PiStream,
     /// Solar Network stream events.
     SnStream,
+    /// An AG-UI event stream (`@ag-ui/core` 1.0), SSE or NDJSON.
+    AgUi,
     /// An AI SDK UI message stream, SSE or NDJSON.
     AiSdk,
     /// Agent events, NDJSON or SSE.
@@ -76,9 +79,14 @@ pub enum HistoryFormatName {
     /// An AI SDK UI message stream: one assistant message per `start` chunk.
     #[napi(value = "ai-sdk")]
     AiSdk,
+    /// An AG-UI event stream: the messages `@ag-ui/client` ends with.
+    #[napi(value = "ag-ui")]
+    AgUi,
 }
 
 /// The methods of `Conversation` that the formats serving live conversations add.
 pub fn conversation_methods() -> Vec<Method> {
-    ai_sdk::CONVERSATION_METHODS.to_vec()
+    let mut methods = ai_sdk::CONVERSATION_METHODS.to_vec();
+    methods.extend(ag_ui::CONVERSATION_METHODS);
+    methods
 }
