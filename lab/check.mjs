@@ -59,7 +59,8 @@ const FAMILIES = {
       sessions.filter((f) => /rollout-[^/]*\.jsonl?$/.test(f)).find((f) => (id ? f.includes(id) : !isSubagentRollout(f))),
     view: codexView,
     // The TypeScript CLI's `-q` prints the Responses items of each model call, repeated
-    // cumulatively: not a stream format (its rollout is read; it has no view to compare).
+    // cumulatively: not a stream format, so its rollout has no live side to be compared
+    // with (and that version has no app server to show it).
     noStream: (version) => (version.startsWith('0.1.') ? 'the TypeScript CLI prints Responses items, not a stream format' : undefined),
   },
   pi: {
