@@ -1,10 +1,7 @@
 // What a capture holds: every JSON-lines file of it with its lines counted by kind (the
 // `type`, with the subtype or payload type that tells lines apart in each tool's format).
-// `checkCapture` is the hook the readers' check plugs into: it receives the capture
-// folder and its run record, and `captureParts` says which files are the live streams, the
-// session files and the tool's own view; today it reports the kinds, later it will compare
-// the live fold, the reload and the tool's view.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+// (The check of what the readers make of a capture is lab/check.mjs.)
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
 export function kindOf(o) {
@@ -55,48 +52,4 @@ function describeFile(path, root) {
     }
   }
   return { file: relative(root, path), lines, torn, kinds }
-}
-
-/**
- * The parts of a capture a check compares: the live streams, the session files the tool
- * wrote (its sub-agents' files among them) and the tool's own view of them.
- * @returns {{ stream?: string, partial?: string, sessions: string[], views: string[] }}
- */
-export function captureParts(dir) {
-  const sessions = []
-  const walk = (d) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name)
-      if (statSync(p).isDirectory()) walk(p)
-      else if (/\.jsonl?$/.test(name) && /(rollout-|events\.jsonl$|\/chats\/|\/projects\/|\/sessions\/)/.test(p)) sessions.push(p)
-    }
-  }
-  const files = join(dir, 'files')
-  if (existsSync(files)) walk(files)
-  const has = (name) => (existsSync(join(dir, name)) ? join(dir, name) : undefined)
-  const views = readdirSync(dir)
-    .filter((n) => n.startsWith('resume.'))
-    .map((n) => join(dir, n))
-  return { stream: has('stream.jsonl'), partial: has('stream.partial.jsonl'), sessions: sessions.sort(), views }
-}
-
-/**
- * The check hook: receives a capture folder and its run record.
- * @returns {{ ok: boolean, report: string }}
- */
-export function checkCapture(dir, run) {
-  const files = describeCapture(dir)
-  const parts = captureParts(dir)
-  const lines = [
-    `${run.tool} ${run.version} ${run.scenario}: ${run.status} — ${parts.sessions.length} session file(s), view: ${
-      parts.views.map((v) => relative(dir, v)).join(', ') || 'none'
-    }`,
-  ]
-  for (const f of files) {
-    const kinds = Object.entries(f.kinds)
-      .map(([k, n]) => `${k}×${n}`)
-      .join(' ')
-    lines.push(`  ${f.file}: ${f.lines} lines${f.torn ? `, ${f.torn} torn` : ''} — ${kinds}`)
-  }
-  return { ok: run.status === 'captured', report: lines.join('\n') }
 }

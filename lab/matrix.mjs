@@ -44,7 +44,7 @@ export const MATRIX = {
   ],
 }
 
-/** The small set a quick run (and a future offline test) uses: one version per tool. */
+/** The small set a quick run uses: one version per tool (the offline test reads committed captures). */
 export const QUICK = {
   tools: { codex: ['0.171.0'], claude: ['2.1.332'], copilot: ['1.0.102'], pi: ['0.73.1'], qwen: ['0.24.4'] },
   scenarios: ['text', 'tool', 'unicode'],

@@ -1,0 +1,124 @@
+// A small fixed part of the agent lab, offline: the committed captures (reduced: the tools'
+// own texts replaced) of Claude Code, Copilot CLI and Codex go through the lab's check —
+// the live fold == the reload of the session file the run wrote == what the tool showed of
+// it — and each must pass, or differ only where a reason of lab/reasons.mjs says the tool
+// itself does. A capture changed by one word must fail it.
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+
+import { checkCapture, describeResult } from '../lab/check.mjs'
+import { REASONS } from '../lab/reasons.mjs'
+import { root, scratch } from './cli-helpers.mjs'
+
+const fixtures = join(root, '__test__', 'fixtures')
+
+/** Every capture folder under the fixtures (a folder with a run.json). */
+function captures(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name)
+    if (!statSync(p).isDirectory()) continue
+    if (existsSync(join(p, 'run.json'))) out.push(p)
+    else captures(p, out)
+  }
+  return out.sort()
+}
+const all = [...captures(join(fixtures, 'lab')), ...captures(join(fixtures, 'codex'))]
+const check = (dir) => checkCapture(dir, JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')))
+
+// The captures that do not simply pass, and why (anything else must pass).
+const EXPECTED = {
+  // Codex 0.147 persists no command events: its own view shows no calls, ours does.
+  'codex/0.147.0-tool': { verdict: 'explained', reasons: ['codex-view-without-calls'] },
+  // A call of a tool that does not exist: an output in the rollout, no item in Codex's view.
+  'codex/0.171.0-failing-tool': { verdict: 'explained', reasons: ['codex-view-without-unknown-tool'] },
+  // The TypeScript CLI's -q output is not a stream format; nothing to compare its rollout with.
+  'codex/0.1.2504172351-tool': { verdict: 'none', reasons: [] },
+}
+
+const reasonsOf = (r) => [...new Set(r.streams.flatMap((s) => Object.values(s.checks).flatMap((c) => (c.reason ? [c.reason] : []))))]
+
+describe('lab check over the committed captures', () => {
+  test('there is a capture of each tool, with its streams, session files and view', () => {
+    // lab/<tool>/<version>/<scenario>, and Codex's own layout codex/<version>-<scenario>
+    const tools = new Set(all.map((dir) => relative(fixtures, dir).split('/')).map(([top, tool]) => (top === 'lab' ? tool : top)))
+    for (const tool of ['claude', 'copilot', 'codex']) assert.ok(tools.has(tool), `${tool} in ${[...tools]}`)
+    for (const scenario of ['text', 'tool', 'thinking', 'parallel']) {
+      for (const tool of ['claude/2.1.332', 'copilot/1.0.102']) assert.ok(existsSync(join(fixtures, 'lab', tool, scenario, 'run.json')), `${tool} ${scenario}`)
+    }
+  })
+
+  for (const dir of all) {
+    const name = relative(fixtures, dir).replace(/^lab\//, '')
+    test(name, () => {
+      const r = check(dir)
+      const expected = EXPECTED[name] ?? { verdict: 'pass', reasons: [] }
+      assert.equal(r.verdict, expected.verdict, describeResult(r))
+      assert.deepEqual(reasonsOf(r), expected.reasons, describeResult(r))
+      for (const reason of reasonsOf(r)) assert.ok(REASONS[reason], reason)
+      if (r.verdict === 'none') return
+      // Every stream was folded live and reloaded; the view compared wherever the tool gave one.
+      for (const s of r.streams) {
+        assert.notEqual(s.checks.live.result, 'none', `${s.stream} live`)
+        assert.notEqual(s.checks.reload.result, 'none', `${s.stream} reload`)
+        const hasView = readdirSync(dir).some((n) => n.startsWith('resume.') && !/"error"/.test(readFileSync(join(dir, n), 'utf8').slice(0, 200)))
+        if (hasView) assert.notEqual(s.checks.view.result, 'none', `${s.stream} view`)
+      }
+    })
+  }
+})
+
+describe('lab check fails where a reading is wrong', () => {
+  const tmp = scratch()
+  /** A copy of a fixture with `from` replaced by `to` in the files `pick` chooses. */
+  function changed(name, pick, from, to) {
+    const dir = join(tmp.dir, name.replaceAll('/', '-'))
+    cpSync(join(fixtures, name), dir, { recursive: true })
+    let n = 0
+    const walk = (d) => {
+      for (const f of readdirSync(d)) {
+        const p = join(d, f)
+        if (statSync(p).isDirectory()) walk(p)
+        else if (pick(relative(dir, p))) {
+          const text = readFileSync(p, 'utf8')
+          if (text.includes(from)) {
+            writeFileSync(p, text.replaceAll(from, to))
+            n++
+          }
+        }
+      }
+    }
+    walk(dir)
+    assert.ok(n > 0, `${from} found in ${name}`)
+    return dir
+  }
+
+  test('a word changed in the session file: reload and view differ, with no reason', () => {
+    for (const name of ['lab/claude/2.1.332/tool', 'lab/copilot/1.0.102/tool', 'codex/0.171.0-tool']) {
+      const dir = changed(name, (p) => p.startsWith('files/') || p.startsWith('rollout-'), 'The folder holds', 'The folder held')
+      const r = check(dir)
+      assert.equal(r.verdict, 'differ', describeResult(r))
+      for (const s of r.streams) {
+        assert.equal(s.checks.reload.result, 'differ', name)
+        assert.equal(s.checks.reload.reason, undefined, name)
+        assert.match(s.checks.reload.difference, /held|holds/, name)
+        if (s.checks.view.result !== 'none') assert.equal(s.checks.view.result, 'differ', name)
+      }
+    }
+  })
+
+  test('a word changed in what the tool showed: only the view differs', () => {
+    const dir = changed('lab/copilot/1.0.102/thinking', (p) => p.startsWith('resume.'), 'That is 42.', 'That is 41.')
+    const r = check(dir)
+    assert.equal(r.verdict, 'differ', describeResult(r))
+    assert.deepEqual(Object.fromEntries(Object.entries(r.streams[0].checks).map(([k, c]) => [k, c.result])), { live: 'pass', reload: 'pass', view: 'differ' })
+  })
+
+  test('a reason explains only its own difference: Codex 0.147 without calls, and a changed answer', () => {
+    const dir = changed('codex/0.147.0-tool', (p) => p.startsWith('resume.'), 'The folder holds', 'The folder held')
+    const r = check(dir)
+    assert.equal(r.verdict, 'differ', describeResult(r))
+    assert.equal(r.streams[0].checks.view.reason, undefined)
+  })
+})
