@@ -230,15 +230,19 @@ async function runOne(file, run, seed) {
   const id = `${basename(file)}-${run}-${seed}`
   // The response cut (killed, reloaded): one with something to write, after a random piece.
   const writes = new Conversation({ format })
-  const candidates = turns.map((turn, t) => [turn, t]).filter(([turn]) => {
+  // The server cuts after one of the response's pieces but its last: a turn sent in one
+  // piece cannot be cut, so it is not a candidate.
+  const piecesOf = (turn, t) => pieces(turn.bytes, createRng(run === 'killed' ? seed : deriveSeed(seed, t))).length
+  const candidates = turns.map((turn, t) => [turn, t]).filter(([turn, t]) => {
     writes.push(turn.bytes)
     const written = writes.toUIMessageStream()
     writes.end()
     writes.toUIMessageStream()
-    return written !== ''
+    return written !== '' && (run === 'live' || piecesOf(turn, t) > 1)
   })
+  assert.ok(candidates.length, `${file}: no response of more than one piece to cut`)
   const [cutTurnBytes, cutTurn] = rng.pick(candidates).map((x, i) => (i === 0 ? x.bytes : x))
-  const count = pieces(cutTurnBytes, createRng(run === 'killed' ? seed : deriveSeed(seed, cutTurn))).length
+  const count = piecesOf({ bytes: cutTurnBytes }, cutTurn)
   const chat = { format, turns, next: 0, live: new Conversation({ format }), seed, run, cutTurn, cutAfter: 1 + rng.int(Math.max(1, count - 1)) }
   const paused = new Promise((resolve) => (chat.paused = resolve))
   const reconnected = new Promise((resolve) => (chat.reconnected = resolve))
