@@ -670,3 +670,77 @@ fn an_ai_sdk_recording_settles_too() {
     let early = handed.iter().filter(|&&(_, read)| read < bytes.len()).count();
     assert!(early > 300, "{early} of 600 handed on before the end");
 }
+
+/// The messages of a recorded stream read as a history, as JSON text.
+fn recorded(bytes: &[u8], format: &str) -> Result<String, HistoryError> {
+    let format = HistoryFormat(agent_chunks::formats::find(format).unwrap());
+    let mut messages = Vec::new();
+    read(bytes, format, |message| {
+        if let Message::Format(m) = message {
+            messages.push(m);
+        }
+        true
+    })?;
+    let mut text = Vec::new();
+    write_messages(&mut text, &messages);
+    Ok(String::from_utf8(text).unwrap())
+}
+
+#[test]
+fn a_recorded_stream_kept_as_a_json_array_reads_as_its_lines() {
+    // (the stream formats read as histories through their live fold)
+    for (name, format) in [
+        ("demo-stream.ndjson", "events"),
+        ("claude-code-stream.partial.ndjson", "claude-stream"),
+        ("copilot-session.stream.ndjson", "copilot"),
+    ] {
+        let lines = example(name);
+        let values: Vec<&str> = std::str::from_utf8(&lines)
+            .unwrap()
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .collect();
+        let whole = recorded(&lines, format).unwrap();
+        // Compact, pretty-printed (elements over several lines), after a byte order mark.
+        let compact = format!("[{}]", values.join(","));
+        let pretty_values: Vec<String> = values
+            .iter()
+            // (a value serde cannot take, a lone surrogate escaped, stays as written)
+            .map(|v| match serde_json::from_str::<Value>(v) {
+                Ok(value) => serde_json::to_string_pretty(&value).unwrap(),
+                Err(_) => v.to_string(),
+            })
+            .collect();
+        let pretty = format!("\u{feff}[\n{}\n]\n", pretty_values.join(",\n"));
+        assert_eq!(recorded(compact.as_bytes(), format).unwrap(), whole, "{name}");
+        // (serde orders the keys of what it pretty-prints: compared as values)
+        let read = recorded(pretty.as_bytes(), format).unwrap();
+        match (
+            serde_json::from_str::<Value>(&read),
+            serde_json::from_str::<Value>(&whole),
+        ) {
+            (Ok(read), Ok(whole)) => assert_eq!(read, whole, "{name}"),
+            _ => assert_eq!(read, whole, "{name}"),
+        }
+    }
+}
+
+#[test]
+fn an_array_recording_refuses_a_value_by_its_index_and_a_cut_array_as_cut() {
+    // A value the fold refuses is named by its place in the array.
+    let error = recorded(
+        br#"[{"type":"turn-start"}, {"type":"tool-call","toolCall":5}]"#,
+        "events",
+    )
+    .unwrap_err();
+    assert!(error.message.starts_with("[1]: "), "{}", error.message);
+    // An array cut short is refused, not read to its last whole element.
+    let cut = recorded(
+        br#"[{"type":"turn-start","messageId":"m"}, {"type":"text-del"#,
+        "events",
+    )
+    .unwrap_err();
+    assert!(!cut.message.is_empty());
+    // An empty array is an empty history.
+    assert_eq!(recorded(b" [ ] ", "events").unwrap(), "[]");
+}

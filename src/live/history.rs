@@ -7,9 +7,10 @@ use crate::model::Chunk;
 use crate::reading::check::Skips;
 use crate::reading::format::{Format, Input, ReadOptions};
 use crate::reading::history::{HistoryError, Message};
-use crate::reading::items::{read_block, reader_of};
+use crate::reading::items::{read_block, read_items, reader_of};
 use crate::reading::lines;
 use crate::reading::model_json::FormatChunk;
+use std::io::Read;
 
 /// The start of the line an event stream is in the middle of.
 #[derive(Default)]
@@ -76,6 +77,7 @@ pub fn read_recorded(
         on: options.settle,
         ..Settled::default()
     };
+    let strict = options.strict;
     let options = LiveOptions {
         strict: options.strict,
         limit: Some(lines::MAX_LINE),
@@ -89,10 +91,32 @@ pub fn read_recorded(
     })?;
     let mut reader = reader_of(input);
     let mut block = vec![0; lines::BLOCK];
+    // A recording kept as a JSON array of the stream's values (what `JSON.stringify` of
+    // the events gives, pretty-printed or not): each element is pushed as one value.
+    let mut first = read_block(&mut reader, &mut block)?;
+    if is_array(&block[..first]) {
+        let chained = std::io::Cursor::new(&block[..first]).chain(reader);
+        read_items(chained, strict, |value, at| {
+            let changes = live.push_value(value).map_err(|e| at.error(FormatProblem(&e)))?;
+            settled.note(&changes);
+            Ok(!settled.on || settled.hand_on(&live, emit))
+        })?;
+        if settled.on && settled.stopped {
+            let (_, _, skips) = live.finish();
+            return Ok(skips);
+        }
+        return finish_recorded(live, settled, emit);
+    }
     let mut head = LineHead::default();
     let mut offset = 0u64;
     loop {
-        let n = read_block(&mut reader, &mut block)?;
+        let n = match first {
+            0 => read_block(&mut reader, &mut block)?,
+            n => {
+                first = 0;
+                n
+            }
+        };
         if n == 0 {
             break;
         }
@@ -114,6 +138,39 @@ pub fn read_recorded(
             settled.note(&changes);
         }
     }
+    finish_recorded(live, settled, emit)
+}
+
+/// Whether a recording's first bytes open a JSON array (after a byte order mark and
+/// whitespace).
+fn is_array(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
+}
+
+/// A fold's error without the line the fold numbered it by (the array reader says where).
+struct FormatProblem<'a>(&'a crate::reading::check::FormatError);
+
+impl std::fmt::Display for FormatProblem<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.0.path.is_empty() {
+            write!(f, "{} ", self.0.path)?;
+        }
+        f.write_str(&self.0.problem)
+    }
+}
+
+/// The end of a recorded stream: what is left of its messages handed on, in order.
+fn finish_recorded(
+    mut live: crate::live::conversation::Conversation,
+    mut settled: Settled,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    let refused = |e: crate::live::conversation::LiveError| HistoryError {
+        line: e.error.line.map(|l| l as u64),
+        offset: e.offset,
+        message: e.to_string(),
+    };
     let changes = live.end().map_err(|(_, e)| refused(e))?;
     settled.note(&changes);
     let (messages, _, skips) = live.finish();
@@ -147,6 +204,8 @@ struct Settled {
     count: usize,
     /// Of those, the ones changed since (in index order).
     changed: std::collections::BTreeSet<usize>,
+    /// `emit` wanted no more.
+    stopped: bool,
 }
 
 impl Settled {
@@ -181,6 +240,7 @@ impl Settled {
                 role,
                 chunks,
             }) {
+                self.stopped = true;
                 return false;
             }
         }
