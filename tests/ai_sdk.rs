@@ -347,3 +347,26 @@ fn a_response_renamed_after_its_start_goes_out_whole_under_the_new_id_and_replay
     );
     assert!(end.ends_with(r#"{"type":"finish"}"#), "{end}");
 }
+
+#[test]
+fn a_result_that_carried_nothing_writes_no_output_as_the_reloaded_call_has_none() {
+    let mut live = conversation("events");
+    live.push_bytes(
+        br#"{"type":"turn-start","turnId":"a"}
+{"type":"tool-call","toolCall":{"id":"c1","name":"bash","arguments":{}}}
+{"type":"tool-result","toolResult":{"toolCallId":"c1"}}
+{"type":"tool-call","toolCall":{"id":"c2","name":"bash","arguments":{}}}
+{"type":"tool-result","toolResult":{"toolCallId":"c2","result":null,"isError":false}}
+"#,
+    )
+    .unwrap();
+    live.end().unwrap();
+    let written = served(&mut live);
+    // The result with nothing in it is left out of the message's JSON, so a reload shows
+    // the call waiting; the stream says the same. A `null` result is a result.
+    assert!(!written.contains(r#""toolCallId":"c1","output""#), "{written}");
+    assert!(
+        written.contains(r#"{"type":"tool-output-available","toolCallId":"c2","output":null}"#),
+        "{written}"
+    );
+}

@@ -686,7 +686,7 @@ impl UiWriter {
                         _ => replaced = true,
                     }
                     if j != written.chunk || written.finished {
-                        reopen.extend(call.result.as_ref().map(|result| output(call, result)));
+                        reopen.extend(answer(call).map(|result| output(call, result)));
                     }
                 }
                 replaced |= count < calls.len() && (j != written.chunk || written.finished);
@@ -853,6 +853,15 @@ fn input(call: &Call) -> Json {
     chunk("tool-input-available", fields)
 }
 
+/// A call's result, if it has one a reload can see: a `tool-result` that carried neither a
+/// result nor `isError` leaves nothing in the message's JSON (both `undefined`), so the
+/// reloaded call is unanswered, and the stream writes no output for it either.
+fn answer(call: &Call) -> Option<&(Json, Json)> {
+    call.result
+        .as_ref()
+        .filter(|(result, is_error)| !matches!((result, is_error), (Json::Undefined, Json::Undefined)))
+}
+
 /// A call's result as its UI chunk.
 fn output(call: &Call, (result, is_error): &(Json, Json)) -> Json {
     let mut fields = vec![("toolCallId", Json::String(call.id.clone()))];
@@ -962,8 +971,7 @@ fn write_message(
                 written.calls = calls.len();
                 written.results.resize(calls.len(), None);
                 for (call, sent) in calls.iter().zip(written.results.iter_mut()) {
-                    let Some((result, is_error)) = call.result.as_ref().filter(|&r| sent.as_ref() != Some(r))
-                    else {
+                    let Some((result, is_error)) = answer(call).filter(|&r| sent.as_ref() != Some(r)) else {
                         continue;
                     };
                     *sent = call.result.clone();
