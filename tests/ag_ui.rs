@@ -294,3 +294,29 @@ fn gone_on_from_its_resume_state_at_any_frame_the_writer_writes_what_one_convers
         }
     }
 }
+
+#[test]
+fn a_result_that_carried_nothing_is_no_tool_message_as_the_reloaded_call_has_none() {
+    let frames: [&[u8]; 4] = [
+        b"{\"type\":\"turn-start\",\"turnId\":\"a\"}\n",
+        b"{\"type\":\"tool-call\",\"toolCall\":{\"id\":\"c1\",\"name\":\"bash\",\"arguments\":{}}}\n",
+        b"{\"type\":\"tool-result\",\"toolResult\":{\"toolCallId\":\"c1\"}}\n",
+        b"{\"type\":\"tool-result\",\"toolResult\":{\"toolCallId\":\"c1\",\"result\":null}}\n",
+    ];
+    let results = |events: &[Json]| {
+        events
+            .iter()
+            .filter(|e| {
+                String::from_utf8(e.to_json())
+                    .unwrap()
+                    .starts_with("{\"type\":\"TOOL_CALL_RESULT\"")
+            })
+            .map(|e| String::from_utf8(e.to_json()).unwrap())
+            .collect::<Vec<_>>()
+    };
+    // Nothing written for the empty result; the `null` one that follows is a result.
+    let before = results(&written("events", &frames[..3], None));
+    assert!(before.is_empty(), "{before:?}");
+    let after = results(&written("events", &frames, None));
+    assert_eq!(after.len(), 1, "{after:?}");
+}

@@ -586,6 +586,12 @@ pub fn result_messages(chunks: &[FormatChunk], piece: &Piece) -> Vec<Json> {
 /// A call's result as the `tool` message the client holds.
 pub fn tool_message(call: &ToolCallEntry<Wtf8, Json>) -> Option<Json> {
     let (result, is_error) = call.result.as_ref()?;
+    // A result that carried neither a value nor `isError` leaves nothing in the message's
+    // JSON (nor in the binding's objects): the reloaded call is unanswered, so it has no
+    // tool message here either.
+    if matches!((result, is_error), (Json::Undefined, Json::Undefined)) {
+        return None;
+    }
     let meta = result_meta(call);
     let given = |key: &str| meta.and_then(|m| m.get(key)).cloned();
     let mut marks = Vec::new();
