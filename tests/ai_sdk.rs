@@ -370,3 +370,48 @@ fn a_result_that_carried_nothing_writes_no_output_as_the_reloaded_call_has_none(
         "{written}"
     );
 }
+
+#[test]
+fn a_message_rewritten_after_its_part_of_the_response_was_written_can_be_resumed_from() {
+    // An AG-UI call announced before its parent's text: the message is written as a call,
+    // then its text arrives and goes before the call, after the writer has moved on to the
+    // next message. The response is marked to go out whole, and the state saved then must
+    // be one a conversation can go on from, writing what the one that went on writes.
+    let frames = [
+        r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"bash","parentMessageId":"a1"}"#,
+        r#"{"type":"REASONING_MESSAGE_START","messageId":"r1","role":"reasoning"}"#,
+        r#"{"type":"REASONING_MESSAGE_CONTENT","messageId":"r1","delta":"think"}"#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"a1","role":"assistant"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"a1","delta":"Let me "}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"a1"}"#,
+        r#"{"type":"REASONING_MESSAGE_END","messageId":"r1"}"#,
+    ];
+    let format = find("ag-ui").unwrap();
+    let mut whole = conversation("ag-ui");
+    for (k, frame) in frames.iter().enumerate() {
+        whole.push_bytes(format!("{frame}\n").as_bytes()).unwrap();
+        served(&mut whole);
+        // Gone on from here, through the state's JSON text and the messages.
+        let state = agent_chunks::bytes::value::parse(&whole.resume_state().to_json()).unwrap();
+        let messages = agent_chunks::reading::fold::owned_messages(whole.messages());
+        let mut resumed = Conversation::resume(format, Default::default(), messages, Some(&state))
+            .unwrap_or_else(|e| panic!("after frame {k}: {e}"));
+        let mut rest = Vec::new();
+        let mut went_on = conversation("ag-ui");
+        for frame in &frames[..=k] {
+            went_on.push_bytes(format!("{frame}\n").as_bytes()).unwrap();
+            served(&mut went_on);
+        }
+        for frame in &frames[k + 1..] {
+            resumed.push_bytes(format!("{frame}\n").as_bytes()).unwrap();
+            went_on.push_bytes(format!("{frame}\n").as_bytes()).unwrap();
+            rest.push((served(&mut resumed), served(&mut went_on)));
+        }
+        resumed.end().unwrap();
+        went_on.end().unwrap();
+        rest.push((served(&mut resumed), served(&mut went_on)));
+        for (from_state, from_start) in rest {
+            assert_eq!(from_state, from_start, "gone on after frame {k}");
+        }
+    }
+}

@@ -730,6 +730,14 @@ impl UiWriter {
             response.replaced = true;
         }
         if written.finished {
+            // The response goes out whole at its end: what is kept of the message is made
+            // to match its new chunks, all written, so that a state saved now is one that
+            // can be taken back (its calls are the calls the message holds).
+            let (_, _, chunks) = messages.message(rewrite.message);
+            written.chunk = chunks.len();
+            written.calls = 0;
+            written.results.clear();
+            written.inputs = inputs_now(chunks, chunks.len(), 0);
             return;
         }
         let index = rewrite.message;
