@@ -560,3 +560,41 @@ pub(in crate::napi) fn within(b: &Bridge, what: &str, given: Value, mut error: F
     };
     b.type_error(error)
 }
+
+/// `messages` as JSON text gave them: a call's `arguments` that was `undefined` is absent
+/// there, and so is a result's `result` or `isError` that was (a result event without
+/// one): they stay `undefined` here (the reader of `ChatMessage` JSON takes absent as
+/// `null`).
+pub(in crate::napi) fn absent_payloads(mut messages: Json) -> Json {
+    let Json::Array(messages_list) = &mut messages else {
+        return messages;
+    };
+    for message in messages_list {
+        let Some(Json::Array(chunks)) = message.get_mut("chunks") else {
+            continue;
+        };
+        for chunk in chunks {
+            let Some(Json::Array(calls)) = chunk.get_mut("calls") else {
+                continue;
+            };
+            for call in calls {
+                if let Json::Object(fields) = call {
+                    if !fields.iter().any(|(key, _)| *key == "arguments") {
+                        fields.push((Wtf8::from("arguments"), Json::Undefined));
+                    }
+                    let at = |key: &str| fields.iter().position(|(k, _)| *k == key);
+                    match (at("result"), at("isError")) {
+                        (None, Some(is_error)) => {
+                            fields.insert(is_error, (Wtf8::from("result"), Json::Undefined))
+                        }
+                        (Some(result), None) => {
+                            fields.insert(result + 1, (Wtf8::from("isError"), Json::Undefined))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    messages
+}

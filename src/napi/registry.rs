@@ -582,7 +582,7 @@ fn chat_messages(js: &Js, value: Value, name: &str) -> JsResult<Vec<FormatMessag
         .map_err(|e| JsError::Type(e.reason))?
         .unwrap_or_default();
     let json = value::parse(&text).map_err(|e| JsError::Type(format!("lockstep: {name}: {e}")))?;
-    crate::reading::model_json::messages_from_json(&super::conversation::absent_payloads(json), name)
+    crate::reading::model_json::messages_from_json(&super::json_bridge::absent_payloads(json), name)
         .map_err(|e| JsError::Type(format!("lockstep: {e}")))
 }
 

@@ -63,7 +63,7 @@ pub fn ag_ui_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'stat
         let json = array_of(&b, messages.raw(), "messages")?;
         // A call's `arguments` (a result's `result`, `isError`) that is `undefined` is one
         // JSON leaves out: the call was made without any (AG-UI's arguments `""`).
-        let json = conversation::absent_payloads(json);
+        let json = super::super::json_bridge::absent_payloads(json);
         let messages = messages_from_json(&json, "messages").map_err(|e| b.type_error(e))?;
         give(&b, env, &Json::Array(messages::write_messages(&messages)))
     })
