@@ -142,3 +142,18 @@ fn closest(values: &[Json]) -> String {
     let named: Vec<String> = near.iter().map(|(name, why)| format!("{name} ({why})")).collect();
     format!("; closest: {}", named.join(", "))
 }
+
+#[cfg(test)]
+mod table_tests {
+    use super::FORMATS;
+
+    #[test]
+    fn every_row_has_a_name_of_its_own_and_a_summary() {
+        let mut names = std::collections::HashSet::new();
+        for format in FORMATS {
+            assert!(!format.name.is_empty(), "a row without a name (..Format::NONE's)");
+            assert!(!format.summary.is_empty(), "{}: no summary", format.name);
+            assert!(names.insert(format.name), "{} twice", format.name);
+        }
+    }
+}

@@ -166,6 +166,27 @@ pub struct Format {
     pub lockstep: Option<Lockstep>,
 }
 
+impl Format {
+    /// A row with no faces: each row names what its format has and takes the rest from
+    /// here (`..Format::NONE`), so that a face added to the table later changes no row
+    /// of a format that does not have it. Its name and summary are empty: every row gives
+    /// its own (a test of the table says so).
+    pub const NONE: Format = Format {
+        name: "",
+        summary: "",
+        detect: |_, _| false,
+        near: crate::reading::sniff::near_nothing,
+        history: None,
+        leaves: false,
+        stream: None,
+        write: None,
+        bytes: None,
+        serve: None,
+        homes: &[],
+        lockstep: None,
+    };
+}
+
 impl std::fmt::Debug for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name)

@@ -45,11 +45,6 @@ pub const ACP: Format = Format {
     },
     history: Some(History::Read(history::read_history)),
     // The same rules as the history: message ids, titles, plans, tool call updates.
-    leaves: false,
     stream: Some((|_| Box::new(fold::AcpLive::default()), "turn")),
-    write: None,
-    bytes: None,
-    serve: None,
-    homes: &[],
-    lockstep: None,
+    ..Format::NONE
 };

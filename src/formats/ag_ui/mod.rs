@@ -41,17 +41,12 @@ pub const AG_UI: Format = Format {
     name: "ag-ui",
     summary: "an AG-UI event stream (@ag-ui/core 1.0), SSE or NDJSON",
     detect: |sniff: &Sniff, at| !sniff.is_array() && sniff.value(at).is_some_and(is_event),
-    near: crate::reading::sniff::near_nothing,
     history: Some(History::Recorded),
-    leaves: false,
     stream: Some((|_| Box::<fold::AgUiFold>::default(), "message")),
-    write: None,
-    bytes: None,
     serve: Some(Serve {
         key: "agUi",
         new: |messages| Box::new(writer::given_writer(messages, messages.len())),
         restore: writer::restore,
     }),
-    homes: &[],
-    lockstep: None,
+    ..Format::NONE
 };

@@ -37,12 +37,9 @@ pub const AI_SDK: Format = Format {
     name: "ai-sdk",
     summary: "an AI SDK UI message stream, SSE or NDJSON (one assistant message per start chunk)",
     detect: opens_ui_stream,
-    near: crate::reading::sniff::near_nothing,
     // Read as a UI message stream whatever its first frame is (an error may come first).
     history: Some(History::Recorded),
-    leaves: false,
     stream: Some((|_| Box::new(live::UiStream::default()), "turn")),
-    write: None,
     bytes: Some(BytesFace {
         opens: bytes::opens,
         reader: || Box::new(bytes::UiFrames::default()),
@@ -55,6 +52,5 @@ pub const AI_SDK: Format = Format {
             Ok((Box::new(writer), touched))
         },
     }),
-    homes: &[],
-    lockstep: None,
+    ..Format::NONE
 };

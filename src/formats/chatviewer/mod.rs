@@ -6,7 +6,7 @@ pub mod history;
 
 use crate::bytes::value::Json;
 use crate::reading::format::{Format, History};
-use crate::reading::sniff::{is_object, near_nothing, tag, Sniff};
+use crate::reading::sniff::{is_object, tag, Sniff};
 
 pub const CHATVIEWER: Format = Format {
     name: "chatviewer",
@@ -18,13 +18,6 @@ pub const CHATVIEWER: Format = Format {
                 && matches!(tag(line, "type"), Some(b"user" | b"assistant" | b"tool_call"))
         }),
     },
-    near: near_nothing,
     history: Some(History::Read(history::read_history)),
-    leaves: false,
-    stream: None,
-    write: None,
-    bytes: None,
-    serve: None,
-    homes: &[],
-    lockstep: None,
+    ..Format::NONE
 };

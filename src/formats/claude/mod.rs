@@ -33,17 +33,12 @@ pub const CLAUDE: Format = Format {
             .then_some("lines with a sessionId as Claude Code writes, none of a type this version knows")
     },
     history: Some(History::Read(read_history)),
-    leaves: false,
-    stream: None,
-    write: None,
-    bytes: None,
-    serve: None,
     homes: &[Home {
         variable: Some("CLAUDE_CONFIG_DIR"),
         folder: ".claude",
         sessions: &["projects"],
     }],
-    lockstep: None,
+    ..Format::NONE
 };
 
 /// The `claude` history: a Claude Code transcript, the chain to its last line.
@@ -104,11 +99,6 @@ pub const CLAUDE_STREAM: Format = Format {
         .then_some("Agent SDK messages with a session_id, none this version reads")
     },
     history: Some(History::Recorded),
-    leaves: false,
     stream: Some((|_| Box::new(stream::ClaudeStream::default()), "message")),
-    write: None,
-    bytes: None,
-    serve: None,
-    homes: &[],
-    lockstep: None,
+    ..Format::NONE
 };

@@ -47,13 +47,8 @@ pub const CODEX: Format = Format {
             )
     },
     history: Some(History::Read(rollout::read_history)),
-    leaves: false,
-    stream: None,
-    write: None,
-    bytes: None,
-    serve: None,
     homes: HOMES,
-    lockstep: None,
+    ..Format::NONE
 };
 
 /// The `ThreadEvent` types of `codex exec --json`.
@@ -99,13 +94,7 @@ pub const CODEX_EXEC: Format = Format {
     summary:
         "OpenAI Codex CLI `codex exec --json` output (ThreadEvent lines, or the {id, msg} events before 0.40)",
     detect: detect_exec,
-    near: crate::reading::sniff::near_nothing,
-    history: None,
-    leaves: false,
     stream: Some((|_| Box::new(exec::ExecStream::default()), "turn")),
-    write: None,
-    bytes: None,
-    serve: None,
-    homes: &[],
     lockstep: Some(lockstep::lockstep),
+    ..Format::NONE
 };

@@ -34,15 +34,11 @@ pub const COPILOT: Format = Format {
             .then_some("events with data and a parentId as Copilot writes, none of a type this version knows")
     },
     history: Some(History::Recorded),
-    leaves: false,
     stream: Some((|_| Box::new(events::CopilotEvents::default()), "message")),
-    write: None,
-    bytes: None,
-    serve: None,
     homes: &[Home {
         variable: None,
         folder: ".copilot",
         sessions: &["session-state"],
     }],
-    lockstep: None,
+    ..Format::NONE
 };

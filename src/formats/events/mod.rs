@@ -303,11 +303,6 @@ pub const EVENTS: Format = Format {
     detect: |sniff, at| !sniff.is_array() && sniff.value(at).is_some_and(|v| tag_in(v, AGENT_EVENT_TYPES)),
     near: |value| tag(value, "type").map(|_| "objects tagged by \"type\", none of an agent event type"),
     history: Some(History::Recorded),
-    leaves: false,
     stream: Some((|formats| Box::new(Events::new(formats)), "turn")),
-    write: None,
-    bytes: None,
-    serve: None,
-    homes: &[],
-    lockstep: None,
+    ..Format::NONE
 };

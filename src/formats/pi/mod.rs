@@ -50,16 +50,13 @@ pub const PI: Format = Format {
     },
     history: Some(History::Read(history::read_history)),
     leaves: true,
-    stream: None,
     write: Some(|messages| Ok(session::write_session(messages))),
-    bytes: None,
-    serve: None,
     homes: &[Home {
         variable: Some("PI_CODING_AGENT_DIR"),
         folder: ".pi/agent",
         sessions: &["sessions"],
     }],
-    lockstep: None,
+    ..Format::NONE
 };
 
 /// The event types of pi's `--mode json` and `--mode rpc` output.
@@ -127,15 +124,8 @@ pub const PI_EVENTS: Format = Format {
     name: "pi-events",
     summary: "pi's agent events (pi --mode json or rpc output), NDJSON",
     detect: detect_pi_events,
-    near: crate::reading::sniff::near_nothing,
-    history: None,
-    leaves: false,
     stream: Some((|_| Box::new(events::PiEvents::default()), "message")),
-    write: None,
-    bytes: None,
-    serve: None,
-    homes: &[],
-    lockstep: None,
+    ..Format::NONE
 };
 
 /// OpenClaw's live stream.
@@ -147,12 +137,6 @@ pub const PI_STREAM: Format = Format {
         (matches!(tag(line, "type"), Some(b"res" | b"req")) && line.get("id").is_some())
             .then_some("gateway requests and responses, but no event after them")
     },
-    history: None,
-    leaves: false,
     stream: Some((|_| Box::new(gateway::Gateway::default()), "turn")),
-    write: None,
-    bytes: None,
-    serve: None,
-    homes: &[],
-    lockstep: None,
+    ..Format::NONE
 };

@@ -15,19 +15,13 @@ pub const QWEN: Format = Format {
     name: "qwen",
     summary: "a Qwen Code chat recording (ChatRecord JSONL)",
     detect: |sniff, at| sniff.line(at).is_some_and(recording::is_record),
-    near: crate::reading::sniff::near_nothing,
     history: Some(History::Read(read_history)),
-    leaves: false,
-    stream: None,
-    write: None,
-    bytes: None,
-    serve: None,
     homes: &[Home {
         variable: Some("QWEN_HOME"),
         folder: ".qwen",
         sessions: &["projects"],
     }],
-    lockstep: None,
+    ..Format::NONE
 };
 
 /// The `qwen` history: a Qwen Code chat recording, the chain to its last record.

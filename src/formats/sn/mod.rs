@@ -10,7 +10,7 @@ use crate::reading::fold::{Folded, LiveFold};
 use crate::reading::format::{Format, History, Input, ReadOptions};
 use crate::reading::history::{HistoryError, Message};
 use crate::reading::items::{read_items, reader_of};
-use crate::reading::sniff::{is_object, near_nothing, tag_in, Sniff};
+use crate::reading::sniff::{is_object, tag_in, Sniff};
 
 /// The `sn` history: one message per thought, read one at a time.
 fn read_history(
@@ -93,7 +93,6 @@ const SN_STREAM_TYPES: &[&[u8]] = &[
 pub const SN: Format = Format {
     name: "sn",
     summary: "Solar Network thoughts, a JSON array or one per line",
-    near: near_nothing,
     detect: |sniff, at| match sniff {
         Sniff::Array(Some(first)) => is_object(first) && first.get("parts").is_some(),
         _ => sniff.line(at).is_some_and(|line| {
@@ -103,13 +102,7 @@ pub const SN: Format = Format {
         }),
     },
     history: Some(History::Read(read_history)),
-    leaves: false,
-    stream: None,
-    write: None,
-    bytes: None,
-    serve: None,
-    homes: &[],
-    lockstep: None,
+    ..Format::NONE
 };
 
 pub const SN_STREAM: Format = Format {
@@ -121,13 +114,6 @@ pub const SN_STREAM: Format = Format {
                 .value(at)
                 .is_some_and(|v| tag_in(v, SN_STREAM_TYPES) && v.get("data").is_some())
     },
-    near: near_nothing,
-    history: None,
-    leaves: false,
     stream: Some((|_| Box::new(SnStream), "turn")),
-    write: None,
-    bytes: None,
-    serve: None,
-    homes: &[],
-    lockstep: None,
+    ..Format::NONE
 };
