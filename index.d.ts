@@ -508,8 +508,13 @@ export interface FormatInfo {
   history: boolean
   /** `foldStream` folds it. */
   stream: boolean
-  /** It can be written from messages. */
+  /** `writeMessages` writes messages in it (`agent-chunks convert --to`). */
   write: boolean
+  /**
+   * The roles of the messages it holds, when it is written (`write`): the others are
+   * left out of what `writeMessages` writes. Empty for a format not written.
+   */
+  holds: Array<'user' | 'assistant' | 'system'>
   /**
    * Where the tool that writes it keeps its files when nothing else is said (`scan`
    * with no folder looks there).
@@ -1315,6 +1320,14 @@ export interface UnifiedMessage {
 
 /** What a timeline row shows. */
 export type UnifiedMessageType = 'user' | 'assistant' | 'tool_call' | 'thinking' | 'system' | 'error'
+
+/**
+ * Messages written in a format that has a writer (`formats()` says which: `write`), as
+ * the text of a file in it: what its own reader reads back to the messages of the roles
+ * it holds (`holds`), as far as the format can carry them; messages of other roles are
+ * left out. `agent-chunks convert --to` writes with it.
+ */
+export declare function writeMessages(format: FormatName, messages: HistoryMessage[]): string
 
 export declare namespace acp {
   /**

@@ -873,6 +873,7 @@ module.exports.ToolCallStatus = nativeBinding.ToolCallStatus
 module.exports.ToolKind = nativeBinding.ToolKind
 module.exports.toUnifiedMessages = nativeBinding.toUnifiedMessages
 module.exports.UnifiedMessageType = nativeBinding.UnifiedMessageType
+module.exports.writeMessages = nativeBinding.writeMessages
 module.exports.acp = nativeBinding.acp
 module.exports.agUi = nativeBinding.agUi
 module.exports.aiSdk = nativeBinding.aiSdk

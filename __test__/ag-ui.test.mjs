@@ -21,6 +21,7 @@ import { AbstractAgent, CompatibilityBoundary, HttpAgent, defaultApplyEvents, en
 import { ReplaySubject, from, lastValueFrom, toArray } from 'rxjs'
 import { createRng, randomEventStream } from './random-streams.mjs'
 import { randomAgUiSequence, snapshotOf } from './random-ag-ui.mjs'
+import { STREAM_EXAMPLES } from './table.mjs'
 
 const require = createRequire(import.meta.url)
 const pkg = require('agent-chunks')
@@ -604,26 +605,8 @@ describe('ag-ui: toAGUIEvents, read by the client after every push', { skip: ski
   })
 })
 
-/**
- * The example recordings of every stream format (one per format at least; the registry
- * test names the format of each).
- */
-const RECORDINGS = [
-  'examples/acp-session.ndjson',
-  'examples/acp-v1-load.ndjson',
-  'examples/ag-ui-stream.sse',
-  'examples/agent-session.sse',
-  'examples/ai-sdk-stream.sse',
-  'examples/demo-stream.ndjson',
-  'examples/openclaw-gateway.ndjson',
-  'examples/pi-events.ndjson',
-  'examples/pi-session.stream.ndjson',
-  'examples/sn-thinking.sse',
-  'examples/claude-code-stream.ndjson',
-  'examples/claude-code-stream.partial.ndjson',
-  'examples/copilot-session.stream.ndjson',
-  'examples/codex-exec.jsonl',
-]
+/** The example recordings of every stream format (one per format at least). */
+const RECORDINGS = STREAM_EXAMPLES
 
 /** The JSON values of a recording (NDJSON lines or SSE data), in order. */
 function recorded(bytes) {

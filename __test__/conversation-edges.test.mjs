@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { ChunkStream, Conversation, foldStream, readHistory } from '../index.js'
+import { EXAMPLES, STREAMS, listed, literally } from './table.mjs'
 
 const addon = new URL('../index.js', import.meta.url).pathname
 const file = (path) => readFileSync(new URL(`../${path}`, import.meta.url))
@@ -94,7 +95,7 @@ test('the limit holds for SSE frames made of many data lines', () => {
 test('bad arguments are TypeErrors naming what is wrong', () => {
   const cases = [
     [undefined, /options must be an object/],
-    [{}, /options\.format must be one of 'acp', 'claude-stream', 'copilot', 'codex-exec', 'pi-events', 'pi-stream', 'sn-stream', 'ag-ui', 'ai-sdk', 'events', got undefined/],
+    [{}, new RegExp(`options\\.format must be one of ${literally(listed(STREAMS))}, got undefined`)],
     [{ format: 'pi' }, /options\.format must be one of .*got 'pi'/],
     [{ format: 'events', strict: 1 }, /options\.strict must be a boolean, got number/],
     [{ format: 'events', limit: 0 }, /options\.limit must be a positive whole number/],
@@ -268,15 +269,7 @@ for (const [format, path] of [
   })
 }
 
-for (const [format, path] of [
-  ['events', 'examples/agent-session.sse'],
-  ['acp', 'examples/acp-session.ndjson'],
-  ['acp', 'examples/acp-v1-load.ndjson'],
-  ['ai-sdk', 'examples/ai-sdk-stream.sse'],
-  ['pi-events', 'examples/pi-events.ndjson'],
-  ['pi-stream', 'examples/openclaw-gateway.ndjson'],
-  ['sn-stream', 'examples/sn-thinking.sse'],
-]) {
+for (const { format, path } of EXAMPLES.filter((example) => STREAMS.includes(example.format))) {
   test(`${format}: with its resume state, a recording read up to any line goes on live to the whole recording (${path})`, () => {
     const all = lines(file(path))
     const whole = foldStream(all.join(''), { format }).messages
@@ -424,14 +417,8 @@ test('resume.pending counts the bytes of an unfinished frame as pushed; pushed a
 
 test('replay --json of every stream example is what a live Conversation shows after its last push', async () => {
   const { run, example } = await import('./cli-helpers.mjs')
-  for (const [name, format] of [
-    ['acp-session.ndjson', 'acp'],
-    ['agent-session.sse', 'events'],
-    ['ai-sdk-stream.sse', 'ai-sdk'],
-    ['pi-events.ndjson', 'pi-events'],
-    ['openclaw-gateway.ndjson', 'pi-stream'],
-    ['sn-thinking.sse', 'sn-stream'],
-  ]) {
+  for (const { path, format } of EXAMPLES.filter((example) => STREAMS.includes(example.format))) {
+    const name = path.slice('examples/'.length)
     const bytes = file(`examples/${name}`)
     const live = new Conversation({ format })
     for (let at = 0; at < bytes.length; at += 61) live.push(bytes.subarray(at, at + 61))

@@ -12,27 +12,17 @@ import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { Conversation, detectFormat, foldStream, formats, readHistory } from '../index.js'
 import { createRng, randomEventStream } from './random-streams.mjs'
+import { STREAM_EXAMPLES } from './table.mjs'
 
 const STREAMS = formats().filter((f) => f.stream)
 const HISTORY = new Set(STREAMS.filter((f) => f.history).map((f) => f.name))
+// Every stream example (each stream format must have one: the test below), and fixtures
+// of what the examples do not show.
 const FILES = [
-  'examples/acp-session.ndjson',
-  'examples/acp-v1-load.ndjson',
-  'examples/ag-ui-stream.sse',
-  'examples/agent-session.sse',
-  'examples/ai-sdk-stream.sse',
-  'examples/demo-stream.ndjson',
-  'examples/openclaw-gateway.ndjson',
-  'examples/pi-events.ndjson',
-  'examples/pi-session.stream.ndjson',
-  'examples/sn-thinking.sse',
-  'examples/claude-code-stream.ndjson',
-  'examples/claude-code-stream.partial.ndjson',
-  'examples/copilot-session.stream.ndjson',
+  ...STREAM_EXAMPLES,
   '__test__/fixtures/pi-drift.stream.ndjson',
   '__test__/fixtures/pi-unannounced.events.ndjson',
   '__test__/fixtures/pi-lost-updates.events.ndjson',
-  'examples/codex-exec.jsonl',
   '__test__/fixtures/codex/0.171.0-subagent/stream.jsonl',
   '__test__/fixtures/codex/0.20.0-tool/stream.jsonl',
 ]

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads'
 
 import { acp, appendEventToChunks, loadHistory, loadHistorySync, pi, sn } from '../index.js'
 import { readExample, readNdjson } from './fixtures.mjs'
+import { HISTORIES, listed } from './table.mjs'
 
 const path = (name) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'agent-chunks-history-'))
@@ -177,7 +178,7 @@ test('a file that cannot be read rejects with its code; bad arguments throw a Ty
   assert.throws(() => loadHistorySync(dir, 'pi'), (e) => e.code === 'EISDIR')
   assert.throws(() => loadHistory(path('pi-session.jsonl'), 'gemini'), {
     name: 'TypeError',
-    message: "loadHistory: format must be one of 'acp', 'claude', 'claude-stream', 'copilot', 'qwen', 'codex', 'chatviewer', 'pi', 'sn', 'ag-ui', 'ai-sdk', 'events', got 'gemini'",
+    message: `loadHistory: format must be one of ${listed(HISTORIES)}, got 'gemini'`,
   })
   assert.throws(() => loadHistorySync(path('pi-session.jsonl')), { name: 'TypeError', message: /got undefined/ })
   assert.throws(() => loadHistorySync(42, 'pi'), {

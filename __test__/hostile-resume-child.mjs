@@ -5,16 +5,10 @@
 import { readFileSync } from 'node:fs'
 
 import { Conversation, foldStream } from '../index.js'
+import { STREAM_SAMPLES } from './table.mjs'
 
-const example = (name) => readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8')
-const samples = {
-  'ai-sdk': example('ai-sdk-stream.sse'),
-  acp: example('acp-session.ndjson'),
-  events: example('demo-stream.ndjson'),
-  'pi-events': example('pi-events.ndjson'),
-  'pi-stream': example('pi-session.stream.ndjson'),
-  'sn-stream': example('sn-thinking.sse'),
-}
+// One sample of every stream format.
+const samples = Object.fromEntries(Object.entries(STREAM_SAMPLES).map(([format, path]) => [format, readFileSync(new URL(`../${path}`, import.meta.url), 'utf8')]))
 const rounds = Number(process.argv[2] ?? 1000)
 
 let seed = 20261125

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { inspect } from 'node:util'
 
 import { Conversation, foldStream } from '../index.js'
+import { STREAM_SAMPLES } from './table.mjs'
 
 const example = (name) => readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8')
 const text = example('ai-sdk-stream.sse')
@@ -191,10 +192,7 @@ test('a state kept after the end, with the whole UI stream written, writes nothi
 
 /** Every stream format's sample, with its line breaks written as `eol`. */
 const streams = (eol) =>
-  Object.entries({ 'ai-sdk': 'ai-sdk-stream.sse', acp: 'acp-session.ndjson', events: 'demo-stream.ndjson', 'pi-events': 'pi-events.ndjson', 'pi-stream': 'pi-session.stream.ndjson', 'sn-stream': 'sn-thinking.sse' }).map(([format, name]) => [
-    format,
-    Buffer.from(example(name).replace(/\n/g, eol)),
-  ])
+  Object.entries(STREAM_SAMPLES).map(([format, path]) => [format, Buffer.from(readFileSync(new URL(`../${path}`, import.meta.url), 'utf8').replace(/\n/g, eol))])
 
 /** Goes on from `kept` (through JSON) with the bytes from `cut` less its pending ones; the messages at the end. */
 function goOn(format, bytes, cut, kept) {

@@ -7,6 +7,12 @@ const { targetNames } = require('./convert')
 const formatList = Object.entries(FORMATS)
   .map(([name, what]) => `  ${name.padEnd(11)} ${what}`)
   .join('\n')
+/** `a, b or c`. */
+const either = (names) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
+// Every target but `unified` is a format of the table that has a writer.
+const targetList = targetNames
+  .map((name) => `  ${name.padEnd(9)} ${name === 'unified' ? 'the webui rows (toUnifiedMessages), JSON' : FORMATS[name]}`)
+  .join('\n')
 
 // The tools' own session folders, as scan looks for them, a line each:
 // `~/.codex/sessions ($CODEX_HOME/sessions)`.
@@ -18,7 +24,7 @@ find out why a live stream and its reloaded history differ.
 
 Commands:
   replay FILE             print the conversation in FILE
-  convert FILE --to T     write it as events, pi, sn or unified
+  convert FILE --to T     write it as ${either(targetNames)}
   check STREAM HISTORY    exit 0 when the folded stream equals the history, else
                           print the first difference and exit 1
   view FILE -o PAGE       write it as a self-contained HTML page
@@ -69,11 +75,7 @@ Options:
   convert: `Usage: agent-chunks convert FILE --to TARGET [-o OUT] [options]
 
 Writes the conversation in FILE in another format, to standard output or OUT:
-  events    agent events NDJSON: a turn-start per assistant message, then the events
-            that rebuild its chunks
-  pi        a Pi session (pi.fromMessages)
-  sn        Solar Network thoughts, a JSON array (sn.fromMessage per message)
-  unified   the webui rows (toUnifiedMessages), JSON
+${targetList}
 What the target cannot hold (user messages in events, thinking in sn …) is reported on
 standard error.
 

@@ -3,58 +3,57 @@
 //! report names every message and chunk that changed.
 
 use agent_chunks::formats::ai_sdk::AI_SDK;
-use agent_chunks::formats::find;
+use std::path::Path;
+use std::sync::LazyLock;
+
+use agent_chunks::formats::{detect, find, FORMATS};
 use agent_chunks::live::conversation::{Changes, Conversation};
 use agent_chunks::live::fold_stream;
 use agent_chunks::reading::fold::owned_messages;
 use agent_chunks::reading::model_json::FormatMessage;
 use proptest::prelude::*;
 
-const EXAMPLES: &[(&str, &[u8])] = &[
-    ("acp", include_bytes!("../examples/acp-session.ndjson")),
-    ("acp", include_bytes!("../examples/acp-v1-load.ndjson")),
-    ("events", include_bytes!("../examples/agent-session.sse")),
-    ("events", include_bytes!("../examples/demo-stream.ndjson")),
-    ("ai-sdk", include_bytes!("../examples/ai-sdk-stream.sse")),
-    (
-        "claude-stream",
-        include_bytes!("../examples/claude-code-stream.ndjson"),
-    ),
-    (
-        "claude-stream",
-        include_bytes!("../examples/claude-code-stream.partial.ndjson"),
-    ),
-    (
-        "copilot",
-        include_bytes!("../examples/copilot-session.stream.ndjson"),
-    ),
-    ("pi-events", include_bytes!("../examples/pi-events.ndjson")),
-    (
-        "pi-events",
-        include_bytes!("../__test__/fixtures/pi-unannounced.events.ndjson"),
-    ),
-    (
-        "pi-events",
-        include_bytes!("../__test__/fixtures/pi-lost-updates.events.ndjson"),
-    ),
-    ("pi-stream", include_bytes!("../examples/openclaw-gateway.ndjson")),
-    (
-        "pi-stream",
-        include_bytes!("../examples/pi-session.stream.ndjson"),
-    ),
-    (
-        "pi-stream",
-        include_bytes!("../__test__/fixtures/openclaw-webchat-edges.ndjson"),
-    ),
-    ("sn-stream", include_bytes!("../examples/sn-thinking.sse")),
-    ("sn-stream", include_bytes!("../__test__/fixtures/sn-server.sse")),
-    ("codex-exec", include_bytes!("../examples/codex-exec.jsonl")),
-    (
-        "codex-exec",
-        include_bytes!("../__test__/fixtures/codex/0.20.0-tool/stream.jsonl"),
-    ),
-    ("ag-ui", include_bytes!("../examples/ag-ui-stream.sse")),
-];
+/// Every example under `examples/` of a stream format, its format detected (a format
+/// added to the table is here with its examples), and fixtures of what they do not show:
+/// `(format, bytes)`.
+static EXAMPLES: LazyLock<Vec<(&str, &[u8])>> = LazyLock::new(|| {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths: Vec<_> = std::fs::read_dir(root.join("examples"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_file())
+        .collect();
+    paths.sort();
+    paths.extend(
+        [
+            "__test__/fixtures/pi-unannounced.events.ndjson",
+            "__test__/fixtures/pi-lost-updates.events.ndjson",
+            "__test__/fixtures/openclaw-webchat-edges.ndjson",
+            "__test__/fixtures/sn-server.sse",
+            "__test__/fixtures/codex/0.20.0-tool/stream.jsonl",
+        ]
+        .map(|path| root.join(path)),
+    );
+    paths
+        .into_iter()
+        .filter_map(|path| {
+            let bytes: &'static [u8] = std::fs::read(&path).unwrap().leak();
+            let format = detect(bytes).unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
+            format.stream.map(|_| (format.name, bytes))
+        })
+        .collect()
+});
+
+#[test]
+fn every_stream_format_has_examples_here() {
+    let named: std::collections::BTreeSet<&str> = EXAMPLES.iter().map(|&(name, _)| name).collect();
+    let streams: std::collections::BTreeSet<&str> = FORMATS
+        .iter()
+        .filter(|f| f.stream.is_some())
+        .map(|f| f.name)
+        .collect();
+    assert_eq!(named, streams);
+}
 
 /// Checks that `changes` names everything that differs between `before` and `after`.
 fn check_report(before: &[FormatMessage], after: &[FormatMessage], changes: &Changes) {
@@ -81,7 +80,7 @@ fn check_report(before: &[FormatMessage], after: &[FormatMessage], changes: &Cha
 
 #[test]
 fn a_line_at_a_time_every_example_equals_its_prefix_read_whole() {
-    for &(format, bytes) in EXAMPLES {
+    for &(format, bytes) in EXAMPLES.iter() {
         let format = find(format).unwrap();
         let mut live = Conversation::new(format, Default::default()).unwrap();
         let mut at = 0;
@@ -180,7 +179,7 @@ fn frame_ends(bytes: &[u8]) -> Vec<usize> {
 fn going_on_from_any_frame_with_the_resume_state_equals_the_whole_recording() {
     use agent_chunks::bytes::value;
     use agent_chunks::live::conversation::LiveOptions;
-    for &(name, bytes) in EXAMPLES {
+    for &(name, bytes) in EXAMPLES.iter() {
         let format = find(name).unwrap();
         let read = fold_stream(format, bytes, false).unwrap();
         let whole = read.messages;

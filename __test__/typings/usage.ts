@@ -27,6 +27,7 @@ import {
   formats,
   lockstep,
   readHistory,
+  writeMessages,
   type Detection,
   type FormatHome,
   type Lockstep,
@@ -415,6 +416,10 @@ const compared: Lockstep | null = lockstep('codex-exec', folded.messages, read.m
 const setAside: string[] = compared ? compared.notes : []
 // @ts-expect-error lockstep takes a format of the table
 lockstep('codex-cli', [], [])
+const writtenText: string = writeMessages(table.find((format) => format.write)?.name ?? 'pi', read.messages)
+const held: Array<'user' | 'assistant' | 'system'> = table[0].holds
+// @ts-expect-error writeMessages takes a format of the table
+writeMessages('yaml', [])
 const leafList: PiLeaf[] = pi.leaves('{"type":"session","version":3}')
 const branch: HistoryMessage[] = pi.toMessages('', { leaf: leafList[0]?.id, strict: false })
 // @ts-expect-error not a format name

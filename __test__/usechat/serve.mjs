@@ -5,23 +5,14 @@
 // (the server killed mid-stream, and the one that takes over).
 import { Conversation } from 'agent-chunks'
 import { createRng } from '../random-streams.mjs'
+import { STREAM_EXAMPLES } from '../table.mjs'
 
-/** The stream recordings of every stream format (examples and fixtures). */
+/**
+ * The stream recordings of every stream format: every stream example, and fixtures of what
+ * the examples do not show.
+ */
 export const RECORDINGS = [
-  'examples/acp-session.ndjson',
-  'examples/acp-v1-load.ndjson',
-  'examples/ag-ui-stream.sse',
-  'examples/agent-session.sse',
-  'examples/ai-sdk-stream.sse',
-  'examples/claude-code-stream.ndjson',
-  'examples/claude-code-stream.partial.ndjson',
-  'examples/codex-exec.jsonl',
-  'examples/copilot-session.stream.ndjson',
-  'examples/demo-stream.ndjson',
-  'examples/openclaw-gateway.ndjson',
-  'examples/pi-events.ndjson',
-  'examples/pi-session.stream.ndjson',
-  'examples/sn-thinking.sse',
+  ...STREAM_EXAMPLES,
   '__test__/fixtures/acp-agent-stdout.ndjson',
   '__test__/fixtures/acp-client-traffic.jsonl',
   '__test__/fixtures/acp-late-names.ndjson',

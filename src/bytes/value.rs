@@ -736,6 +736,47 @@ pub fn write_with<const ASCII: bool>(out: &mut Vec<u8>, value: &Json) {
     }
 }
 
+/// Writes `value` as `JSON.stringify(value, null, 2)` does: each member and element on a
+/// line of its own, indented by two spaces a level; empty arrays and objects as `[]` and
+/// `{}`.
+pub fn write_pretty(out: &mut Vec<u8>, value: &Json, depth: usize) {
+    let line = |out: &mut Vec<u8>, depth: usize| {
+        out.push(b'\n');
+        out.extend(std::iter::repeat_n(b' ', depth * 2));
+    };
+    match value {
+        Json::Array(items) if !items.is_empty() => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                line(out, depth + 1);
+                write_pretty(out, item, depth + 1);
+            }
+            line(out, depth);
+            out.push(b']');
+        }
+        Json::Object(fields) if fields.iter().any(|(_, item)| *item != Json::Undefined) => {
+            out.push(b'{');
+            let mut first = true;
+            for (key, item) in fields.iter().filter(|(_, item)| *item != Json::Undefined) {
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                line(out, depth + 1);
+                write_str(out, key.as_bytes());
+                out.extend_from_slice(b": ");
+                write_pretty(out, item, depth + 1);
+            }
+            line(out, depth);
+            out.push(b'}');
+        }
+        _ => write(out, value),
+    }
+}
+
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 pub(crate) fn escape_unit(out: &mut Vec<u8>, unit: u16) {

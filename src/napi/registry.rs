@@ -19,7 +19,7 @@ use crate::history::{self, HistoryFormat};
 use crate::live::fold_stream;
 use crate::reading::check::Skips;
 use crate::reading::format::{Format, Input, ReadOptions, View};
-use crate::reading::model_json::{write_chunk, write_message_head, FormatMessage};
+use crate::reading::model_json::{role_name, write_chunk, write_message_head, FormatMessage};
 
 use super::raw::call::caught;
 use super::raw::js::{Js, JsError, JsResult, Value};
@@ -36,8 +36,12 @@ pub struct FormatInfo {
     pub history: bool,
     /// `foldStream` folds it.
     pub stream: bool,
-    /// It can be written from messages.
+    /// `writeMessages` writes messages in it (`agent-chunks convert --to`).
     pub write: bool,
+    /// The roles of the messages it holds, when it is written (`write`): the others are
+    /// left out of what `writeMessages` writes. Empty for a format not written.
+    #[napi(ts_type = "Array<'user' | 'assistant' | 'system'>")]
+    pub holds: Vec<String>,
     /// Where the tool that writes it keeps its files when nothing else is said (`scan`
     /// with no folder looks there).
     pub homes: Vec<FormatHome>,
@@ -67,6 +71,16 @@ pub fn format_infos() -> Result<Vec<FormatInfo>> {
                 history: f.history.is_some(),
                 stream: f.stream.is_some(),
                 write: f.write.is_some(),
+                holds: f
+                    .write
+                    .map(|write| {
+                        write
+                            .holds
+                            .iter()
+                            .map(|&role| role_name(role).to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
                 homes: f
                     .homes
                     .iter()
@@ -631,5 +645,58 @@ pub fn lockstep<'env>(
         );
         out.push(b'}');
         js.parse_json_owned(out)
+    })
+}
+
+/// Messages written in a format that has a writer (`formats()` says which: `write`), as
+/// the text of a file in it: what its own reader reads back to the messages of the roles
+/// it holds (`holds`), as far as the format can carry them; messages of other roles are
+/// left out. `agent-chunks convert --to` writes with it.
+#[napi(
+    js_name = "writeMessages",
+    ts_args_type = "format: FormatName, messages: HistoryMessage[]",
+    ts_return_type = "string"
+)]
+pub fn write_messages(env: &Env, format: Unknown, messages: Unknown) -> Result<Unknown<'static>> {
+    caught("writeMessages", || {
+        let b = super::json_bridge::Bridge::new(env, "writeMessages")?;
+        let written = || {
+            let names: Vec<String> = FORMATS
+                .iter()
+                .filter(|f| f.write.is_some())
+                .map(|f| format!("'{}'", f.name))
+                .collect();
+            names.join(", ")
+        };
+        let row = match b.value_type(format.raw())? {
+            ValueType::String => {
+                let name = b.text(format.raw())?;
+                let row = std::str::from_utf8(name.as_bytes()).ok().and_then(find);
+                match row.and_then(|row| row.write.map(|write| (row, write))) {
+                    Some(found) => found,
+                    None => {
+                        return Err(b.type_error(format!(
+                            "format must be one of {}, got '{}'",
+                            written(),
+                            name.to_string_lossy()
+                        )))
+                    }
+                }
+            }
+            got => {
+                return Err(b.type_error(format!("format must be one of {}, got {}", written(), got.name())))
+            }
+        };
+        let (row, write) = row;
+        let json = super::json_bridge::array_of(&b, messages.raw(), "messages")?;
+        let messages = crate::reading::model_json::messages_from_json(
+            &super::json_bridge::absent_payloads(json),
+            "messages",
+        )
+        .map_err(|e| b.type_error(e))?;
+        let text = (write.write)(&messages).map_err(|e| b.type_error(format!("{}: {e}", row.name)))?;
+        // The writers escape unpaired surrogates, so the text is UTF-8.
+        let string = b.string(&Wtf8::from_wtf8_unchecked(text))?;
+        Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), string) })
     })
 }

@@ -7,6 +7,7 @@
 
 use std::io::{Read, Seek};
 
+use crate::model::MessageRole;
 use crate::reading::history::{HistoryError, Message};
 
 use crate::bytes::value::Json;
@@ -113,8 +114,18 @@ pub enum History {
 /// to carry another format's values (an `events` stream that is a UI message stream).
 pub type NewFold = fn(&'static [Format]) -> Box<dyn LiveFold>;
 
-/// Writes messages in the format.
-pub type Write = fn(&[FormatMessage]) -> Result<Vec<u8>, String>;
+/// A format's messages written from the canonical ones (`agent-chunks convert --to`,
+/// `writeMessages`): its writer, and which messages the format holds at all.
+#[derive(Debug, Clone, Copy)]
+pub struct Write {
+    /// The messages written in the format; those of a role it does not hold are left
+    /// out. Read back by the format's own reader, they are the messages it holds, where it
+    /// can hold everything they carry.
+    pub write: fn(&[FormatMessage]) -> Result<Vec<u8>, String>,
+    /// The roles of the messages the format holds (the rest are left out of what it
+    /// writes, and said to be).
+    pub holds: &'static [MessageRole],
+}
 
 /// Where a tool keeps its session files when nothing else is said: `sessions` folders
 /// under the tool's own folder, which is `$variable` when that is set, else `folder` under
@@ -155,6 +166,7 @@ pub struct Format {
     pub leaves: bool,
     /// The live fold, and what it calls the messages it names itself (`turn-<n>`).
     pub stream: Option<(NewFold, &'static str)>,
+    /// Messages written in the format.
     pub write: Option<Write>,
     /// Read on the bytes path too, told from agent events by a stream's first frame.
     pub bytes: Option<BytesFace>,

@@ -3,6 +3,8 @@
 //! `turnId` the id); a content event begins one when none is open; lifecycle events do
 //! nothing. Recorded, the same fold reads it as a history.
 
+mod write;
+
 use std::cell::Cell;
 
 use crate::bytes::event::decode_fields;
@@ -13,7 +15,7 @@ use crate::decode::{decode_event, EventSource, Field, InvalidEvent, ValueType};
 use crate::model::{AgentEvent, EventType, LifecycleKind, MessageRole, ShellStream};
 use crate::reading::check::{FormatError, FormatResult, Skips};
 use crate::reading::fold::{Folded, LiveFold};
-use crate::reading::format::{Format, History};
+use crate::reading::format::{Format, History, Write};
 use crate::reading::model_json::FormatEvent;
 use crate::reading::sniff::{tag, tag_in, Sniff};
 
@@ -304,5 +306,9 @@ pub const EVENTS: Format = Format {
     near: |value| tag(value, "type").map(|_| "objects tagged by \"type\", none of an agent event type"),
     history: Some(History::Recorded),
     stream: Some((|formats| Box::new(Events::new(formats)), "turn")),
+    write: Some(Write {
+        write: write::write_events,
+        holds: &[MessageRole::Assistant],
+    }),
     ..Format::NONE
 };

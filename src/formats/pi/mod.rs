@@ -11,7 +11,8 @@ pub mod session;
 pub mod tree;
 
 use crate::bytes::value::Json;
-use crate::reading::format::{Format, History, Home};
+use crate::model::MessageRole;
+use crate::reading::format::{Format, History, Home, Write};
 use crate::reading::sniff::{tag, Sniff};
 
 const ENTRY_TYPES: &[&[u8]] = &[
@@ -50,7 +51,10 @@ pub const PI: Format = Format {
     },
     history: Some(History::Read(history::read_history)),
     leaves: true,
-    write: Some(|messages| Ok(session::write_session(messages))),
+    write: Some(Write {
+        write: |messages| Ok(session::write_session(messages)),
+        holds: &[MessageRole::User, MessageRole::Assistant, MessageRole::System],
+    }),
     homes: &[Home {
         variable: Some("PI_CODING_AGENT_DIR"),
         folder: ".pi/agent",

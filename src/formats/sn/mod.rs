@@ -4,12 +4,14 @@
 
 pub mod thought;
 
-use crate::bytes::value::Json;
+use crate::bytes::value::{self, Json};
+use crate::model::MessageRole;
 use crate::reading::check::{FormatResult, Skips};
 use crate::reading::fold::{Folded, LiveFold};
-use crate::reading::format::{Format, History, Input, ReadOptions};
+use crate::reading::format::{Format, History, Input, ReadOptions, Write};
 use crate::reading::history::{HistoryError, Message};
 use crate::reading::items::{read_items, reader_of};
+use crate::reading::model_json::FormatMessage;
 use crate::reading::sniff::{is_object, tag_in, Sniff};
 
 /// The `sn` history: one message per thought, read one at a time.
@@ -102,8 +104,28 @@ pub const SN: Format = Format {
         }),
     },
     history: Some(History::Read(read_history)),
+    write: Some(Write {
+        write: write_thoughts,
+        holds: &[MessageRole::User, MessageRole::Assistant],
+    }),
     ..Format::NONE
 };
+
+/// The user and assistant messages as a JSON array of thoughts (`thought::write_thought`),
+/// indented as `JSON.stringify(thoughts, null, 2)` indents it; the other messages have no
+/// Solar Network role and are left out.
+fn write_thoughts(messages: &[FormatMessage]) -> Result<Vec<u8>, String> {
+    let mut thoughts = Vec::new();
+    for (i, message) in messages.iter().enumerate() {
+        if matches!(message.role, MessageRole::User | MessageRole::Assistant) {
+            thoughts.push(thought::write_thought(message, None).map_err(|e| format!("messages[{i}].{e}"))?);
+        }
+    }
+    let mut out = Vec::new();
+    value::write_pretty(&mut out, &Json::Array(thoughts), 0);
+    out.push(b'\n');
+    Ok(out)
+}
 
 pub const SN_STREAM: Format = Format {
     name: "sn-stream",
