@@ -174,13 +174,35 @@ function rejects(fn, message) {
   })
 }
 
+test('a file that does not start with a session header is no session, as pi reads it: nothing shown, every line counted, strict refuses it', () => {
+  // pi's SessionManager keeps no entry of such a file (loadEntriesFromFile) and writes it
+  // anew; before, its message line was read as a conversation.
+  const entries = [
+    '{"type":"message","id":"a","parentId":null,"message":{"role":"assistant","content":[{"type":"text","text":"hello"}]}}',
+    '{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}',
+  ]
+  const headless = `${entries.join('\n')}\n`
+  const reason = 'no session: the file does not start with a session header'
+  for (const read of [readHistory(headless, { format: 'pi' }), readHistory(Buffer.from(headless), { format: 'pi' })]) {
+    assert.deepEqual(read.messages, [])
+    assert.deepEqual(read.skipped, { count: 2, examples: [`line 1: ${reason}`, `line 2: ${reason}`], kinds: { [reason]: 2 } })
+  }
+  assert.deepEqual(pi.toMessages(headless), [])
+  assert.deepEqual(pi.toMessages(entries.map((line) => JSON.parse(line))), [])
+  assert.deepEqual(loadHistorySync(Buffer.from(headless), 'pi'), [])
+  assert.throws(() => readHistory(headless, { format: 'pi', strict: true }), (e) => e.line === 1 && e.message.includes(reason))
+  rejects(() => pi.toMessages(headless, { strict: true }), `pi.toMessages: line 1: ${reason} (strict: unknown lines are refused)`)
+  // The header first, the same entries are the conversation.
+  assert.equal(readHistory(`{"type":"session","version":3,"id":"s"}\n${headless}`, { format: 'pi' }).messages.length, 2)
+})
+
 test('bad input: a TypeError naming the line and path, input untouched', () => {
   const lines = frozen([{ role: 'user', content: [{ type: 'text', text: 'a' }] }, { role: 'assistant', content: [{ type: 'text', text: 'b' }, { type: 5 }] }])
   const before = JSON.stringify(lines)
   rejects(() => pi.toMessages(lines), 'pi.toMessages: line 2: content[1].type must be a string, got number')
   assert.equal(JSON.stringify(lines), before)
   rejects(() => pi.toMessages('{"role":"user","content":[]}\n{"role":"user","content":[{"type":"text","text":1}]}'), 'pi.toMessages: line 2: content[0].text must be a string, got number')
-  rejects(() => pi.toMessages('{"type":"message","id":"x","message":{"role":"toolResult","toolCallId":7,"content":[]}}'), 'pi.toMessages: line 1: message.toolCallId must be a string, got number')
+  rejects(() => pi.toMessages('{"type":"session","version":3,"id":"s"}\n{"type":"message","id":"x","message":{"role":"toolResult","toolCallId":7,"content":[]}}'), 'pi.toMessages: line 2: message.toolCallId must be a string, got number')
   rejects(() => pi.toMessages('{"role":"assistant","content":{}}'), 'pi.toMessages: line 1: content must be an array, got object')
   rejects(() => pi.toMessages('[1]'), 'pi.toMessages: line 1: must be an object, got array')
   rejects(() => pi.toMessages('{"role":"user"} x'), 'pi.toMessages: line 1: invalid JSON: text after the value at column 17')

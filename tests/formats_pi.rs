@@ -537,3 +537,86 @@ fn an_assistant_message_whose_content_is_a_string_reads_as_its_text() {
         );
     }
 }
+
+/// pi's `SessionManager` keeps no entry of a file whose first line is not a session header
+/// (`loadEntriesFromFile`; its test "truncates and rewrites file without valid header"):
+/// such a file is no session. Nothing of it is read, its lines are counted, and `strict`
+/// refuses its first line; by every reader of the format.
+#[test]
+fn a_file_that_does_not_start_with_a_session_header_is_no_session() {
+    use agent_chunks::history::{read_with, HistoryFormat, Message};
+    use agent_chunks::reading::format::{Input, ReadOptions};
+    let headless = concat!(
+        "\n",
+        r#"{"type":"message","id":"a","parentId":null,"message":{"role":"assistant","content":[{"type":"text","text":"hello"}]}}"#,
+        "\n",
+        r#"{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}"#,
+        "\n"
+    );
+    let counted = |skips: &Skips| {
+        assert_eq!(skips.count, 2);
+        assert_eq!(
+            skips.examples,
+            [
+                "line 2: no session: the file does not start with a session header",
+                "line 3: no session: the file does not start with a session header"
+            ]
+        );
+    };
+    let mut read = 0;
+    counted(
+        &read_session_with(headless.as_bytes(), SessionOptions::default(), |_| {
+            read += 1;
+            true
+        })
+        .unwrap(),
+    );
+    assert_eq!(read, 0);
+    for strict in [false, true] {
+        let options = ReadOptions {
+            strict,
+            ..ReadOptions::default()
+        };
+        let mut cursor = std::io::Cursor::new(headless.as_bytes());
+        for input in [Input::Bytes(headless.as_bytes()), Input::Reader(&mut cursor)] {
+            let mut messages = 0;
+            let got = read_with(input, HistoryFormat::Pi, &options, &mut |_: Message| {
+                messages += 1;
+                true
+            });
+            assert_eq!(messages, 0);
+            match got {
+                Ok(skips) => {
+                    assert!(!strict);
+                    counted(&skips);
+                }
+                Err(e) => {
+                    assert!(strict);
+                    assert_eq!(e.line, Some(2));
+                    assert!(
+                        e.message.contains("does not start with a session header"),
+                        "{}",
+                        e.message
+                    );
+                }
+            }
+        }
+    }
+    let lines: Vec<Json> = headless
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| parse(l.as_bytes()).unwrap())
+        .collect();
+    assert!(read_lines(lines, SessionOptions::default()).unwrap().is_empty());
+    // With the header first, the same entries are the conversation; bare message lines (no
+    // `type`) are messages without one.
+    let with_header = format!("{}\n{}", r#"{"type":"session","version":3,"id":"s"}"#, headless);
+    assert_eq!(read_session(with_header.as_bytes()).unwrap().len(), 2);
+    let bare = concat!(
+        r#"{"role":"user","content":[{"type":"text","text":"hi"}]}"#,
+        "\n",
+        r#"{"role":"assistant","content":[{"type":"text","text":"hello"}]}"#,
+        "\n"
+    );
+    assert_eq!(read_session(bare.as_bytes()).unwrap().len(), 2);
+}

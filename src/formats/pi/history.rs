@@ -4,6 +4,7 @@
 use std::io::{Read, SeekFrom};
 
 use crate::formats::pi::session as pi;
+use crate::formats::pi::tree;
 use crate::reading::check::{FormatError, Skips};
 use crate::reading::format::{Input, ReadOptions};
 use crate::reading::history::{HistoryError, Message};
@@ -28,10 +29,18 @@ pub fn read_history(
     let emit = |message| emit(Message::Format(message));
     match input {
         Input::Bytes(bytes) => {
+            if headless(Lines::new(bytes)) {
+                return no_session(Lines::new(bytes), skips);
+            }
             let plan = pi::plan(bytes, &session, &mut skips);
             read_pi(Lines::new(bytes), session, plan, skips, emit)
         }
         Input::Reader(reader) => {
+            let headless = headless(Lines::new(&mut *reader));
+            rewind(reader)?;
+            if headless {
+                return no_session(Lines::new(&mut *reader), skips);
+            }
             let mut planner = pi::Planner::default();
             let mut lines = Lines::new(&mut *reader);
             lines.expect_json();
@@ -64,14 +73,44 @@ pub fn read_history(
             }
             drop(lines);
             let plan = planner.finish(&session, &mut skips);
-            reader.seek(SeekFrom::Start(0)).map_err(|e| HistoryError {
-                line: None,
-                offset: None,
-                message: format!("reading failed: {e}"),
-            })?;
+            rewind(reader)?;
             read_pi(Lines::new(reader), session, plan, skips, emit)
         }
     }
+}
+
+fn rewind(reader: &mut dyn crate::reading::format::ReadSeek) -> Result<(), HistoryError> {
+    reader
+        .seek(SeekFrom::Start(0))
+        .map(|_| ())
+        .map_err(|e| HistoryError {
+            line: None,
+            offset: None,
+            message: format!("reading failed: {e}"),
+        })
+}
+
+/// Whether the file's first line that is not blank starts no session
+/// ([`tree::headless`]).
+fn headless(mut lines: Lines<impl Read>) -> bool {
+    loop {
+        match lines.next_line() {
+            Ok(Some(line)) if line.text.trim().is_empty() => continue,
+            Ok(Some(line)) => return tree::headless_line(line.text),
+            Ok(None) | Err(_) => return false,
+        }
+    }
+}
+
+/// A file that is no session: nothing is read, every line that is not blank is counted
+/// as passed over (refused under `strict`).
+fn no_session(mut lines: Lines<impl Read>, mut skips: Skips) -> Result<Skips, HistoryError> {
+    while let Some(line) = lines.next_line()? {
+        if !line.text.trim().is_empty() {
+            skips.skip(line.number, tree::NO_SESSION).map_err(format_error)?;
+        }
+    }
+    Ok(skips)
 }
 
 fn read_pi(

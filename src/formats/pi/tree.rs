@@ -576,10 +576,40 @@ pub struct Plan {
     pub compaction: bool,
 }
 
+/// Why every line of a file that does not start with a session header is passed over.
+pub const NO_SESSION: &str = "no session: the file does not start with a session header";
+
+/// Whether `first`, a file's first value, is an entry of a session (an object with a
+/// `type` other than `session`) rather than its header. pi reads such a file as no
+/// session (`loadEntriesFromFile` keeps none of its entries, and `SessionManager` writes
+/// the file anew): nothing of it is shown, and every line is passed over ([`NO_SESSION`]).
+/// Bare message lines (a `role`, no `type`) are messages, as they are read everywhere.
+pub fn headless(first: &Json) -> bool {
+    first
+        .get("type")
+        .and_then(Json::as_str)
+        .is_some_and(|kind| kind.as_bytes() != b"session")
+}
+
+/// [`headless`] for a file's first line that is not blank (a line that is not JSON says
+/// nothing: the reading refuses it).
+pub fn headless_line(first: &str) -> bool {
+    parse_str_line(first).is_ok_and(|first| headless(&first))
+}
+
 /// Reads every line, or with `planned` only those on the path when it can be found first.
 fn read_all(text: &[u8], options: SessionOptions, planned: bool) -> FormatResult<SessionReader> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let mut reader = SessionReader::new(options);
+    let first = split_lines(text).into_iter().find(|line| !is_blank(line));
+    if first.is_some_and(|line| std::str::from_utf8(line).is_ok_and(headless_line)) {
+        for (i, line) in split_lines(text).into_iter().enumerate() {
+            if !is_blank(line) {
+                reader.skips.skip(i + 1, NO_SESSION)?;
+            }
+        }
+        return Ok(reader);
+    }
     let plan = if planned {
         plan(text, &reader.options, &mut reader.skips)
     } else {
@@ -660,6 +690,12 @@ pub fn leaves(text: &[u8]) -> FormatResult<Vec<Leaf>> {
 /// Reads lines that are already parsed; entry `i` is reported as line `i + 1`.
 pub fn read_lines(lines: Vec<Json>, options: SessionOptions) -> FormatResult<Vec<FormatMessage>> {
     let mut reader = SessionReader::new(options);
+    if lines.first().is_some_and(headless) {
+        for number in 1..=lines.len() {
+            reader.skips.skip(number, NO_SESSION)?;
+        }
+        return Ok(Vec::new());
+    }
     for (i, line) in lines.into_iter().enumerate() {
         reader.read_parsed(line, i + 1)?;
     }
