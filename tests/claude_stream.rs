@@ -2,48 +2,26 @@
 //! content, folded as the transcript of the same run reads, with and without partial
 //! messages.
 
+mod common;
+
 use agent_chunks::formats::{detect, find};
-use agent_chunks::history::{read_with, HistoryFormat, Message};
+use agent_chunks::history::HistoryFormat;
 use agent_chunks::live::fold_stream;
-use agent_chunks::reading::format::{Input, ReadOptions, View};
+use agent_chunks::reading::format::{ReadOptions, View};
 use agent_chunks::reading::model_json::FormatMessage;
 use agent_chunks::MessageRole;
+use common::{assistants, fold, lines, read_history};
 
 const PLAIN: &[u8] = include_bytes!("../examples/claude-code-stream.ndjson");
 const PARTIAL: &[u8] = include_bytes!("../examples/claude-code-stream.partial.ndjson");
 const TRANSCRIPT: &[u8] = include_bytes!("../examples/claude-code-stream.session.jsonl");
 
-fn fold(bytes: &[u8]) -> agent_chunks::live::FoldedStream {
-    fold_stream(find("claude-stream").unwrap(), bytes, false).unwrap()
-}
-
 fn transcript(bytes: &[u8], view: View) -> Vec<FormatMessage> {
-    let mut messages = Vec::new();
     let options = ReadOptions {
         view,
         ..ReadOptions::default()
     };
-    read_with(Input::Bytes(bytes), HistoryFormat::Claude, &options, &mut |m| {
-        if let Message::Format(m) = m {
-            messages.push(m);
-        }
-        true
-    })
-    .unwrap();
-    messages
-}
-
-fn assistants(messages: &[FormatMessage]) -> Vec<&FormatMessage> {
-    messages
-        .iter()
-        .filter(|m| m.role == MessageRole::Assistant)
-        .collect()
-}
-
-fn lines(text: &[&str]) -> Vec<u8> {
-    let mut bytes = text.join("\n").into_bytes();
-    bytes.push(b'\n');
-    bytes
+    read_history(bytes, HistoryFormat::Claude, &options).unwrap().0
 }
 
 #[test]
@@ -66,8 +44,8 @@ fn a_stream_json_capture_is_told_from_a_chatviewer_file_and_a_transcript() {
 
 #[test]
 fn with_and_without_partial_messages_the_stream_is_the_transcript_of_the_run() {
-    let plain = fold(PLAIN);
-    let partial = fold(PARTIAL);
+    let plain = fold("claude-stream", PLAIN);
+    let partial = fold("claude-stream", PARTIAL);
     assert_eq!(plain.messages, partial.messages);
     let history = transcript(TRANSCRIPT, View::Resumed);
     // The prompt given to `-p` is not in the stream; every other message is, as stored.
@@ -97,7 +75,10 @@ fn a_block_whose_line_never_came_stays_as_its_deltas_built_it() {
         r#"{"type":"assistant","session_id":"s","parent_tool_use_id":null,"message":{"id":"m1","role":"assistant","content":[{"type":"thinking","thinking":"Look first.","signature":"c2ln"}]}}"#,
         r#"{"type":"assistant","session_id":"s","parent_tool_use_id":null,"message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
     ]);
-    assert_eq!(fold(&cut).messages, fold(&whole).messages);
+    assert_eq!(
+        fold("claude-stream", &cut).messages,
+        fold("claude-stream", &whole).messages
+    );
 }
 
 #[test]
@@ -129,9 +110,9 @@ fn one_line_for_several_streamed_blocks_and_lines_named_anew_end_as_without_part
         calls_line,
     ]);
     let plain = lines(&[text_line, calls_line]);
-    let expected = fold(&plain).messages;
+    let expected = fold("claude-stream", &plain).messages;
     assert_eq!(expected.len(), 2);
-    assert_eq!(fold(&partial).messages, expected);
+    assert_eq!(fold("claude-stream", &partial).messages, expected);
 }
 
 #[test]
@@ -142,7 +123,7 @@ fn sub_agent_lines_are_left_out_with_their_reason() {
         r#"{"type":"user","session_id":"s","parent_tool_use_id":"task1","message":{"role":"user","content":"sub prompt"}}"#,
         r#"{"type":"user","session_id":"s","parent_tool_use_id":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":"42"}]}}"#,
     ]);
-    let folded = fold(&stream);
+    let folded = fold("claude-stream", &stream);
     assert_eq!(folded.messages.len(), 1);
     assert_eq!(folded.skips.left_out.count, 2);
     assert!(folded
@@ -161,7 +142,7 @@ fn a_compaction_summary_an_api_error_and_notices_read_as_the_transcript_reads_th
         r#"{"type":"system","subtype":"local_command_output","session_id":"s","uuid":"n1","content":"Context left: 12%"}"#,
         r#"{"type":"user","session_id":"s","parent_tool_use_id":null,"uuid":"r1","isSynthetic":true,"message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}"#,
     ]);
-    let folded = fold(&stream);
+    let folded = fold("claude-stream", &stream);
     let json: Vec<String> = folded
         .messages
         .iter()
@@ -186,7 +167,7 @@ fn lines_of_kinds_it_does_not_know_are_counted_and_refused_under_strict() {
         r#"{"type":"hologram","session_id":"s"}"#,
         r#"{"type":"result","subtype":"success","session_id":"s","is_error":false}"#,
     ]);
-    let folded = fold(&stream);
+    let folded = fold("claude-stream", &stream);
     assert_eq!(folded.skips.count, 2);
     assert_eq!(folded.skips.kinds.get("system/init"), Some(&1));
     assert_eq!(folded.skips.kinds.get("result"), Some(&1));
@@ -210,7 +191,7 @@ fn a_compacted_stream_is_the_transcript_s_whole_branch() {
         r#"{"type":"user","uuid":"sum","parentUuid":"b1","isSidechain":false,"isCompactSummary":true,"sessionId":"s","message":{"role":"user","content":"Summary."}}"#,
         r#"{"type":"assistant","uuid":"a2","parentUuid":"sum","isSidechain":false,"sessionId":"s","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"after"}]}}"#,
     ]);
-    let folded = fold(&stream).messages;
+    let folded = fold("claude-stream", &stream).messages;
     assert_eq!(folded, transcript(&history, View::Transcript)[1..]);
     assert_eq!(folded[1..], transcript(&history, View::Resumed)[..]);
 }

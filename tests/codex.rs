@@ -5,32 +5,27 @@
 //! the stored thread (`resume.app-server.json`, its app server's `thread/read`) where the
 //! version has an app server.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use agent_chunks::bytes::value::{self, Json};
 use agent_chunks::formats::codex::lockstep::lockstep;
 use agent_chunks::formats::find;
-use agent_chunks::history::{read_with, HistoryFormat, Message};
+use agent_chunks::history::HistoryFormat;
 use agent_chunks::live::fold_stream;
 use agent_chunks::reading::check::Skips;
-use agent_chunks::reading::format::{Input, ReadOptions, View};
+use agent_chunks::reading::format::{ReadOptions, View};
 use agent_chunks::reading::model_json::{message_json, FormatMessage};
 use agent_chunks::{Chunk, MessageRole, SystemChunkKind};
+use common::{lines, read_history};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("__test__/fixtures/codex")
 }
 
 fn read_opts(bytes: &[u8], options: &ReadOptions) -> Result<(Vec<FormatMessage>, Skips), String> {
-    let mut out = Vec::new();
-    let skips = read_with(Input::Bytes(bytes), HistoryFormat::Codex, options, &mut |m| {
-        if let Message::Format(m) = m {
-            out.push(m);
-        }
-        true
-    })
-    .map_err(|e| e.message)?;
-    Ok((out, skips))
+    read_history(bytes, HistoryFormat::Codex, options)
 }
 
 fn read(bytes: &[u8]) -> (Vec<FormatMessage>, Skips) {
@@ -355,14 +350,8 @@ fn a_sub_agent_rollout_is_the_sub_agents_thread() {
 
 const META: &str = r#"{"timestamp":"t","type":"session_meta","payload":{"id":"th","cwd":"/w","cli_version":"0.171.0","base_instructions":{"text":"x"}}}"#;
 
-fn rollout(lines: &[&str]) -> Vec<u8> {
-    let mut out = String::from(META);
-    out.push('\n');
-    for line in lines {
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.into_bytes()
+fn rollout(entries: &[&str]) -> Vec<u8> {
+    lines(&[&[META], entries].concat())
 }
 
 fn ev(payload: &str) -> String {
@@ -794,9 +783,8 @@ fn the_typescript_clis_document_and_a_torn_first_line_both_read() {
 
 // ─── exec --json ─────────────────────────────────────────────────────────────────────
 
-fn fold(lines: &[&str]) -> (Vec<FormatMessage>, Skips) {
-    let bytes: Vec<u8> = lines.iter().flat_map(|l| format!("{l}\n").into_bytes()).collect();
-    let folded = fold_stream(find("codex-exec").unwrap(), &bytes, false).unwrap();
+fn fold(text: &[&str]) -> (Vec<FormatMessage>, Skips) {
+    let folded = common::fold("codex-exec", &lines(text));
     (folded.messages, folded.skips)
 }
 

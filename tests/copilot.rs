@@ -1,31 +1,15 @@
 //! Copilot CLI session events: detected by content (not as an AI SDK stream), the live
 //! stream folding to what events.jsonl holds, read as Copilot shows a session.
 
+mod common;
+
 use agent_chunks::formats::{detect, find};
-use agent_chunks::live::{fold_stream, FoldedStream};
-use agent_chunks::reading::model_json::message_json;
+use agent_chunks::live::fold_stream;
 use agent_chunks::MessageRole;
+use common::{fold, json_texts, lines};
 
 const LIVE: &[u8] = include_bytes!("../examples/copilot-session.stream.ndjson");
 const FILE: &[u8] = include_bytes!("../examples/copilot-session.events.jsonl");
-
-fn fold(bytes: &[u8]) -> FoldedStream {
-    fold_stream(find("copilot").unwrap(), bytes, false).unwrap()
-}
-
-fn json(folded: &FoldedStream) -> Vec<String> {
-    folded
-        .messages
-        .iter()
-        .map(|m| String::from_utf8(message_json(m).to_json()).unwrap())
-        .collect()
-}
-
-fn lines(text: &[&str]) -> Vec<u8> {
-    let mut bytes = text.join("\n").into_bytes();
-    bytes.push(b'\n');
-    bytes
-}
 
 #[test]
 fn events_jsonl_and_the_live_stream_are_told_as_copilot() {
@@ -41,12 +25,12 @@ fn events_jsonl_and_the_live_stream_are_told_as_copilot() {
 
 #[test]
 fn the_live_stream_ends_as_the_file_it_leaves() {
-    let live = fold(LIVE);
-    let file = fold(FILE);
+    let live = fold("copilot", LIVE);
+    let file = fold("copilot", FILE);
     assert_eq!(live.messages, file.messages);
     assert_eq!(live.skips.count, 0);
     assert_eq!(file.skips.count, 0);
-    let shown = json(&file);
+    let shown = json_texts(&file.messages);
     // The prompt as typed, reasoning sealed with its opaque part, calls with their
     // results (a failed one as an error), the answer that ended (not the retried one).
     assert_eq!(
@@ -103,9 +87,9 @@ fn a_failed_call_s_streamed_text_is_taken_back_and_an_error_takes_its_place() {
             false,
         ),
     ]);
-    assert_eq!(fold(&live).messages, fold(&file).messages);
+    assert_eq!(fold("copilot", &live).messages, fold("copilot", &file).messages);
     assert_eq!(
-        json(&fold(&file))[1],
+        json_texts(&fold("copilot", &file).messages)[1],
         r#"{"id":"f","role":"assistant","chunks":[{"type":"error","message":"retried 5 times"}]}"#
     );
 }
@@ -118,11 +102,11 @@ fn sub_agent_events_are_left_out_and_encrypted_reasoning_is_kept_sealed() {
         r#"{"type":"user.message","data":{"content":"sub prompt"},"id":"3","timestamp":"t","parentId":"2","agentId":"agent-1"}"#,
         r#"{"type":"tool.execution_complete","data":{"toolCallId":"t","success":true,"result":{"content":"42"}},"id":"4","timestamp":"t","parentId":"3"}"#,
     ]);
-    let folded = fold(&file);
+    let folded = fold("copilot", &file);
     assert_eq!(folded.messages.len(), 1);
     assert_eq!(folded.messages[0].role, MessageRole::Assistant);
     assert_eq!(
-        json(&folded)[0],
+        json_texts(&folded.messages)[0],
         r#"{"id":"m","role":"assistant","chunks":[{"type":"thinking","text":"","metadata":{"copilot":{"encryptedContent":"ZW5j"}}},{"type":"tool-batch","calls":[{"id":"t","name":"task","arguments":{},"result":"42","isError":false}]}]}"#
     );
     assert_eq!(folded.skips.left_out.count, 2);
@@ -139,9 +123,9 @@ fn a_compaction_s_summary_is_shown_and_unknown_events_are_counted() {
         r#"{"type":"session.compaction_complete","data":{"success":true,"summaryContent":"<summary>done</summary>"},"id":"1","timestamp":"t","parentId":null}"#,
         r#"{"type":"session.hologram","data":{},"id":"2","timestamp":"t","parentId":"1"}"#,
     ]);
-    let folded = fold(&file);
+    let folded = fold("copilot", &file);
     assert_eq!(
-        json(&folded),
+        json_texts(&folded.messages),
         [
             r#"{"id":"1","role":"system","chunks":[{"type":"system","kind":"compaction","text":"<summary>done</summary>"}]}"#
         ]
