@@ -342,6 +342,37 @@ test('resumed from a state saved after the end, the UI stream is not written aga
   assert.equal(served(false), once)
 })
 
+test('every response to useChat ends with data: [DONE], one of the user\'s message alone too: a chat kept in memory, or as its state between requests', () => {
+  const update = (sessionUpdate, text) => JSON.stringify({ sessionId: 's', update: { sessionUpdate, content: { type: 'text', text } } }) + '\n'
+  const DONE = 'data: [DONE]\n\n'
+  // One request: push the turn, end() it, write.
+  const answer = (live, bytes) => {
+    let body = ''
+    live.push(bytes)
+    body += live.toUIMessageStream()
+    live.end()
+    return body + live.toUIMessageStream()
+  }
+  const turns = [update('user_message_chunk', 'hi') + update('agent_message_chunk', 'hello'), update('user_message_chunk', 'still there?'), update('user_message_chunk', 'again') + update('agent_message_chunk', 'yes')]
+  const live = new Conversation({ format: 'acp' })
+  const bodies = turns.map((bytes) => answer(live, bytes))
+  assert.equal(bodies[1], DONE, 'the turn without a reply: the marker alone (before, an empty body)')
+  for (const body of bodies) assert.ok(body.endsWith(DONE) && body.indexOf(DONE) === body.length - DONE.length, body)
+  // The chat kept as { messages, resume } between requests, each answered by a new Conversation.
+  let kept
+  const resumed = turns.map((bytes) => {
+    const next = new Conversation({ format: 'acp', ...(kept ?? {}) })
+    const body = answer(next, bytes)
+    kept = plain({ messages: next.messages, resume: next.resume })
+    return body
+  })
+  assert.deepEqual(resumed, bodies)
+  // Nothing pushed: no new response, nothing written (a process taking over after the end).
+  const after = new Conversation({ format: 'acp', ...kept })
+  after.end()
+  assert.equal(after.toUIMessageStream(), '')
+})
+
 test('a resume state is checked: its format, its messages, its line, its shape', () => {
   const live = new Conversation({ format: 'events' })
   live.push(delta('a'))

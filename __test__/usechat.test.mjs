@@ -110,8 +110,12 @@ async function answer(chat, response) {
   const rng = createRng(deriveSeed(chat.seed, t))
   const cut = chat.run === 'reloaded' && t === chat.cutTurn ? chat.cutAfter : Infinity
   let written = 0
+  let sent = ''
   const consumed = await play(chat.live, bytes, rng, {
-    write: (sse) => response.destroyed || response.write(sse),
+    write: (sse) => {
+      sent += sse
+      return response.destroyed || response.write(sse)
+    },
     after: () => ++written < cut,
     end: true,
   })
@@ -121,6 +125,7 @@ async function answer(chat, response) {
     chat.paused()
     return
   }
+  chat.bodies.push(sent)
   response.end()
 }
 
@@ -243,7 +248,7 @@ async function runOne(file, run, seed) {
   assert.ok(candidates.length, `${file}: no response of more than one piece to cut`)
   const [cutTurnBytes, cutTurn] = rng.pick(candidates).map((x, i) => (i === 0 ? x.bytes : x))
   const count = piecesOf({ bytes: cutTurnBytes }, cutTurn)
-  const chat = { format, turns, next: 0, live: new Conversation({ format }), seed, run, cutTurn, cutAfter: 1 + rng.int(Math.max(1, count - 1)) }
+  const chat = { format, turns, next: 0, live: new Conversation({ format }), seed, run, cutTurn, cutAfter: 1 + rng.int(Math.max(1, count - 1)), bodies: [] }
   const paused = new Promise((resolve) => (chat.paused = resolve))
   const reconnected = new Promise((resolve) => (chat.reconnected = resolve))
   chats.set(id, chat)
@@ -292,6 +297,8 @@ async function runOne(file, run, seed) {
     allowed,
     format,
     turns: turns.length,
+    // The responses written whole in this process that do not end with the marker.
+    unmarked: chat.bodies.filter((body) => !body.endsWith('data: [DONE]\n\n')),
   }
 }
 
@@ -324,6 +331,7 @@ for (const file of RECORDINGS) {
       assert.equal(errors.length, allowed, `errors: ${errors.join(' | ')}`)
       assert.ok(consoleErrors.length <= allowed, `console: ${consoleErrors.join(' | ')}`)
       if (allowed) assert.match(errors[0], /network|fetch|load failed/i)
+      assert.deepEqual(outcome.unmarked, [], 'every response ends with data: [DONE]')
     })
   }
 }

@@ -376,6 +376,9 @@ impl Conversation {
         let start = self.out.len();
         // More after the end: the stream goes on (a next response of the same chat).
         self.ended &= bytes.is_empty();
+        if !bytes.is_empty() {
+            self.pushed();
+        }
         let result = {
             let Conversation {
                 fold,
@@ -398,6 +401,7 @@ impl Conversation {
     pub fn push_value(&mut self, value: Json) -> FormatResult<Changes> {
         let start = self.out.len();
         self.ended = false;
+        self.pushed();
         self.values += 1;
         let line = self.values;
         self.out.line = line;
@@ -407,6 +411,13 @@ impl Conversation {
             .map_err(|e| if e.line.is_some() { e } else { e.at_line(line) });
         let changes = self.changes(start);
         result.map(|()| changes)
+    }
+
+    /// Tells the writers that more of the stream came ([`LiveWriter::pushed`]).
+    fn pushed(&mut self) {
+        for served in &mut self.served {
+            served.writer.pushed();
+        }
     }
 
     /// The end of the stream: a last line without a line break is folded; a frame cut

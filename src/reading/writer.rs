@@ -35,6 +35,11 @@ pub trait LiveWriter {
     /// Whether the protocol's end marker is to be written now: once, after the end.
     fn mark_end(&mut self) -> bool;
 
+    /// More of the stream was pushed. After an end, that begins the next response of the
+    /// conversation (a chat's next request), which ends with its own end marker whatever
+    /// it writes before it: a writer that marks its ends forgets the last one here.
+    fn pushed(&mut self) {}
+
     /// Takes the options a call to write was given (what names the stream it writes,
     /// for a protocol whose stream needs names); the error names the option, after
     /// `options`. A writer that takes none refuses any.

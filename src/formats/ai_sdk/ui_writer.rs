@@ -335,6 +335,12 @@ impl LiveWriter for UiWriter {
         UiWriter::mark_end(self)
     }
 
+    fn pushed(&mut self) {
+        // A response after the one marked ends with a marker of its own, though it write
+        // nothing else (a turn of the user's message alone).
+        self.marked = false;
+    }
+
     fn reset(&mut self, messages: &Folded) {
         // A UI message stream cannot take messages back or move them: what was written
         // stays as it was, and the messages now count as written to their end; messages
