@@ -337,6 +337,53 @@ fn changes_json(changes: &Changes) -> Vec<u8> {
 }
 
 impl Live {
+    /// The pushes most made, synced and reported in one call into V8 where the mechanics
+    /// are compiled: one that changed nothing, and in `mutable` mode a streamed delta (one
+    /// text or thinking chunk grown by appending, nothing else changed). `None` for the
+    /// others, which [`Live::sync`] and [`changes_json`] take.
+    fn pushed(&mut self, js: &Js, changes: &Changes) -> JsResult<Option<Value>> {
+        if changes.is_empty() {
+            return js.conversation_pushed(js.undefined()?, None, &[]);
+        }
+        if self.immutable || !changes.added.is_empty() || changes.reset.is_some() {
+            return Ok(None);
+        }
+        let [change] = changes.changed.as_slice() else {
+            return Ok(None);
+        };
+        let (i, [j]) = (change.index, change.chunks.as_slice()) else {
+            return Ok(None);
+        };
+        if change.renamed || change.replaced.is_some() {
+            return Ok(None);
+        }
+        let Some(had) = self
+            .synced
+            .get(i)
+            .and_then(|held| held.get(*j))
+            .copied()
+            .flatten()
+        else {
+            return Ok(None);
+        };
+        let text = match self.core.messages().message(i).2.get(*j) {
+            Some(Chunk::Text { text } | Chunk::Thinking { text, metadata: None })
+                if appended_at(text, had) =>
+            {
+                text
+            }
+            _ => return Ok(None),
+        };
+        let added = text.tail_from(had).to_utf16();
+        let len = text.as_bytes().len();
+        let array = reference_value(js, self.array)?;
+        let Some(reported) = js.conversation_pushed(array, Some((i, *j)), &added)? else {
+            return Ok(None);
+        };
+        self.synced[i][*j] = Some(len);
+        Ok(Some(reported))
+    }
+
     /// Brings the JavaScript messages up to date with `changes`.
     fn sync(&mut self, js: &Js, changes: &Changes) -> JsResult<()> {
         if changes.is_empty() {
@@ -922,6 +969,11 @@ impl Conversation {
             Ok(changes) => (changes, None),
             Err((changes, error)) => (changes, Some(error)),
         };
+        if error.is_none() {
+            if let Some(reported) = live.pushed(js, &changes)? {
+                return Ok(reported);
+            }
+        }
         live.sync(js, &changes)?;
         match error {
             Some(error) => Err(live_error(error, what)),
