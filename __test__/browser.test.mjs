@@ -1,7 +1,8 @@
 // The WebAssembly build in headless Chromium. Two bundles are made with esbuild, as an
 // Electron renderer's or a web page's code is bundled:
 // - an app (`browser/app.mjs`) in a project that has agent-chunks in its node_modules,
-//   bundled with no option for it: the package's `browser` condition picks the build;
+//   bundled with no option for it: the package's `browser` condition picks the build
+//   (Vite, electron-vite and webpack bundle it too, each page run and compared);
 // - the differential and bytes-path test files, unchanged, with `node:test`,
 //   `node:assert` and the few Node helpers they use made of the page's own parts.
 // Both run in one page served over HTTP; the page has no `process` and no `require`.
@@ -60,6 +61,58 @@ await esbuild.build({
   platform: 'browser',
   logLevel: 'error',
 })
+// The same app as the other bundlers build it, each with its defaults for a browser build:
+// what they pick from the package (the `browser` condition) must build and run alike.
+writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.mjs"></script>')
+const bundlers = {
+  async vite() {
+    const { build } = await import('vite')
+    await build({ root: app, base: './', configFile: false, logLevel: 'error', build: { outDir: join(out, 'vite'), emptyOutDir: true } })
+    return 'vite/index.html'
+  },
+  // An Electron renderer, as electron-vite builds one (its own defaults over Vite's: the
+  // Chrome of the Electron it targets). Electron itself is not installed (its install
+  // downloads a binary), so its major version is named as electron-vite lets one name it.
+  async 'electron-vite'() {
+    const { build } = await import('electron-vite')
+    process.env.ELECTRON_MAJOR_VER ??= '44'
+    const renderer = join(out, 'electron-vite')
+    writeFileSync(
+      join(app, 'electron.vite.config.mjs'),
+      `export default { renderer: { root: ${JSON.stringify(app)}, base: './', logLevel: 'error', build: { outDir: ${JSON.stringify(renderer)}, emptyOutDir: true, rollupOptions: { input: ${JSON.stringify(join(app, 'index.html'))} } } } }\n`,
+    )
+    await build({ root: app, configFile: join(app, 'electron.vite.config.mjs'), logLevel: 'error' })
+    return 'electron-vite/index.html'
+  },
+  async webpack() {
+    const { default: webpack } = await import('webpack')
+    // Production mode without the minifier: terser over the inlined module is slow, and
+    // what is bundled is the point.
+    const compiler = webpack({
+      mode: 'production',
+      target: 'web',
+      context: app,
+      entry: join(app, 'main.mjs'),
+      output: { path: join(out, 'webpack'), filename: 'app.js' },
+      optimization: { minimize: false },
+      performance: { hints: false },
+    })
+    const stats = await new Promise((resolve, reject) => compiler.run((error, stats) => (error ? reject(error) : resolve(stats))))
+    await new Promise((resolve) => compiler.close(resolve))
+    if (stats.hasErrors()) throw new Error(stats.toString('errors-only'))
+    writeFileSync(join(out, 'webpack', 'index.html'), '<!doctype html><meta charset="utf-8"><script src="app.js"></script>')
+    return 'webpack/index.html'
+  },
+}
+const bundled = {}
+for (const [name, bundle] of Object.entries(bundlers)) {
+  try {
+    bundled[name] = { page: await bundle() }
+  } catch (error) {
+    bundled[name] = { error: String(error?.stack ?? error) }
+  }
+}
+
 const suite = (name) => esbuild.build({
   entryPoints: [join(here, `${name}.mjs`)],
   outfile: join(out, `${name}.js`),
@@ -149,6 +202,16 @@ aguiPage.on('pageerror', (error) => aguiPageErrors.push(String(error?.stack ?? e
 await aguiPage.goto(`http://127.0.0.1:${server.address().port}/ag-ui.html`, { waitUntil: 'commit', timeout: 0 })
 await aguiPage.waitForFunction(() => globalThis.aguiReport, null, { timeout: 0 })
 const agui = await aguiPage.evaluate(() => globalThis.aguiReport)
+for (const [name, built] of Object.entries(bundled)) {
+  if (!built.page) continue
+  const bundlerPage = await browser.newPage()
+  built.errors = []
+  bundlerPage.on('pageerror', (error) => built.errors.push(String(error?.stack ?? error)))
+  await bundlerPage.goto(`http://127.0.0.1:${server.address().port}/${built.page}`, { waitUntil: 'commit', timeout: 0 })
+  await bundlerPage.waitForFunction(() => globalThis.appReport, null, { timeout: 0 })
+  built.report = await bundlerPage.evaluate(() => globalThis.appReport)
+  await bundlerPage.close()
+}
 await browser.close()
 server.close()
 
@@ -160,6 +223,20 @@ test('bundlers resolve the package to the WebAssembly build, Node to the native 
   const native = (await import('agent-chunks')).default
   assert.equal(native.__napiBindingTarget, 'native')
 })
+
+test('the app imports __napiBindingTarget, and the WebAssembly build says it is the one loaded', () => {
+  assert.equal(report.target, 'wasm32-wasip1')
+})
+
+for (const name of Object.keys(bundlers)) {
+  test(`${name} bundles the app with its defaults, and it runs as esbuild's bundle does`, () => {
+    const built = bundled[name]
+    assert.equal(built.error, undefined, built.error)
+    assert.deepEqual(built.errors, [])
+    assert.equal(built.report.failed, undefined, built.report.failed)
+    assert.deepEqual(built.report, report)
+  })
+}
 
 test('the page is a browser page: no process, require, module, Buffer or setImmediate', () => {
   assert.deepEqual(globals, { process: 'undefined', require: 'undefined', module: 'undefined', Buffer: 'undefined', setImmediate: 'undefined' })

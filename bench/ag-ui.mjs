@@ -8,7 +8,9 @@
  *
  * agent-chunks is timed on the same streams beside it: a `Conversation({ format: 'ag-ui' })`
  * given one SSE frame per push, checked first to end with the client's messages
- * (`agUi.fromMessages`). `--ag-ui-stand-in` adds a plain-JS reducer that keeps the messages
+ * (`agUi.fromMessages`); and the same with `toAGUIEvents` after every push, what a backend
+ * serving a CopilotKit frontend from a live conversation does (what it wrote, fed to the
+ * client, checked to end as the conversation). `--ag-ui-stand-in` adds a plain-JS reducer that keeps the messages
  * in a Map and appends in place: not agent-chunks, only a check that the harness times a
  * flat-cost fold as flat.
  *
@@ -81,6 +83,24 @@ function oursOf(native) {
       const live = new native.Conversation({ format: 'ag-ui', ...(messages && { messages }) })
       for (const frame of frames) live.push(frame)
       live.end()
+      return live.messages
+    },
+    /**
+     * The same pushes, and after each the events a backend sends its AG-UI client
+     * (`toAGUIEvents`), as a server folding any stream for a CopilotKit frontend does.
+     * With `keep`, the events written, for the check.
+     */
+    serve(frames, messages, keep = null) {
+      const live = new native.Conversation({ format: 'ag-ui', ...(messages && { messages }) })
+      let events = live.toAGUIEvents({ threadId: 'thread-bench', runId: 'run-served' })
+      keep?.push(...events)
+      for (const frame of frames) {
+        live.push(frame)
+        events = live.toAGUIEvents()
+        keep?.push(...events)
+      }
+      live.end()
+      keep?.push(...live.toAGUIEvents())
       return live.messages
     },
     toAgUi: (messages) => native.agUi.fromMessages(messages),
@@ -189,40 +209,49 @@ export async function runAgUiCases({ native, settings, printTable, ratio, quick,
   if (ours.missing) console.log(`agent-chunks: not timed — ${ours.missing}.`)
   if (standIn) console.log('stand-in: a plain-JS Map-and-append fold, NOT agent-chunks (checks that the harness shows a flat-cost fold as flat).')
 
-  // The whole conversation, from events to the final messages.
-  const { events, messages: count } = conversation({ messages: 200, tokens: quick ? 12 : 40 })
-  const bytes = Buffer.from(sseText(events))
-  const expected = await clientFold(new ReplayAgent(events), 0)
-  const server = await sseServer(bytes)
-  const problems = []
-  try {
-    const sides = {
-      '@ag-ui/client, 1 subscriber': () => clientFold(new ReplayAgent(events), 1),
-      '@ag-ui/client, 3 subscribers': () => clientFold(new ReplayAgent(events), 3),
-      '@ag-ui/client HttpAgent (SSE over 127.0.0.1), 1 subscriber': () => clientFold(new HttpAgent({ url: server.url, threadId: 'thread-bench' }), 1),
-    }
-    if (!same(await sides['@ag-ui/client HttpAgent (SSE over 127.0.0.1), 1 subscriber'](), expected)) problems.push('HttpAgent')
-    const streamFrames = frames(events)
-    if (!ours.missing) {
-      sides['agent-chunks Conversation (a push per SSE frame)'] = () => ours.fold(streamFrames)
-      if (!same(ours.toAgUi(ours.fold(streamFrames)), expected)) problems.push('agent-chunks')
-    }
-    if (standIn) {
-      sides['stand-in (plain JS, not agent-chunks)'] = () => standInFold(events)
-      if (!same(standInFold(events), expected)) problems.push('stand-in')
-    }
-    if (problems.length) {
-      console.log(`\nWARNING: ${problems.join(', ')} ended with other messages than @ag-ui/client; the timings compare different work.`)
-      process.exitCode = 1
-    }
-    const results = await inTurn(sides, { runs, minNs })
-    printTable(
-      `AG-UI: a conversation of ${count} messages, ${events.length.toLocaleString('en-US')} events (${bytes.length.toLocaleString('en-US')} bytes of SSE) → the final messages`,
-      ['reducer', 'CPU ns/event', 'ratio to first row'],
-      Object.entries(results).map(([name, { ns, ratio: r }]) => [name, (ns / events.length).toFixed(0), ratio(r)]),
-    )
-  } finally {
-    server.close()
+  // The whole conversation, from events to the final messages: of 201 messages, and of
+  // about twice as many (the client's cost per event grows with the conversation).
+  for (const size of quick ? [200] : [200, 400]) await wholeConversation(size)
+  async function wholeConversation(size) {
+    const { events, messages: count } = conversation({ messages: size, tokens: quick ? 12 : 40 })
+    const bytes = Buffer.from(sseText(events))
+    const expected = await clientFold(new ReplayAgent(events), 0)
+    const server = await sseServer(bytes)
+    const problems = []
+    try {
+      const sides = {
+        '@ag-ui/client, 1 subscriber': () => clientFold(new ReplayAgent(events), 1),
+        '@ag-ui/client, 3 subscribers': () => clientFold(new ReplayAgent(events), 3),
+        '@ag-ui/client HttpAgent (SSE over 127.0.0.1), 1 subscriber': () => clientFold(new HttpAgent({ url: server.url, threadId: 'thread-bench' }), 1),
+      }
+      if (!same(await sides['@ag-ui/client HttpAgent (SSE over 127.0.0.1), 1 subscriber'](), expected)) problems.push('HttpAgent')
+      const streamFrames = frames(events)
+      if (!ours.missing) {
+        sides['agent-chunks Conversation (a push per SSE frame)'] = () => ours.fold(streamFrames)
+        sides['agent-chunks Conversation, toAGUIEvents after every push'] = () => ours.serve(streamFrames)
+        if (!same(ours.toAgUi(ours.fold(streamFrames)), expected)) problems.push('agent-chunks')
+        // What the backend wrote, fed to the client, ends as the conversation.
+        const written = []
+        const served = ours.toAgUi(ours.serve(streamFrames, undefined, written))
+        if (!same(await clientFold(new ReplayAgent(written), 0), served)) problems.push('agent-chunks toAGUIEvents')
+      }
+      if (standIn) {
+        sides['stand-in (plain JS, not agent-chunks)'] = () => standInFold(events)
+        if (!same(standInFold(events), expected)) problems.push('stand-in')
+      }
+      if (problems.length) {
+        console.log(`\nWARNING: ${problems.join(', ')} ended with other messages than @ag-ui/client; the timings compare different work.`)
+        process.exitCode = 1
+      }
+      const results = await inTurn(sides, { runs, minNs })
+      printTable(
+        `AG-UI: a conversation of ${count} messages, ${events.length.toLocaleString('en-US')} events (${bytes.length.toLocaleString('en-US')} bytes of SSE) → the final messages`,
+        ['reducer', 'CPU ns/event', 'ratio to first row'],
+        Object.entries(results).map(([name, { ns, ratio: r }]) => [name, (ns / events.length).toFixed(0), ratio(r)]),
+      )
+    } finally {
+      server.close()
+  }
   }
 
   // One more answer streamed after 10 and after 200 earlier messages: the cost per event
@@ -255,6 +284,11 @@ export async function runAgUiCases({ native, settings, printTable, ratio, quick,
         tokens: flatTokens,
         long: () => ours.fold(longFrames, history),
         empty: () => ours.fold(emptyFrames, history),
+      }
+      sides['agent-chunks Conversation, toAGUIEvents after every push'] = {
+        tokens: flatTokens,
+        long: () => ours.serve(longFrames, history),
+        empty: () => ours.serve(emptyFrames, history),
       }
       const theirs = await clientFold(new ReplayAgent(flat.long, before), 0)
       if (!same(ours.toAgUi(ours.fold(longFrames, history)), theirs)) {

@@ -1,6 +1,15 @@
 // A renderer's code, bundled the way a renderer is: `import … from 'agent-chunks'` and no
-// bundler options for it. Runs when the page loads and leaves what it saw on `appReport`.
-import addon, { appendEventToChunks, applySystemEvent, ChunkStream, loadHistory, loadHistorySync, reduceEvents } from 'agent-chunks'
+// bundler options for it (by esbuild, Vite, electron-vite and webpack). Runs when the page
+// loads and leaves what it saw on `appReport`.
+import addon, {
+  __napiBindingTarget,
+  appendEventToChunks,
+  applySystemEvent,
+  ChunkStream,
+  loadHistory,
+  loadHistorySync,
+  reduceEvents,
+} from 'agent-chunks'
 
 async function report() {
   const chunks = []
@@ -45,6 +54,7 @@ async function report() {
   const afterPanic = []
   appendEventToChunks(afterPanic, { type: 'text-delta', delta: 'still here' })
   return {
+    target: __napiBindingTarget,
     mechanics: addon.__mechanicsForTest(),
     panic,
     afterPanic,

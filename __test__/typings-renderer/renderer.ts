@@ -2,6 +2,7 @@
 // page sees them, with no Node types at all (no `Buffer`, no `process`), the package
 // resolved by name as a bundler resolves it.
 import {
+  __napiBindingTarget,
   appendEventToChunks,
   ChunkStream,
   loadHistory,
@@ -32,4 +33,8 @@ async function fromServer(response: Response): Promise<HistoryMessage[]> {
 // @ts-expect-error: a number is not a source
 reduceEvents(42)
 
-export { chunks, folded, fromServer }
+// Which build loaded: in a renderer, the WebAssembly one (browser.mjs exports it too).
+const loaded: 'native' | 'wasm32-wasi' | 'wasm32-wasip1' = __napiBindingTarget
+
+export { chunks, folded, fromServer, loaded }
+

@@ -4,4 +4,15 @@
 import { instantiate } from './instantiate.mjs'
 import bytes from './agent-chunks.wasm'
 
-export default instantiate(bytes)
+const binding = instantiate(bytes)
+
+// Which build loaded, as `index.d.ts` declares it and the generated `index.js` reports
+// it in Node: this one is built for wasm32-wasip1.
+Object.defineProperty(binding, '__napiBindingTarget', {
+  configurable: true,
+  enumerable: true,
+  value: 'wasm32-wasip1',
+  writable: true,
+})
+
+export default binding

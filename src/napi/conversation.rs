@@ -337,6 +337,53 @@ fn changes_json(changes: &Changes) -> Vec<u8> {
 }
 
 impl Live {
+    /// The pushes most made, synced and reported in one call into V8 where the mechanics
+    /// are compiled: one that changed nothing, and in `mutable` mode a streamed delta (one
+    /// text or thinking chunk grown by appending, nothing else changed). `None` for the
+    /// others, which [`Live::sync`] and [`changes_json`] take.
+    fn pushed(&mut self, js: &Js, changes: &Changes) -> JsResult<Option<Value>> {
+        if changes.is_empty() {
+            return js.conversation_pushed(js.undefined()?, None, &[]);
+        }
+        if self.immutable || !changes.added.is_empty() || changes.reset.is_some() {
+            return Ok(None);
+        }
+        let [change] = changes.changed.as_slice() else {
+            return Ok(None);
+        };
+        let (i, [j]) = (change.index, change.chunks.as_slice()) else {
+            return Ok(None);
+        };
+        if change.renamed || change.replaced.is_some() {
+            return Ok(None);
+        }
+        let Some(had) = self
+            .synced
+            .get(i)
+            .and_then(|held| held.get(*j))
+            .copied()
+            .flatten()
+        else {
+            return Ok(None);
+        };
+        let text = match self.core.messages().message(i).2.get(*j) {
+            Some(Chunk::Text { text } | Chunk::Thinking { text, metadata: None })
+                if appended_at(text, had) =>
+            {
+                text
+            }
+            _ => return Ok(None),
+        };
+        let added = text.tail_from(had).to_utf16();
+        let len = text.as_bytes().len();
+        let array = reference_value(js, self.array)?;
+        let Some(reported) = js.conversation_pushed(array, Some((i, *j)), &added)? else {
+            return Ok(None);
+        };
+        self.synced[i][*j] = Some(len);
+        Ok(Some(reported))
+    }
+
     /// Brings the JavaScript messages up to date with `changes`.
     fn sync(&mut self, js: &Js, changes: &Changes) -> JsResult<()> {
         if changes.is_empty() {
@@ -771,6 +818,73 @@ pub type Method = (
     unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> sys::napi_value,
 );
 
+/// A method of `Conversation` that a format serving live conversations adds: its name, and
+/// what it makes of the conversation and its one argument (its options: `undefined` when
+/// not given). The rest — the raw callback the class runs, the body of the generated
+/// declaration the typings come from — is the same for every such method.
+pub trait Served {
+    /// Its name in JavaScript.
+    const NAME: &'static std::ffi::CStr;
+    /// The name its errors give (`Conversation.<NAME>`).
+    const WHAT: &'static str;
+    fn serve(js: &Js, conversation: &Conversation, options: Value) -> JsResult<Value>;
+}
+
+/// `S` as a method of the raw class.
+pub const fn served<S: Served>() -> Method {
+    (S::NAME, raw_served::<S>)
+}
+
+unsafe extern "C" fn raw_served<S: Served>(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+) -> sys::napi_value {
+    unsafe { method(env, info, S::WHAT, |js, c, [options]| S::serve(js, c, options)) }
+}
+
+/// The body of `S`'s generated declaration (the raw class replaces the generated one, so
+/// this runs only if it is not installed): the same call.
+pub(in crate::napi) fn generated<'env, S: Served>(
+    conversation: &Conversation,
+    env: &'env Env,
+    options: Option<Unknown<'env>>,
+) -> Result<Unknown<'env>> {
+    glue(env, S::WHAT, |js| {
+        let options = match options {
+            Some(value) => value.raw(),
+            None => js.undefined()?,
+        };
+        S::serve(js, conversation, options)
+    })
+}
+
+/// How [`Conversation::serve_js`] writes.
+pub(in crate::napi) enum Serving {
+    /// What is new since the last call.
+    Next,
+    /// The response being written again from its start, then what is new: for a client
+    /// reconnecting to it.
+    Replayed,
+    /// What is new, with options for the format's writer (the names of the stream).
+    With(Json),
+}
+
+/// A served method's options for its format's writer: `undefined`, or an object read as
+/// JSON.
+pub(in crate::napi) fn writer_options(js: &Js, what: &'static str, options: Value) -> JsResult<Json> {
+    match js.value_type(options)? {
+        ValueType::Undefined => Ok(Json::Undefined),
+        ValueType::Object => {
+            let text = stringify(js, options, what, "options")?.unwrap_or_default();
+            value::parse(&text).map_err(|e| JsError::Type(format!("options: {e}")))
+        }
+        got => Err(JsError::Type(format!(
+            "options must be an object, got {}",
+            got.name()
+        ))),
+    }
+}
+
 /// Defines the raw `Conversation` class and puts it on `exports`, replacing the generated
 /// one; `served` are the methods of the formats that serve live conversations.
 ///
@@ -855,6 +969,11 @@ impl Conversation {
             Ok(changes) => (changes, None),
             Err((changes, error)) => (changes, Some(error)),
         };
+        if error.is_none() {
+            if let Some(reported) = live.pushed(js, &changes)? {
+                return Ok(reported);
+            }
+        }
         live.sync(js, &changes)?;
         match error {
             Some(error) => Err(live_error(error, what)),
@@ -900,35 +1019,29 @@ impl Conversation {
     }
 
     /// What the conversation gained since the last call, written in `format` (a format
-    /// that serves live conversations), as an array of its values.
-    pub(in crate::napi) fn served_js(
+    /// that serves live conversations): as an array of its values, or with `sse` as the
+    /// body of an SSE response, a `data:` frame per value and `data: <end>` once after
+    /// the stream ended when the format has an end marker.
+    pub(in crate::napi) fn serve_js(
         &self,
         js: &Js,
         what: &str,
         format: &'static Format,
-        replay: bool,
+        how: Serving,
+        sse: Option<Option<&[u8]>>,
     ) -> JsResult<Value> {
         self.with(what, |live| {
+            let written = match how {
+                Serving::Next => live.core.serve(format),
+                Serving::Replayed => live.core.serve_replayed(format),
+                Serving::With(options) => live.core.serve_with(format, &options).map_err(JsError::Type)?,
+            };
             let mut out = Vec::new();
-            value::write_ascii(&mut out, &Json::Array(served(&mut live.core, format, replay)));
-            js.parse_json_owned(out)
-        })
-    }
-
-    /// [`Conversation::served_js`] as the body of an SSE response: a `data:` frame per
-    /// value, and `data: <end>` once after the stream ended when the format has an end
-    /// marker.
-    pub(in crate::napi) fn served_sse_js(
-        &self,
-        js: &Js,
-        what: &str,
-        format: &'static Format,
-        end: Option<&[u8]>,
-        replay: bool,
-    ) -> JsResult<Value> {
-        self.with(what, |live| {
-            let mut out = Vec::new();
-            for value in served(&mut live.core, format, replay) {
+            let Some(end) = sse else {
+                value::write_ascii(&mut out, &Json::Array(written));
+                return js.parse_json_owned(out);
+            };
+            for value in written {
                 out.extend_from_slice(b"data: ");
                 value::write_ascii(&mut out, &value);
                 out.extend_from_slice(b"\n\n");
@@ -939,53 +1052,6 @@ impl Conversation {
                 out.extend_from_slice(b"\n\n");
             }
             js.ascii_string_owned(out)
-        })
-    }
-
-    /// [`Conversation::served_js`] with the writer's options (`undefined`, or an object
-    /// read as JSON); as the body of an SSE response when `sse` is given (with the end
-    /// marker it names, if any).
-    pub(in crate::napi) fn served_with_js(
-        &self,
-        js: &Js,
-        what: &'static str,
-        format: &'static Format,
-        options: Value,
-        sse: Option<Option<&[u8]>>,
-    ) -> JsResult<Value> {
-        let options = match js.value_type(options)? {
-            ValueType::Undefined => Json::Undefined,
-            ValueType::Object => {
-                let text = stringify(js, options, what, "options")?.unwrap_or_default();
-                value::parse(&text).map_err(|e| JsError::Type(format!("options: {e}")))?
-            }
-            got => {
-                return Err(JsError::Type(format!(
-                    "options must be an object, got {}",
-                    got.name()
-                )))
-            }
-        };
-        self.with(what, |live| {
-            let written = live.core.serve_with(format, &options).map_err(JsError::Type)?;
-            let mut out = Vec::new();
-            match sse {
-                None => value::write_ascii(&mut out, &Json::Array(written)),
-                Some(end) => {
-                    for value in written {
-                        out.extend_from_slice(b"data: ");
-                        value::write_ascii(&mut out, &value);
-                        out.extend_from_slice(b"\n\n");
-                    }
-                    if let Some(end) = end.filter(|_| live.core.serve_end_marker(format)) {
-                        out.extend_from_slice(b"data: ");
-                        out.extend_from_slice(end);
-                        out.extend_from_slice(b"\n\n");
-                    }
-                    return js.ascii_string_owned(out);
-                }
-            }
-            js.parse_json_owned(out)
         })
     }
 
@@ -1110,22 +1176,5 @@ impl Conversation {
     #[napi(getter, ts_return_type = "FormatName")]
     pub fn format<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         glue(env, "Conversation.format", |js| self.format_js(js))
-    }
-}
-
-/// An optional argument's handle, or `undefined`.
-pub(in crate::napi) fn or_undefined(js: &Js, value: Option<Unknown>) -> JsResult<Value> {
-    match value {
-        Some(value) => Ok(value.raw()),
-        None => js.undefined(),
-    }
-}
-
-/// What the conversation writes in `format` now; with `replay`, the response being written
-/// again from its start first (for a client reconnecting to it).
-fn served(core: &mut Core, format: &'static Format, replay: bool) -> Vec<Json> {
-    match replay {
-        true => core.serve_replayed(format),
-        false => core.serve(format),
     }
 }

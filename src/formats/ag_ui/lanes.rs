@@ -5,6 +5,10 @@
 //! ends the lane's stream; a run-level event (`RUN_*`, `MESSAGES_SNAPSHOT`) ends every
 //! lane's. A stream still open when the recording ends gets no end, as there.
 //!
+//! The three shorthands (text, tool call, reasoning) differ only in their names and in the
+//! fields their first chunk establishes, so each is a [`Shorthand`] and one expander runs
+//! them all.
+//!
 //! Where the client fails the run (a first chunk without its id, a repeat that contradicts
 //! the opener, a chunk two lanes could continue), the frame is refused.
 
@@ -14,55 +18,118 @@ use crate::formats::ag_ui::events::{self, Type};
 use crate::reading::check::{FormatError, FormatResult};
 use crate::reading::resume;
 
-/// The stream a lane is assembling from chunks.
+/// A field the first chunk of a stream establishes, written into the start event it makes;
+/// a later chunk of the stream may repeat it, saying the same, or leave it out.
+struct Field {
+    /// Its name in the chunk and the start event.
+    key: &'static str,
+    /// Its name in a resume state.
+    saved: &'static str,
+    /// What the start has when the first chunk leaves it out: `None` when the first chunk
+    /// must name it, `Some(None)` when the start leaves it out too.
+    default: Option<Option<&'static str>>,
+    /// The values the client takes (empty: any string).
+    allowed: &'static [&'static str],
+}
+
+/// One `*_CHUNK` shorthand: the events it stands for and the fields it carries.
+struct Shorthand {
+    /// Its kind in a resume state.
+    kind: &'static str,
+    chunk: Type,
+    start: Type,
+    content: Type,
+    end: Type,
+    /// The field naming the stream.
+    id: &'static str,
+    fields: &'static [Field],
+    /// Fields of the start event that no chunk gives.
+    fixed: &'static [(&'static str, &'static str)],
+}
+
+const SHORTHANDS: [Shorthand; 3] = [
+    Shorthand {
+        kind: "text",
+        chunk: Type::TEXT_MESSAGE_CHUNK,
+        start: Type::TEXT_MESSAGE_START,
+        content: Type::TEXT_MESSAGE_CONTENT,
+        end: Type::TEXT_MESSAGE_END,
+        id: "messageId",
+        fields: &[
+            Field {
+                key: "role",
+                saved: "role",
+                default: Some(Some("assistant")),
+                allowed: &["assistant", "user", "system", "developer"],
+            },
+            Field {
+                key: "name",
+                saved: "name",
+                default: Some(None),
+                allowed: &[],
+            },
+        ],
+        fixed: &[],
+    },
+    Shorthand {
+        kind: "tool",
+        chunk: Type::TOOL_CALL_CHUNK,
+        start: Type::TOOL_CALL_START,
+        content: Type::TOOL_CALL_ARGS,
+        end: Type::TOOL_CALL_END,
+        id: "toolCallId",
+        fields: &[
+            Field {
+                key: "toolCallName",
+                saved: "name",
+                default: None,
+                allowed: &[],
+            },
+            Field {
+                key: "parentMessageId",
+                saved: "parent",
+                default: Some(None),
+                allowed: &[],
+            },
+        ],
+        fixed: &[],
+    },
+    Shorthand {
+        kind: "reasoning",
+        chunk: Type::REASONING_MESSAGE_CHUNK,
+        start: Type::REASONING_MESSAGE_START,
+        content: Type::REASONING_MESSAGE_CONTENT,
+        end: Type::REASONING_MESSAGE_END,
+        id: "messageId",
+        fields: &[],
+        fixed: &[("role", "reasoning")],
+    },
+];
+
+/// The stream a lane is assembling from chunks: its shorthand, its id and the values of
+/// the shorthand's fields its first chunk established.
 #[derive(Debug, Clone, PartialEq)]
-enum Pending {
-    Text {
-        id: Wtf8,
-        role: Wtf8,
-        name: Option<Wtf8>,
-    },
-    Tool {
-        id: Wtf8,
-        name: Wtf8,
-        parent: Option<Wtf8>,
-    },
-    Reasoning {
-        id: Wtf8,
-    },
+struct Pending {
+    shorthand: usize,
+    id: Wtf8,
+    fields: Vec<Option<Wtf8>>,
 }
 
 impl Pending {
-    fn kind(&self) -> &'static str {
-        match self {
-            Pending::Text { .. } => "text",
-            Pending::Tool { .. } => "tool",
-            Pending::Reasoning { .. } => "reasoning",
-        }
-    }
-
-    fn id(&self) -> &Wtf8 {
-        match self {
-            Pending::Text { id, .. } | Pending::Tool { id, .. } | Pending::Reasoning { id } => id,
-        }
+    fn shorthand(&self) -> &'static Shorthand {
+        &SHORTHANDS[self.shorthand]
     }
 
     /// The end the client makes for it.
     fn end(&self, lane: &Option<Wtf8>) -> (Type, Json) {
-        let (ty, key) = match self {
-            Pending::Text { .. } => (Type::TEXT_MESSAGE_END, "messageId"),
-            Pending::Tool { .. } => (Type::TOOL_CALL_END, "toolCallId"),
-            Pending::Reasoning { .. } => (Type::REASONING_MESSAGE_END, "messageId"),
-        };
-        let mut fields = vec![
-            (Wtf8::from("type"), Json::string(ty.name())),
-            (Wtf8::from(key), Json::String(self.id().clone())),
-        ];
-        fields.extend(
-            lane.clone()
-                .map(|l| (Wtf8::from("subagentRunId"), Json::String(l))),
-        );
-        (ty, Json::Object(fields))
+        let shorthand = self.shorthand();
+        event(
+            shorthand.end,
+            vec![
+                (shorthand.id, text(&self.id)),
+                ("subagentRunId", lane.as_ref().and_then(text)),
+            ],
+        )
     }
 }
 
@@ -96,16 +163,12 @@ impl Lanes {
         }
     }
 
-    /// Which lane a chunk of `kind` naming `id` (or none) and attributed to `tag` is in.
-    fn resolve(
-        &self,
-        kind: &str,
-        id: Option<&Wtf8>,
-        tag: Option<Wtf8>,
-        what: &str,
-    ) -> FormatResult<Option<Wtf8>> {
+    /// Which lane a chunk of shorthand `kind` naming `id` (or none) and attributed to `tag`
+    /// is in.
+    fn resolve(&self, kind: usize, id: Option<&Wtf8>, tag: Option<Wtf8>) -> FormatResult<Option<Wtf8>> {
+        let what = SHORTHANDS[kind].chunk.name();
         if let Some(id) = id {
-            if let Some((holder, _)) = self.open.iter().find(|(_, p)| p.kind() == kind && p.id() == id) {
+            if let Some((holder, _)) = self.open.iter().find(|(_, p)| p.shorthand == kind && p.id == *id) {
                 if tag.is_some() && tag != *holder {
                     return Err(FormatError::new(
                         "subagentRunId",
@@ -119,13 +182,13 @@ impl Lanes {
         if tag.is_some() {
             return Ok(tag);
         }
-        if self.open.iter().any(|(l, p)| l.is_none() && p.kind() == kind) {
+        if self.open.iter().any(|(l, p)| l.is_none() && p.shorthand == kind) {
             return Ok(None);
         }
         let candidates: Vec<&Option<Wtf8>> = self
             .open
             .iter()
-            .filter(|(_, p)| p.kind() == kind)
+            .filter(|(_, p)| p.shorthand == kind)
             .map(|(l, _)| l)
             .collect();
         match candidates.as_slice() {
@@ -150,10 +213,11 @@ impl Lanes {
     /// The events `value` (of type `ty`) stands for, after the chunk streams it ends.
     pub fn expand(&mut self, ty: Type, value: Json) -> FormatResult<Vec<(Type, Json)>> {
         let mut out = Vec::new();
+        if let Some(kind) = SHORTHANDS.iter().position(|s| s.chunk == ty) {
+            self.chunk(kind, value, &mut out)?;
+            return Ok(out);
+        }
         match ty {
-            Type::TEXT_MESSAGE_CHUNK => self.text(value, &mut out)?,
-            Type::TOOL_CALL_CHUNK => self.tool(value, &mut out)?,
-            Type::REASONING_MESSAGE_CHUNK => self.reasoning(value, &mut out)?,
             Type::RUN_STARTED | Type::RUN_FINISHED | Type::RUN_ERROR | Type::MESSAGES_SNAPSHOT => {
                 self.close_all(&mut out);
                 out.push((ty, value));
@@ -177,160 +241,69 @@ impl Lanes {
         Ok(out)
     }
 
-    fn text(&mut self, chunk: Json, out: &mut Vec<(Type, Json)>) -> FormatResult<()> {
-        let id = events::optional(&chunk, "messageId")?.cloned();
-        let role = events::optional(&chunk, "role")?.cloned();
-        if let Some(role) = role
-            .as_ref()
-            .filter(|r| !matches!(r.as_bytes(), b"assistant" | b"user" | b"system" | b"developer"))
-        {
-            return Err(FormatError::new(
-                "role",
-                format!("must be 'assistant', 'user', 'system' or 'developer', got '{role}'"),
-            ));
+    /// A chunk of shorthand `kind`: the start of a stream when it opens one, and the
+    /// content it carries.
+    fn chunk(&mut self, kind: usize, chunk: Json, out: &mut Vec<(Type, Json)>) -> FormatResult<()> {
+        let shorthand = &SHORTHANDS[kind];
+        let id = events::optional(&chunk, shorthand.id)?.cloned();
+        let mut fields = Vec::with_capacity(shorthand.fields.len());
+        for field in shorthand.fields {
+            let value = events::optional(&chunk, field.key)?.cloned();
+            if let Some(value) = value.as_ref().filter(|v| {
+                !field.allowed.is_empty() && !field.allowed.iter().any(|a| v.as_bytes() == a.as_bytes())
+            }) {
+                return Err(FormatError::new(
+                    field.key,
+                    format!("must be {}, got '{value}'", one_of(field.allowed)),
+                ));
+            }
+            fields.push(value);
         }
-        let name = events::optional(&chunk, "name")?.cloned();
         let delta = events::optional(&chunk, "delta")?.cloned();
         let tag = events::lane(&chunk);
-        let lane = self.resolve("text", id.as_ref(), tag.clone(), "TEXT_MESSAGE_CHUNK")?;
+        let lane = self.resolve(kind, id.as_ref(), tag.clone())?;
         let metadata = events::metadata(&chunk).cloned();
         let (id, opened) = match self.pending(&lane) {
-            Some(Pending::Text {
-                id: open,
-                role: r,
-                name: n,
-            }) if id.as_ref().is_none_or(|id| id == open) => {
-                agree("role", role.as_ref(), Some(r), open)?;
-                agree("name", name.as_ref(), n.as_ref(), open)?;
-                (open.clone(), false)
+            Some(open) if open.shorthand == kind && id.as_ref().is_none_or(|id| *id == open.id) => {
+                for ((field, incoming), established) in shorthand.fields.iter().zip(&fields).zip(&open.fields)
+                {
+                    agree(field.key, incoming.as_ref(), established.as_ref(), &open.id)?;
+                }
+                (open.id.clone(), false)
             }
             _ => {
-                let id = id.ok_or_else(|| first("TEXT_MESSAGE_CHUNK", "messageId"))?;
+                let id = id.ok_or_else(|| first(shorthand.chunk.name(), shorthand.id))?;
+                let mut established = Vec::with_capacity(fields.len());
+                for (field, value) in shorthand.fields.iter().zip(fields) {
+                    established.push(match (value, field.default) {
+                        (Some(value), _) => Some(value),
+                        (None, Some(default)) => default.map(Wtf8::from),
+                        (None, None) => return Err(first(shorthand.chunk.name(), field.key)),
+                    });
+                }
                 self.close(&lane, out);
-                let role = role.unwrap_or_else(|| Wtf8::from("assistant"));
-                out.push(event(
-                    Type::TEXT_MESSAGE_START,
-                    vec![
-                        ("messageId", text(&id)),
-                        ("role", text(&role)),
-                        ("name", name.as_ref().and_then(text)),
-                        ("subagentRunId", tag.as_ref().and_then(text)),
-                        ("metadata", metadata.clone()),
-                    ],
-                ));
+                let mut start = vec![(shorthand.id, text(&id))];
+                for (field, value) in shorthand.fields.iter().zip(&established) {
+                    start.push((field.key, value.as_ref().and_then(text)));
+                }
+                for &(key, value) in shorthand.fixed {
+                    start.push((key, Some(Json::string(value))));
+                }
+                start.push(("subagentRunId", tag.as_ref().and_then(text)));
+                start.push(("metadata", metadata.clone()));
+                out.push(event(shorthand.start, start));
                 self.set(
                     lane.clone(),
-                    Pending::Text {
+                    Pending {
+                        shorthand: kind,
                         id: id.clone(),
-                        role,
-                        name,
+                        fields: established,
                     },
                 );
                 (id, true)
             }
         };
-        content(
-            Type::TEXT_MESSAGE_CONTENT,
-            "messageId",
-            id,
-            delta,
-            metadata,
-            opened,
-            out,
-        );
-        Ok(())
-    }
-
-    fn tool(&mut self, chunk: Json, out: &mut Vec<(Type, Json)>) -> FormatResult<()> {
-        let id = events::optional(&chunk, "toolCallId")?.cloned();
-        let name = events::optional(&chunk, "toolCallName")?.cloned();
-        let parent = events::optional(&chunk, "parentMessageId")?.cloned();
-        let delta = events::optional(&chunk, "delta")?.cloned();
-        let tag = events::lane(&chunk);
-        let lane = self.resolve("tool", id.as_ref(), tag.clone(), "TOOL_CALL_CHUNK")?;
-        let metadata = events::metadata(&chunk).cloned();
-        let (id, opened) = match self.pending(&lane) {
-            Some(Pending::Tool {
-                id: open,
-                name: n,
-                parent: p,
-            }) if id.as_ref().is_none_or(|id| id == open) => {
-                agree("toolCallName", name.as_ref(), Some(n), open)?;
-                agree("parentMessageId", parent.as_ref(), p.as_ref(), open)?;
-                (open.clone(), false)
-            }
-            _ => {
-                let id = id.ok_or_else(|| first("TOOL_CALL_CHUNK", "toolCallId"))?;
-                let name = name.ok_or_else(|| first("TOOL_CALL_CHUNK", "toolCallName"))?;
-                self.close(&lane, out);
-                out.push(event(
-                    Type::TOOL_CALL_START,
-                    vec![
-                        ("toolCallId", text(&id)),
-                        ("toolCallName", text(&name)),
-                        ("parentMessageId", parent.as_ref().and_then(text)),
-                        ("subagentRunId", tag.as_ref().and_then(text)),
-                        ("metadata", metadata.clone()),
-                    ],
-                ));
-                self.set(
-                    lane.clone(),
-                    Pending::Tool {
-                        id: id.clone(),
-                        name,
-                        parent,
-                    },
-                );
-                (id, true)
-            }
-        };
-        content(
-            Type::TOOL_CALL_ARGS,
-            "toolCallId",
-            id,
-            delta,
-            metadata,
-            opened,
-            out,
-        );
-        Ok(())
-    }
-
-    fn reasoning(&mut self, chunk: Json, out: &mut Vec<(Type, Json)>) -> FormatResult<()> {
-        let id = events::optional(&chunk, "messageId")?.cloned();
-        let delta = events::optional(&chunk, "delta")?.cloned();
-        let tag = events::lane(&chunk);
-        let lane = self.resolve("reasoning", id.as_ref(), tag.clone(), "REASONING_MESSAGE_CHUNK")?;
-        let metadata = events::metadata(&chunk).cloned();
-        let (id, opened) = match self.pending(&lane) {
-            Some(Pending::Reasoning { id: open }) if id.as_ref().is_none_or(|id| id == open) => {
-                (open.clone(), false)
-            }
-            _ => {
-                let id = id.ok_or_else(|| first("REASONING_MESSAGE_CHUNK", "messageId"))?;
-                self.close(&lane, out);
-                out.push(event(
-                    Type::REASONING_MESSAGE_START,
-                    vec![
-                        ("messageId", text(&id)),
-                        ("role", Some(Json::string("reasoning"))),
-                        ("subagentRunId", tag.as_ref().and_then(text)),
-                        ("metadata", metadata.clone()),
-                    ],
-                ));
-                self.set(lane.clone(), Pending::Reasoning { id: id.clone() });
-                (id, true)
-            }
-        };
-        content(
-            Type::REASONING_MESSAGE_CONTENT,
-            "messageId",
-            id,
-            delta,
-            metadata,
-            opened,
-            out,
-        );
+        content(shorthand, id, delta, metadata, opened, out);
         Ok(())
     }
 
@@ -340,21 +313,14 @@ impl Lanes {
             self.open
                 .iter()
                 .map(|(lane, pending)| {
+                    let shorthand = pending.shorthand();
                     let mut fields = vec![
                         ("lane", resume::optional(lane.as_ref())),
-                        ("kind", Json::string(pending.kind())),
-                        ("id", Json::String(pending.id().clone())),
+                        ("kind", Json::string(shorthand.kind)),
+                        ("id", Json::String(pending.id.clone())),
                     ];
-                    match pending {
-                        Pending::Text { role, name, .. } => {
-                            fields.push(("role", Json::String(role.clone())));
-                            fields.push(("name", resume::optional(name.as_ref())));
-                        }
-                        Pending::Tool { name, parent, .. } => {
-                            fields.push(("name", Json::String(name.clone())));
-                            fields.push(("parent", resume::optional(parent.as_ref())));
-                        }
-                        Pending::Reasoning { .. } => {}
+                    for (field, value) in shorthand.fields.iter().zip(&pending.fields) {
+                        fields.push((field.saved, resume::optional(value.as_ref())));
                     }
                     Json::Object(fields.into_iter().map(|(k, v)| (Wtf8::from(k), v)).collect())
                 })
@@ -375,23 +341,41 @@ impl Lanes {
             resume::object(item).map_err(at)?;
             let lane = resume::optional_text(item, "lane").map_err(at)?;
             let id = resume::text(item, "id").map_err(at)?.clone();
-            let pending = match resume::text(item, "kind").map_err(at)?.as_bytes() {
-                b"text" => Pending::Text {
-                    id,
-                    role: resume::text(item, "role").map_err(at)?.clone(),
-                    name: resume::optional_text(item, "name").map_err(at)?,
-                },
-                b"tool" => Pending::Tool {
-                    id,
-                    name: resume::text(item, "name").map_err(at)?.clone(),
-                    parent: resume::optional_text(item, "parent").map_err(at)?,
-                },
-                b"reasoning" => Pending::Reasoning { id },
-                _ => return Err(at(".kind must be 'text', 'tool' or 'reasoning'".into())),
+            let tag = resume::text(item, "kind").map_err(at)?;
+            let Some(kind) = SHORTHANDS
+                .iter()
+                .position(|s| tag.as_bytes() == s.kind.as_bytes())
+            else {
+                let kinds: Vec<&str> = SHORTHANDS.iter().map(|s| s.kind).collect();
+                return Err(at(format!(".kind must be {}", one_of(&kinds))));
             };
-            lanes.open.push((lane, pending));
+            let mut fields = Vec::new();
+            for field in SHORTHANDS[kind].fields {
+                // A field with a default was established whatever the first chunk said.
+                fields.push(match field.default {
+                    Some(None) => resume::optional_text(item, field.saved).map_err(at)?,
+                    _ => Some(resume::text(item, field.saved).map_err(at)?.clone()),
+                });
+            }
+            lanes.open.push((
+                lane,
+                Pending {
+                    shorthand: kind,
+                    id,
+                    fields,
+                },
+            ));
         }
         Ok(lanes)
+    }
+}
+
+/// `'a', 'b' or 'c'`.
+fn one_of(values: &[&str]) -> String {
+    let quoted: Vec<String> = values.iter().map(|v| format!("'{v}'")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.concat(),
     }
 }
 
@@ -419,8 +403,7 @@ fn first(what: &str, field: &str) -> FormatError {
 /// The content event a chunk makes: for its delta, or an empty one that carries a
 /// continuation's metadata.
 fn content(
-    ty: Type,
-    key: &str,
+    shorthand: &Shorthand,
     id: Wtf8,
     delta: Option<Wtf8>,
     metadata: Option<Json>,
@@ -431,9 +414,9 @@ fn content(
         return;
     }
     out.push(event(
-        ty,
+        shorthand.content,
         vec![
-            (key, Some(Json::String(id))),
+            (shorthand.id, Some(Json::String(id))),
             ("delta", Some(Json::String(delta.unwrap_or_default()))),
             ("metadata", metadata),
         ],

@@ -485,7 +485,9 @@ fn write_message(messages: &Folded, m: usize, finished: bool, out: &mut Out) -> 
         // A user message begins a run of its own.
         out.start_run(Vec::new());
     }
-    out.writer.written[m].id = id.to_string();
+    if out.writer.written[m].id != id {
+        out.writer.written[m].id = id.to_string();
+    }
     for k in 0..cut.len() {
         let passed = finished || k + 1 < cut.len();
         write_piece(messages, m, k, &cut, passed, out)?;
@@ -517,15 +519,16 @@ fn write_piece(
     // A user message of one text is streamed as a text message; one of parts is written
     // whole.
     let single_text = piece.kind == Kind::User && matches!(held, [Chunk::Text { .. }]);
-    let mut w = match out.writer.written[m].pieces.get(k).cloned() {
-        Some(w) if piece.kind == Kind::User && (w.fixed.is_some() || !single_text) => {
-            // Written whole: what it holds now must be what was written.
-            let now = messages::piece_json(id, role, chunks, cut, k);
-            return match w.fixed == Some(now) {
-                true => Ok(()),
-                false => Err(Restate),
-            };
-        }
+    let existing = out.writer.written[m].pieces.get(k);
+    if let Some(w) = existing.filter(|w| piece.kind == Kind::User && (w.fixed.is_some() || !single_text)) {
+        // Written whole: what it holds now must be what was written.
+        let now = messages::piece_json(id, role, chunks, cut, k);
+        return match w.fixed.as_ref() == Some(&now) {
+            true => Ok(()),
+            false => Err(Restate),
+        };
+    }
+    let mut w = match existing.cloned() {
         Some(w) => {
             let grows = match (w.kind, piece.kind) {
                 (Kind::Assistant { text: a, calls: b }, Kind::Assistant { text: c, calls: d }) => {
@@ -614,7 +617,9 @@ fn write_text(
     k: usize,
     out: &mut Out,
 ) -> Result<(), Restate> {
-    let text = text_of(chunk).cloned().unwrap_or_default();
+    // Borrowed: a write costs what the text grew, not its length.
+    let none = Wtf8::new();
+    let text = text_of(chunk).unwrap_or(&none);
     let thinking = w.kind == Kind::Reasoning;
     let seal = seal_of(chunk).filter(|_| thinking);
     let len = text.as_bytes().len();

@@ -3,8 +3,9 @@
 //! `toAGUIStream`, which serve a CopilotKit (or any `@ag-ui/client`) frontend from a live
 //! conversation of any stream format.
 
+use std::ffi::CStr;
+
 use napi::bindgen_prelude::{Env, Result, Unknown};
-use napi::sys;
 use napi::JsValue;
 use napi_derive::napi;
 
@@ -12,12 +13,11 @@ use crate::bytes::value::Json;
 use crate::formats::ag_ui::{messages, AG_UI};
 use crate::reading::model_json::messages_from_json;
 
-use super::super::conversation::{self, Conversation};
+use super::super::conversation::{self, Conversation, Served, Serving};
 use super::super::json_bridge::Bridge;
 use super::super::json_bridge::{array_of, give, give_messages, within};
 use super::super::raw::call::caught;
 use super::super::raw::js::{Js, JsResult, Value as JsHandle};
-use super::super::stream::glue;
 
 /// AG-UI messages (what `@ag-ui/client`'s `agent.messages` holds, a run's
 /// `input.messages`) as messages: each AG-UI message one message with its id, a `tool`
@@ -71,28 +71,31 @@ pub fn ag_ui_from_messages(env: &Env, messages: Unknown) -> Result<Unknown<'stat
 
 // ─── Serving an AG-UI frontend from a live conversation ──────────────────────
 
-const EVENTS: &str = "Conversation.toAGUIEvents";
-const STREAM: &str = "Conversation.toAGUIStream";
+struct Events;
 
-fn events(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
-    c.served_with_js(js, EVENTS, &AG_UI, options, None)
+impl Served for Events {
+    const NAME: &'static CStr = c"toAGUIEvents";
+    const WHAT: &'static str = "Conversation.toAGUIEvents";
+    fn serve(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
+        let options = conversation::writer_options(js, Self::WHAT, options)?;
+        c.serve_js(js, Self::WHAT, &AG_UI, Serving::With(options), None)
+    }
 }
 
-fn stream(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
-    c.served_with_js(js, STREAM, &AG_UI, options, Some(None))
-}
+struct Stream;
 
-unsafe extern "C" fn raw_events(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { conversation::method(env, info, EVENTS, |js, c, [options]| events(js, c, options)) }
-}
-
-unsafe extern "C" fn raw_stream(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { conversation::method(env, info, STREAM, |js, c, [options]| stream(js, c, options)) }
+impl Served for Stream {
+    const NAME: &'static CStr = c"toAGUIStream";
+    const WHAT: &'static str = "Conversation.toAGUIStream";
+    fn serve(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
+        let options = conversation::writer_options(js, Self::WHAT, options)?;
+        c.serve_js(js, Self::WHAT, &AG_UI, Serving::With(options), Some(None))
+    }
 }
 
 /// `Conversation`'s methods that serve an AG-UI frontend.
 pub const CONVERSATION_METHODS: [conversation::Method; 2] =
-    [(c"toAGUIEvents", raw_events), (c"toAGUIStream", raw_stream)];
+    [conversation::served::<Events>(), conversation::served::<Stream>()];
 
 /// Options of `toAGUIEvents` / `toAGUIStream`.
 #[allow(dead_code)]
@@ -125,9 +128,7 @@ impl Conversation {
         env: &'env Env,
         options: Option<Unknown<'env>>,
     ) -> Result<Unknown<'env>> {
-        glue(env, EVENTS, |js| {
-            events(js, self, conversation::or_undefined(js, options)?)
-        })
+        conversation::generated::<Events>(self, env, options)
     }
 
     /// `toAGUIEvents` as the bytes of an SSE response (`data: …` frames, as
@@ -142,8 +143,6 @@ impl Conversation {
         env: &'env Env,
         options: Option<Unknown<'env>>,
     ) -> Result<Unknown<'env>> {
-        glue(env, STREAM, |js| {
-            stream(js, self, conversation::or_undefined(js, options)?)
-        })
+        conversation::generated::<Stream>(self, env, options)
     }
 }

@@ -2,8 +2,9 @@
 //! parts as agent events, and its `UIMessage` as a message and back. Each function reads
 //! the caller's values as JSON text and runs the rules of `crate::formats::ai_sdk`.
 
+use std::ffi::CStr;
+
 use napi::bindgen_prelude::{Env, Result, Unknown};
-use napi::sys;
 use napi::JsValue;
 use napi_derive::napi;
 
@@ -14,13 +15,12 @@ use crate::formats::ai_sdk::chunks::{self as ai_sdk, StreamState};
 use crate::reading::check::FormatError;
 use crate::reading::model_json::{event_json, messages_from_json, FormatEvent};
 
-use super::super::conversation::{self, Conversation};
+use super::super::conversation::{self, Conversation, Served, Serving};
 use super::super::json_bridge::Bridge;
 use super::super::json_bridge::{array_of, give, give_messages, object_of, within};
 use super::super::raw::call::caught;
 use super::super::raw::js::{Js, JsError, JsResult, Value as JsHandle};
 use super::super::registry::optional_boolean;
-use super::super::stream::glue;
 use crate::reading::source::ValueType;
 
 fn events_of(
@@ -155,52 +155,50 @@ fn at_element(i: usize, mut error: FormatError) -> FormatError {
 
 // ─── Serving `useChat` from a live conversation ─────────────────────────────────
 
-const CHUNKS: &str = "Conversation.toUIMessageChunks";
-const STREAM: &str = "Conversation.toUIMessageStream";
+struct Chunks;
 
-fn ui_chunks(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
-    let replay = replay_option(js, options)?;
-    c.served_js(js, CHUNKS, &AI_SDK, replay)
+impl Served for Chunks {
+    const NAME: &'static CStr = c"toUIMessageChunks";
+    const WHAT: &'static str = "Conversation.toUIMessageChunks";
+    fn serve(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
+        c.serve_js(js, Self::WHAT, &AI_SDK, serving(js, options)?, None)
+    }
 }
 
-fn ui_stream(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
-    let replay = replay_option(js, options)?;
-    c.served_sse_js(js, STREAM, &AI_SDK, Some(b"[DONE]"), replay)
+struct Stream;
+
+impl Served for Stream {
+    const NAME: &'static CStr = c"toUIMessageStream";
+    const WHAT: &'static str = "Conversation.toUIMessageStream";
+    fn serve(js: &Js, c: &Conversation, options: JsHandle) -> JsResult<JsHandle> {
+        c.serve_js(
+            js,
+            Self::WHAT,
+            &AI_SDK,
+            serving(js, options)?,
+            Some(Some(b"[DONE]")),
+        )
+    }
 }
 
 /// `toUIMessageChunks` / `toUIMessageStream`'s options: whether to replay the response.
-fn replay_option(js: &Js, options: JsHandle) -> JsResult<bool> {
-    match js.value_type(options)? {
-        ValueType::Undefined => Ok(false),
-        ValueType::Object => optional_boolean(js, options, c"replay"),
-        got => Err(JsError::Type(format!(
-            "options must be an object, got {}",
-            got.name()
-        ))),
-    }
-}
-
-/// An optional argument's handle, or `undefined`.
-fn or_undefined(js: &Js, value: JsHandle) -> JsResult<JsHandle> {
-    match value.is_null() {
-        true => js.undefined(),
-        false => Ok(value),
-    }
-}
-
-unsafe extern "C" fn raw_chunks(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { conversation::method(env, info, CHUNKS, |js, c, [options]| ui_chunks(js, c, options)) }
-}
-
-unsafe extern "C" fn raw_stream(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { conversation::method(env, info, STREAM, |js, c, [options]| ui_stream(js, c, options)) }
+fn serving(js: &Js, options: JsHandle) -> JsResult<Serving> {
+    let replay = match js.value_type(options)? {
+        ValueType::Undefined => false,
+        ValueType::Object => optional_boolean(js, options, c"replay")?,
+        got => {
+            return Err(JsError::Type(format!(
+                "options must be an object, got {}",
+                got.name()
+            )))
+        }
+    };
+    Ok(if replay { Serving::Replayed } else { Serving::Next })
 }
 
 /// `Conversation`'s methods that serve a `useChat` frontend.
-pub const CONVERSATION_METHODS: [conversation::Method; 2] = [
-    (c"toUIMessageChunks", raw_chunks),
-    (c"toUIMessageStream", raw_stream),
-];
+pub const CONVERSATION_METHODS: [conversation::Method; 2] =
+    [conversation::served::<Chunks>(), conversation::served::<Stream>()];
 
 /// Options of `toUIMessageChunks` / `toUIMessageStream`.
 #[allow(dead_code)]
@@ -231,8 +229,7 @@ impl Conversation {
         env: &'env Env,
         options: Option<Unknown<'env>>,
     ) -> Result<Unknown<'env>> {
-        let options = options.map_or(std::ptr::null_mut(), |o| o.raw());
-        glue(env, CHUNKS, |js| ui_chunks(js, self, or_undefined(js, options)?))
+        conversation::generated::<Chunks>(self, env, options)
     }
 
     /// `toUIMessageChunks` as the bytes of an SSE response (`data: …` frames, and
@@ -247,7 +244,6 @@ impl Conversation {
         env: &'env Env,
         options: Option<Unknown<'env>>,
     ) -> Result<Unknown<'env>> {
-        let options = options.map_or(std::ptr::null_mut(), |o| o.raw());
-        glue(env, STREAM, |js| ui_stream(js, self, or_undefined(js, options)?))
+        conversation::generated::<Stream>(self, env, options)
     }
 }

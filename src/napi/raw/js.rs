@@ -325,6 +325,8 @@ pub(in crate::napi) const MECHANICS_SLOT: u32 = CONCAT + 8;
 pub(in crate::napi) const TABLE_END: u32 = MECHANICS_SLOT + 10;
 /// `makeAppend` of `mechanics.js`, used once per environment at load.
 pub(in crate::napi) const MAKE_APPEND: u32 = TABLE_END;
+/// `pushed` of `mechanics.js`, for `Conversation` (not given to the drop-in).
+pub(in crate::napi) const PUSHED: u32 = TABLE_END + 1;
 
 /// The table entries the drop-in is handed as arguments on every call (see
 /// `mechanics.js`): the names up to `push`, the empty string, the built-ins and the

@@ -7,6 +7,7 @@
 (function () {
   'use strict';
   const deleteProperty = Reflect.deleteProperty;
+  const reflectSet = Reflect.set;
   const apply = Reflect.apply;
   const builtinPush = Array.prototype.push;
   const bind = Function.prototype.bind;
@@ -434,6 +435,20 @@
           return undefined;
         },
       ];
+    },
+    // A push into a `Conversation` (its own messages, `mutable`) that changed one text by
+    // appending (a streamed delta), or nothing (`message` -1): `added` appended to the
+    // text of chunk `chunk` of message `message` (a rope, as `+` makes it), and the push's
+    // changes made as a literal. One call instead of a read per level, a join, a write and
+    // a `JSON.parse` of the changes. The write is N-API's `napi_set_property`, as the other
+    // syncs make it: a refusal is ignored.
+    function pushed(messages, message, chunk, added) {
+      if (message < 0) return { added: [], changed: [] };
+      if (added !== '') {
+        const target = messages[message].chunks[chunk];
+        reflectSet(target, 'text', target.text + added);
+      }
+      return { added: [], changed: [{ index: message, chunks: [chunk] }] };
     },
   ];
 })()

@@ -18,7 +18,7 @@ use napi::sys;
 
 use super::js::{
     check, Interned, Js, JsError, JsResult, Value, ARRAY_PUSH, MAKE_APPEND, MECHANICS_SLOT, OBJECT_ASSIGN,
-    TABLE_END,
+    PUSHED, TABLE_END,
 };
 
 /// The functions of `mechanics.js`, compiled at load, in the order it lists them.
@@ -32,7 +32,7 @@ const PUSH_NEW: u32 = MECHANICS_SLOT + 5;
 const SHELL_OUTPUT_FROM: u32 = MECHANICS_SLOT + 6;
 const FIND_CALL: u32 = MECHANICS_SLOT + 8;
 const SET_RESULT: u32 = MECHANICS_SLOT + 9;
-const MECHANICS: [u32; 11] = [
+const MECHANICS: [u32; 12] = [
     SKIP_FALSY,
     NEWEST_OF_TYPE,
     EXTEND_TEXT,
@@ -44,8 +44,9 @@ const MECHANICS: [u32; 11] = [
     FIND_CALL,
     SET_RESULT,
     MAKE_APPEND,
+    PUSHED,
 ];
-const _: () = assert!(SET_RESULT + 1 == TABLE_END && MAKE_APPEND == TABLE_END);
+const _: () = assert!(SET_RESULT + 1 == TABLE_END && MAKE_APPEND == TABLE_END && PUSHED == MAKE_APPEND + 1);
 
 /// What `findCall` of `mechanics.js` found.
 pub enum FoundCall {
@@ -141,6 +142,32 @@ pub(in crate::napi) fn make_append(js: &Js, arguments: &[Value; 10]) -> JsResult
 }
 
 impl Js<'_> {
+    /// What a push into a `Conversation` changed, when it is nothing (`None`) or one text
+    /// grown by `added` (chunk `.1` of message `.0` of `messages`, its own array):
+    /// `added` appended there, and the push's changes (`pushed` of `mechanics.js`).
+    /// `None` where the mechanics are not compiled.
+    pub fn conversation_pushed(
+        &self,
+        messages: Value,
+        grown: Option<(usize, usize)>,
+        added: &[u16],
+    ) -> JsResult<Option<Value>> {
+        if !self.state.mechanics.get() {
+            return Ok(None);
+        }
+        let (message, chunk) = match grown {
+            Some((message, chunk)) => (message as f64, chunk as f64),
+            None => (-1.0, -1.0),
+        };
+        let args = [
+            messages,
+            self.create_number(message)?,
+            self.create_number(chunk)?,
+            self.create_utf16(added)?,
+        ];
+        self.call_mechanic(PUSHED, &args).map(Some)
+    }
+
     /// `chunk.text = text + delta`, as the helper's `+=` with `text` read before. One call:
     /// V8 joins (as a rope) and writes; a refused write throws the helper's `TypeError`.
     pub fn extend_text(&self, chunk: Value, text: Value, delta: Value) -> JsResult<()> {
