@@ -1,0 +1,121 @@
+// ACP as the agents on the registry send it (lines reduced from the lab's captures of Qwen
+// Code 0.24.4 `--acp`, codex-acp 0.16.0, OpenCode 1.18.33 `opencode acp` and Kilo 7.7.7
+// `kilo acp`, driven by a client on @agentclientprotocol/sdk): a call's fields sent only in
+// a permission request, a failed prompt's cause in `error.data`, empty text chunks, and a
+// step's thoughts and text under two ids — each read the same live (a Conversation fed
+// the traffic) and on session/load.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+
+import { Conversation, foldStream, readHistory } from '../index.js'
+
+const S = 'ses-lab'
+const update = (u) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: S, update: u } })
+const prompt = (id, text) => ({ jsonrpc: '2.0', id, method: 'session/prompt', params: { sessionId: S, prompt: [{ type: 'text', text }] } })
+const text = (sessionUpdate, t, extra = {}) => update({ sessionUpdate, content: { type: 'text', text: t }, ...extra })
+// A traffic log as the lab's client writes it.
+const log = (messages, direction = 'receive') => messages.map((message) => JSON.stringify({ direction, message }) + '\n').join('')
+
+/** The messages of a log folded live, a line at a time as objects, and read whole. */
+function readings(messages) {
+  const live = new Conversation({ format: 'acp' })
+  for (const m of messages) live.push(m)
+  live.end()
+  const whole = foldStream(log(messages), { format: 'acp' }).messages
+  assert.deepEqual(JSON.parse(JSON.stringify(live.messages)), JSON.parse(JSON.stringify(whole)), 'objects one by one == the bytes folded')
+  return whole
+}
+
+const chunksOf = (messages) => messages.filter((m) => m.role === 'assistant').map((m) => m.chunks)
+
+test("Qwen Code: a failed prompt's cause is in error.data.details, not in the message", () => {
+  const messages = readings([
+    prompt(3, '[lab:model-error] Say something.'),
+    { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error', data: { details: '400 lab: this request is refused' } } },
+  ])
+  assert.deepEqual(chunksOf(messages), [[{ type: 'error', message: 'Internal error: 400 lab: this request is refused' }]])
+})
+
+test("codex-acp and OpenCode: the cause in data.message, or already in the message (data only names the service)", () => {
+  const codex = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error', data: { message: 'unexpected status 400 Bad Request' } } }])
+  assert.deepEqual(chunksOf(codex), [[{ type: 'error', message: 'Internal error: unexpected status 400 Bad Request' }]])
+  const opencode = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error: Bad Request', data: { service: 'session', errorName: 'APIError' } } }])
+  assert.deepEqual(chunksOf(opencode), [[{ type: 'error', message: 'Internal error: Bad Request' }]])
+  // A cause the message already says is not said twice; a string data is the cause.
+  const same = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error: boom', data: { details: 'boom' } } }])
+  assert.deepEqual(chunksOf(same), [[{ type: 'error', message: 'Internal error: boom' }]])
+  const plain = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error', data: 'socket hang up' } }])
+  assert.deepEqual(chunksOf(plain), [[{ type: 'error', message: 'Internal error: socket hang up' }]])
+})
+
+test('Qwen Code: the empty agent_message_chunk that carries its usage makes no chunk, live and on load alike', () => {
+  const usage = { _meta: { usage: { inputTokens: 1200, outputTokens: 80, totalTokens: 1280 }, durationMs: 194 } }
+  const empty = text('agent_message_chunk', '', usage)
+  const call = (id, status, title, rawInput, kind = 'execute') => update({ sessionUpdate: 'tool_call', toolCallId: id, status, title, content: [], locations: [], kind, rawInput })
+  const cat = { command: 'cat /nonexistent/lab-missing-file', description: 'lab command' }
+  const failed1 = update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_lab_1_0', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'Command: cat /nonexistent/lab-missing-file' } }] })
+  const failed2 = update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_lab_2_0', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'Tool "lab_no_such_tool" not found in registry.' } }] })
+  // Live, the usage of each model call comes after the call it announced; on load, before it.
+  const live = readings([
+    prompt(3, '[lab:failing-tool] Read a file that is not there.'),
+    call('call_lab_1_0', 'pending', 'Shell', {}),
+    empty,
+    update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_lab_1_0', status: 'in_progress', title: 'Shell: cat /nonexistent/lab-missing-file (lab command)', content: [], locations: [], kind: 'execute', rawInput: cat }),
+    failed1,
+    call('call_lab_2_0', 'pending', 'lab_no_such_tool', { x: 1 }, 'other'),
+    empty,
+    failed2,
+    text('agent_message_chunk', 'The file does not exist,'),
+    text('agent_message_chunk', ' and that tool is not available.'),
+    empty,
+    { jsonrpc: '2.0', id: 3, result: { stopReason: 'end_turn' } },
+  ])
+  const loaded = readings([
+    text('user_message_chunk', '[lab:failing-tool] Read a file that is not there.'),
+    empty,
+    call('call_lab_1_0', 'in_progress', 'Shell: cat /nonexistent/lab-missing-file (lab command)', cat),
+    failed1,
+    empty,
+    call('call_lab_2_0', 'in_progress', 'lab_no_such_tool', { x: 1 }, 'other'),
+    failed2,
+    text('agent_message_chunk', 'The file does not exist, and that tool is not available.'),
+    empty,
+  ])
+  assert.deepEqual(chunksOf(live), chunksOf(loaded))
+  assert.deepEqual(chunksOf(live)[0].map((c) => c.type), ['tool-batch', 'text'], 'one batch, not cut by an empty text')
+  // An empty chunk alone opens no message.
+  assert.deepEqual(readings([text('agent_message_chunk', '', usage)]), [])
+})
+
+test("Qwen Code: a call's title and input sent only in session/request_permission's toolCall are the call's", () => {
+  const S2 = S
+  const cmd = 'echo allowed > lab-made.txt && cat lab-made.txt'
+  const output = [{ type: 'content', content: { type: 'text', text: `Command: ${cmd}\nOutput: allowed` } }]
+  const live = readings([
+    prompt(3, '[lab:permission] Write a file with a shell command.'),
+    text('agent_message_chunk', 'Asking to run it.'),
+    update({ sessionUpdate: 'tool_call', toolCallId: 'call_lab_1_0', status: 'pending', title: 'Shell', content: [], locations: [], kind: 'execute', rawInput: {} }),
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'session/request_permission',
+      params: {
+        sessionId: S2,
+        options: [{ optionId: 'proceed_once', name: 'Allow', kind: 'allow_once' }, { optionId: 'cancel', name: 'Reject', kind: 'reject_once' }],
+        toolCall: { toolCallId: 'call_lab_1_0', status: 'pending', title: `${cmd} (lab command)`, content: [], locations: [], kind: 'execute', rawInput: { command: cmd, description: 'lab command' }, _meta: { toolName: 'run_shell_command' } },
+      },
+    },
+    { jsonrpc: '2.0', id: 0, result: { outcome: { outcome: 'selected', optionId: 'proceed_once' } } },
+    update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_lab_1_0', status: 'completed', content: output }),
+    text('agent_message_chunk', 'The file was written.'),
+    { jsonrpc: '2.0', id: 3, result: { stopReason: 'end_turn' } },
+  ])
+  assert.deepEqual(chunksOf(live), [[
+    { type: 'text', text: 'Asking to run it.' },
+    { type: 'tool-batch', calls: [{ id: 'call_lab_1_0', name: `${cmd} (lab command)`, arguments: { command: cmd, description: 'lab command' }, result: output, isError: false }] },
+    { type: 'text', text: 'The file was written.' },
+  ]])
+  // A permission request without a toolCall object is traffic, nothing more.
+  const bare = readings([prompt(3, 'Hi'), { jsonrpc: '2.0', id: 0, method: 'session/request_permission', params: { sessionId: S2, options: [], toolCall: 'call_lab_1_0' } }])
+  assert.deepEqual(chunksOf(bare), [])
+})
