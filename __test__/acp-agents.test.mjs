@@ -119,3 +119,65 @@ test("Qwen Code: a call's title and input sent only in session/request_permissio
   const bare = readings([prompt(3, 'Hi'), { jsonrpc: '2.0', id: 0, method: 'session/request_permission', params: { sessionId: S2, options: [], toolCall: 'call_lab_1_0' } }])
   assert.deepEqual(chunksOf(bare), [])
 })
+
+test("OpenCode: a step's thoughts under the reasoning part's id and its text under the message's are one message, as in its store and in Kilo's ACP", () => {
+  const call = { toolCallId: 'call_lab_2_0', kind: 'execute', locations: [{ path: '/work' }] }
+  const output = [{ type: 'content', content: { type: 'text', text: 'lab-tool-output\nnotes.txt\n' } }]
+  const turn = (thoughtId, firstId, secondId) => [
+    prompt(2, '[lab:tool] List the files here with a shell command.'),
+    text('agent_thought_chunk', 'I should run ls.', { messageId: thoughtId }),
+    text('agent_message_chunk', 'I will list the files.', { messageId: firstId }),
+    update({ sessionUpdate: 'tool_call', ...call, title: 'bash', status: 'pending', rawInput: { cwd: '/work' } }),
+    update({ sessionUpdate: 'tool_call_update', ...call, status: 'in_progress', title: 'echo lab-tool-output; ls -1', rawInput: { command: 'echo lab-tool-output; ls -1', description: 'Lists files' } }),
+    update({ sessionUpdate: 'tool_call_update', ...call, status: 'completed', title: 'echo lab-tool-output; ls -1', content: output }),
+    text('agent_message_chunk', 'The folder holds `notes.', { messageId: secondId }),
+    text('agent_message_chunk', 'txt`.', { messageId: secondId }),
+    { jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn', usage: { inputTokens: 1200, outputTokens: 80, totalTokens: 1280 } } },
+  ]
+  const opencode = readings(turn('prt_2506d4cad001', 'msg_2506d31f5001', 'msg_2506d570e001'))
+  const kilo = readings(turn('msg_2506d31f5001', 'msg_2506d31f5001', 'msg_2506d570e001'))
+  const expected = [
+    [
+      { type: 'thinking', text: 'I should run ls.' },
+      { type: 'text', text: 'I will list the files.' },
+      { type: 'tool-batch', calls: [{ id: 'call_lab_2_0', name: 'echo lab-tool-output; ls -1', arguments: { command: 'echo lab-tool-output; ls -1', description: 'Lists files' }, result: output, isError: false }] },
+    ],
+    [{ type: 'text', text: 'The folder holds `notes.txt`.' }],
+  ]
+  assert.deepEqual(chunksOf(opencode), expected)
+  assert.deepEqual(chunksOf(kilo), expected)
+  // The message takes its first id; the next step's text, after the call, is a message of its own.
+  assert.deepEqual(opencode.map((m) => m.id), ['line-1', 'prt_2506d4cad001', 'msg_2506d570e001'])
+  // Two ids of one kind stay two messages; a thought after a call starts the next step.
+  const steps = readings([
+    text('agent_thought_chunk', 'a', { messageId: 'prt_1' }),
+    text('agent_thought_chunk', 'b', { messageId: 'prt_2' }),
+    text('agent_message_chunk', 'c', { messageId: 'msg_1' }),
+    update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'bash', status: 'completed' }),
+    text('agent_thought_chunk', 'd', { messageId: 'prt_3' }),
+    text('agent_message_chunk', 'e', { messageId: 'msg_2' }),
+  ])
+  assert.deepEqual(steps.map((m) => m.chunks.map((c) => c.type)), [['thinking'], ['thinking', 'text', 'tool-batch'], ['thinking', 'text']])
+})
+
+test('the ids of each kind, and whether a call came, go into the resume state: a log read up to any line goes on to the whole', () => {
+  const lines = [
+    text('agent_thought_chunk', 'a', { messageId: 'prt_1' }),
+    text('agent_message_chunk', 'b', { messageId: 'msg_1' }),
+    update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'bash', status: 'completed' }),
+    text('agent_message_chunk', '', { _meta: { usage: {} } }),
+    text('agent_thought_chunk', 'c', { messageId: 'prt_2' }),
+    text('agent_message_chunk', 'd', { messageId: 'msg_2' }),
+    text('agent_thought_chunk', 'e', { messageId: 'prt_2' }),
+    text('agent_message_chunk', 'f', { messageId: 'msg_3' }),
+  ].map((m) => JSON.stringify(m) + '\n')
+  const whole = foldStream(lines.join(''), { format: 'acp' }).messages
+  assert.deepEqual(whole.map((m) => m.chunks.map((c) => c.type)), [['thinking', 'text', 'tool-batch'], ['thinking', 'text', 'thinking'], ['text']])
+  for (let cut = 0; cut <= lines.length; cut++) {
+    const { messages, resume } = JSON.parse(JSON.stringify(foldStream(lines.slice(0, cut).join(''), { format: 'acp' })))
+    const live = new Conversation({ format: 'acp', messages, resume })
+    live.push(lines.slice(cut).join(''))
+    live.end()
+    assert.deepEqual(JSON.parse(JSON.stringify(live.messages)), JSON.parse(JSON.stringify(whole)), `cut after line ${cut}`)
+  }
+})
