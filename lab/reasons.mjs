@@ -37,6 +37,23 @@ const trimmed = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chu
 /** Qwen Code's stream and its recording, with what each writes its own way set aside. */
 const qwenAgree = (streamed, stored) => !messagesDiffer(trimmed(withoutResults(joinBlocks(streamed))), trimmed(withoutResults(joinBlocks(stored))))
 
+// ACP: what session/load and the agents' own files hold against the live traffic.
+const acp = (ctx) => ctx.family === 'acp'
+/** The turn's ending as only the live client sees it: stop reasons and a failed prompt's error. */
+const withoutEndings = (messages) =>
+  messages
+    .map((m) => ({ role: m.role, chunks: m.chunks.filter((c) => !(c.type === 'error' || (c.type === 'system' && (c.kind === 'cancelled' || c.kind === 'stopped')))) }))
+    .filter((m) => m.chunks.length)
+/** Calls by what they are (id and arguments), not by how the agent titles or shows them. */
+const callsById = (messages, withArguments = true) =>
+  messages.map((m) => ({
+    role: m.role,
+    chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { type: c.type, calls: c.calls.map((call) => (withArguments ? { id: call.id, arguments: call.arguments } : { id: call.id })) } : c)),
+  }))
+/** A reading of the agent's file in ACP's terms: a turn's steps as one message, thinking without its signature, calls by id. */
+const asShown = (messages) =>
+  callsById(joinBlocks(messages), false).map((m) => ({ role: m.role, chunks: m.chunks.map(({ metadata, ...c }) => c).filter((c) => !(c.type === 'text' && c.text === '')) }))
+
 /**
  * name → { checks: the comparisons it can explain, why: the tool's behaviour, measured,
  * test(ctx): true when the difference is that one }. `ctx` holds the capture (tool,
@@ -102,6 +119,35 @@ export const REASONS = {
       if (ctx.family !== 'claude') return false
       const asText = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'error' ? { type: 'text', text: c.message } : c)) }))
       return !messagesDiffer(asText(ctx.ours), ctx.theirs)
+    },
+  },
+  'acp-load-replays-no-endings': {
+    checks: ['load', 'files'],
+    why: "session/load replays a session's messages, not the answers to its prompts, and the agents keep no record of them: a turn's stop reason (cancelled, max_tokens, refusal) and a failed prompt's error are the live client's alone. With those set aside, the two agree",
+    test: (ctx) => acp(ctx) && !messagesDiffer(withoutEndings(ctx.streamed), withoutEndings(ctx.stored)) && messagesDiffer(ctx.streamed, ctx.stored) !== undefined,
+  },
+  'acp-shows-not-stores': {
+    checks: ['files'],
+    why: "ACP carries a call as the agent shows it — its title (the command, \"Shell: …\", \"Read a.rs\") and display content — and runs a turn's steps together, while the agent's own file keeps each model response as a message, a call by its tool's name (run_shell_command, Bash, exec_command) with the output the model was given, and thinking with its signature. With the file's steps joined, calls compared by id and signatures set aside, the two agree",
+    test: (ctx) => acp(ctx) && !messagesDiffer(asShown(withoutEndings(ctx.streamed)), asShown(ctx.stored)),
+  },
+  'qwen-acp-permission-title': {
+    checks: ['load'],
+    why: "Qwen Code's session/request_permission titles a shell call by its command alone (\"echo … (lab command)\"), its tool_call updates and session/load by \"Shell: \" and the command: the client shows the permission's title for the live call, the load shows the other. With that prefix set aside, the two agree",
+    test: (ctx) => {
+      if (ctx.tool !== 'qwen-acp') return false
+      const strip = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.map((call) => ({ ...call, name: call.name.replace(/^Shell: /, '') })) } : c)) }))
+      return !messagesDiffer(strip(withoutEndings(ctx.streamed)), strip(withoutEndings(ctx.stored)))
+    },
+  },
+  'qwen-acp-unknown-tool-input': {
+    checks: ['load'],
+    why: 'Qwen Code announces a call of a tool it does not have with rawInput {} and never sends its arguments live; session/load replays the call with the arguments the model gave. With the arguments of such calls set aside, the two agree',
+    test: (ctx) => {
+      if (ctx.tool !== 'qwen-acp') return false
+      const unknown = new Set(ctx.streamed.flatMap((m) => m.chunks.flatMap((c) => (c.type === 'tool-batch' ? c.calls.filter((call) => JSON.stringify(call.result ?? '').includes('not found in registry')).map((call) => call.id) : []))))
+      const strip = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.map(({ arguments: args, ...call }) => (unknown.has(call.id) ? call : { ...call, arguments: args })) } : c)) }))
+      return unknown.size > 0 && !messagesDiffer(strip(withoutEndings(ctx.streamed)), strip(withoutEndings(ctx.stored)))
     },
   },
   'pi-notices-beside-messages': {
