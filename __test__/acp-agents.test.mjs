@@ -6,8 +6,13 @@
 // the traffic) and on session/load.
 import test from 'node:test'
 import assert from 'node:assert/strict'
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 
-import { Conversation, foldStream, readHistory } from '../index.js'
+import { Conversation, foldStream } from '../index.js'
+import { foldObjects } from '../lab/acp-check.mjs'
+import { checkCapture, describeResult } from '../lab/check.mjs'
+import { root, scratch } from './cli-helpers.mjs'
 
 const S = 'ses-lab'
 const update = (u) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: S, update: u } })
@@ -180,4 +185,40 @@ test('the ids of each kind, and whether a call came, go into the resume state: a
     live.end()
     assert.deepEqual(JSON.parse(JSON.stringify(live.messages)), JSON.parse(JSON.stringify(whole)), `cut after line ${cut}`)
   }
+})
+
+// The lab's ACP captures (reduced), as a client on the SDK logged them.
+const labRoot = join(root, '__test__', 'fixtures', 'lab')
+const acpCaptures = readdirSync(labRoot)
+  .filter((tool) => tool.endsWith('-acp'))
+  .flatMap((tool) => readdirSync(join(labRoot, tool)).flatMap((version) => readdirSync(join(labRoot, tool, version)).map((scenario) => join(labRoot, tool, version, scenario))))
+
+test("a backend's view: the SDK's parsed messages pushed one by one as objects fold as the same traffic as bytes, for every capture", () => {
+  assert.ok(acpCaptures.length >= 8, `${acpCaptures.length} captures`)
+  let logs = 0
+  for (const dir of acpCaptures) {
+    for (const name of ['live.ndjson', 'load.ndjson']) {
+      if (!existsSync(join(dir, name))) continue
+      const bytes = readFileSync(join(dir, name))
+      const whole = JSON.parse(JSON.stringify(foldStream(bytes, { format: 'acp' }).messages))
+      if (name === 'live.ndjson') assert.ok(whole.some((m) => m.role === 'assistant'), `${dir} ${name} has the agent's messages`)
+      assert.deepEqual(foldObjects(bytes), whole, `${dir} ${name}`)
+      logs++
+    }
+  }
+  assert.ok(logs >= 2 * acpCaptures.length - 1, `${logs} logs`)
+})
+
+test('an ACP capture changed by one word in its load fails the check, with no reason', () => {
+  const tmp = scratch()
+  const dir = join(tmp.dir, 'qwen-tool')
+  cpSync(join(labRoot, 'qwen-acp', '0.24.4', 'tool'), dir, { recursive: true })
+  const load = join(dir, 'load.ndjson')
+  writeFileSync(load, readFileSync(load, 'utf8').replace('The folder holds', 'The folder held'))
+  const r = checkCapture(dir, JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')))
+  assert.equal(r.verdict, 'differ', describeResult(r))
+  assert.equal(r.streams[0].checks.load.result, 'differ')
+  assert.equal(r.streams[0].checks.load.reason, undefined)
+  assert.match(r.streams[0].checks.load.difference, /held|holds/)
+  assert.equal(r.streams[0].checks.live.result, 'pass')
 })

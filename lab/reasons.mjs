@@ -131,6 +131,38 @@ export const REASONS = {
     why: "ACP carries a call as the agent shows it — its title (the command, \"Shell: …\", \"Read a.rs\") and display content — and runs a turn's steps together, while the agent's own file keeps each model response as a message, a call by its tool's name (run_shell_command, Bash, exec_command) with the output the model was given, and thinking with its signature. With the file's steps joined, calls compared by id and signatures set aside, the two agree",
     test: (ctx) => acp(ctx) && !messagesDiffer(asShown(withoutEndings(ctx.streamed)), asShown(ctx.stored)),
   },
+  'acp-cancelled-text-not-kept': {
+    checks: ['load', 'files'],
+    why: 'the client cancelled the turn (session/cancel) while the answer streamed: live it has the text streamed so far, and the agent keeps none of it (Claude Code writes a response to its transcript only once it is whole), so session/load replays none. With the cancelled turn\'s text-only answer set aside, the two agree',
+    test: (ctx) => {
+      if (!acp(ctx) || !interrupted(ctx)) return false
+      const end = last(ctx.streamed)
+      const cancelled = end?.chunks.some((c) => c.type === 'system' && c.kind === 'cancelled')
+      const rest = end?.chunks.filter((c) => !(c.type === 'system' && c.kind === 'cancelled'))
+      return cancelled && rest.every((c) => c.type === 'text') && !messagesDiffer(asShown(ctx.streamed.slice(0, -1)), asShown(ctx.stored))
+    },
+  },
+  'acp-plan-for-todo-call': {
+    checks: ['files'],
+    why: "an agent sends its todo tool's call (Claude Code's TodoWrite, Codex's update_plan) as an ACP plan, never as a tool call; its file keeps the call and its result. With the plans and those calls set aside, the two agree as acp-shows-not-stores says",
+    test: (ctx) => {
+      if (!acp(ctx)) return false
+      const noPlans = (messages) => messages.map((m) => ({ ...m, chunks: m.chunks.filter((c) => !(c.type === 'system' && c.kind === 'plan')) }))
+      const todo = /^(TodoWrite|todo_write|todowrite|update_plan)$/
+      const noTodoCalls = (messages) =>
+        messages.map((m) => ({ ...m, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.filter((call) => !todo.test(call.name)) } : c)).filter((c) => !(c.type === 'tool-batch' && c.calls.length === 0)) }))
+      return !messagesDiffer(asShown(noPlans(withoutEndings(ctx.streamed))), asShown(noTodoCalls(ctx.stored)))
+    },
+  },
+  'claude-acp-api-error-as-text': {
+    checks: ['load'],
+    why: 'Claude Code keeps a failed model call as an assistant message whose text is "API Error: …", and session/load replays it as agent text; live, claude-agent-acp fails the prompt with "Internal error: API Error: …". With the live error read as that text, the two agree',
+    test: (ctx) => {
+      if (ctx.tool !== 'claude-acp') return false
+      const asText = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'error' ? { type: 'text', text: c.message.replace(/^Internal error: /, '') } : c)) }))
+      return !messagesDiffer(asText(ctx.streamed), ctx.stored)
+    },
+  },
   'qwen-acp-permission-title': {
     checks: ['load'],
     why: "Qwen Code's session/request_permission titles a shell call by its command alone (\"echo … (lab command)\"), its tool_call updates and session/load by \"Shell: \" and the command: the client shows the permission's title for the live call, the load shows the other. With that prefix set aside, the two agree",

@@ -20,7 +20,7 @@ const MIN = 40 // shorter strings are names, ids, short labels: not prompts
 const LONG = 200 // a string this long that is not ours is removed even if it was never sent
 const SHINGLE = 8
 
-/** The files of a capture a fixture keeps: streams, session files, the tool's view, run.json. */
+/** The files of a capture a fixture keeps: streams (an ACP client's traffic logs), session files, the tool's view, run.json. */
 function keptFiles(dir) {
   const out = []
   const walk = (d) => {
@@ -29,7 +29,7 @@ function keptFiles(dir) {
       const rel = relative(dir, p)
       if (statSync(p).isDirectory()) {
         if (rel !== 'logs') walk(p)
-      } else if (/^(stream[^/]*\.jsonl|resume\.[^/]*\.json|run\.json)$/.test(rel) || (rel.startsWith('files/') && /\.jsonl?$/.test(name))) {
+      } else if (/^(stream[^/]*\.jsonl|(live|load)\.ndjson|session-id\.txt|resume\.[^/]*\.json|run\.json)$/.test(rel) || (rel.startsWith('files/') && /\.jsonl?$/.test(name))) {
         out.push(rel)
       }
     }
@@ -217,7 +217,8 @@ export function reduceCapture(dir, to) {
     // A string that held a tool text, or still shares a run of words with one (the same
     // text laid out otherwise: joined lines, another wrapper), goes whole — its headings and
     // glue are the tool's too — unless it carries one of our prompts.
-    for (const s of fileStrings(text)) {
+    // Each string once: a string the file holds twice goes with its first replacement.
+    for (const s of new Set(fileStrings(text))) {
       const held = s.includes('[removed:') && s !== `[removed:${s.slice(9, 17)}]` && !isOurs(s)
       if (!held && !shingles(s).some((sh) => known.has(sh))) continue
       const r = replaceLiteral(text, s, `[removed:${hash(s)}]`)
@@ -227,7 +228,7 @@ export function reduceCapture(dir, to) {
     }
     // Long strings that are not ours go too, whether or not they were ever sent to the
     // model (a sub-agent's instructions, a tool's own notes): the default is to remove.
-    for (const s of fileStrings(text)) {
+    for (const s of new Set(fileStrings(text))) {
       if (s.length < LONG || s.startsWith('[removed:') || isOursLong(s, ours)) continue
       const r = replaceLiteral(text, s, `[removed:${hash(s)}]`)
       if (!r) {
