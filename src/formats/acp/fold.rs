@@ -361,34 +361,8 @@ impl AcpRules {
                     }
                 }
             }
-            SessionUpdate::ToolCall(fields) | SessionUpdate::ToolCallUpdate(fields) => {
-                let Some(id) = fields.id.and_then(Json::as_str).cloned() else {
-                    return Ok(());
-                };
-                let seen = self.calls.contains_key(&id);
-                let state = self.calls.entry(id.clone()).or_default();
-                state.update(&fields);
-                let (name, arguments, result) = (
-                    state.name(),
-                    state.raw_input.clone().unwrap_or(Json::Undefined),
-                    state.result(),
-                );
-                if !seen {
-                    if out.open_role() != Some(MessageRole::Assistant) {
-                        let name = self.name(None, line);
-                        out.start(MessageRole::Assistant, name);
-                        self.open_message_id = None;
-                        self.open_thought_id = None;
-                        self.after_call = false;
-                        self.adopts_id = false;
-                    }
-                    out.add_call(id.clone(), name.clone(), arguments.clone());
-                    self.after_call = true;
-                }
-                if !out.update_call(&id, name, arguments, result) {
-                    self.late += 1;
-                }
-            }
+            SessionUpdate::ToolCall(fields) => self.push_call(true, &fields, line, out),
+            SessionUpdate::ToolCallUpdate(fields) => self.push_call(false, &fields, line, out),
             SessionUpdate::Plan { entries } => {
                 // The agent's, inside its open message: a plan between two chunks of one
                 // message must not cut that message in two.
@@ -409,6 +383,51 @@ impl AcpRules {
             SessionUpdate::Unknown => self.unknown += 1,
         }
         Ok(())
+    }
+}
+
+impl AcpRules {
+    /// A `tool_call` (`whole`) or a `tool_call_update`, or a permission request's call.
+    fn push_call(
+        &mut self,
+        whole: bool,
+        fields: &ToolCallFields<Node<'_>>,
+        line: usize,
+        out: &mut impl Sink,
+    ) {
+        let Some(id) = fields.id.and_then(Json::as_str).cloned() else {
+            return;
+        };
+        let seen = self.calls.contains_key(&id);
+        let state = self.calls.entry(id.clone()).or_default();
+        // A `tool_call` is the whole call: its content is what it sends, none when it
+        // sends none (Zed sets it so), though an earlier update or permission request
+        // of the call sent some (codex-acp asks before it announces the call, with
+        // the proposed command as the content).
+        if whole && !matches!(fields.content, Some(Some(_))) {
+            state.content = None;
+        }
+        state.update(fields);
+        let (name, arguments, result) = (
+            state.name(),
+            state.raw_input.clone().unwrap_or(Json::Undefined),
+            state.result(),
+        );
+        if !seen {
+            if out.open_role() != Some(MessageRole::Assistant) {
+                let name = self.name(None, line);
+                out.start(MessageRole::Assistant, name);
+                self.open_message_id = None;
+                self.open_thought_id = None;
+                self.after_call = false;
+                self.adopts_id = false;
+            }
+            out.add_call(id.clone(), name.clone(), arguments.clone());
+            self.after_call = true;
+        }
+        if !out.update_call(&id, name, arguments, result) {
+            self.late += 1;
+        }
     }
 }
 
