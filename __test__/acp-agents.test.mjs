@@ -222,3 +222,28 @@ test('an ACP capture changed by one word in its load fails the check, with no re
   assert.match(r.streams[0].checks.load.difference, /held|holds/)
   assert.equal(r.streams[0].checks.live.result, 'pass')
 })
+
+test("codex-acp: the permission request comes before the tool_call, with the proposed command as content; the tool_call is the whole call, its content what it sends", () => {
+  const cmd = ['/bin/bash', '-lc', 'echo allowed > lab-made.txt && cat lab-made.txt']
+  const title = 'echo allowed > lab-made.txt && cat lab-made.txt'
+  const event = { call_id: 'call_lab_1_0', command: cmd, cwd: '/work' }
+  const live = readings([
+    prompt(2, '[lab:permission] Write a file with a shell command.'),
+    text('agent_message_chunk', 'Asking to run it.'),
+    {
+      jsonrpc: '2.0',
+      id: 'c5085a4f-214b-4c39-9d56-20a3d85803d7',
+      method: 'session/request_permission',
+      params: {
+        sessionId: S,
+        toolCall: { toolCallId: 'call_lab_1_0', kind: 'execute', status: 'pending', title, content: [{ type: 'content', content: { type: 'text', text: `Proposed Amendment: ${cmd.join('\n')}` } }], rawInput: event },
+        options: [{ optionId: 'approved', name: 'Yes, proceed', kind: 'allow_once' }],
+      },
+    },
+    update({ sessionUpdate: 'tool_call', toolCallId: 'call_lab_1_0', title, kind: 'execute', status: 'in_progress', rawInput: { ...event, process_id: '73641' } }),
+    update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_lab_1_0', status: 'completed', rawOutput: { ...event, exit_code: 0, stdout: 'allowed\n' } }),
+    text('agent_message_chunk', 'The file was written.'),
+    { jsonrpc: '2.0', result: { stopReason: 'end_turn' }, id: 2 },
+  ])
+  assert.deepEqual(chunksOf(live)[0][1].calls, [{ id: 'call_lab_1_0', name: title, arguments: { ...event, process_id: '73641' }, result: { ...event, exit_code: 0, stdout: 'allowed\n' }, isError: false }])
+})

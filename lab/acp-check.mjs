@@ -108,7 +108,9 @@ export function checkAcpCapture(dir, run, result, sessions) {
   settle('objects', objectsDiff ? { result: 'differ', difference: objectsDiff, data: {} } : { result: 'pass', messages: whole.length })
 
   const loadPath = join(dir, 'load.ndjson')
-  if (!existsSync(loadPath)) out.checks.load = { result: 'none', why: 'no session/load log' }
+  const loadLog = existsSync(loadPath) ? readFileSync(loadPath, 'utf8') : undefined
+  if (loadLog === undefined) out.checks.load = { result: 'none', why: 'no session/load log' }
+  else if (!loadLog.includes('"method":"session/load"')) out.checks.load = { result: 'none', why: 'the agent offers no session/load (loadSession is not among its capabilities)' }
   else {
     const loaded = readHistory(readFileSync(loadPath), 'acp', {})
     const d = compare({ file: 'live.ndjson', ...stream }, { file: 'load.ndjson', ...loaded })

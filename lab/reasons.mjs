@@ -52,7 +52,19 @@ const callsById = (messages, withArguments = true) =>
   }))
 /** A reading of the agent's file in ACP's terms: a turn's steps as one message, thinking without its signature, calls by id. */
 const asShown = (messages) =>
-  callsById(joinBlocks(messages), false).map((m) => ({ role: m.role, chunks: m.chunks.map(({ metadata, ...c }) => c).filter((c) => !(c.type === 'text' && c.text === '')) }))
+  callsById(joinBlocks(messages), false).map((m) => ({
+    role: m.role,
+    chunks: m.chunks
+      .map(({ metadata, ...c }) => c)
+      .filter((c) => !(c.type === 'text' && c.text === ''))
+      // A reasoning's parts (Codex's summary and raw text) as ACP streams them: one thought.
+      .reduce((out, c) => (c.type === 'thinking' && last(out)?.type === 'thinking' ? [...out.slice(0, -1), { ...last(out), text: last(out).text + c.text }] : [...out, c]), []),
+  }))
+/** Plans set aside, and the todo tool's calls an agent sends as plans (TodoWrite, update_plan, …). */
+const TODO = /^(TodoWrite|todo_write|todowrite|update_plan)$/
+const noPlans = (messages) => messages.map((m) => ({ ...m, chunks: m.chunks.filter((c) => !(c.type === 'system' && c.kind === 'plan')) }))
+const noTodoCalls = (messages) =>
+  messages.map((m) => ({ ...m, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.filter((call) => !TODO.test(call.name)) } : c)).filter((c) => !(c.type === 'tool-batch' && c.calls.length === 0)) }))
 
 /**
  * name → { checks: the comparisons it can explain, why: the tool's behaviour, measured,
@@ -139,7 +151,7 @@ export const REASONS = {
       const end = last(ctx.streamed)
       const cancelled = end?.chunks.some((c) => c.type === 'system' && c.kind === 'cancelled')
       const rest = end?.chunks.filter((c) => !(c.type === 'system' && c.kind === 'cancelled'))
-      return cancelled && rest.every((c) => c.type === 'text') && !messagesDiffer(asShown(ctx.streamed.slice(0, -1)), asShown(ctx.stored))
+      return cancelled && rest.every((c) => c.type === 'text') && !messagesDiffer(asShown(ctx.streamed.slice(0, -1)), asShown(withoutEndings(ctx.stored)))
     },
   },
   'acp-plan-for-todo-call': {
@@ -147,10 +159,6 @@ export const REASONS = {
     why: "an agent sends its todo tool's call (Claude Code's TodoWrite, Codex's update_plan) as an ACP plan, never as a tool call; its file keeps the call and its result. With the plans and those calls set aside, the two agree as acp-shows-not-stores says",
     test: (ctx) => {
       if (!acp(ctx)) return false
-      const noPlans = (messages) => messages.map((m) => ({ ...m, chunks: m.chunks.filter((c) => !(c.type === 'system' && c.kind === 'plan')) }))
-      const todo = /^(TodoWrite|todo_write|todowrite|update_plan)$/
-      const noTodoCalls = (messages) =>
-        messages.map((m) => ({ ...m, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.filter((call) => !todo.test(call.name)) } : c)).filter((c) => !(c.type === 'tool-batch' && c.calls.length === 0)) }))
       return !messagesDiffer(asShown(noPlans(withoutEndings(ctx.streamed))), asShown(noTodoCalls(ctx.stored)))
     },
   },
@@ -161,6 +169,26 @@ export const REASONS = {
       if (ctx.tool !== 'claude-acp') return false
       const asText = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'error' ? { type: 'text', text: c.message.replace(/^Internal error: /, '') } : c)) }))
       return !messagesDiffer(asText(ctx.streamed), ctx.stored)
+    },
+  },
+  'codex-acp-events-not-rollout': {
+    checks: ['load', 'files'],
+    why: "codex-acp makes its live updates from Codex's events and its session/load from the rollout's items: live, Codex's warnings come as agent text (\"Model metadata for `lab-model` not found…\"), a reasoning summary part opens with a blank line, a command is titled by what it does (\"List …\", \"Read …\", the command) with its exec events as rawInput / rawOutput, and a call of a tool Codex does not have is not announced, and its plan comes as a plan where the load (0.9.5) and the rollout have the update_plan call; the load titles every command exec_command with the model's arguments and the output the model got, as the rollout keeps it, and marks a command that failed live (exit code 1) completed. With the warnings, blank lines and plans set aside, calls compared by id and the unannounced and update_plan calls left out, the two agree",
+    test: (ctx) => {
+      if (ctx.tool !== 'codex-acp') return false
+      const warning = /^(Model metadata for `[^`]*` not found\. Defaulting to fallback metadata; this can degrade performance and cause issues\.)+/
+      const live = asShown(noPlans(withoutEndings(ctx.streamed))).map((m) => ({
+        role: m.role,
+        chunks: m.chunks
+          .map((c) => (c.type === 'text' ? { ...c, text: c.text.replace(warning, '') } : c.type === 'thinking' ? { ...c, text: c.text.replace(/^\n\n/, '') } : c))
+          .filter((c) => !(c.type === 'text' && c.text === '')),
+      })).filter((m) => m.chunks.length)
+      const announced = new Set(live.flatMap((m) => m.chunks.flatMap((c) => (c.type === 'tool-batch' ? c.calls.map((call) => call.id) : []))))
+      const stored = noTodoCalls(withoutEndings(ctx.stored)).map((m) => ({
+        ...m,
+        chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.filter((call) => announced.has(call.id) || !/^unsupported call: /.test(String(call.result))) } : c)).filter((c) => !(c.type === 'tool-batch' && c.calls.length === 0)),
+      }))
+      return !messagesDiffer(live, asShown(stored))
     },
   },
   'qwen-acp-permission-title': {

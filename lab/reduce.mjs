@@ -12,7 +12,8 @@
 // string of any file, or nothing is written.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { SCENARIOS } from './scenarios.mjs'
 
@@ -40,6 +41,17 @@ function keptFiles(dir) {
 
 const isOurs = (text) => text.includes('[lab:')
 
+let work
+/** A folder like a run's work folder, where our commands are run again (some write files). */
+function workDir() {
+  if (!work) {
+    work = mkdtempSync(join(tmpdir(), 'agent-chunks-lab-reduce-'))
+    writeFileSync(join(work, 'notes.txt'), 'A file for the lab to list.\n')
+    process.on('exit', () => rmSync(work, { recursive: true, force: true }))
+  }
+  return work
+}
+
 /**
  * Our texts: what the scenario's scripts say (prompts, answers, thinking, commands) and
  * what our commands printed (the tool results the tool sent back to the model).
@@ -53,7 +65,7 @@ function ourTexts(scenario, requestsJsonl) {
       for (const call of turn.calls ?? []) {
         for (const t of strings(call)) out.add(t)
         // What our command prints, whole: a tool may keep more of it than it sent back.
-        if (call.tool === 'shell') out.add(spawnSync('bash', ['-c', call.cmd], { encoding: 'utf8', maxBuffer: 1 << 26 }).stdout)
+        if (call.tool === 'shell') out.add(spawnSync('bash', ['-c', call.cmd], { cwd: workDir(), encoding: 'utf8', maxBuffer: 1 << 26 }).stdout)
       }
     }
   }

@@ -93,7 +93,7 @@ export const SCENARIOS = {
     },
   },
   abort: {
-    about: 'the client is stopped while the answer streams (SIGINT, then SIGKILL)',
+    about: 'the client is stopped while the answer streams (SIGINT, then SIGKILL; an ACP client sends session/cancel)',
     expect: { stall: true },
     prompt: '[lab:abort] Write a long story slowly.',
     abort: true,
