@@ -35,14 +35,15 @@ test('a traffic log: prompts are user messages, stop reasons and failures are sh
     ['assistant', ['error:Internal error: the model is overloaded']],
   ])
   assert.deepEqual(read.messages[0].chunks[1], { type: 'file', mediaType: 'image/png', data: 'iVBORw0KGgo=' })
-  // The update that came before its call made the call; the call filled it in.
+  // The update that came before its call made the call; the call filled it in. The call a
+  // permission request asks about is a call too, as Zed shows it (its toolCall is an update).
   assert.deepEqual(read.messages[1].chunks[2].calls, [{
     id: 'call-1',
     name: 'Read checkout.test.ts',
     arguments: { path: 'checkout.test.ts' },
     result: [{ type: 'content', content: { type: 'text', text: "test('pays', async () => {})" } }],
     isError: false,
-  }])
+  }, { id: 'call-2', name: 'Edit checkout.test.ts' }])
   assert.deepEqual(read.messages[7].chunks[0].calls[0], { id: 'call-3', name: 'npm test', result: { exitCode: 130 }, isError: true })
 })
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
+import { isAcpTool } from '../lab/acp-check.mjs'
 import { checkCapture, describeResult } from '../lab/check.mjs'
 import { REASONS } from '../lab/reasons.mjs'
 import { root, scratch } from './cli-helpers.mjs'
@@ -35,6 +36,26 @@ const EXPECTED = {
   'codex/0.171.0-failing-tool': { verdict: 'explained', reasons: ['codex-view-without-unknown-tool'] },
   // The TypeScript CLI's -q output is not a stream format; nothing to compare its rollout with.
   'codex/0.1.2504172351-tool': { verdict: 'none', reasons: [] },
+  // ACP: the agent's file keeps what ACP shows otherwise (tool names, steps, signatures).
+  'claude-acp/0.23.1/tool': { verdict: 'explained', reasons: ['acp-shows-not-stores'] },
+  'qwen-acp/0.24.4/tool': { verdict: 'explained', reasons: ['acp-shows-not-stores'] },
+  // A cancelled turn's streamed text, kept by neither the transcript nor the load.
+  'claude-acp/0.23.1/abort': { verdict: 'explained', reasons: ['acp-cancelled-text-not-kept'] },
+  // A refused model call: Claude Code keeps it as text, the live prompt fails with it.
+  'claude-acp/0.23.1/model-error': { verdict: 'explained', reasons: ['claude-acp-api-error-as-text', 'acp-load-replays-no-endings'] },
+  'qwen-acp/0.24.4/model-error': { verdict: 'explained', reasons: ['acp-load-replays-no-endings'] },
+  // TodoWrite sent as a plan, kept as a call.
+  'claude-acp/0.23.1/plan': { verdict: 'explained', reasons: ['acp-plan-for-todo-call'] },
+  'qwen-acp/0.24.4/failing-tool': { verdict: 'explained', reasons: ['qwen-acp-unknown-tool-input', 'acp-shows-not-stores'] },
+  'qwen-acp/0.24.4/permission': { verdict: 'explained', reasons: ['qwen-acp-permission-title', 'acp-shows-not-stores'] },
+  'claude-acp/0.17.1/tool': { verdict: 'explained', reasons: ['acp-shows-not-stores'] },
+  // codex-acp: its live updates come from Codex's events, its load and rollout are the rollout's items.
+  'codex-acp/0.16.0/tool': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout'] },
+  'codex-acp/0.16.0/permission': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout'] },
+  'codex-acp/0.16.0/failing-tool': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout'] },
+  'codex-acp/0.9.5/plan': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout', 'acp-plan-for-todo-call'] },
+  // 0.4.4 offers no session/load: only its rollout to compare with.
+  'codex-acp/0.4.4/tool': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout'] },
 }
 
 const reasonsOf = (r) => [...new Set(r.streams.flatMap((s) => Object.values(s.checks).flatMap((c) => (c.reason ? [c.reason] : []))))]
@@ -61,6 +82,12 @@ describe('lab check over the committed captures', () => {
       // Every stream was folded live and reloaded; the view compared wherever the tool gave one.
       for (const s of r.streams) {
         assert.notEqual(s.checks.live.result, 'none', `${s.stream} live`)
+        if (isAcpTool(r.tool)) {
+          // An ACP client's log: its parsed messages pushed as objects, and the session/load replay.
+          assert.notEqual(s.checks.objects.result, 'none', `${s.stream} objects`)
+          if (s.checks.load.result === 'none') assert.match(s.checks.load.why, /offers no session\/load/, `${s.stream} load`)
+          continue
+        }
         assert.notEqual(s.checks.reload.result, 'none', `${s.stream} reload`)
         const hasView = readdirSync(dir).some((n) => n.startsWith('resume.') && !/"error"/.test(readFileSync(join(dir, n), 'utf8').slice(0, 200)))
         if (hasView) assert.notEqual(s.checks.view.result, 'none', `${s.stream} view`)

@@ -205,3 +205,42 @@ test('bytes of a character cut between writes still make the same event', async 
   await new SseWriter({ ...res, write: (b) => plain.push(b) }).event(null, { text: 'Ü' })
   assert.equal(plain.length, 1, 'without rawSplit an event is one write')
 })
+
+test("a refused request (ACP's model-error scenario): the status and an error body both APIs' clients read", async () => {
+  const server = await startServer({ scenario: SCENARIOS['model-error'] })
+  try {
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', stream: true, tools: [{ type: 'function', function: { name: 'bash', parameters: {} } }], messages: [{ role: 'user', content: SCENARIOS['model-error'].prompt }] }),
+    })
+    assert.equal(res.status, 400)
+    assert.deepEqual(await res.json(), { type: 'error', error: { type: 'invalid_request_error', message: 'lab: this request is refused', code: null } })
+    assert.equal(server.requests.at(-1).script, 'model-error')
+  } finally {
+    await server.close()
+  }
+})
+
+test("a plan (ACP's plan scenario) is a call of the agent's own todo tool, in its own words", async () => {
+  const server = await startServer({ scenario: SCENARIOS.plan })
+  try {
+    const call = async (tool) => {
+      const r = await post(server.url, '/v1/chat/completions', {
+        model: 'm',
+        stream: true,
+        tools: [{ type: 'function', function: { name: tool, parameters: { type: 'object', properties: {} } } }],
+        messages: [{ role: 'user', content: SCENARIOS.plan.prompt }],
+      })
+      const deltas = r.events.slice(0, -1).flatMap((e) => e.choices?.[0]?.delta?.tool_calls ?? [])
+      return [deltas[0]?.function?.name, deltas.length ? JSON.parse(deltas.map((d) => d.function?.arguments ?? '').join('')) : undefined]
+    }
+    assert.deepEqual(await call('update_plan'), ['update_plan', { plan: [{ step: 'Read the notes', status: 'completed' }, { step: 'Write the answer', status: 'in_progress' }] }])
+    assert.deepEqual(await call('TodoWrite'), ['TodoWrite', { todos: [{ content: 'Read the notes', status: 'completed', activeForm: 'Read the notes' }, { content: 'Write the answer', status: 'in_progress', activeForm: 'Write the answer' }] }])
+    assert.deepEqual((await call('todowrite'))[1].todos[0], { id: '1', content: 'Read the notes', status: 'completed', priority: 'medium' })
+    // An agent without a todo tool gets the turn's text alone.
+    assert.deepEqual(await call('bash'), [undefined, undefined])
+  } finally {
+    await server.close()
+  }
+})

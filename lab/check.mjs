@@ -15,6 +15,7 @@
 import { createRequire } from 'node:module'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { checkAcpCapture, isAcpTool } from './acp-check.mjs'
 import { codexItem, codexItems, itemsDiffer, messagesDiffer } from './compare.mjs'
 import { explain } from './reasons.mjs'
 
@@ -148,6 +149,11 @@ function foldLive(bytes, format) {
 export function checkCapture(dir, run) {
   const family = FAMILIES[familyOf(run.tool)]
   const result = { tool: run.tool, version: run.version, scenario: run.scenario, status: run.status, streams: [] }
+  if (isAcpTool(run.tool) && (run.status === 'captured' || run.status === 'incomplete')) {
+    // The client's traffic logs, live and loaded (lab/acp-check.mjs).
+    checkAcpCapture(dir, run, result, sessionFiles(dir))
+    return finish(result)
+  }
   if (!family) return finish(result, `no reader for ${run.tool}`)
   if (run.status !== 'captured' && run.status !== 'incomplete') return finish(result, `not captured (${run.status})`)
   const sessions = sessionFiles(dir)

@@ -42,6 +42,22 @@ export const MATRIX = {
     ['0.15.10', 'an older Qwen Code'],
     ['0.24.4', 'the latest'],
   ],
+  // The ACP agents (lab/tools/acp.mjs), each driven by the lab's ACP client.
+  'codex-acp': [
+    // 0.3.1, the first, names its platform packages without the scope, and none of them is
+    // on the registry: it installs without a binary.
+    ['0.4.4', 'the oldest that runs (config.toml providers, as every version)'],
+    ['0.9.5', 'a middle one'],
+    ['0.16.0', 'the latest'],
+  ],
+  'claude-acp': [
+    ['0.17.1', 'the oldest under this name (earlier: @zed-industries/claude-code-acp)'],
+    ['0.20.2', 'a middle one'],
+    ['0.23.1', 'the latest'],
+  ],
+  'qwen-acp': [['0.24.4', 'the latest, --acp']],
+  'opencode-acp': [['1.18.33', 'the latest, opencode acp']],
+  'kilo-acp': [['7.7.7', 'the newest that installs, kilo acp']],
 }
 
 /** The small set a quick run uses: one version per tool (the offline test reads committed captures). */

@@ -37,6 +37,35 @@ const trimmed = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chu
 /** Qwen Code's stream and its recording, with what each writes its own way set aside. */
 const qwenAgree = (streamed, stored) => !messagesDiffer(trimmed(withoutResults(joinBlocks(streamed))), trimmed(withoutResults(joinBlocks(stored))))
 
+// ACP: what session/load and the agents' own files hold against the live traffic.
+const acp = (ctx) => ctx.family === 'acp'
+/** The turn's ending as only the live client sees it: stop reasons and a failed prompt's error. */
+const withoutEndings = (messages) =>
+  messages
+    .map((m) => ({ role: m.role, chunks: m.chunks.filter((c) => !(c.type === 'error' || (c.type === 'system' && (c.kind === 'cancelled' || c.kind === 'stopped')))) }))
+    .filter((m) => m.chunks.length)
+/** Calls by what they are (id and arguments), not by how the agent titles or shows them. */
+const callsById = (messages, withArguments = true) =>
+  messages.map((m) => ({
+    role: m.role,
+    chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { type: c.type, calls: c.calls.map((call) => (withArguments ? { id: call.id, arguments: call.arguments } : { id: call.id })) } : c)),
+  }))
+/** A reading of the agent's file in ACP's terms: a turn's steps as one message, thinking without its signature, calls by id. */
+const asShown = (messages) =>
+  callsById(joinBlocks(messages), false).map((m) => ({
+    role: m.role,
+    chunks: m.chunks
+      .map(({ metadata, ...c }) => c)
+      .filter((c) => !(c.type === 'text' && c.text === ''))
+      // A reasoning's parts (Codex's summary and raw text) as ACP streams them: one thought.
+      .reduce((out, c) => (c.type === 'thinking' && last(out)?.type === 'thinking' ? [...out.slice(0, -1), { ...last(out), text: last(out).text + c.text }] : [...out, c]), []),
+  }))
+/** Plans set aside, and the todo tool's calls an agent sends as plans (TodoWrite, update_plan, …). */
+const TODO = /^(TodoWrite|todo_write|todowrite|update_plan)$/
+const noPlans = (messages) => messages.map((m) => ({ ...m, chunks: m.chunks.filter((c) => !(c.type === 'system' && c.kind === 'plan')) }))
+const noTodoCalls = (messages) =>
+  messages.map((m) => ({ ...m, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.filter((call) => !TODO.test(call.name)) } : c)).filter((c) => !(c.type === 'tool-batch' && c.calls.length === 0)) }))
+
 /**
  * name → { checks: the comparisons it can explain, why: the tool's behaviour, measured,
  * test(ctx): true when the difference is that one }. `ctx` holds the capture (tool,
@@ -102,6 +131,83 @@ export const REASONS = {
       if (ctx.family !== 'claude') return false
       const asText = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'error' ? { type: 'text', text: c.message } : c)) }))
       return !messagesDiffer(asText(ctx.ours), ctx.theirs)
+    },
+  },
+  'acp-load-replays-no-endings': {
+    checks: ['load', 'files'],
+    why: "session/load replays a session's messages, not the answers to its prompts, and the agents keep no record of them: a turn's stop reason (cancelled, max_tokens, refusal) and a failed prompt's error are the live client's alone. With those set aside, the two agree",
+    test: (ctx) => acp(ctx) && !messagesDiffer(withoutEndings(ctx.streamed), withoutEndings(ctx.stored)) && messagesDiffer(ctx.streamed, ctx.stored) !== undefined,
+  },
+  'acp-shows-not-stores': {
+    checks: ['files'],
+    why: "ACP carries a call as the agent shows it — its title (the command, \"Shell: …\", \"Read a.rs\") and display content — and runs a turn's steps together, while the agent's own file keeps each model response as a message, a call by its tool's name (run_shell_command, Bash, exec_command) with the output the model was given, and thinking with its signature. With the file's steps joined, calls compared by id and signatures set aside, the two agree",
+    test: (ctx) => acp(ctx) && !messagesDiffer(asShown(withoutEndings(ctx.streamed)), asShown(ctx.stored)),
+  },
+  'acp-cancelled-text-not-kept': {
+    checks: ['load', 'files'],
+    why: 'the client cancelled the turn (session/cancel) while the answer streamed: live it has the text streamed so far, and the agent keeps none of it (Claude Code writes a response to its transcript only once it is whole), so session/load replays none. With the cancelled turn\'s text-only answer set aside, the two agree',
+    test: (ctx) => {
+      if (!acp(ctx) || !interrupted(ctx)) return false
+      const end = last(ctx.streamed)
+      const cancelled = end?.chunks.some((c) => c.type === 'system' && c.kind === 'cancelled')
+      const rest = end?.chunks.filter((c) => !(c.type === 'system' && c.kind === 'cancelled'))
+      return cancelled && rest.every((c) => c.type === 'text') && !messagesDiffer(asShown(ctx.streamed.slice(0, -1)), asShown(withoutEndings(ctx.stored)))
+    },
+  },
+  'acp-plan-for-todo-call': {
+    checks: ['files'],
+    why: "an agent sends its todo tool's call (Claude Code's TodoWrite, Codex's update_plan) as an ACP plan, never as a tool call; its file keeps the call and its result. With the plans and those calls set aside, the two agree as acp-shows-not-stores says",
+    test: (ctx) => {
+      if (!acp(ctx)) return false
+      return !messagesDiffer(asShown(noPlans(withoutEndings(ctx.streamed))), asShown(noTodoCalls(ctx.stored)))
+    },
+  },
+  'claude-acp-api-error-as-text': {
+    checks: ['load'],
+    why: 'Claude Code keeps a failed model call as an assistant message whose text is "API Error: …", and session/load replays it as agent text; live, claude-agent-acp fails the prompt with "Internal error: API Error: …". With the live error read as that text, the two agree',
+    test: (ctx) => {
+      if (ctx.tool !== 'claude-acp') return false
+      const asText = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'error' ? { type: 'text', text: c.message.replace(/^Internal error: /, '') } : c)) }))
+      return !messagesDiffer(asText(ctx.streamed), ctx.stored)
+    },
+  },
+  'codex-acp-events-not-rollout': {
+    checks: ['load', 'files'],
+    why: "codex-acp makes its live updates from Codex's events and its session/load from the rollout's items: live, Codex's warnings come as agent text (\"Model metadata for `lab-model` not found…\"), a reasoning summary part opens with a blank line, a command is titled by what it does (\"List …\", \"Read …\", the command) with its exec events as rawInput / rawOutput, and a call of a tool Codex does not have is not announced, and its plan comes as a plan where the load (0.9.5) and the rollout have the update_plan call; the load titles every command exec_command with the model's arguments and the output the model got, as the rollout keeps it, and marks a command that failed live (exit code 1) completed. With the warnings, blank lines and plans set aside, calls compared by id and the unannounced and update_plan calls left out, the two agree",
+    test: (ctx) => {
+      if (ctx.tool !== 'codex-acp') return false
+      const warning = /^(Model metadata for `[^`]*` not found\. Defaulting to fallback metadata; this can degrade performance and cause issues\.)+/
+      const live = asShown(noPlans(withoutEndings(ctx.streamed))).map((m) => ({
+        role: m.role,
+        chunks: m.chunks
+          .map((c) => (c.type === 'text' ? { ...c, text: c.text.replace(warning, '') } : c.type === 'thinking' ? { ...c, text: c.text.replace(/^\n\n/, '') } : c))
+          .filter((c) => !(c.type === 'text' && c.text === '')),
+      })).filter((m) => m.chunks.length)
+      const announced = new Set(live.flatMap((m) => m.chunks.flatMap((c) => (c.type === 'tool-batch' ? c.calls.map((call) => call.id) : []))))
+      const stored = noTodoCalls(withoutEndings(ctx.stored)).map((m) => ({
+        ...m,
+        chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.filter((call) => announced.has(call.id) || !/^unsupported call: /.test(String(call.result))) } : c)).filter((c) => !(c.type === 'tool-batch' && c.calls.length === 0)),
+      }))
+      return !messagesDiffer(live, asShown(stored))
+    },
+  },
+  'qwen-acp-permission-title': {
+    checks: ['load'],
+    why: "Qwen Code's session/request_permission titles a shell call by its command alone (\"echo … (lab command)\"), its tool_call updates and session/load by \"Shell: \" and the command: the client shows the permission's title for the live call, the load shows the other. With that prefix set aside, the two agree",
+    test: (ctx) => {
+      if (ctx.tool !== 'qwen-acp') return false
+      const strip = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.map((call) => ({ ...call, name: call.name.replace(/^Shell: /, '') })) } : c)) }))
+      return !messagesDiffer(strip(withoutEndings(ctx.streamed)), strip(withoutEndings(ctx.stored)))
+    },
+  },
+  'qwen-acp-unknown-tool-input': {
+    checks: ['load'],
+    why: 'Qwen Code announces a call of a tool it does not have with rawInput {} and never sends its arguments live; session/load replays the call with the arguments the model gave. With the arguments of such calls set aside, the two agree',
+    test: (ctx) => {
+      if (ctx.tool !== 'qwen-acp') return false
+      const unknown = new Set(ctx.streamed.flatMap((m) => m.chunks.flatMap((c) => (c.type === 'tool-batch' ? c.calls.filter((call) => JSON.stringify(call.result ?? '').includes('not found in registry')).map((call) => call.id) : []))))
+      const strip = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.map(({ arguments: args, ...call }) => (unknown.has(call.id) ? call : { ...call, arguments: args })) } : c)) }))
+      return unknown.size > 0 && !messagesDiffer(strip(withoutEndings(ctx.streamed)), strip(withoutEndings(ctx.stored)))
     },
   },
   'pi-notices-beside-messages': {

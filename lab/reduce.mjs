@@ -12,7 +12,8 @@
 // string of any file, or nothing is written.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { SCENARIOS } from './scenarios.mjs'
 
@@ -20,7 +21,7 @@ const MIN = 40 // shorter strings are names, ids, short labels: not prompts
 const LONG = 200 // a string this long that is not ours is removed even if it was never sent
 const SHINGLE = 8
 
-/** The files of a capture a fixture keeps: streams, session files, the tool's view, run.json. */
+/** The files of a capture a fixture keeps: streams (an ACP client's traffic logs), session files, the tool's view, run.json. */
 function keptFiles(dir) {
   const out = []
   const walk = (d) => {
@@ -29,7 +30,7 @@ function keptFiles(dir) {
       const rel = relative(dir, p)
       if (statSync(p).isDirectory()) {
         if (rel !== 'logs') walk(p)
-      } else if (/^(stream[^/]*\.jsonl|resume\.[^/]*\.json|run\.json)$/.test(rel) || (rel.startsWith('files/') && /\.jsonl?$/.test(name))) {
+      } else if (/^(stream[^/]*\.jsonl|(live|load)\.ndjson|session-id\.txt|resume\.[^/]*\.json|run\.json)$/.test(rel) || (rel.startsWith('files/') && /\.jsonl?$/.test(name))) {
         out.push(rel)
       }
     }
@@ -39,6 +40,17 @@ function keptFiles(dir) {
 }
 
 const isOurs = (text) => text.includes('[lab:')
+
+let work
+/** A folder like a run's work folder, where our commands are run again (some write files). */
+function workDir() {
+  if (!work) {
+    work = mkdtempSync(join(tmpdir(), 'agent-chunks-lab-reduce-'))
+    writeFileSync(join(work, 'notes.txt'), 'A file for the lab to list.\n')
+    process.on('exit', () => rmSync(work, { recursive: true, force: true }))
+  }
+  return work
+}
 
 /**
  * Our texts: what the scenario's scripts say (prompts, answers, thinking, commands) and
@@ -53,7 +65,7 @@ function ourTexts(scenario, requestsJsonl) {
       for (const call of turn.calls ?? []) {
         for (const t of strings(call)) out.add(t)
         // What our command prints, whole: a tool may keep more of it than it sent back.
-        if (call.tool === 'shell') out.add(spawnSync('bash', ['-c', call.cmd], { encoding: 'utf8', maxBuffer: 1 << 26 }).stdout)
+        if (call.tool === 'shell') out.add(spawnSync('bash', ['-c', call.cmd], { cwd: workDir(), encoding: 'utf8', maxBuffer: 1 << 26 }).stdout)
       }
     }
   }
@@ -217,7 +229,8 @@ export function reduceCapture(dir, to) {
     // A string that held a tool text, or still shares a run of words with one (the same
     // text laid out otherwise: joined lines, another wrapper), goes whole — its headings and
     // glue are the tool's too — unless it carries one of our prompts.
-    for (const s of fileStrings(text)) {
+    // Each string once: a string the file holds twice goes with its first replacement.
+    for (const s of new Set(fileStrings(text))) {
       const held = s.includes('[removed:') && s !== `[removed:${s.slice(9, 17)}]` && !isOurs(s)
       if (!held && !shingles(s).some((sh) => known.has(sh))) continue
       const r = replaceLiteral(text, s, `[removed:${hash(s)}]`)
@@ -227,7 +240,7 @@ export function reduceCapture(dir, to) {
     }
     // Long strings that are not ours go too, whether or not they were ever sent to the
     // model (a sub-agent's instructions, a tool's own notes): the default is to remove.
-    for (const s of fileStrings(text)) {
+    for (const s of new Set(fileStrings(text))) {
       if (s.length < LONG || s.startsWith('[removed:') || isOursLong(s, ours)) continue
       const r = replaceLiteral(text, s, `[removed:${hash(s)}]`)
       if (!r) {

@@ -43,7 +43,7 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
   }
   const inst = install(tool.pkg, version, tool.bin)
   if (!inst.ok) return finish('install-failed', { error: inst.error.slice(0, 4000) })
-  const unsupported = tool.unsupported?.(scenario, version, scenarioName)
+  const unsupported = scenario.acp && !tool.acp ? 'a scenario of ACP clients' : tool.unsupported?.(scenario, version, scenarioName)
   if (unsupported) return finish('unsupported', { reason: unsupported })
 
   mkdirSync(join(CACHE, 'runs'), { recursive: true })
@@ -61,8 +61,9 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
     log: join(out, 'requests.jsonl'),
     onStall: () => {
       stalls++
-      // Let the partial answer reach the tool's own output before stopping it.
-      setTimeout(() => current?.stop(), 1500)
+      // Let the partial answer reach the tool's own output before stopping it (an ACP
+      // client cancels the turn itself).
+      if (!tool.cancels) setTimeout(() => current?.stop(), 1500)
     },
   })
   const ctx = {

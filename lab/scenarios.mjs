@@ -93,7 +93,7 @@ export const SCENARIOS = {
     },
   },
   abort: {
-    about: 'the client is stopped while the answer streams (SIGINT, then SIGKILL)',
+    about: 'the client is stopped while the answer streams (SIGINT, then SIGKILL; an ACP client sends session/cancel)',
     expect: { stall: true },
     prompt: '[lab:abort] Write a long story slowly.',
     abort: true,
@@ -158,6 +158,70 @@ export const SCENARIOS = {
     scripts: {
       surrogates: [{ text: ['Halves: ', '\ud83d', '\ude00', ' joined.'] }],
     },
+  },
+  // ACP clients' own (`acp`: how the client answers; the other tools do not run these).
+  // A command that writes, so that every agent asks before it runs it.
+  permission: {
+    about: 'ACP: the agent asks to run a command that writes a file and the client allows it',
+    acp: { permission: 'allow' },
+    expect: { steps: { permission: 1 } },
+    prompt: '[lab:permission] Write a file with a shell command.',
+    scripts: {
+      permission: [
+        { text: 'Asking to run it.', calls: [{ tool: 'shell', cmd: 'echo allowed > lab-made.txt && cat lab-made.txt' }] },
+        { text: 'The file was written.' },
+      ],
+    },
+  },
+  'permission-reject': {
+    about: 'ACP: the agent asks to run a command that writes a file and the client rejects it',
+    acp: { permission: 'reject' },
+    expect: { steps: { 'permission-reject': 0 } },
+    prompt: '[lab:permission-reject] Write a file with a shell command, if you are allowed to.',
+    scripts: {
+      'permission-reject': [
+        { text: 'Asking to run it.', calls: [{ tool: 'shell', cmd: 'echo rejected > lab-made.txt && cat lab-made.txt' }] },
+        { text: 'The command was not allowed.' },
+      ],
+    },
+  },
+  plan: {
+    about: "ACP: the agent's todo tool, which it reports as a plan",
+    acp: {},
+    expect: { steps: { plan: 1 } },
+    prompt: '[lab:plan] Make a plan of two steps.',
+    scripts: {
+      plan: [
+        { text: 'Planning.', calls: [{ tool: 'plan', steps: [['Read the notes', 'completed'], ['Write the answer', 'in_progress']] }] },
+        { text: 'The plan has two steps.' },
+      ],
+    },
+  },
+  'second-prompt': {
+    about: 'ACP: a second prompt in the same session',
+    acp: { then: ['[lab:second] And a second answer, please.'] },
+    expect: { steps: { first: 0, second: 0 } },
+    prompt: '[lab:first] A first answer, please.',
+    scripts: { first: [{ text: 'The first answer.' }], second: [{ text: 'The second answer.' }] },
+  },
+  'client-tools': {
+    about: "ACP: the client offers its file system and terminal (fs/*, terminal/*) and the agent's command may run there",
+    acp: { clientTools: true },
+    expect: { steps: { 'client-tools': 1 } },
+    prompt: '[lab:client-tools] List the files here with a shell command.',
+    scripts: {
+      'client-tools': [
+        { text: 'I will list the files.', calls: [{ tool: 'shell', cmd: 'echo lab-tool-output; ls -1' }] },
+        { text: 'The folder holds `notes.txt`.' },
+      ],
+    },
+  },
+  'model-error': {
+    about: 'ACP: the model server refuses the request (HTTP 400) and the prompt fails',
+    acp: {},
+    expect: { steps: { 'model-error': 0 } },
+    prompt: '[lab:model-error] Say something.',
+    scripts: { 'model-error': [{ error: { status: 400, message: 'lab: this request is refused' } }] },
   },
   long: {
     about: 'a 200 KB answer in 1 KB deltas and a command printing about 1 MB',

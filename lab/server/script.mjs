@@ -67,6 +67,7 @@ function sideTurn(req) {
 const schema = (tool) => tool.schema ?? {}
 
 const SHELL_TOOLS = ['exec_command', 'shell_command', 'shell', 'Bash', 'bash', 'run_shell_command']
+const PLAN_TOOLS = ['update_plan', 'TodoWrite', 'todo_write', 'todowrite']
 export const TASK_TOOLS = ['Task', 'Agent', 'spawn_agent', 'task', 'agent']
 
 /** Fills the required parameters a schema names and the ones given. */
@@ -102,6 +103,18 @@ export function resolveCall(call, req) {
     if (!tool) return null
     const ids = [...JSON.stringify(req.body).matchAll(/agent_id\\*":\\*"([0-9a-f-]{36})/g)].map((m) => m[1])
     return { name: tool.name, args: { targets: ids.slice(-1), timeout_ms: 30000 }, kind: 'function', namespace: tool.namespace }
+  }
+  if (call.tool === 'plan') {
+    // The agent's todo list: Codex's update_plan, Claude Code's TodoWrite, Qwen Code's
+    // todo_write, OpenCode's todowrite, each in its own words.
+    const tool = PLAN_TOOLS.map((n) => tools.find((t) => t.name === n)).find(Boolean)
+    if (!tool) return null
+    const steps = call.steps
+    if (tool.name === 'update_plan') return { name: tool.name, args: { plan: steps.map(([step, status]) => ({ step, status })) }, kind: 'function' }
+    const todos = steps.map(([content, status], i) =>
+      tool.name === 'TodoWrite' ? { content, status, activeForm: content } : tool.name === 'todo_write' ? { id: String(i + 1), content, status } : { id: String(i + 1), content, status, priority: 'medium' },
+    )
+    return { name: tool.name, args: { todos }, kind: 'function', namespace: tool.namespace }
   }
   if (call.tool === 'raw') return { name: call.name, args: call.args ?? {}, kind: 'function' }
   if (call.tool === 'shell') {

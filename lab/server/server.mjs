@@ -69,6 +69,13 @@ export async function startServer({ scenario, log, onStall }) {
       const choice = chooseTurn(parsed, scenario)
       const ids = { n: ++n, onStall }
       record({ ...entry, n: ids.n, rule: choice.rule, script: choice.script, step: choice.step, tools: parsed.tools.map((t) => t.name), body })
+      if (choice.turn.error) {
+        // A refused request, in a shape both the OpenAI and the Anthropic clients read.
+        const { status, message } = choice.turn.error
+        res.writeHead(status, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message, code: null } }))
+        return
+      }
       const answered = await route.answer(res, parsed, choice.turn, ids)
       if (answered?.responseId && Array.isArray(parsed.body.input)) stored.set(answered.responseId, [...parsed.body.input, ...answered.output])
     } catch (error) {

@@ -1,4 +1,5 @@
 // The agents the lab runs, by name.
+import { ACP_TOOLS } from './acp.mjs'
 import claude from './claude.mjs'
 import codex from './codex.mjs'
 import { copilot, copilotAnthropic, copilotChat } from './copilot.mjs'
@@ -6,5 +7,5 @@ import pi from './pi.mjs'
 import qwen from './qwen.mjs'
 
 export const TOOLS = Object.fromEntries(
-  [codex, claude, copilot, copilotAnthropic, copilotChat, pi, qwen].map((t) => [t.name, t]),
+  [codex, claude, copilot, copilotAnthropic, copilotChat, pi, qwen, ...ACP_TOOLS].map((t) => [t.name, t]),
 )

@@ -5,13 +5,19 @@
 //! - `user_message_chunk`s (a prompt, or the history `session/load` replays) make `user`
 //!   messages; `agent_message_chunk`s and `agent_thought_chunk`s make `assistant`
 //!   messages (text and thinking chunks). A chunk starts a new message when its side
-//!   changes, or when its `messageId` differs from the open message's (a message a tool
-//!   call or plan opened has none): nothing merges across ids. A message takes its
-//!   `messageId` as its id (else `line-<n>`).
+//!   changes, or when its `messageId` differs from the one the open message's chunks of
+//!   its kind carry (text and thoughts are held to ids of their own kind: OpenCode sends a
+//!   step's thoughts under the reasoning part's id and its text under the message's, and
+//!   Zed shows them in one entry). A chunk whose kind has no id in the open message yet
+//!   joins it, unless the message has no id at all and was opened by a call, a plan or a
+//!   stop, or a call came since the other kind's id (the agent's next step). Nothing
+//!   merges across two ids of one kind. A message takes its first `messageId` as its id
+//!   (else `line-<n>`). An empty text chunk shows nothing and is not read (Qwen Code
+//!   carries its usage in one).
 //! - Non-text blocks are `file` chunks: images and audio with their data, links and
 //!   embedded resources by their URI.
 //! - A tool call is one entry of the open assistant message, kept as its latest updates
-//!   say: `name` the `title` (what every client shows; the `kind` when there is none),
+//!   say (a `session/request_permission`'s `toolCall` is one of them, as Zed applies it): `name` the `title` (what every client shows; the `kind` when there is none),
 //!   `arguments` the `rawInput` (absent when not sent), and, once `completed` or
 //!   `failed`, `result` the `content` (the `rawOutput` when the content shows nothing
 //!   but terminals, or was not sent) with `isError` when failed. Each field an update sends replaces the stored one.
@@ -101,8 +107,16 @@ impl CallState {
 pub struct AcpRules {
     /// The ids given to messages so far.
     ids: HashSet<String>,
-    /// The `messageId` of the open message, when its chunks carry one.
+    /// The `messageId` of the open message's text chunks, when they carry one.
     open_message_id: Option<Wtf8>,
+    /// The `messageId` of the open message's thought chunks, when they carry one: an agent
+    /// may send a step's thoughts under another id than its text (OpenCode: the reasoning
+    /// part's id), so each kind of chunk is held to the ids of its own kind.
+    open_thought_id: Option<Wtf8>,
+    /// Whether a call was added to the open message since it opened: a chunk of a kind
+    /// that has no id yet joins the message under another kind's id only before its
+    /// calls (the agent's next step comes after them).
+    after_call: bool,
     /// Whether the open message was opened by a chunk without an id, so that the first id
     /// sent names it (a message opened by a tool call or a plan belongs to no id).
     adopts_id: bool,
@@ -185,6 +199,8 @@ impl AcpRules {
                 out.start(MessageRole::User, name);
                 self.calls.clear();
                 self.open_message_id = None;
+                self.open_thought_id = None;
+                self.after_call = false;
                 self.adopts_id = false;
                 for block in blocks.iter() {
                     match block.get("text").and_then(Json::as_str) {
@@ -228,6 +244,15 @@ impl AcpRules {
                 }
                 Ok(())
             }
+            Some(Captured::Permission(call)) => {
+                // The call asked about, as a client applies it: one more update of it.
+                let mut update = call.into_owned();
+                if let Json::Object(fields) = &mut update {
+                    fields.retain(|(key, _)| key.as_bytes() != b"sessionUpdate");
+                    fields.push((Wtf8::from("sessionUpdate"), Json::string("tool_call_update")));
+                }
+                self.push_update(&update, line, out)
+            }
             Some(Captured::Traffic) => Ok(()),
             None => {
                 self.strangers += 1;
@@ -251,6 +276,8 @@ impl AcpRules {
             let name = self.name(None, line);
             out.start(MessageRole::Assistant, name);
             self.open_message_id = None;
+            self.open_thought_id = None;
+            self.after_call = false;
             self.adopts_id = false;
         }
     }
@@ -274,10 +301,27 @@ impl AcpRules {
                 } else {
                     MessageRole::Assistant
                 };
+                let text = text.flatten().and_then(Json::as_str);
+                // An empty text shows nothing and says nothing of the message (Qwen Code
+                // carries its usage in an empty agent_message_chunk, at one place live
+                // and at another on load).
+                if text.is_some_and(|text| text.as_bytes().is_empty()) {
+                    return Ok(());
+                }
                 let id = message_id.flatten().and_then(Json::as_str);
-                let new_id = match (id, &self.open_message_id) {
+                let thought = role == Role::Thinking;
+                let (own, other) = if thought {
+                    (&self.open_thought_id, &self.open_message_id)
+                } else {
+                    (&self.open_message_id, &self.open_thought_id)
+                };
+                let new_id = match (id, own) {
                     (Some(id), Some(open)) => id != open,
-                    (Some(_), None) => !self.adopts_id,
+                    // A message a call, a plan or a stop opened has no id: a chunk
+                    // with one is another message.
+                    (Some(id), None) => {
+                        other.as_ref() != Some(id) && !self.adopts_id && (other.is_none() || self.after_call)
+                    }
                     (None, _) => false,
                 };
                 if out.open_role() != Some(side) || new_id {
@@ -286,13 +330,23 @@ impl AcpRules {
                     if side == MessageRole::User {
                         self.calls.clear();
                     }
-                    self.open_message_id = id.cloned();
+                    self.open_message_id = None;
+                    self.open_thought_id = None;
+                    self.after_call = false;
                     self.adopts_id = id.is_none();
-                } else if self.open_message_id.is_none() && id.is_some() {
-                    self.open_message_id = id.cloned();
-                    self.adopts_id = false;
                 }
-                match text.flatten().and_then(Json::as_str) {
+                if let Some(id) = id {
+                    let slot = if thought {
+                        &mut self.open_thought_id
+                    } else {
+                        &mut self.open_message_id
+                    };
+                    if slot.is_none() {
+                        *slot = Some(id.clone());
+                        self.adopts_id = false;
+                    }
+                }
+                match text {
                     Some(text) => {
                         let delta = text.clone();
                         out.event(match role {
@@ -307,31 +361,8 @@ impl AcpRules {
                     }
                 }
             }
-            SessionUpdate::ToolCall(fields) | SessionUpdate::ToolCallUpdate(fields) => {
-                let Some(id) = fields.id.and_then(Json::as_str).cloned() else {
-                    return Ok(());
-                };
-                let seen = self.calls.contains_key(&id);
-                let state = self.calls.entry(id.clone()).or_default();
-                state.update(&fields);
-                let (name, arguments, result) = (
-                    state.name(),
-                    state.raw_input.clone().unwrap_or(Json::Undefined),
-                    state.result(),
-                );
-                if !seen {
-                    if out.open_role() != Some(MessageRole::Assistant) {
-                        let name = self.name(None, line);
-                        out.start(MessageRole::Assistant, name);
-                        self.open_message_id = None;
-                        self.adopts_id = false;
-                    }
-                    out.add_call(id.clone(), name.clone(), arguments.clone());
-                }
-                if !out.update_call(&id, name, arguments, result) {
-                    self.late += 1;
-                }
-            }
+            SessionUpdate::ToolCall(fields) => self.push_call(true, &fields, line, out),
+            SessionUpdate::ToolCallUpdate(fields) => self.push_call(false, &fields, line, out),
             SessionUpdate::Plan { entries } => {
                 // The agent's, inside its open message: a plan between two chunks of one
                 // message must not cut that message in two.
@@ -339,6 +370,8 @@ impl AcpRules {
                     let name = self.name(None, line);
                     out.start(MessageRole::Assistant, name);
                     self.open_message_id = None;
+                    self.open_thought_id = None;
+                    self.after_call = false;
                     self.adopts_id = false;
                 }
                 out.push(Chunk::System {
@@ -350,6 +383,51 @@ impl AcpRules {
             SessionUpdate::Unknown => self.unknown += 1,
         }
         Ok(())
+    }
+}
+
+impl AcpRules {
+    /// A `tool_call` (`whole`) or a `tool_call_update`, or a permission request's call.
+    fn push_call(
+        &mut self,
+        whole: bool,
+        fields: &ToolCallFields<Node<'_>>,
+        line: usize,
+        out: &mut impl Sink,
+    ) {
+        let Some(id) = fields.id.and_then(Json::as_str).cloned() else {
+            return;
+        };
+        let seen = self.calls.contains_key(&id);
+        let state = self.calls.entry(id.clone()).or_default();
+        // A `tool_call` is the whole call: its content is what it sends, none when it
+        // sends none (Zed sets it so), though an earlier update or permission request
+        // of the call sent some (codex-acp asks before it announces the call, with
+        // the proposed command as the content).
+        if whole && !matches!(fields.content, Some(Some(_))) {
+            state.content = None;
+        }
+        state.update(fields);
+        let (name, arguments, result) = (
+            state.name(),
+            state.raw_input.clone().unwrap_or(Json::Undefined),
+            state.result(),
+        );
+        if !seen {
+            if out.open_role() != Some(MessageRole::Assistant) {
+                let name = self.name(None, line);
+                out.start(MessageRole::Assistant, name);
+                self.open_message_id = None;
+                self.open_thought_id = None;
+                self.after_call = false;
+                self.adopts_id = false;
+            }
+            out.add_call(id.clone(), name.clone(), arguments.clone());
+            self.after_call = true;
+        }
+        if !out.update_call(&id, name, arguments, result) {
+            self.late += 1;
+        }
     }
 }
 
@@ -423,7 +501,14 @@ impl AcpRules {
             // A message named by its line was opened without a `messageId`: by a chunk (which
             // the first id sent then names) or by a call or a plan (which belong to none).
             let by_line = id.starts_with("line-");
-            self.open_message_id = (!by_line).then(|| Wtf8::from(id));
+            let named = (!by_line).then(|| Wtf8::from(id));
+            // The id names the kind of chunk that opened the message.
+            if matches!(chunks.first(), Some(Chunk::Thinking { .. })) {
+                self.open_thought_id = named;
+            } else {
+                self.open_message_id = named;
+            }
+            self.after_call = chunks.iter().any(|c| matches!(c, Chunk::ToolBatch { .. }));
             self.adopts_id = by_line
                 && matches!(
                     chunks.first(),
@@ -479,8 +564,8 @@ impl CallState {
 }
 
 impl AcpRules {
-    /// What the rules remember that messages do not show: the open message's `messageId`
-    /// and whether it adopts one, each call of the turn under way as its updates left it
+    /// What the rules remember that messages do not show: the open message's `messageId`s
+    /// (of its text and of its thoughts), whether it adopts one and whether a call came in it, each call of the turn under way as its updates left it
     /// (a `content` sent before the update that completes the call shows nowhere yet),
     /// and the prompts not answered yet.
     pub fn save(&self) -> Json {
@@ -491,6 +576,11 @@ impl AcpRules {
                 "openMessageId",
                 crate::reading::resume::optional(self.open_message_id.as_ref()),
             ),
+            (
+                "openThoughtId",
+                crate::reading::resume::optional(self.open_thought_id.as_ref()),
+            ),
+            ("afterCall", Json::Bool(self.after_call)),
             ("adoptsId", Json::Bool(self.adopts_id)),
             (
                 "calls",
@@ -516,6 +606,12 @@ impl AcpRules {
             .map(|i| messages.message(i).0.to_string())
             .collect();
         self.open_message_id = optional_text(state, "openMessageId")?;
+        // A state saved before thoughts had ids of their own held one id for both kinds.
+        self.open_thought_id = match state.get("openThoughtId") {
+            None => self.open_message_id.clone(),
+            Some(_) => optional_text(state, "openThoughtId")?,
+        };
+        self.after_call = flag(state, "afterCall")?;
         self.adopts_id = flag(state, "adoptsId")?;
         self.calls = members(state, "calls")?
             .iter()

@@ -11,8 +11,12 @@
 //!   before;
 //! - a `session/prompt` request is the user's message: the agent does not echo it, the
 //!   client shows it from its own request;
+//! - a `session/request_permission` request carries the call it asks about as a
+//!   `ToolCallUpdate` (`params.toolCall`): its fields are the call's, as any update's (an
+//!   agent may send a call's title and input only there: Qwen Code);
 //! - the result of a prompt turn names why the turn stopped: any `stopReason` but
-//!   `end_turn` is shown; an error response to a prompt is the turn's error;
+//!   `end_turn` is shown; an error response to a prompt is the turn's error, with its
+//!   cause from `error.data` when the message does not already say it;
 //! - a proxy's `proxy/successor` message is read as the message it carries;
 //! - every other request, response and notification is protocol traffic, not message
 //!   content.
@@ -32,6 +36,8 @@ pub enum Captured<'a> {
         id: Option<String>,
         blocks: Cow<'a, [Json]>,
     },
+    /// A `session/request_permission` request's `toolCall`: an update of the call it asks about.
+    Permission(Cow<'a, Json>),
     /// A response naming why a prompt turn stopped (`stopReason`).
     Stopped { id: Option<String>, reason: Wtf8 },
     /// An error response: its id and message.
@@ -118,6 +124,12 @@ pub fn read(line: &Json) -> Option<Captured<'_>> {
                 });
             Some(blocks.map_or(Captured::Traffic, |blocks| Captured::Prompt { id, blocks }))
         }
+        Some(b"session/request_permission") => Some(
+            owned_field(message, "params")
+                .and_then(|params| owned_field(params, "toolCall"))
+                .filter(|call| matches!(**call, Json::Object(_)))
+                .map_or(Captured::Traffic, Captured::Permission),
+        ),
         Some(_) => Some(Captured::Traffic),
         None => {
             let id = id_text(&message);
@@ -130,14 +142,52 @@ pub fn read(line: &Json) -> Option<Captured<'_>> {
             match message.get("error") {
                 Some(error @ Json::Object(_)) => Some(Captured::Failed {
                     id,
-                    message: match error.get("message") {
-                        Some(Json::String(text)) => text.clone(),
-                        _ => Wtf8::from_wtf8_unchecked(error.to_json()),
-                    },
+                    message: error_text(error),
                 }),
                 _ => Some(Captured::Traffic),
             }
         }
+    }
+}
+
+/// What an error response says: its `message`, and the cause its `data` gives when the
+/// message does not say it already — the agents put it in `data` as text, `data.details`
+/// (Qwen Code: the model server's answer), `data.message` (codex-acp) or `data.error`;
+/// "Internal error" alone says nothing of what failed. An error without a message is shown
+/// as its JSON.
+pub fn error_text(error: &Json) -> Wtf8 {
+    let Some(Json::String(message)) = error.get("message") else {
+        return Wtf8::from_wtf8_unchecked(error.to_json());
+    };
+    let data = error.get("data");
+    let cause = match data {
+        Some(Json::String(text)) => Some(text),
+        Some(data @ Json::Object(_)) => {
+            ["details", "message", "error"]
+                .into_iter()
+                .find_map(|key| match data.get(key) {
+                    Some(Json::String(text)) => Some(text),
+                    _ => None,
+                })
+        }
+        _ => None,
+    };
+    match cause {
+        Some(cause)
+            if !cause.as_bytes().is_empty()
+                && !message
+                    .as_bytes()
+                    .windows(cause.as_bytes().len())
+                    .any(|w| w == cause.as_bytes()) =>
+        {
+            let mut text = message.clone();
+            if !text.as_bytes().is_empty() {
+                text.push_wtf8(b": ");
+            }
+            text.push_wtf8(cause.as_bytes());
+            text
+        }
+        _ => message.clone(),
     }
 }
 
