@@ -36,6 +36,10 @@ pub enum Captured<'a> {
     Stopped { id: Option<String>, reason: Wtf8 },
     /// An error response: its id and message.
     Failed { id: Option<String>, message: Wtf8 },
+    /// Another request of ACP's: its id and method (a response to it may come).
+    Request { id: String, method: Wtf8 },
+    /// A request or notification whose method is not ACP's: its method.
+    Foreign(Wtf8),
     /// Any other JSON-RPC message.
     Traffic,
 }
@@ -77,11 +81,20 @@ fn method(message: &Json) -> Option<&[u8]> {
     }
 }
 
-fn id_text(message: &Json) -> Option<String> {
-    message
-        .get("id")
-        .filter(|id| !matches!(id, Json::Undefined | Json::Null))
-        .map(|id| String::from_utf8_lossy(&id.to_json()).into_owned())
+use crate::reading::rpc::{id_text, Side};
+
+/// The side that sends an ACP method: the agent sends `session/update`,
+/// `session/request_permission`, `fs/…` and `terminal/…`; the client the rest.
+pub fn sender(method: &[u8]) -> Side {
+    if method == b"session/update"
+        || method == b"session/request_permission"
+        || method.starts_with(b"fs/")
+        || method.starts_with(b"terminal/")
+    {
+        Side::Server
+    } else {
+        Side::Client
+    }
 }
 
 fn owned_field<'a>(message: Cow<'a, Json>, key: &str) -> Option<Cow<'a, Json>> {
@@ -118,7 +131,20 @@ pub fn read(line: &Json) -> Option<Captured<'_>> {
                 });
             Some(blocks.map_or(Captured::Traffic, |blocks| Captured::Prompt { id, blocks }))
         }
-        Some(_) => Some(Captured::Traffic),
+        Some(_) if !is_acp(&message) => Some(Captured::Foreign(
+            message
+                .get("method")
+                .and_then(Json::as_str)
+                .cloned()
+                .unwrap_or_default(),
+        )),
+        Some(method) => Some(match id_text(&message) {
+            Some(id) => Captured::Request {
+                id,
+                method: Wtf8::from_wtf8_unchecked(method.to_vec()),
+            },
+            None => Captured::Traffic,
+        }),
         None => {
             let id = id_text(&message);
             if let Some(Json::String(reason)) = message.get("result").and_then(|r| r.get("stopReason")) {
