@@ -623,6 +623,7 @@ const RECORDINGS = [
   'examples/claude-code-stream.partial.ndjson',
   'examples/copilot-session.stream.ndjson',
   'examples/codex-exec.jsonl',
+  'examples/codex-app-server.jsonl',
 ]
 
 /** The JSON values of a recording (NDJSON lines or SSE data), in order. */

@@ -33,6 +33,7 @@ const FILES = [
   '__test__/fixtures/pi-unannounced.events.ndjson',
   '__test__/fixtures/pi-lost-updates.events.ndjson',
   'examples/codex-exec.jsonl',
+  'examples/codex-app-server.jsonl',
   '__test__/fixtures/codex/0.171.0-subagent/stream.jsonl',
   '__test__/fixtures/codex/0.20.0-tool/stream.jsonl',
 ]

@@ -50,6 +50,10 @@ const EXAMPLES: &[(&str, &[u8])] = &[
     ("sn-stream", include_bytes!("../__test__/fixtures/sn-server.sse")),
     ("codex-exec", include_bytes!("../examples/codex-exec.jsonl")),
     (
+        "codex-app-server",
+        include_bytes!("../examples/codex-app-server.jsonl"),
+    ),
+    (
         "codex-exec",
         include_bytes!("../__test__/fixtures/codex/0.20.0-tool/stream.jsonl"),
     ),

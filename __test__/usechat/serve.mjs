@@ -16,6 +16,7 @@ export const RECORDINGS = [
   'examples/claude-code-stream.ndjson',
   'examples/claude-code-stream.partial.ndjson',
   'examples/codex-exec.jsonl',
+  'examples/codex-app-server.jsonl',
   'examples/copilot-session.stream.ndjson',
   'examples/demo-stream.ndjson',
   'examples/openclaw-gateway.ndjson',

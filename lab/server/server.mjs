@@ -69,6 +69,12 @@ export async function startServer({ scenario, log, onStall }) {
       const choice = chooseTurn(parsed, scenario)
       const ids = { n: ++n, onStall }
       record({ ...entry, n: ids.n, rule: choice.rule, script: choice.script, step: choice.step, tools: parsed.tools.map((t) => t.name), body })
+      if (choice.turn?.httpStatus) {
+        // A model server that fails: the status and an error body, no stream.
+        res.writeHead(choice.turn.httpStatus, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ error: { message: `lab: HTTP ${choice.turn.httpStatus}`, type: 'server_error' } }))
+        return
+      }
       const answered = await route.answer(res, parsed, choice.turn, ids)
       if (answered?.responseId && Array.isArray(parsed.body.input)) stored.set(answered.responseId, [...parsed.body.input, ...answered.output])
     } catch (error) {

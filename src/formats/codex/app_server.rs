@@ -280,9 +280,14 @@ fn render(items: &[Json], approvals: &HashMap<Wtf8, Json>) -> (Vec<FormatChunk>,
                 }
             }
             b"reasoning" => {
+                // Before its summary parts (0.58), a reasoning item had one `text`.
+                let summary = match (item.get("summary"), str_of(item, "text")) {
+                    (None, Some(text)) => vec![text.clone()],
+                    (summary, _) => items::strings(summary),
+                };
                 let reasoning = Reasoning {
                     id: None,
-                    summary: items::strings(item.get("summary")),
+                    summary,
                     raw: items::strings(item.get("content")),
                     encrypted: None,
                 };
@@ -1027,6 +1032,8 @@ const COMPACTIONS: &str = "compaction summaries: the app server's contextCompact
 const APPROVALS: &str =
     "approvals: the rollout and a re-read keep neither the server's request nor the client's answer";
 const UNSHOWN: &str = "calls Codex shows no item for: the app server sends only the items Codex shows";
+const SHOWN_TWO_WAYS: &str =
+    "calls the rollout holds as the model made them (a version that stored no command items), where the app server shows the item Codex ran";
 
 /// Brings a history of the same thread — the rollout, or a `thread/read` answer — to what
 /// the app server's traffic carries (the stream's messages are left as they are), and says
@@ -1034,6 +1041,17 @@ const UNSHOWN: &str = "calls Codex shows no item for: the app server sends only 
 pub fn lockstep(stream: &mut [FormatMessage], history: &mut Vec<FormatMessage>) -> Vec<String> {
     let mut notes: std::collections::BTreeMap<&'static str, usize> = Default::default();
     let mut note = |why| *notes.entry(why).or_default() += 1;
+    let shown: HashMap<&Wtf8, &ToolCallEntry<Wtf8, Json>> = stream
+        .iter()
+        .flat_map(|m| &m.chunks)
+        .filter_map(|c| match c {
+            Chunk::ToolBatch { calls } => Some(calls),
+            _ => None,
+        })
+        .flatten()
+        .filter(|call| items::display_kind(call.name.as_bytes()).is_some())
+        .map(|call| (&call.id, call))
+        .collect();
     let approvals: HashMap<&Wtf8, &Json> = stream
         .iter()
         .flat_map(|m| &m.chunks)
@@ -1072,8 +1090,17 @@ pub fn lockstep(stream: &mut [FormatMessage], history: &mut Vec<FormatMessage>) 
                     let mut kept = Vec::with_capacity(calls.len());
                     for mut call in calls {
                         if items::display_kind(call.name.as_bytes()).is_none() {
-                            note(UNSHOWN);
-                            continue;
+                            // The same call (by the model's call id) shown as the item Codex ran.
+                            match shown.get(&call.id) {
+                                Some(item) => {
+                                    note(SHOWN_TWO_WAYS);
+                                    call = (*item).clone();
+                                }
+                                None => {
+                                    note(UNSHOWN);
+                                    continue;
+                                }
+                            }
                         }
                         if let (None, Some(meta)) = (&call.meta, approvals.get(&call.id)) {
                             note(APPROVALS);
