@@ -110,3 +110,37 @@ describe('codex', () => {
     assert.equal(none.stderr, 'no session folder of a tool this version reads is on this machine\n')
   })
 })
+
+describe('codex app-server: the traffic as a backend holds it', () => {
+  const traffic = readFileSync(join(root, 'examples', 'codex-app-server.jsonl'), 'utf8')
+  const lines = traffic.split('\n').filter(Boolean)
+  const plain = (value) => JSON.parse(JSON.stringify(value))
+
+  test('parsed messages pushed one by one fold as the bytes do', () => {
+    const whole = foldStream(traffic, { format: 'codex-app-server' })
+    const live = new Conversation({ format: 'codex-app-server' })
+    for (const line of lines) live.push(JSON.parse(line))
+    live.end()
+    assert.deepEqual(plain(live.messages), plain(whole.messages))
+    assert.equal(whole.messages.length, 4)
+    const call = whole.messages[1].chunks.find((c) => c.type === 'tool-batch').calls[0]
+    assert.deepEqual(call.meta, { approval: { method: 'item/commandExecution/requestApproval', reason: 'not trusted', decision: 'accept' } })
+  })
+
+  test('a thread/read answer reads as the history the live fold built, and check names the approval it leaves out', () => {
+    const reread = readFileSync(join(root, 'examples', 'codex-app-server.thread-read.jsonl'))
+    assert.equal(detectFormat(reread).format, 'codex-app-server')
+    const history = readHistory(reread, { format: 'codex-app-server' })
+    const live = foldStream(traffic, { format: 'codex-app-server' })
+    const aside = lockstep('codex-app-server', live.messages, history.messages)
+    assert.deepEqual(plain(aside.history), plain(live.messages))
+    assert.deepEqual(aside.notes, ["1 × approvals: the rollout and a re-read keep neither the server's request nor the client's answer"])
+  })
+
+  test('read as ACP, the traffic is counted by method, not dropped in silence', () => {
+    const read = foldStream(traffic, { format: 'acp' })
+    assert.equal(read.messages.length, 0)
+    assert.ok(read.skipped.count > 20, JSON.stringify(read.skipped))
+    assert.ok(read.skipped.kinds['JSON-RPC method "item/agentMessage/delta" is not ACP\'s'] >= 2, JSON.stringify(read.skipped.kinds))
+  })
+})

@@ -55,6 +55,8 @@ const detected = {
   '__test__/fixtures/acp-export.json': 'acp',
   'examples/codex-exec.jsonl': 'codex-exec',
   'examples/codex-rollout.jsonl': 'codex',
+  'examples/codex-app-server.jsonl': 'codex-app-server',
+  'examples/codex-app-server.thread-read.jsonl': 'codex-app-server',
   '__test__/fixtures/codex/0.171.0-tool/stream.jsonl': 'codex-exec',
   '__test__/fixtures/codex/0.20.0-tool/stream.jsonl': 'codex-exec',
 }

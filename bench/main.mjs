@@ -479,6 +479,10 @@ if (native && (wanted('history') || wanted('codex'))) {
   const { runCodexHistoryCases } = await import('./codex.mjs');
   await runCodexHistoryCases({ native, settings, printTable, ratio, quick });
 }
+if (native && wanted('codex-app-server')) {
+  const { runCodexAppServerCases } = await import('./codex-app-server.mjs');
+  await runCodexAppServerCases({ native, settings, printTable, ratio, quick });
+}
 if (native && wanted('live')) runLiveCases({ native, measurePair, printTable, ratio, quick });
 if (native && wanted('browser')) {
   await runBrowserCases({ native, turns, ndjson: ndjsonBuffer.toString('utf8'), settings, measurePair, printTable, ratio });

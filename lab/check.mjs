@@ -64,6 +64,21 @@ const FAMILIES = {
     // with (and that version has no app server to show it).
     noStream: (version) => (version.startsWith('0.1.') ? 'the TypeScript CLI prints Responses items, not a stream format' : undefined),
   },
+  // Codex driven as GUIs drive it: the client's log of both directions and the server's
+  // output alone, each against the rollout, and against the thread as Codex re-reads it
+  // (`thread/read`, `thread/resume`) in fresh processes.
+  'codex-app-server': {
+    stream: 'codex-app-server',
+    streams: ['traffic.jsonl', 'stream.jsonl'],
+    history: 'codex',
+    session: (bytes) => /"method":"thread\/started","params":\{"thread":\{"id":"([^"]+)"/.exec(bytes.toString('utf8'))?.[1],
+    file: (sessions, id) => sessions.filter((f) => /rollout-[^/]*\.jsonl$/.test(f)).find((f) => (id ? f.includes(id) : !isSubagentRollout(f))),
+    view: codexView,
+    rereads: [
+      ['read', 'thread-read.jsonl'],
+      ['resume', 'thread-resume.jsonl'],
+    ],
+  },
   pi: {
     stream: 'pi-events',
     history: 'pi',
@@ -121,7 +136,9 @@ function codexView(dir) {
   if (!existsSync(file)) return undefined
   const thread = JSON.parse(readFileSync(file, 'utf8')).response?.result?.thread
   if (!thread?.turns) return undefined
-  return { file: 'resume.app-server.json', items: thread.turns.flatMap((turn) => turn.items.map(codexItem)) }
+  // A failed turn's error is the turn's, not an item's.
+  const failure = (turn) => (turn.status === 'failed' && turn.error ? [{ type: 'error' }] : [])
+  return { file: 'resume.app-server.json', items: thread.turns.flatMap((turn) => [...turn.items.map(codexItem), ...failure(turn)]) }
 }
 
 /**
@@ -157,7 +174,7 @@ export function checkCapture(dir, run) {
   if (!family) return finish(result, `no reader for ${run.tool}`)
   if (run.status !== 'captured' && run.status !== 'incomplete') return finish(result, `not captured (${run.status})`)
   const sessions = sessionFiles(dir)
-  for (const name of ['stream.jsonl', 'stream.partial.jsonl']) {
+  for (const name of family.streams ?? ['stream.jsonl', 'stream.partial.jsonl']) {
     const path = join(dir, name)
     if (!existsSync(path)) continue
     result.streams.push(checkStream({ dir, run, family, sessions, name, bytes: readFileSync(path) }))
@@ -212,6 +229,33 @@ function checkStream({ dir, run, family, sessions, name, bytes }) {
     const difference = lines.slice(at, at + 4).map((l) => l.trim()).filter((l) => !l.startsWith('this ')).join(' | ')
     const pick = (messages) => JSON.parse(JSON.stringify(messages.filter((m) => m.role === 'assistant')))
     settle('reload', { result: 'differ', difference, data: { streamed: pick(stream.messages), stored: pick(compared.messages) } })
+  }
+
+  // The thread as the tool re-reads it, against the live fold, as `agent-chunks check` compares them.
+  for (const [check, reread] of family.rereads ?? []) {
+    const path = join(dir, reread)
+    if (!existsSync(path)) {
+      out.checks[check] = { result: 'none', why: `no ${reread}` }
+      continue
+    }
+    // A version whose answer holds no turns (thread/read is newer than the v2 server, and
+    // thread/resume answered without turns at first) has nothing to compare.
+    const answer = JSON.parse(readFileSync(path, 'utf8'))
+    if (!Array.isArray(answer.result?.thread?.turns)) {
+      out.checks[check] = { result: 'none', why: `${reread} holds no turns${answer.error ? ` (${answer.error.message})` : ''}` }
+      continue
+    }
+    const again = readHistory(readFileSync(path), family.stream, { view: 'transcript' })
+    const asideAgain = lockstep(stream, again)
+    const comparedAgain = asideAgain ? { ...again, messages: asideAgain.history, setAside: asideAgain.notes, read: again.messages.length } : again
+    const { agree: same, report: said } = describeCheck({ file: name, ...stream }, { file: reread, ...comparedAgain })
+    if (same) settle(check, { result: 'pass', turns: again.messages.filter((m) => m.role === 'assistant').length, ...(asideAgain?.notes.length ? { setAside: asideAgain.notes } : {}) })
+    else {
+      const lines = said.split('\n')
+      const at = lines.findIndex((l) => l.startsWith('first difference'))
+      const pick = (messages) => JSON.parse(JSON.stringify(messages))
+      settle(check, { result: 'differ', difference: lines.slice(at, at + 4).map((l) => l.trim()).join(' | '), data: { streamed: pick(stream.messages), stored: pick(comparedAgain.messages) } })
+    }
   }
 
   const view = family.view(dir, id)

@@ -16,6 +16,12 @@ export const MATRIX = {
     ['0.149.1', 'item_completed settled'],
     ['0.171.0', 'the latest'],
   ],
+  // Codex as GUIs drive it (`codex app-server`, protocol v2).
+  'codex-app-server': [
+    ['0.58.0', 'the first whose v2 server sends items (0.57 has thread/start and turn/start, no item notifications)'],
+    ['0.147.0', 'a middle one: thread/read, no command items stored'],
+    ['0.171.0', 'the latest'],
+  ],
   claude: [
     ['2.0.0', 'the first 2.0'],
     ['2.1.1', 'an early 2.1'],

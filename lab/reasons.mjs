@@ -117,12 +117,30 @@ export const REASONS = {
   'codex-view-without-calls': {
     checks: ['view'],
     why: "Codex 0.138–0.147 do not persist command and sub-agent events in the rollout, so the app server's thread/read shows no calls; we show them from the rollout's function_call items. With our calls set aside, the two agree",
-    test: (ctx) => ctx.family === 'codex' && !itemsDiffer(ctx.ours.filter((i) => i.type !== 'call'), ctx.theirs.filter((i) => i.type !== 'call')) && ctx.theirs.every((i) => i.type !== 'call'),
+    test: (ctx) => ctx.family.startsWith('codex') && !itemsDiffer(ctx.ours.filter((i) => i.type !== 'call'), ctx.theirs.filter((i) => i.type !== 'call')) && ctx.theirs.every((i) => i.type !== 'call'),
+  },
+  'codex-reread-without-calls': {
+    checks: ['read', 'resume'],
+    why: "Codex 0.138–0.147 do not persist command and sub-agent events in the rollout, so thread/read and thread/resume rebuild the thread without the calls the app server streamed live. With those calls set aside, the two agree",
+    test: (ctx) => {
+      if (ctx.family !== 'codex-app-server' || !ctx.streamed) return false
+      const noCalls = (messages) => messages.map((m) => ({ ...m, chunks: m.chunks.filter((c) => c.type !== 'tool-batch') })).filter((m) => m.chunks.length)
+      return !ctx.stored.some((m) => m.chunks.some((c) => c.type === 'tool-batch')) && !messagesDiffer(noCalls(ctx.streamed), noCalls(ctx.stored))
+    },
+  },
+  'codex-app-server-without-command-items': {
+    checks: ['reload'],
+    why: "Codex 0.58's app server sends no commandExecution items (its commands are only in the v1 codex/event/exec_command_* notifications it sends beside the v2 ones), so the live fold shows no calls where the rollout has them. With the rollout's calls set aside, the two agree",
+    test: (ctx) => {
+      if (ctx.family !== 'codex-app-server' || !ctx.streamed) return false
+      const noCalls = (messages) => messages.map((m) => ({ ...m, chunks: m.chunks.filter((c) => c.type !== 'tool-batch') })).filter((m) => m.chunks.length)
+      return !ctx.streamed.some((m) => m.chunks.some((c) => c.type === 'tool-batch')) && !messagesDiffer(noCalls(ctx.streamed), noCalls(ctx.stored))
+    },
   },
   'codex-view-without-unknown-tool': {
     checks: ['view'],
     why: 'a call of a tool that does not exist gets a function_call and an "unsupported call" output in the rollout but no item event, so Codex shows nothing of it; we show the failed call',
-    test: (ctx) => ctx.family === 'codex' && !itemsDiffer(ctx.ours.filter((i) => !(i.type === 'call' && /^unsupported call: /.test(String(i.output)))), ctx.theirs),
+    test: (ctx) => ctx.family.startsWith('codex') && !itemsDiffer(ctx.ours.filter((i) => !(i.type === 'call' && /^unsupported call: /.test(String(i.output)))), ctx.theirs),
   },
   'claude-sdk-error-as-text': {
     checks: ['view'],

@@ -43,7 +43,10 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
   }
   const inst = install(tool.pkg, version, tool.bin)
   if (!inst.ok) return finish('install-failed', { error: inst.error.slice(0, 4000) })
-  const unsupported = scenario.acp && !tool.acp ? 'a scenario of ACP clients' : tool.unsupported?.(scenario, version, scenarioName)
+  const unsupported =
+    (scenario.acp && !tool.acp ? 'a scenario of ACP clients' : undefined) ??
+    (scenario.only && !scenario.only.includes(tool.name) ? `only for ${scenario.only.join(', ')}` : undefined) ??
+    tool.unsupported?.(scenario, version, scenarioName)
   if (unsupported) return finish('unsupported', { reason: unsupported })
 
   mkdirSync(join(CACHE, 'runs'), { recursive: true })
@@ -110,6 +113,8 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
       return { ...r, stdout, stderr }
     },
   }
+  /** Records a step the tool ran by itself (a protocol session rather than a command). */
+  ctx.record = (step) => record.steps.push(step)
   let snapshotted = false
   /** Copies the tool's session folders into the capture (before any step that may write more). */
   ctx.snapshot = () => {

@@ -223,6 +223,48 @@ export const SCENARIOS = {
     prompt: '[lab:model-error] Say something.',
     scripts: { 'model-error': [{ error: { status: 400, message: 'lab: this request is refused' } }] },
   },
+  'second-turn': {
+    about: 'a second prompt in the same thread after the first turn ends (app-server clients)',
+    only: ['codex-app-server'],
+    expect: { steps: { 'second-turn': 0, 'second-turn-2': 1 } },
+    prompt: '[lab:second-turn] Say one word.',
+    followUps: ['[lab:second-turn-2] Now run a command.'],
+    scripts: {
+      'second-turn': [{ text: 'One.' }],
+      'second-turn-2': [{ text: 'Running it.', calls: [{ tool: 'shell', cmd: 'echo second-turn-output' }] }, { text: 'It printed second-turn-output.' }],
+    },
+  },
+  approval: {
+    about: 'a command the agent must ask the client to approve (approval policy untrusted), approved',
+    only: ['codex-app-server'],
+    approval: true,
+    expect: { steps: { approval: 1 } },
+    prompt: '[lab:approval] Write a file with a command.',
+    scripts: {
+      approval: [{ text: 'Writing it.', calls: [{ tool: 'shell', cmd: 'echo approved > approved.txt; cat approved.txt' }] }, { text: 'The file says approved.' }],
+    },
+  },
+  streamed: {
+    about: 'a command whose output comes over time (output deltas before the command ends)',
+    only: ['codex-app-server'],
+    expect: { steps: { streamed: 1 } },
+    prompt: '[lab:streamed] Print three lines slowly.',
+    scripts: {
+      streamed: [
+        { text: 'Printing.', calls: [{ tool: 'shell', cmd: 'for i in 1 2 3; do echo line-$i; sleep 0.4; done' }] },
+        { text: 'Three lines came.' },
+      ],
+    },
+  },
+  'http-500': {
+    about: 'the model server answers HTTP 500: the turn fails',
+    only: ['codex-app-server'],
+    expect: { steps: { 'http-500': 0 } },
+    prompt: '[lab:http-500] This request fails.',
+    scripts: {
+      'http-500': [{ httpStatus: 500 }],
+    },
+  },
   long: {
     about: 'a 200 KB answer in 1 KB deltas and a command printing about 1 MB',
     expect: { steps: { long: 1 } },

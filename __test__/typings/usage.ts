@@ -413,6 +413,11 @@ const table: FormatInfo[] = formats()
 const codexHomes: FormatHome[] = table[0].homes
 const homeVariable: string | undefined = codexHomes[0]?.variable
 const compared: Lockstep | null = lockstep('codex-exec', folded.messages, read.messages)
+// Codex's app server: its traffic folded live, a thread/read answer read as a history.
+const appServer = new Conversation({ format: 'codex-app-server' })
+appServer.push({ method: 'turn/started', params: { threadId: 't', turn: { id: 'u' } } })
+const reread: HistoryRead = readHistory('{"id":2,"result":{"thread":{"id":"t","turns":[]}}}', { format: 'codex-app-server' })
+const againstReread: Lockstep | null = lockstep('codex-app-server', appServer.messages, reread.messages)
 const setAside: string[] = compared ? compared.notes : []
 // @ts-expect-error lockstep takes a format of the table
 lockstep('codex-cli', [], [])

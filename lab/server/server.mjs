@@ -69,11 +69,17 @@ export async function startServer({ scenario, log, onStall }) {
       const choice = chooseTurn(parsed, scenario)
       const ids = { n: ++n, onStall }
       record({ ...entry, n: ids.n, rule: choice.rule, script: choice.script, step: choice.step, tools: parsed.tools.map((t) => t.name), body })
-      if (choice.turn.error) {
+      if (choice.turn?.error) {
         // A refused request, in a shape both the OpenAI and the Anthropic clients read.
         const { status, message } = choice.turn.error
         res.writeHead(status, { 'content-type': 'application/json' })
         res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message, code: null } }))
+        return
+      }
+      if (choice.turn?.httpStatus) {
+        // A model server that fails: the status and an error body, no stream.
+        res.writeHead(choice.turn.httpStatus, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ error: { message: `lab: HTTP ${choice.turn.httpStatus}`, type: 'server_error' } }))
         return
       }
       const answered = await route.answer(res, parsed, choice.turn, ids)

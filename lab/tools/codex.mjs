@@ -11,7 +11,8 @@ const config = (url, scenario) =>
   [
     'model = "lab-model"',
     'model_provider = "lab"',
-    'approval_policy = "never"',
+    // An approval scenario has the agent ask its client (the app server's) before a command.
+    `approval_policy = "${scenario.approval ? 'untrusted' : 'never'}"`,
     'sandbox_mode = "danger-full-access"',
     'model_reasoning_summary = "detailed"',
     'show_raw_agent_reasoning = true',
@@ -32,6 +33,15 @@ const config = (url, scenario) =>
     '',
   ].join('\n')
 
+/** Points Codex at the lab: CODEX_HOME with its config.toml, in the run's environment. */
+export function codexConfig(ctx) {
+  const codexHome = join(ctx.home, '.codex')
+  mkdirSync(codexHome, { recursive: true })
+  writeFileSync(join(codexHome, 'config.toml'), config(ctx.server.url, ctx.scenario))
+  ctx.env = { ...ctx.env, CODEX_HOME: codexHome, LAB_API_KEY: 'lab-key', RUST_LOG: 'warn' }
+  return codexHome
+}
+
 export default {
   name: 'codex',
   pkg: '@openai/codex',
@@ -41,10 +51,7 @@ export default {
     ['archived_sessions', join(ctx.home, '.codex', 'archived_sessions')],
   ],
   async run(ctx) {
-    const codexHome = join(ctx.home, '.codex')
-    mkdirSync(codexHome, { recursive: true })
-    writeFileSync(join(codexHome, 'config.toml'), config(ctx.server.url, ctx.scenario))
-    ctx.env = { ...ctx.env, CODEX_HOME: codexHome, LAB_API_KEY: 'lab-key', RUST_LOG: 'warn' }
+    const codexHome = codexConfig(ctx)
     const help = spawnSync(ctx.bin, ['exec', '--help'], { env: ctx.env, encoding: 'utf8' })
     const helpText = `${help.stdout}${help.stderr}`
     if (!/--json/.test(helpText)) return runTypeScriptCli(ctx)

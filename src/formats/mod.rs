@@ -34,6 +34,7 @@ pub static FORMATS: &[Format] = &[
     qwen::QWEN,
     codex::CODEX,
     codex::CODEX_EXEC,
+    codex::CODEX_APP_SERVER,
     chatviewer::CHATVIEWER,
     pi::PI_EVENTS,
     pi::PI,
@@ -58,6 +59,7 @@ impl HistoryFormat {
     pub const Copilot: HistoryFormat = HistoryFormat(&copilot::COPILOT);
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
     pub const Codex: HistoryFormat = HistoryFormat(&codex::CODEX);
+    pub const CodexAppServer: HistoryFormat = HistoryFormat(&codex::CODEX_APP_SERVER);
     pub const AgUi: HistoryFormat = HistoryFormat(&ag_ui::AG_UI);
 }
 

@@ -14,6 +14,7 @@ pub mod line_tree;
 pub mod lines;
 pub mod model_json;
 pub mod resume;
+pub mod rpc;
 pub mod sniff;
 pub mod source;
 pub mod steps;

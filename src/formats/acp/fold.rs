@@ -36,6 +36,7 @@ use crate::bytes::wtf8::Wtf8;
 use crate::formats::acp::rpc::{self as acp_rpc, Captured};
 use crate::formats::acp::updates::{self as acp, Role, SessionUpdate};
 use crate::reading::model_json::{FormatEvent, FormatMessage};
+use crate::reading::rpc::{Ledger, Request, Side};
 use crate::reading::source::{Invalid, Reader};
 use crate::reading::stored::{Sink, StoredMessages};
 use crate::reading::value_source::{Node, TreeSource};
@@ -130,8 +131,12 @@ pub struct AcpRules {
     pub late: usize,
     /// Lines that are neither a notification nor JSON-RPC traffic.
     pub strangers: usize,
-    /// The ids (as JSON text) of the `session/prompt` requests not answered yet.
-    prompts: HashSet<String>,
+    /// The requests not answered yet, of both sides (see [`crate::reading::rpc`]).
+    ledger: Ledger,
+    /// Requests and notifications of methods that are not ACP's (another protocol's
+    /// traffic), and the method of the last.
+    pub foreign: usize,
+    pub foreign_method: Wtf8,
 }
 
 /// The fold of a recording: the rules, and the messages they build.
@@ -143,6 +148,14 @@ pub struct AcpFold {
     pub unknown: usize,
     /// Lines that are neither a notification nor JSON-RPC traffic.
     pub strangers: usize,
+    /// JSON-RPC requests and notifications of another protocol, and the last one's method.
+    pub foreign: usize,
+    pub foreign_method: Wtf8,
+}
+
+/// Why a line was skipped: a JSON-RPC method that is not ACP's.
+pub fn foreign_reason(method: &Wtf8) -> String {
+    format!("JSON-RPC method \"{}\" is not ACP's", method.to_string_lossy())
 }
 
 /// The notification a line holds: `{ sessionId, update }`, a bare update, or a JSON-RPC
@@ -166,6 +179,8 @@ impl AcpFold {
         self.rules.push(item, line, &mut self.stored)?;
         self.unknown = self.rules.unknown;
         self.strangers = self.rules.strangers;
+        self.foreign = self.rules.foreign;
+        self.foreign_method.clone_from(&self.rules.foreign_method);
         Ok(())
     }
 }
@@ -192,9 +207,18 @@ impl AcpRules {
             return self.push_update(item, line, out);
         }
         match acp_rpc::read(item) {
-            Some(Captured::Update(notification)) => self.push_update(&notification, line, out),
+            Some(Captured::Update(notification)) => {
+                self.ledger.seen(Side::Server);
+                self.push_update(&notification, line, out)
+            }
             Some(Captured::Prompt { id, blocks }) => {
-                self.prompts.extend(id);
+                match id {
+                    Some(id) => {
+                        self.ledger
+                            .request(id, Wtf8::from("session/prompt"), Side::Client, Json::Null)
+                    }
+                    None => self.ledger.seen(Side::Client),
+                }
                 let name = self.name(None, line);
                 out.start(MessageRole::User, name);
                 self.calls.clear();
@@ -222,7 +246,7 @@ impl AcpRules {
                 Ok(())
             }
             Some(Captured::Stopped { id, reason }) => {
-                self.end_turn(id.as_deref());
+                self.end_turn(id.as_deref(), true);
                 let kind = match reason.as_bytes() {
                     b"end_turn" => return Ok(()),
                     b"cancelled" => SystemChunkKind::Cancelled,
@@ -235,7 +259,7 @@ impl AcpRules {
             Some(Captured::Failed { id, message }) => {
                 // Only a prompt's failure is the conversation's: a failed `fs/…` or
                 // `terminal/…` request shows in its tool call.
-                if id.as_deref().is_some_and(|id| self.end_turn(Some(id))) {
+                if self.end_turn(id.as_deref(), false) {
                     self.agent_message(line, out);
                     out.event(FormatEvent::Error {
                         error: message,
@@ -244,14 +268,37 @@ impl AcpRules {
                 }
                 Ok(())
             }
-            Some(Captured::Permission(call)) => {
-                // The call asked about, as a client applies it: one more update of it.
+            Some(Captured::Permission { id, call }) => {
+                // The agent's request (a response to it may come), and the call it asks
+                // about, as a client applies it: one more update of it.
+                match id {
+                    Some(id) => self.ledger.request(
+                        id,
+                        Wtf8::from("session/request_permission"),
+                        Side::Server,
+                        Json::Null,
+                    ),
+                    None => self.ledger.seen(Side::Server),
+                }
+                let Some(call) = call else {
+                    return Ok(());
+                };
                 let mut update = call.into_owned();
                 if let Json::Object(fields) = &mut update {
                     fields.retain(|(key, _)| key.as_bytes() != b"sessionUpdate");
                     fields.push((Wtf8::from("sessionUpdate"), Json::string("tool_call_update")));
                 }
                 self.push_update(&update, line, out)
+            }
+            Some(Captured::Request { id, method }) => {
+                let side = acp_rpc::sender(method.as_bytes());
+                self.ledger.request(id, method, side, Json::Null);
+                Ok(())
+            }
+            Some(Captured::Foreign(method)) => {
+                self.foreign += 1;
+                self.foreign_method = method;
+                Ok(())
             }
             Some(Captured::Traffic) => Ok(()),
             None => {
@@ -261,10 +308,17 @@ impl AcpRules {
         }
     }
 
-    /// A prompt turn ended: whether it was one this capture holds the request of.
-    fn end_turn(&mut self, id: Option<&str>) -> bool {
-        match id {
-            Some(id) => self.prompts.remove(id),
+    /// A response came: whether it answers a `session/prompt` this capture holds the
+    /// request of (matched by the side that could have sent it, not by id alone: the
+    /// agent numbers its own requests). `stopped`: its result names why a prompt turn
+    /// stopped, which only a prompt's does.
+    fn end_turn(&mut self, id: Option<&str>, stopped: bool) -> bool {
+        let Some(id) = id else {
+            return false;
+        };
+        let prompt = |r: &Request| r.method == *"session/prompt";
+        match self.ledger.answer(id, |r| !stopped || prompt(r)) {
+            Some(request) => prompt(&request),
             None => false,
         }
     }
@@ -569,8 +623,6 @@ impl AcpRules {
     /// (a `content` sent before the update that completes the call shows nowhere yet),
     /// and the prompts not answered yet.
     pub fn save(&self) -> Json {
-        let mut prompts: Vec<&String> = self.prompts.iter().collect();
-        prompts.sort();
         Json::object([
             (
                 "openMessageId",
@@ -591,10 +643,7 @@ impl AcpRules {
                         .collect(),
                 ),
             ),
-            (
-                "prompts",
-                Json::Array(prompts.into_iter().map(|p| Json::string(p.as_str())).collect()),
-            ),
+            ("rpc", self.ledger.save()),
         ])
     }
 
@@ -617,17 +666,9 @@ impl AcpRules {
             .iter()
             .map(|(id, call)| (id.clone(), CallState::restore(call)))
             .collect();
-        self.prompts = match state.get("prompts") {
-            None | Some(Json::Null) => HashSet::new(),
-            Some(Json::Array(ids)) => ids
-                .iter()
-                .map(|id| {
-                    id.as_str()
-                        .map(|id| id.to_string_lossy().into_owned())
-                        .ok_or_else(|| ".prompts must hold strings".to_string())
-                })
-                .collect::<Result<_, _>>()?,
-            Some(_) => return Err(".prompts must be an array".into()),
+        self.ledger = match state.get("rpc") {
+            None | Some(Json::Null) => Ledger::default(),
+            Some(rpc) => Ledger::restore(rpc).map_err(|e| format!(".rpc{e}"))?,
         };
         Ok(())
     }
@@ -653,10 +694,13 @@ impl crate::reading::fold::LiveFold for AcpLive {
         out: &mut crate::reading::fold::Folded,
         skips: &mut crate::reading::check::Skips,
     ) -> crate::reading::check::FormatResult<()> {
-        let (unknown, strangers) = (self.rules.unknown, self.rules.strangers);
+        let (unknown, strangers, foreign) = (self.rules.unknown, self.rules.strangers, self.rules.foreign);
         self.rules
             .push(&value, line, out)
             .map_err(|e| crate::reading::check::FormatError::new("", e.to_string()))?;
+        if self.rules.foreign > foreign {
+            skips.skip(line, foreign_reason(&self.rules.foreign_method))?;
+        }
         if self.rules.unknown > unknown {
             skips.skip(line, UNKNOWN_UPDATE)?;
         }

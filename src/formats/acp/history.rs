@@ -3,7 +3,7 @@
 use std::io::{Read, SeekFrom};
 
 use crate::bytes::value::{self, Json};
-use crate::formats::acp::fold::{AcpFold, NO_ACP_MESSAGE, UNKNOWN_UPDATE};
+use crate::formats::acp::fold::{foreign_reason, AcpFold, NO_ACP_MESSAGE, UNKNOWN_UPDATE};
 use crate::reading::check::Skips;
 use crate::reading::format::{Input, ReadOptions};
 use crate::reading::history::{HistoryError, Message};
@@ -61,13 +61,18 @@ fn read_acp_records(
     let mut skips = Skips::new(strict);
     let mut emit = |message| emit(Message::Format(message));
     for (index, record) in records.iter().enumerate() {
-        let (unknown, strangers) = (fold.unknown, fold.strangers);
+        let (unknown, strangers, foreign) = (fold.unknown, fold.strangers, fold.foreign);
         let at = |e: String| HistoryError {
             line: None,
             offset: None,
             message: format!("messages[{index}]: {e}"),
         };
         fold.push(record, index + 1).map_err(|e| at(e.to_string()))?;
+        if fold.foreign > foreign {
+            skips
+                .skip(index + 1, foreign_reason(&fold.foreign_method))
+                .map_err(|e| at(e.to_string()))?;
+        }
         if fold.unknown > unknown {
             skips
                 .skip(index + 1, UNKNOWN_UPDATE)
@@ -94,9 +99,14 @@ fn read_acp(
     let mut fold = AcpFold::new();
     let mut skips = Skips::new(strict);
     while let Some((item, number)) = lines.next_parsed(value::parse_str, parse_error)? {
-        let (unknown, strangers) = (fold.unknown, fold.strangers);
+        let (unknown, strangers, foreign) = (fold.unknown, fold.strangers, fold.foreign);
         fold.push(&item, number)
             .map_err(|e| HistoryError::at_line(number, e))?;
+        if fold.foreign > foreign {
+            skips
+                .skip(number, foreign_reason(&fold.foreign_method))
+                .map_err(format_error)?;
+        }
         if fold.unknown > unknown {
             skips.skip(number, UNKNOWN_UPDATE).map_err(format_error)?;
         }

@@ -36,12 +36,20 @@ pub enum Captured<'a> {
         id: Option<String>,
         blocks: Cow<'a, [Json]>,
     },
-    /// A `session/request_permission` request's `toolCall`: an update of the call it asks about.
-    Permission(Cow<'a, Json>),
+    /// A `session/request_permission` request: its id, and its `toolCall`, an update of
+    /// the call it asks about.
+    Permission {
+        id: Option<String>,
+        call: Option<Cow<'a, Json>>,
+    },
     /// A response naming why a prompt turn stopped (`stopReason`).
     Stopped { id: Option<String>, reason: Wtf8 },
     /// An error response: its id and message.
     Failed { id: Option<String>, message: Wtf8 },
+    /// Another request of ACP's: its id and method (a response to it may come).
+    Request { id: String, method: Wtf8 },
+    /// A request or notification whose method is not ACP's: its method.
+    Foreign(Wtf8),
     /// Any other JSON-RPC message.
     Traffic,
 }
@@ -83,11 +91,20 @@ fn method(message: &Json) -> Option<&[u8]> {
     }
 }
 
-fn id_text(message: &Json) -> Option<String> {
-    message
-        .get("id")
-        .filter(|id| !matches!(id, Json::Undefined | Json::Null))
-        .map(|id| String::from_utf8_lossy(&id.to_json()).into_owned())
+use crate::reading::rpc::{id_text, Side};
+
+/// The side that sends an ACP method: the agent sends `session/update`,
+/// `session/request_permission`, `fs/…` and `terminal/…`; the client the rest.
+pub fn sender(method: &[u8]) -> Side {
+    if method == b"session/update"
+        || method == b"session/request_permission"
+        || method.starts_with(b"fs/")
+        || method.starts_with(b"terminal/")
+    {
+        Side::Server
+    } else {
+        Side::Client
+    }
 }
 
 fn owned_field<'a>(message: Cow<'a, Json>, key: &str) -> Option<Cow<'a, Json>> {
@@ -124,13 +141,27 @@ pub fn read(line: &Json) -> Option<Captured<'_>> {
                 });
             Some(blocks.map_or(Captured::Traffic, |blocks| Captured::Prompt { id, blocks }))
         }
-        Some(b"session/request_permission") => Some(
-            owned_field(message, "params")
+        Some(b"session/request_permission") => {
+            let id = id_text(&message);
+            let call = owned_field(message, "params")
                 .and_then(|params| owned_field(params, "toolCall"))
-                .filter(|call| matches!(**call, Json::Object(_)))
-                .map_or(Captured::Traffic, Captured::Permission),
-        ),
-        Some(_) => Some(Captured::Traffic),
+                .filter(|call| matches!(**call, Json::Object(_)));
+            Some(Captured::Permission { id, call })
+        }
+        Some(_) if !is_acp(&message) => Some(Captured::Foreign(
+            message
+                .get("method")
+                .and_then(Json::as_str)
+                .cloned()
+                .unwrap_or_default(),
+        )),
+        Some(method) => Some(match id_text(&message) {
+            Some(id) => Captured::Request {
+                id,
+                method: Wtf8::from_wtf8_unchecked(method.to_vec()),
+            },
+            None => Captured::Traffic,
+        }),
         None => {
             let id = id_text(&message);
             if let Some(Json::String(reason)) = message.get("result").and_then(|r| r.get("stopReason")) {

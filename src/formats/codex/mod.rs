@@ -1,14 +1,17 @@
 //! OpenAI Codex CLI (`@openai/codex`): the rollout files it keeps of every session
 //! (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`, `archived_sessions/`, `CODEX_HOME`
 //! defaulting to `~/.codex`), read as Codex shows a resumed thread ([`rollout`]), and the
-//! events `codex exec --json` writes as it runs ([`exec`]), folded live into the same
-//! messages. Two rows of the table: `codex` and `codex-exec`.
+//! events `codex exec --json` writes as it runs ([`exec`]), and the JSON-RPC traffic of
+//! `codex app-server` that GUIs drive Codex through, with its re-reads of a thread
+//! ([`app_server`]), folded live into the same messages. Three rows of the table: `codex`,
+//! `codex-exec` and `codex-app-server`.
 //!
 //! Versions read: the TypeScript CLI (0.1.2504172351, its single-JSON `rollout-*.json`),
 //! the Rust CLI from 0.20 (bare lines) through the envelope (0.34 on), `world_state`
 //! (0.144), `item_completed` and `ordinal` (0.148), to 0.171; `exec --json` from its
 //! `{id, msg}` events (0.20–0.39) to its `ThreadEvent`s (0.40 on).
 
+pub mod app_server;
 pub mod exec;
 pub mod items;
 pub mod lockstep;
@@ -96,5 +99,20 @@ pub const CODEX_EXEC: Format = Format {
     detect: detect_exec,
     stream: Some((|_| Box::new(exec::ExecStream::default()), "turn")),
     lockstep: Some(lockstep::lockstep),
+    ..Format::NONE
+};
+
+/// `codex app-server` traffic, and its `thread/read` / `thread/resume` answers.
+pub const CODEX_APP_SERVER: Format = Format {
+    name: "codex-app-server",
+    summary: "OpenAI Codex `codex app-server` JSON-RPC traffic as a client logs it (or the server's output alone), and its thread/read or thread/resume answers, NDJSON",
+    detect: |sniff, at| sniff.line(at).is_some_and(app_server::is_app_server_line),
+    near: |line| {
+        (matches!(line.get("method"), Some(Json::String(_))) && line.get("jsonrpc").is_none())
+            .then_some("JSON-RPC lines without a jsonrpc field, none of a method of Codex's app server")
+    },
+    history: Some(History::Recorded),
+    stream: Some((|_| Box::new(app_server::AppServerFold::default()), "turn")),
+    lockstep: Some(app_server::lockstep),
     ..Format::NONE
 };

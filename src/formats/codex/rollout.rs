@@ -289,8 +289,8 @@ fn event_user_chunks(payload: &Json) -> Vec<FormatChunk> {
     chunks
 }
 
-/// A `UserMessage` item's input.
-fn item_user_chunks(item: &Json) -> Vec<FormatChunk> {
+/// A `UserMessage` item's input (the rollout's, or the app server's `userMessage`).
+pub fn item_user_chunks(item: &Json) -> Vec<FormatChunk> {
     let mut chunks = Vec::new();
     let mut text = Wtf8::new();
     if let Some(Json::Array(parts)) = item.get("content") {
@@ -309,7 +309,7 @@ fn item_user_chunks(item: &Json) -> Vec<FormatChunk> {
                         chunks.push(image(url.clone(), None));
                     }
                 }
-                Some(b"local_image" | b"LocalImage") => {
+                Some(b"local_image" | b"LocalImage" | b"localImage") => {
                     if let Some(path) = str_of(part, "path") {
                         chunks.push(image_file(path.clone()));
                     }

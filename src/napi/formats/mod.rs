@@ -32,6 +32,8 @@ pub enum FormatName {
     Codex,
     /// `codex exec --json` output.
     CodexExec,
+    /// `codex app-server` JSON-RPC traffic, or its `thread/read` / `thread/resume` answers.
+    CodexAppServer,
     /// A ChatViewer transcript, JSONL or a JSON array.
     Chatviewer,
     /// pi's agent events (`pi --mode json` / `--mode rpc` output).
@@ -76,6 +78,10 @@ pub enum HistoryFormatName {
     Qwen,
     /// An OpenAI Codex CLI rollout, of any generation: the thread as Codex shows it resumed.
     Codex,
+    /// `codex app-server` traffic, or a `thread/read` / `thread/resume` answer: the thread
+    /// as the app server shows it.
+    #[napi(value = "codex-app-server")]
+    CodexAppServer,
     /// An AI SDK UI message stream: one assistant message per `start` chunk.
     #[napi(value = "ai-sdk")]
     AiSdk,
