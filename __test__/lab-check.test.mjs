@@ -1,5 +1,5 @@
 // A small fixed part of the agent lab, offline: the committed captures (reduced: the tools'
-// own texts replaced) of Claude Code, Copilot CLI and Codex go through the lab's check —
+// own texts replaced) of Claude Code, Copilot CLI, Qwen Code and Codex go through the lab's check —
 // the live fold == the reload of the session file the run wrote == what the tool showed of
 // it — and each must pass, or differ only where a reason of lab/reasons.mjs says the tool
 // itself does. A capture changed by one word must fail it.
@@ -56,6 +56,9 @@ const EXPECTED = {
   'codex-acp/0.9.5/plan': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout', 'acp-plan-for-todo-call'] },
   // 0.4.4 offers no session/load: only its rollout to compare with.
   'codex-acp/0.4.4/tool': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout'] },
+  // Qwen Code's stream gives a result as the text it shows, its recording what the model was sent.
+  'qwen/0.24.4/tool': { verdict: 'explained', reasons: ['qwen-stream-results'] },
+  'qwen/0.24.4/parallel': { verdict: 'explained', reasons: ['qwen-stream-results'] },
 }
 
 const reasonsOf = (r) => [...new Set(r.streams.flatMap((s) => Object.values(s.checks).flatMap((c) => (c.reason ? [c.reason] : []))))]
@@ -64,9 +67,9 @@ describe('lab check over the committed captures', () => {
   test('there is a capture of each tool, with its streams, session files and view', () => {
     // lab/<tool>/<version>/<scenario>, and Codex's own layout codex/<version>-<scenario>
     const tools = new Set(all.map((dir) => relative(fixtures, dir).split('/')).map(([top, tool]) => (top === 'lab' ? tool : top)))
-    for (const tool of ['claude', 'copilot', 'codex']) assert.ok(tools.has(tool), `${tool} in ${[...tools]}`)
+    for (const tool of ['claude', 'copilot', 'codex', 'qwen']) assert.ok(tools.has(tool), `${tool} in ${[...tools]}`)
     for (const scenario of ['text', 'tool', 'thinking', 'parallel']) {
-      for (const tool of ['claude/2.1.332', 'copilot/1.0.102']) assert.ok(existsSync(join(fixtures, 'lab', tool, scenario, 'run.json')), `${tool} ${scenario}`)
+      for (const tool of ['claude/2.1.332', 'copilot/1.0.102', 'qwen/0.24.4']) assert.ok(existsSync(join(fixtures, 'lab', tool, scenario, 'run.json')), `${tool} ${scenario}`)
     }
   })
 

@@ -9,33 +9,12 @@ const interrupted = (ctx) => ctx.run?.stalls > 0 || ctx.run?.steps?.some((s) => 
 const last = (list) => list[list.length - 1]
 const textOnly = (m) => m && m.chunks.every((c) => c.type === 'text')
 
-/** Consecutive assistant messages as one (a stream that names every content block anew). */
-function joinBlocks(messages) {
-  const out = []
-  for (const m of messages) {
-    const prev = last(out)
-    if (prev && prev.role === 'assistant' && m.role === 'assistant') prev.chunks = [...prev.chunks, ...m.chunks]
-    else out.push({ role: m.role, chunks: [...m.chunks] })
-  }
-  // Calls of one response split over blocks come together as one batch.
-  for (const m of out) {
-    const merged = []
-    for (const c of m.chunks) {
-      const prev = last(merged)
-      if (prev?.type === 'tool-batch' && c.type === 'tool-batch') merged[merged.length - 1] = { ...prev, calls: [...prev.calls, ...c.calls] }
-      else merged.push(c)
-    }
-    m.chunks = merged
-  }
-  return out
-}
-
 const withoutResults = (messages) =>
   messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { type: c.type, calls: c.calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) } : c)) }))
 const trimmed = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'text' ? { ...c, text: c.text.trimEnd() } : c)) }))
 
 /** Qwen Code's stream and its recording, with what each writes its own way set aside. */
-const qwenAgree = (streamed, stored) => !messagesDiffer(trimmed(withoutResults(joinBlocks(streamed))), trimmed(withoutResults(joinBlocks(stored))))
+const qwenAgree = (streamed, stored) => !messagesDiffer(trimmed(withoutResults(streamed)), trimmed(withoutResults(stored)))
 
 // ACP: what session/load and the agents' own files hold against the live traffic.
 const acp = (ctx) => ctx.family === 'acp'
@@ -100,14 +79,14 @@ export const REASONS = {
     why: 'the run was interrupted before the tool wrote its session file (pi writes a message when it ends; Claude Code 2.0.0 wrote nothing on SIGINT; the TypeScript Codex writes its rollout from its terminal UI)',
     test: (ctx) => ctx.noSession === true && interrupted(ctx),
   },
-  'qwen-stream-blocks': {
+  'qwen-stream-results': {
     checks: ['reload'],
-    why: "Qwen Code's stream-json gives every content block of a response its own message id (Claude Code's share one), so the stream folds into a message per block; its chat recording keeps a tool's result as Qwen's display object ({output} / {error}) where the stream has the text the model was sent, and (0.15.10) the answer's text without its trailing whitespace. With blocks joined, results set aside and text ends trimmed, the two agree",
+    why: "Qwen Code's stream-json gives a tool's result as the text it shows (a shell command's output from its resultDisplay, an error's message), where its chat recording keeps what the model was sent ({output} / {error}); and (0.15.10) the answer's text without its trailing whitespace. With results set aside and text ends trimmed, the two agree",
     test: (ctx) => ctx.family === 'qwen' && qwenAgree(ctx.streamed, ctx.stored),
   },
   'qwen-api-error-not-recorded': {
     checks: ['reload'],
-    why: 'Qwen Code streams a model error as the assistant\'s text ("[API Error: …]", 0.24.4 refusing to go on after compaction) and does not record it in the chat file; the rest agrees as qwen-stream-blocks says',
+    why: 'Qwen Code streams a model error as the assistant\'s text ("[API Error: …]", 0.24.4 refusing to go on after compaction) and does not record it in the chat file; the rest agrees as qwen-stream-results says',
     test: (ctx) => {
       if (ctx.family !== 'qwen') return false
       const end = last(ctx.streamed)

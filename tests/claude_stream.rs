@@ -8,8 +8,8 @@ use agent_chunks::formats::{detect, find};
 use agent_chunks::history::HistoryFormat;
 use agent_chunks::live::fold_stream;
 use agent_chunks::reading::format::{ReadOptions, View};
-use agent_chunks::reading::model_json::FormatMessage;
-use agent_chunks::MessageRole;
+use agent_chunks::reading::model_json::{chunk_json, FormatMessage};
+use agent_chunks::{Chunk, MessageRole};
 use common::{assistants, fold, lines, read_history};
 
 const PLAIN: &[u8] = include_bytes!("../examples/claude-code-stream.ndjson");
@@ -194,4 +194,78 @@ fn a_compacted_stream_is_the_transcript_s_whole_branch() {
     let folded = fold("claude-stream", &stream).messages;
     assert_eq!(folded, transcript(&history, View::Transcript)[1..]);
     assert_eq!(folded[1..], transcript(&history, View::Resumed)[..]);
+}
+
+/// Qwen Code's stream-json names every content block's line (and, with partial messages,
+/// its `message_start`) anew, where Claude Code's lines of one response share an id: its
+/// init line says it is Qwen's, and a response is then the `assistant` lines between two
+/// lines of another kind: one message per response, as its chat recording of the same run
+/// has them (the calls with their results, as the recording names them).
+#[test]
+fn qwen_codes_stream_is_a_message_per_response_as_its_recording() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/__test__/fixtures/lab/qwen/0.24.4");
+    for scenario in ["text", "tool", "thinking", "parallel"] {
+        let capture = std::path::Path::new(dir).join(scenario);
+        // Each stream and the recording of its own run (named by its session id).
+        let recording_of = |stream: &[u8]| {
+            let session = String::from_utf8_lossy(stream)
+                .split("\"session_id\":\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap()
+                .to_string();
+            let chats = std::fs::read_dir(capture.join("files/qwen/projects"))
+                .unwrap()
+                .next()
+                .unwrap()
+                .unwrap()
+                .path()
+                .join("chats");
+            let recording = std::fs::read(chats.join(format!("{session}.jsonl"))).unwrap();
+            read_history(&recording, HistoryFormat::Qwen, &ReadOptions::default())
+                .unwrap()
+                .0
+        };
+        // What the two both carry: the chunks (the stream names a message by its first
+        // block, the recording by its record), a call's name and arguments (its result is
+        // the text Qwen shows in the stream, what the model was sent in the recording).
+        let shown = |messages: &[&FormatMessage]| -> Vec<String> {
+            messages
+                .iter()
+                .map(|m| {
+                    let mut m = (*m).clone();
+                    for chunk in &mut m.chunks {
+                        if let Chunk::ToolBatch { calls } = chunk {
+                            for call in calls {
+                                call.result = None;
+                            }
+                        }
+                    }
+                    let chunks: Vec<_> = m.chunks.iter().map(chunk_json).collect();
+                    String::from_utf8(agent_chunks::bytes::value::Json::Array(chunks).to_json()).unwrap()
+                })
+                .collect()
+        };
+        let stream = std::fs::read(capture.join("stream.jsonl")).unwrap();
+        let plain = fold("claude-stream", &stream);
+        assert_eq!(
+            shown(&assistants(&plain.messages)),
+            shown(&assistants(&recording_of(&stream))),
+            "{scenario}"
+        );
+        let stream = std::fs::read(capture.join("stream.partial.jsonl")).unwrap();
+        let partial = fold("claude-stream", &stream);
+        assert_eq!(
+            shown(&assistants(&partial.messages)),
+            shown(&assistants(&recording_of(&stream))),
+            "{scenario} partial"
+        );
+        // A result lands on its call.
+        if scenario == "tool" {
+            let Chunk::ToolBatch { calls } = &assistants(&plain.messages)[0].chunks[2] else {
+                panic!("a tool batch")
+            };
+            assert!(calls[0].result.is_some());
+        }
+    }
 }

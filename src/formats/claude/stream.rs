@@ -8,8 +8,11 @@
 //!
 //! - `assistant` lines carry one content block each (older writers, Amp: several), the
 //!   lines of one API response sharing `message.id`: one message per response, named by
-//!   it. An `assistant` line with an `error` is an API error Claude Code recorded as a
-//!   message (the transcript's `isApiErrorMessage`): its text is an error.
+//!   it. Qwen Code names each block's line anew: when its `init` line says the stream is
+//!   Qwen's, a response is the `assistant` lines until a `user` line, named by its first,
+//!   as its chat recording has one record per response. An `assistant` line with an
+//!   `error` is an API error Claude Code recorded as a message (the transcript's
+//!   `isApiErrorMessage`): its text is an error.
 //! - `user` lines: `tool_result` blocks land on their call (`is_error` as given); text
 //!   and images are a user message, named by the line's `uuid`. The text after a
 //!   `compact_boundary` is the summary the compaction left: a `system` message with a
@@ -155,6 +158,13 @@ pub struct ClaudeStream {
     /// The response whose stream events are arriving (`message_start`'s `message.id`).
     streaming: Option<Wtf8>,
     partial: Option<Partial>,
+    /// The stream is Qwen Code's (its `init` line names `qwen_code_version`): it names
+    /// each content block's line (and its `message_start`) anew, so a response is the
+    /// `assistant` lines between two lines of another kind, not those sharing an id.
+    blocks_apart: bool,
+    /// In such a stream, a line came since the last `assistant` line that ends the
+    /// response it was in (a `user` line: the results of its calls).
+    response_over: bool,
 }
 
 fn tag(value: &Json, key: &str) -> Option<Vec<u8>> {
@@ -285,9 +295,12 @@ impl ClaudeStream {
     /// Keeps the open message when it is the response `id`, else begins one.
     fn response(&mut self, out: &mut Folded, id: Option<&Wtf8>) {
         let continues = match (id, open_response(out)) {
+            // Qwen Code: every block of one response is a line of its own, named anew.
+            (_, Some(_)) if self.blocks_apart && !self.response_over => true,
             (Some(id), Some(open)) => id.as_bytes() == open.as_bytes(),
             _ => false,
         };
+        self.response_over = false;
         if !continues {
             self.partial = None;
             out.begin(
@@ -342,6 +355,7 @@ impl ClaudeStream {
         let uuid = str_of(line, "uuid").map(|u| u.to_string_lossy().into_owned());
         // A user line ends the response a streamed block was in.
         self.partial = None;
+        self.response_over = true;
         let results = blocks(content)
             .iter()
             .any(|b| str_of(b, "type").is_some_and(|t| *t == "tool_result"));
@@ -558,6 +572,9 @@ impl LiveFold for ClaudeStream {
                         if subtype == b"compact_boundary" {
                             self.summary_next = true;
                         }
+                        if subtype == b"init" && value.get("qwen_code_version").is_some() {
+                            self.blocks_apart = true;
+                        }
                         skips.pass(&format!("system/{}", String::from_utf8_lossy(subtype)));
                         Ok(())
                     }
@@ -592,6 +609,8 @@ impl LiveFold for ClaudeStream {
             ("summaryNext", Json::Bool(self.summary_next)),
             ("streaming", optional(self.streaming.as_ref())),
             ("partial", partial),
+            ("blocksApart", Json::Bool(self.blocks_apart)),
+            ("responseOver", Json::Bool(self.response_over)),
         ])
     }
 
@@ -600,6 +619,9 @@ impl LiveFold for ClaudeStream {
         object(state)?;
         self.summary_next = flag(state, "summaryNext")?;
         self.streaming = optional_text(state, "streaming")?;
+        // Absent (false) from a state saved before they were kept: Claude Code's stream.
+        self.blocks_apart = flag(state, "blocksApart")?;
+        self.response_over = flag(state, "responseOver")?;
         self.partial = match state.get("partial") {
             None | Some(Json::Null | Json::Undefined) => None,
             Some(p @ Json::Object(_)) => {
