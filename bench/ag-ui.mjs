@@ -246,8 +246,8 @@ export async function runAgUiCases({ native, settings, printTable, ratio, quick,
       const results = await inTurn(sides, { runs, minNs })
       printTable(
         `AG-UI: a conversation of ${count} messages, ${events.length.toLocaleString('en-US')} events (${bytes.length.toLocaleString('en-US')} bytes of SSE) → the final messages`,
-        ['reducer', 'CPU ns/event', 'ratio to first row'],
-        Object.entries(results).map(([name, { ns, ratio: r }]) => [name, (ns / events.length).toFixed(0), ratio(r)]),
+        ['reducer', 'CPU ns/event', 'ratio to first row', 'first row / this'],
+        Object.entries(results).map(([name, { ns, ratio: r }]) => [name, (ns / events.length).toFixed(0), ratio(r), `${(1 / r).toFixed(r < 0.1 ? 0 : 2)}×`]),
       )
     } finally {
       server.close()

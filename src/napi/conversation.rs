@@ -1038,6 +1038,10 @@ impl Conversation {
             };
             let mut out = Vec::new();
             let Some(end) = sse else {
+                if written.is_empty() {
+                    // Nothing new, the most frequent answer after a push: no text to parse.
+                    return js.array(&[]);
+                }
                 value::write_ascii(&mut out, &Json::Array(written));
                 return js.parse_json_owned(out);
             };

@@ -155,16 +155,18 @@ impl Js<'_> {
         if !self.state.mechanics.get() {
             return Ok(None);
         }
-        let (message, chunk) = match grown {
-            Some((message, chunk)) => (message as f64, chunk as f64),
-            None => (-1.0, -1.0),
+        let args = match grown {
+            Some((message, chunk)) => [
+                messages,
+                self.create_number(message as f64)?,
+                self.create_number(chunk as f64)?,
+                self.create_utf16(added)?,
+            ],
+            None => {
+                let none = self.create_number(-1.0)?;
+                [messages, none, none, none]
+            }
         };
-        let args = [
-            messages,
-            self.create_number(message)?,
-            self.create_number(chunk)?,
-            self.create_utf16(added)?,
-        ];
         self.call_mechanic(PUSHED, &args).map(Some)
     }
 
