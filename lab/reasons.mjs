@@ -191,6 +191,11 @@ export const REASONS = {
       return !messagesDiffer(live, asShown(stored))
     },
   },
+  'gemini-acp-load-from-recording': {
+    checks: ['load'],
+    why: "Gemini CLI announces a command live only in its permission request (titled by the command) and completes it with no content; session/load replays it from its chat recording as a call titled by its tool (\"Shell\"), with the function's response as a user message (\"[Function Response: run_shell_command]\") that cuts the turn in two. With calls compared by id and the turn's messages joined, the two agree",
+    test: (ctx) => ctx.tool === 'gemini-acp' && !messagesDiffer(asShown(withoutEndings(ctx.streamed)), asShown(withoutEndings(ctx.stored))),
+  },
   'qwen-acp-permission-title': {
     checks: ['load'],
     why: "Qwen Code's session/request_permission titles a shell call by its command alone (\"echo … (lab command)\"), its tool_call updates and session/load by \"Shell: \" and the command: the client shows the permission's title for the live call, the load shows the other. With that prefix set aside, the two agree",

@@ -67,7 +67,7 @@ function sideTurn(req) {
 const schema = (tool) => tool.schema ?? {}
 
 const SHELL_TOOLS = ['exec_command', 'shell_command', 'shell', 'Bash', 'bash', 'run_shell_command']
-const PLAN_TOOLS = ['update_plan', 'TodoWrite', 'todo_write', 'todowrite']
+const PLAN_TOOLS = ['update_plan', 'TodoWrite', 'todo_write', 'todowrite', 'write_todos']
 export const TASK_TOOLS = ['Task', 'Agent', 'spawn_agent', 'task', 'agent']
 
 /** Fills the required parameters a schema names and the ones given. */
@@ -106,13 +106,19 @@ export function resolveCall(call, req) {
   }
   if (call.tool === 'plan') {
     // The agent's todo list: Codex's update_plan, Claude Code's TodoWrite, Qwen Code's
-    // todo_write, OpenCode's todowrite, each in its own words.
+    // todo_write, OpenCode's todowrite, Gemini CLI's write_todos, each in its own words.
     const tool = PLAN_TOOLS.map((n) => tools.find((t) => t.name === n)).find(Boolean)
     if (!tool) return null
     const steps = call.steps
     if (tool.name === 'update_plan') return { name: tool.name, args: { plan: steps.map(([step, status]) => ({ step, status })) }, kind: 'function' }
     const todos = steps.map(([content, status], i) =>
-      tool.name === 'TodoWrite' ? { content, status, activeForm: content } : tool.name === 'todo_write' ? { id: String(i + 1), content, status } : { id: String(i + 1), content, status, priority: 'medium' },
+      tool.name === 'TodoWrite'
+        ? { content, status, activeForm: content }
+        : tool.name === 'todo_write'
+          ? { id: String(i + 1), content, status }
+          : tool.name === 'write_todos'
+            ? { description: content, status }
+            : { id: String(i + 1), content, status, priority: 'medium' },
     )
     return { name: tool.name, args: { todos }, kind: 'function', namespace: tool.namespace }
   }

@@ -119,6 +119,25 @@ const AGENTS = {
       }
     },
   },
+  'gemini-acp': {
+    pkg: '@google/gemini-cli',
+    bin: 'gemini',
+    args: () => ['--acp', '--model', 'lab-model'],
+    sessionRoots: (ctx) => [['gemini', join(ctx.home, '.gemini')]],
+    setup(ctx) {
+      const dir = join(ctx.home, '.gemini')
+      mkdirSync(dir, { recursive: true })
+      const settings = {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+      }
+      writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2))
+      // The Gemini API at the lab's server (its own route, lab/server/gemini.mjs).
+      return { GOOGLE_GEMINI_BASE_URL: ctx.server.url, GEMINI_API_KEY: 'lab-key', GEMINI_MODEL: 'lab-model' }
+    },
+  },
   'opencode-acp': {
     pkg: 'opencode-ai',
     bin: 'opencode',
