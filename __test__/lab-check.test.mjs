@@ -56,6 +56,9 @@ const EXPECTED = {
   'codex-acp/0.9.5/plan': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout', 'acp-plan-for-todo-call'] },
   // 0.4.4 offers no session/load: only its rollout to compare with.
   'codex-acp/0.4.4/tool': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout'] },
+  // Gemini CLI: a command known live from its permission request, replayed from its recording.
+  'gemini-acp/0.61.0/tool': { verdict: 'explained', reasons: ['gemini-acp-load-from-recording'] },
+  'gemini-acp/0.61.0/permission-reject': { verdict: 'explained', reasons: ['gemini-acp-rejected-call-not-kept'] },
 }
 
 const reasonsOf = (r) => [...new Set(r.streams.flatMap((s) => Object.values(s.checks).flatMap((c) => (c.reason ? [c.reason] : []))))]
@@ -85,7 +88,7 @@ describe('lab check over the committed captures', () => {
         if (isAcpTool(r.tool)) {
           // An ACP client's log: its parsed messages pushed as objects, and the session/load replay.
           assert.notEqual(s.checks.objects.result, 'none', `${s.stream} objects`)
-          if (s.checks.load.result === 'none') assert.match(s.checks.load.why, /offers no session\/load/, `${s.stream} load`)
+          if (s.checks.load.result === 'none') assert.match(s.checks.load.why, /offers no session\/load|refused session\/load/, `${s.stream} load`)
           continue
         }
         assert.notEqual(s.checks.reload.result, 'none', `${s.stream} reload`)

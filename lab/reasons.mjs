@@ -196,6 +196,15 @@ export const REASONS = {
     why: "Gemini CLI announces a command live only in its permission request (titled by the command) and completes it with no content; session/load replays it from its chat recording as a call titled by its tool (\"Shell\"), with the function's response as a user message (\"[Function Response: run_shell_command]\") that cuts the turn in two. With calls compared by id and the turn's messages joined, the two agree",
     test: (ctx) => ctx.tool === 'gemini-acp' && !messagesDiffer(asShown(withoutEndings(ctx.streamed)), asShown(withoutEndings(ctx.stored))),
   },
+  'gemini-acp-rejected-call-not-kept': {
+    checks: ['load'],
+    why: 'Gemini CLI announces a command only in its permission request: when the client rejects it, the live call stays as asked (no update follows), and its chat recording keeps no call, so session/load replays none. With the calls that never got a result set aside, the two agree as gemini-acp-load-from-recording says',
+    test: (ctx) => {
+      if (ctx.tool !== 'gemini-acp') return false
+      const unanswered = (messages) => messages.map((m) => ({ ...m, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.filter((call) => call.result !== undefined) } : c)).filter((c) => !(c.type === 'tool-batch' && c.calls.length === 0)) }))
+      return !messagesDiffer(asShown(unanswered(withoutEndings(ctx.streamed))), asShown(withoutEndings(ctx.stored)))
+    },
+  },
   'qwen-acp-permission-title': {
     checks: ['load'],
     why: "Qwen Code's session/request_permission titles a shell call by its command alone (\"echo … (lab command)\"), its tool_call updates and session/load by \"Shell: \" and the command: the client shows the permission's title for the live call, the load shows the other. With that prefix set aside, the two agree",

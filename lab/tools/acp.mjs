@@ -207,7 +207,8 @@ function tool(name) {
       }
       const sessionFile = join(ctx.out, 'session-id.txt')
       const prompts = [ctx.scenario.prompt, ...(acp.then ?? [])]
-      const live = spec({ log: join(ctx.out, 'live.ndjson'), prompts, sessionFile, cancelAfterText: ctx.scenario.abort ? 1000 : undefined })
+      // A moment after the last answer before the agent is stopped: some write their session as they go idle.
+      const live = spec({ log: join(ctx.out, 'live.ndjson'), prompts, sessionFile, cancelAfterText: ctx.scenario.abort ? 1000 : undefined, settleMs: 3000 })
       await ctx.exec('live', process.execPath, [CLIENT, write('live.spec.json', live)], { stdoutName: 'live.stdout', timeoutMs: 300_000 })
       ctx.snapshot()
       if (!existsSync(sessionFile)) return { status: 'failed', error: 'no session was opened' }
