@@ -43,10 +43,14 @@ test("Qwen Code: a failed prompt's cause is in error.data.details, not in the me
 })
 
 test("codex-acp and OpenCode: the cause in data.message, or already in the message (data only names the service)", () => {
-  const codex = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error', data: { message: 'unexpected status 400 Bad Request' } } }])
-  assert.deepEqual(chunksOf(codex), [[{ type: 'error', message: 'Internal error: unexpected status 400 Bad Request' }]])
-  const opencode = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error: Bad Request', data: { service: 'session', errorName: 'APIError' } } }])
-  assert.deepEqual(chunksOf(opencode), [[{ type: 'error', message: 'Internal error: Bad Request' }]])
+  const refused = '{"type":"error","error":{"type":"invalid_request_error","message":"lab: this request is refused","code":null}}'
+  const codex = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error', data: { message: refused, codex_error_info: 'other' } }, id: 2 }])
+  assert.deepEqual(chunksOf(codex), [[{ type: 'error', message: `Internal error: ${refused}` }]])
+  // codex-acp 0.4.4: the cause as data itself.
+  const codex044 = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error', data: `unexpected status 400 Bad Request: ${refused}` } }])
+  assert.deepEqual(chunksOf(codex044), [[{ type: 'error', message: `Internal error: unexpected status 400 Bad Request: ${refused}` }]])
+  const opencode = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error: lab: this request is refused', data: { service: 'session', errorName: 'APIError' } } }])
+  assert.deepEqual(chunksOf(opencode), [[{ type: 'error', message: 'Internal error: lab: this request is refused' }]])
   // A cause the message already says is not said twice; a string data is the cause.
   const same = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error: boom', data: { details: 'boom' } } }])
   assert.deepEqual(chunksOf(same), [[{ type: 'error', message: 'Internal error: boom' }]])
