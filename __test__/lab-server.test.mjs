@@ -270,3 +270,26 @@ test("Gemini API: thoughts as thought parts, text, a functionCall in the agent's
     await server.close()
   }
 })
+
+test("a file read (ACP's client-tools scenario) is a call of the agent's own read tool, absolute under the working directory its prompt names", async () => {
+  const server = await startServer({ scenario: SCENARIOS['client-tools'] })
+  try {
+    const read = { name: 'Read', input_schema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } }
+    const r = await post(server.url, '/v1/messages', {
+      model: 'm',
+      stream: true,
+      system: 'Working directory: /lab/work\nmore',
+      tools: [bash, read],
+      messages: [
+        { role: 'user', content: SCENARIOS['client-tools'].prompt },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'notes.txt' }] },
+      ],
+    })
+    const start = r.events.find((e) => e.type === 'content_block_start' && e.content_block.type === 'tool_use')
+    const json = r.events.filter((e) => e.delta?.type === 'input_json_delta').map((e) => e.delta.partial_json).join('')
+    assert.deepEqual([start.content_block.name, JSON.parse(json)], ['Read', { file_path: '/lab/work/notes.txt' }])
+  } finally {
+    await server.close()
+  }
+})

@@ -67,6 +67,7 @@ function sideTurn(req) {
 const schema = (tool) => tool.schema ?? {}
 
 const SHELL_TOOLS = ['exec_command', 'shell_command', 'shell', 'Bash', 'bash', 'run_shell_command']
+const READ_TOOLS = ['mcp__acp__Read', 'Read', 'read_file', 'read', 'ReadFile']
 const PLAN_TOOLS = ['update_plan', 'TodoWrite', 'todo_write', 'todowrite', 'write_todos']
 export const TASK_TOOLS = ['Task', 'Agent', 'spawn_agent', 'task', 'agent']
 
@@ -121,6 +122,16 @@ export function resolveCall(call, req) {
             : { id: String(i + 1), content, status, priority: 'medium' },
     )
     return { name: tool.name, args: { todos }, kind: 'function', namespace: tool.namespace }
+  }
+  if (call.tool === 'read') {
+    // A file read by the agent's own read tool, at the path its schema asks for: absolute
+    // under the working directory its prompt names, where it names one.
+    const tool = READ_TOOLS.map((n) => tools.find((t) => t.name === n)).find(Boolean)
+    if (!tool) return null
+    const props = tool.schema?.properties ?? {}
+    const key = ['file_path', 'absolute_path', 'filePath', 'path'].find((k) => k in props) ?? 'path'
+    const cwd = /[Ww]orking directory: (\/[^\s"\\]+)/.exec(JSON.stringify(req.body))?.[1]
+    return { name: tool.name, args: argsFor(tool.schema, { [key]: cwd ? `${cwd}/${call.file}` : call.file }), kind: 'function', namespace: tool.namespace }
   }
   if (call.tool === 'raw') return { name: call.name, args: call.args ?? {}, kind: 'function' }
   if (call.tool === 'shell') {
