@@ -1,9 +1,10 @@
 // ACP as the agents on the registry send it (lines reduced from the lab's captures of Qwen
-// Code 0.24.4 `--acp`, codex-acp 0.16.0, OpenCode 1.18.33 `opencode acp` and Kilo 7.7.7
-// `kilo acp`, driven by a client on @agentclientprotocol/sdk): a call's fields sent only in
-// a permission request, a failed prompt's cause in `error.data`, empty text chunks, and a
-// step's thoughts and text under two ids — each read the same live (a Conversation fed
-// the traffic) and on session/load.
+// Code 0.24.4 `--acp`, Gemini CLI 0.61.0 `--acp`, codex-acp 0.16.0, OpenCode 1.18.33
+// `opencode acp` and Kilo 7.7.7 `kilo acp`, driven by a client on @agentclientprotocol/sdk):
+// a call's fields sent only in a permission request, a failed prompt's cause in
+// `error.data`, empty text chunks, a step's thoughts and text under two ids, a tool_call
+// after its permission request — each read the same live (a Conversation fed the traffic,
+// objects one by one) and as bytes; and the lab's ACP captures, checked.
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -42,10 +43,14 @@ test("Qwen Code: a failed prompt's cause is in error.data.details, not in the me
 })
 
 test("codex-acp and OpenCode: the cause in data.message, or already in the message (data only names the service)", () => {
-  const codex = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error', data: { message: 'unexpected status 400 Bad Request' } } }])
-  assert.deepEqual(chunksOf(codex), [[{ type: 'error', message: 'Internal error: unexpected status 400 Bad Request' }]])
-  const opencode = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error: Bad Request', data: { service: 'session', errorName: 'APIError' } } }])
-  assert.deepEqual(chunksOf(opencode), [[{ type: 'error', message: 'Internal error: Bad Request' }]])
+  const refused = '{"type":"error","error":{"type":"invalid_request_error","message":"lab: this request is refused","code":null}}'
+  const codex = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error', data: { message: refused, codex_error_info: 'other' } }, id: 2 }])
+  assert.deepEqual(chunksOf(codex), [[{ type: 'error', message: `Internal error: ${refused}` }]])
+  // codex-acp 0.4.4: the cause as data itself.
+  const codex044 = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error', data: `unexpected status 400 Bad Request: ${refused}` } }])
+  assert.deepEqual(chunksOf(codex044), [[{ type: 'error', message: `Internal error: unexpected status 400 Bad Request: ${refused}` }]])
+  const opencode = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error: lab: this request is refused', data: { service: 'session', errorName: 'APIError' } } }])
+  assert.deepEqual(chunksOf(opencode), [[{ type: 'error', message: 'Internal error: lab: this request is refused' }]])
   // A cause the message already says is not said twice; a string data is the cause.
   const same = readings([prompt(2, 'Hi'), { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error: boom', data: { details: 'boom' } } }])
   assert.deepEqual(chunksOf(same), [[{ type: 'error', message: 'Internal error: boom' }]])
@@ -246,4 +251,33 @@ test("codex-acp: the permission request comes before the tool_call, with the pro
     { jsonrpc: '2.0', result: { stopReason: 'end_turn' }, id: 2 },
   ])
   assert.deepEqual(chunksOf(live)[0][1].calls, [{ id: 'call_lab_1_0', name: title, arguments: { ...event, process_id: '73641' }, result: { ...event, exit_code: 0, stdout: 'allowed\n' }, isError: false }])
+})
+
+test('Gemini CLI: a command announced only in session/request_permission is a call, completed by its update', () => {
+  const id = 'run_shell_command__call_lab_1_0'
+  const live = readings([
+    prompt(2, '[lab:tool] List the files here with a shell command.'),
+    text('agent_thought_chunk', '****\nI should run ls.'),
+    text('agent_message_chunk', 'I will list the files.'),
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'session/request_permission',
+      params: {
+        sessionId: S,
+        options: [{ optionId: 'proceed_once', name: 'Allow', kind: 'allow_once' }],
+        toolCall: { toolCallId: id, status: 'pending', title: 'echo lab-tool-output; ls -1', content: [{ type: 'content', content: { type: 'text', text: '[current working directory /work] (lab command)' } }], locations: [], kind: 'execute' },
+      },
+    },
+    { jsonrpc: '2.0', id: 0, result: { outcome: { outcome: 'selected', optionId: 'proceed_once' } } },
+    update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', title: 'echo lab-tool-output; ls -1', content: [], locations: [], kind: 'execute' }),
+    text('agent_message_chunk', 'The folder holds `notes.txt`.'),
+    { jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } },
+  ])
+  assert.deepEqual(chunksOf(live), [[
+    { type: 'thinking', text: '****\nI should run ls.' },
+    { type: 'text', text: 'I will list the files.' },
+    { type: 'tool-batch', calls: [{ id, name: 'echo lab-tool-output; ls -1', result: [], isError: false }] },
+    { type: 'text', text: 'The folder holds `notes.txt`.' },
+  ]])
 })

@@ -244,3 +244,52 @@ test("a plan (ACP's plan scenario) is a call of the agent's own todo tool, in it
     await server.close()
   }
 })
+
+test("Gemini API: thoughts as thought parts, text, a functionCall in the agent's own tool, the model and the method from the path", async () => {
+  const server = await startServer({ scenario: SCENARIOS.tool })
+  try {
+    const tools = [{ functionDeclarations: [{ name: 'run_shell_command', parametersJsonSchema: { type: 'object', properties: { command: { type: 'string' }, description: { type: 'string' } }, required: ['command'] } }] }]
+    const user = { role: 'user', parts: [{ text: SCENARIOS.tool.prompt }] }
+    const first = await post(server.url, '/v1beta/models/lab-model:streamGenerateContent?alt=sse', { contents: [user], tools, systemInstruction: { parts: [{ text: 'sys' }] } })
+    const parts = first.events.flatMap((e) => e.candidates[0].content.parts)
+    assert.equal(parts.filter((p) => p.thought).map((p) => p.text).join(''), 'I should run ls.')
+    assert.equal(parts.filter((p) => !p.thought && p.text).map((p) => p.text).join(''), 'I will list the files.')
+    const call = parts.find((p) => p.functionCall).functionCall
+    assert.deepEqual([call.name, call.args.command], ['run_shell_command', 'echo lab-tool-output; ls -1'])
+    assert.equal(first.events.at(-1).candidates[0].finishReason, 'STOP')
+    assert.equal(first.events.at(-1).usageMetadata.totalTokenCount, 1280)
+    assert.equal(server.requests.at(-1).body.model, 'lab-model')
+    // The call's response comes back: the next step.
+    const second = await post(server.url, '/v1beta/models/lab-model:streamGenerateContent?alt=sse', {
+      contents: [user, { role: 'model', parts: [{ functionCall: call }] }, { role: 'user', parts: [{ functionResponse: { name: call.name, response: { output: 'lab-tool-output' } } }] }],
+      tools,
+    })
+    assert.equal(second.events.flatMap((e) => e.candidates[0].content.parts).map((p) => p.text ?? '').join(''), 'The folder holds `notes.txt`; the command printed lab-tool-output.')
+    assert.equal(server.requests.at(-1).step, 1)
+  } finally {
+    await server.close()
+  }
+})
+
+test("a file read (ACP's client-tools scenario) is a call of the agent's own read tool, absolute under the working directory its prompt names", async () => {
+  const server = await startServer({ scenario: SCENARIOS['client-tools'] })
+  try {
+    const read = { name: 'Read', input_schema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } }
+    const r = await post(server.url, '/v1/messages', {
+      model: 'm',
+      stream: true,
+      system: 'Working directory: /lab/work\nmore',
+      tools: [bash, read],
+      messages: [
+        { role: 'user', content: SCENARIOS['client-tools'].prompt },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'notes.txt' }] },
+      ],
+    })
+    const start = r.events.find((e) => e.type === 'content_block_start' && e.content_block.type === 'tool_use')
+    const json = r.events.filter((e) => e.delta?.type === 'input_json_delta').map((e) => e.delta.partial_json).join('')
+    assert.deepEqual([start.content_block.name, JSON.parse(json)], ['Read', { file_path: '/lab/work/notes.txt' }])
+  } finally {
+    await server.close()
+  }
+})

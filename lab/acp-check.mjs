@@ -69,6 +69,14 @@ function compare(left, right) {
   return lines.slice(at, at + 4).map((l) => l.trim()).filter((l) => !l.startsWith('this ')).join(' | ')
 }
 
+/** The error the agent answered session/load with, as it says it, or undefined. */
+function loadRefused(log) {
+  const messages = log.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l).message ?? {})
+  const request = messages.find((m) => m.method === 'session/load')
+  const answer = messages.find((m) => m !== request && m.id === request?.id && m.method === undefined && m.error)
+  return answer && [answer.error.message, answer.error.data?.details ?? answer.error.data?.message].filter(Boolean).join(': ')
+}
+
 const assistants = (messages) => plain(messages.filter((m) => m.role === 'assistant'))
 
 /**
@@ -111,6 +119,7 @@ export function checkAcpCapture(dir, run, result, sessions) {
   const loadLog = existsSync(loadPath) ? readFileSync(loadPath, 'utf8') : undefined
   if (loadLog === undefined) out.checks.load = { result: 'none', why: 'no session/load log' }
   else if (!loadLog.includes('"method":"session/load"')) out.checks.load = { result: 'none', why: 'the agent offers no session/load (loadSession is not among its capabilities)' }
+  else if (loadRefused(loadLog)) out.checks.load = { result: 'none', why: `the agent refused session/load: ${loadRefused(loadLog)}` }
   else {
     const loaded = readHistory(readFileSync(loadPath), 'acp', {})
     const d = compare({ file: 'live.ndjson', ...stream }, { file: 'load.ndjson', ...loaded })

@@ -62,6 +62,7 @@ export const MATRIX = {
     ['0.23.1', 'the latest'],
   ],
   'qwen-acp': [['0.24.4', 'the latest, --acp']],
+  'gemini-acp': [['0.61.0', 'the latest, --acp, on the lab\'s Gemini API route (GOOGLE_GEMINI_BASE_URL)']],
   'opencode-acp': [['1.18.33', 'the latest, opencode acp']],
   'kilo-acp': [['7.7.7', 'the newest that installs, kilo acp']],
 }

@@ -188,6 +188,28 @@ export const REASONS = {
       return !messagesDiffer(live, asShown(stored))
     },
   },
+  'gemini-acp-load-from-recording': {
+    checks: ['load'],
+    why: "Gemini CLI announces a command live only in its permission request (titled by the command) and completes it with no content; session/load replays it from its chat recording as a call titled by its tool (\"Shell\"), with the function's response as a user message (\"[Function Response: run_shell_command]\") that cuts the turn in two, and the calls of a turn of several steps together after its first text. With calls compared by id (and, in such a turn, by which were made), and the turn's messages joined, the two agree",
+    test: (ctx) => {
+      if (ctx.tool !== 'gemini-acp') return false
+      const [live, load] = [asShown(withoutEndings(ctx.streamed)), asShown(withoutEndings(ctx.stored))]
+      if (!messagesDiffer(live, load)) return true
+      // A turn of several steps: the recording replays its calls together, after its first text.
+      const texts = (messages) => messages.flatMap((m) => m.chunks.filter((c) => c.type !== 'tool-batch'))
+      const calls = (messages) => messages.flatMap((m) => m.chunks.flatMap((c) => (c.type === 'tool-batch' ? c.calls.map((call) => call.id) : []))).sort()
+      return !messagesDiffer([{ role: 'assistant', chunks: texts(live) }], [{ role: 'assistant', chunks: texts(load) }]) && JSON.stringify(calls(live)) === JSON.stringify(calls(load))
+    },
+  },
+  'gemini-acp-rejected-call-not-kept': {
+    checks: ['load'],
+    why: 'Gemini CLI announces a command only in its permission request: when the client rejects it, the live call stays as asked (no update follows), and its chat recording keeps no call, so session/load replays none. With the calls that never got a result set aside, the two agree as gemini-acp-load-from-recording says',
+    test: (ctx) => {
+      if (ctx.tool !== 'gemini-acp') return false
+      const unanswered = (messages) => messages.map((m) => ({ ...m, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.filter((call) => call.result !== undefined) } : c)).filter((c) => !(c.type === 'tool-batch' && c.calls.length === 0)) }))
+      return !messagesDiffer(asShown(unanswered(withoutEndings(ctx.streamed))), asShown(withoutEndings(ctx.stored)))
+    },
+  },
   'qwen-acp-permission-title': {
     checks: ['load'],
     why: "Qwen Code's session/request_permission titles a shell call by its command alone (\"echo … (lab command)\"), its tool_call updates and session/load by \"Shell: \" and the command: the client shows the permission's title for the live call, the load shows the other. With that prefix set aside, the two agree",
@@ -199,10 +221,11 @@ export const REASONS = {
   },
   'qwen-acp-unknown-tool-input': {
     checks: ['load'],
-    why: 'Qwen Code announces a call of a tool it does not have with rawInput {} and never sends its arguments live; session/load replays the call with the arguments the model gave. With the arguments of such calls set aside, the two agree',
+    why: 'Qwen Code announces a call with rawInput {} and sends its arguments only once it runs it: a call it refuses first (a tool it does not have, a relative path its read tool will not take) fails live with no arguments; session/load replays the call with the arguments the model gave. With the arguments of such calls set aside, the two agree',
     test: (ctx) => {
       if (ctx.tool !== 'qwen-acp') return false
-      const unknown = new Set(ctx.streamed.flatMap((m) => m.chunks.flatMap((c) => (c.type === 'tool-batch' ? c.calls.filter((call) => JSON.stringify(call.result ?? '').includes('not found in registry')).map((call) => call.id) : []))))
+      const refused = (call) => call.isError === true && (call.arguments === undefined || JSON.stringify(call.arguments) === '{}')
+      const unknown = new Set(ctx.streamed.flatMap((m) => m.chunks.flatMap((c) => (c.type === 'tool-batch' ? c.calls.filter(refused).map((call) => call.id) : []))))
       const strip = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.map(({ arguments: args, ...call }) => (unknown.has(call.id) ? call : { ...call, arguments: args })) } : c)) }))
       return unknown.size > 0 && !messagesDiffer(strip(withoutEndings(ctx.streamed)), strip(withoutEndings(ctx.stored)))
     },

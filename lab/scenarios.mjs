@@ -205,13 +205,14 @@ export const SCENARIOS = {
     scripts: { first: [{ text: 'The first answer.' }], second: [{ text: 'The second answer.' }] },
   },
   'client-tools': {
-    about: "ACP: the client offers its file system and terminal (fs/*, terminal/*) and the agent's command may run there",
+    about: "ACP: the client offers its file system and terminal (fs/*, terminal/*): the agent's command and file read may go there",
     acp: { clientTools: true },
     expect: { steps: { 'client-tools': 1 } },
     prompt: '[lab:client-tools] List the files here with a shell command.',
     scripts: {
       'client-tools': [
         { text: 'I will list the files.', calls: [{ tool: 'shell', cmd: 'echo lab-tool-output; ls -1' }] },
+        { text: 'And read the notes.', calls: [{ tool: 'read', file: 'notes.txt' }] },
         { text: 'The folder holds `notes.txt`.' },
       ],
     },

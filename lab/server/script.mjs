@@ -67,7 +67,8 @@ function sideTurn(req) {
 const schema = (tool) => tool.schema ?? {}
 
 const SHELL_TOOLS = ['exec_command', 'shell_command', 'shell', 'Bash', 'bash', 'run_shell_command']
-const PLAN_TOOLS = ['update_plan', 'TodoWrite', 'todo_write', 'todowrite']
+const READ_TOOLS = ['mcp__acp__Read', 'Read', 'read_file', 'read', 'ReadFile']
+const PLAN_TOOLS = ['update_plan', 'TodoWrite', 'todo_write', 'todowrite', 'write_todos']
 export const TASK_TOOLS = ['Task', 'Agent', 'spawn_agent', 'task', 'agent']
 
 /** Fills the required parameters a schema names and the ones given. */
@@ -106,15 +107,31 @@ export function resolveCall(call, req) {
   }
   if (call.tool === 'plan') {
     // The agent's todo list: Codex's update_plan, Claude Code's TodoWrite, Qwen Code's
-    // todo_write, OpenCode's todowrite, each in its own words.
+    // todo_write, OpenCode's todowrite, Gemini CLI's write_todos, each in its own words.
     const tool = PLAN_TOOLS.map((n) => tools.find((t) => t.name === n)).find(Boolean)
     if (!tool) return null
     const steps = call.steps
     if (tool.name === 'update_plan') return { name: tool.name, args: { plan: steps.map(([step, status]) => ({ step, status })) }, kind: 'function' }
     const todos = steps.map(([content, status], i) =>
-      tool.name === 'TodoWrite' ? { content, status, activeForm: content } : tool.name === 'todo_write' ? { id: String(i + 1), content, status } : { id: String(i + 1), content, status, priority: 'medium' },
+      tool.name === 'TodoWrite'
+        ? { content, status, activeForm: content }
+        : tool.name === 'todo_write'
+          ? { id: String(i + 1), content, status }
+          : tool.name === 'write_todos'
+            ? { description: content, status }
+            : { id: String(i + 1), content, status, priority: 'medium' },
     )
     return { name: tool.name, args: { todos }, kind: 'function', namespace: tool.namespace }
+  }
+  if (call.tool === 'read') {
+    // A file read by the agent's own read tool, at the path its schema asks for: absolute
+    // under the working directory its prompt names, where it names one.
+    const tool = READ_TOOLS.map((n) => tools.find((t) => t.name === n)).find(Boolean)
+    if (!tool) return null
+    const props = tool.schema?.properties ?? {}
+    const key = ['file_path', 'absolute_path', 'filePath', 'path'].find((k) => k in props) ?? 'path'
+    const cwd = /[Ww]orking directory: (\/[^\s"\\]+)/.exec(JSON.stringify(req.body))?.[1]
+    return { name: tool.name, args: argsFor(tool.schema, { [key]: cwd ? `${cwd}/${call.file}` : call.file }), kind: 'function', namespace: tool.namespace }
   }
   if (call.tool === 'raw') return { name: call.name, args: call.args ?? {}, kind: 'function' }
   if (call.tool === 'shell') {

@@ -4,6 +4,7 @@
 import { appendFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { answerChat } from './chat.mjs'
+import { answerGemini, fromGemini } from './gemini.mjs'
 import { answerMessages } from './messages.mjs'
 import { fromChat, fromMessages, fromResponses } from './request.mjs'
 import { answerResponses } from './responses.mjs'
@@ -13,6 +14,8 @@ const ROUTES = [
   { path: /\/responses$/, parse: fromResponses, answer: answerResponses },
   { path: /\/messages$/, parse: fromMessages, answer: answerMessages },
   { path: /\/chat\/completions$/, parse: fromChat, answer: answerChat },
+  // Gemini: the model and the method are in the path (`models/<model>:streamGenerateContent`).
+  { path: /:(stream)?[gG]enerateContent$/, parse: fromGemini, answer: answerGemini },
 ]
 
 const MODELS = ['lab-model', 'o4-mini', 'gpt-5-codex', 'claude-sonnet-4-5', 'claude-haiku-4-5']
@@ -47,9 +50,9 @@ export async function startServer({ scenario, log, onStall }) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, has_more: false }))
         return
       }
-      if (req.method === 'POST' && /count_tokens$/.test(url.pathname)) {
+      if (req.method === 'POST' && /count_?tokens$/i.test(url.pathname)) {
         record({ ...entry, rule: 'count_tokens' })
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ input_tokens: 1200 }))
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ input_tokens: 1200, totalTokens: 1200 }))
         return
       }
       const route = req.method === 'POST' ? ROUTES.find((r) => r.path.test(url.pathname)) : undefined
@@ -59,6 +62,8 @@ export async function startServer({ scenario, log, onStall }) {
         return
       }
       let body = JSON.parse(raw || '{}')
+      const gemini = /\/models\/([^/:]+):(stream)?[gG]enerateContent$/.exec(url.pathname)
+      if (gemini) body = { ...body, model: decodeURIComponent(gemini[1]), stream: !!gemini[2] }
       // The Responses API keeps conversations on the server: a request may name the
       // previous response and send only what is new (Codex's TypeScript CLI does).
       if (body.previous_response_id && stored.has(body.previous_response_id)) {

@@ -119,6 +119,25 @@ const AGENTS = {
       }
     },
   },
+  'gemini-acp': {
+    pkg: '@google/gemini-cli',
+    bin: 'gemini',
+    args: () => ['--acp', '--model', 'lab-model'],
+    sessionRoots: (ctx) => [['gemini', join(ctx.home, '.gemini')]],
+    setup(ctx) {
+      const dir = join(ctx.home, '.gemini')
+      mkdirSync(dir, { recursive: true })
+      const settings = {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+      }
+      writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2))
+      // The Gemini API at the lab's server (its own route, lab/server/gemini.mjs).
+      return { GOOGLE_GEMINI_BASE_URL: ctx.server.url, GEMINI_API_KEY: 'lab-key', GEMINI_MODEL: 'lab-model' }
+    },
+  },
   'opencode-acp': {
     pkg: 'opencode-ai',
     bin: 'opencode',
@@ -188,7 +207,8 @@ function tool(name) {
       }
       const sessionFile = join(ctx.out, 'session-id.txt')
       const prompts = [ctx.scenario.prompt, ...(acp.then ?? [])]
-      const live = spec({ log: join(ctx.out, 'live.ndjson'), prompts, sessionFile, cancelAfterText: ctx.scenario.abort ? 1000 : undefined })
+      // A moment after the last answer before the agent is stopped: some write their session as they go idle.
+      const live = spec({ log: join(ctx.out, 'live.ndjson'), prompts, sessionFile, cancelAfterText: ctx.scenario.abort ? 1000 : undefined, settleMs: 3000 })
       await ctx.exec('live', process.execPath, [CLIENT, write('live.spec.json', live)], { stdoutName: 'live.stdout', timeoutMs: 300_000 })
       ctx.snapshot()
       if (!existsSync(sessionFile)) return { status: 'failed', error: 'no session was opened' }

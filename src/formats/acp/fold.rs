@@ -17,7 +17,9 @@
 //! - Non-text blocks are `file` chunks: images and audio with their data, links and
 //!   embedded resources by their URI.
 //! - A tool call is one entry of the open assistant message, kept as its latest updates
-//!   say (a `session/request_permission`'s `toolCall` is one of them, as Zed applies it): `name` the `title` (what every client shows; the `kind` when there is none),
+//!   say (a `session/request_permission`'s `toolCall` is one of them, as Zed applies it;
+//!   a `tool_call` is the whole call, so its content is none when it sends none): `name`
+//!   the `title` (what every client shows; the `kind` when there is none),
 //!   `arguments` the `rawInput` (absent when not sent), and, once `completed` or
 //!   `failed`, `result` the `content` (the `rawOutput` when the content shows nothing
 //!   but terminals, or was not sent) with `isError` when failed. Each field an update sends replaces the stored one.
