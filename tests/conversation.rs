@@ -54,6 +54,10 @@ const EXAMPLES: &[(&str, &[u8])] = &[
         include_bytes!("../examples/codex-app-server.jsonl"),
     ),
     (
+        "codex-app-server",
+        include_bytes!("../__test__/fixtures/lab/codex-app-server/0.171.0/http-500/traffic.jsonl"),
+    ),
+    (
         "codex-exec",
         include_bytes!("../__test__/fixtures/codex/0.20.0-tool/stream.jsonl"),
     ),

@@ -16,7 +16,6 @@ export const RECORDINGS = [
   'examples/claude-code-stream.ndjson',
   'examples/claude-code-stream.partial.ndjson',
   'examples/codex-exec.jsonl',
-  'examples/codex-app-server.jsonl',
   'examples/copilot-session.stream.ndjson',
   'examples/demo-stream.ndjson',
   'examples/openclaw-gateway.ndjson',
@@ -33,6 +32,9 @@ export const RECORDINGS = [
   '__test__/fixtures/pi-lost-updates.events.ndjson',
   '__test__/fixtures/pi-unannounced.events.ndjson',
   '__test__/fixtures/sn-server.sse',
+  // Added last: each recording's random seed is derived from its place in this list.
+  'examples/codex-app-server.jsonl',
+  '__test__/fixtures/lab/codex-app-server/0.171.0/approval/traffic.jsonl',
 ]
 
 /** A recording cut into its frames (NDJSON lines, SSE frames), each with its line break(s). */
