@@ -977,6 +977,8 @@ impl LiveFold for AppServerFold {
 
 const SEALS: &str = "reasoning seals: the app server does not send a reasoning item's encrypted content";
 const RAW: &str = "raw reasoning text: this version's app server sends a reasoning item's summary only";
+const CUT_OUTPUTS: &str =
+    "long outputs: the rollout (and a re-read of it) keeps a command output's head and tail, cut for persistence";
 const COMPACTIONS: &str = "compaction summaries: the app server's contextCompaction item carries no summary";
 const APPROVALS: &str =
     "approvals: the rollout and a re-read keep neither the server's request nor the client's answer";
@@ -1049,6 +1051,14 @@ pub fn lockstep(stream: &mut [FormatMessage], history: &mut Vec<FormatMessage>) 
                                     note(UNSHOWN);
                                     continue;
                                 }
+                            }
+                        }
+                        if let (Some((mine, _)), Some(Some((whole, _)))) =
+                            (&mut call.result, shown.get(&call.id).map(|c| &c.result))
+                        {
+                            if super::lockstep::is_cut(mine, whole) {
+                                note(CUT_OUTPUTS);
+                                *mine = whole.clone();
                             }
                         }
                         if let (None, Some(meta)) = (&call.meta, approvals.get(&call.id)) {
