@@ -34,6 +34,9 @@ const EXPECTED = {
   'codex/0.147.0-tool': { verdict: 'explained', reasons: ['codex-view-without-calls'] },
   // A call of a tool that does not exist: an output in the rollout, no item in Codex's view.
   'codex/0.171.0-failing-tool': { verdict: 'explained', reasons: ['codex-view-without-unknown-tool'] },
+  // Codex 0.147 driven through its app server: the calls it streamed live are neither in its
+  // re-reads nor in its own view (it stores no command items).
+  'codex-app-server/0.147.0/tool': { verdict: 'explained', reasons: ['codex-reread-without-calls', 'codex-view-without-calls'] },
   // The TypeScript CLI's -q output is not a stream format; nothing to compare its rollout with.
   'codex/0.1.2504172351-tool': { verdict: 'none', reasons: [] },
   // ACP: the agent's file keeps what ACP shows otherwise (tool names, steps, signatures).
@@ -71,6 +74,7 @@ describe('lab check over the committed captures', () => {
     // lab/<tool>/<version>/<scenario>, and Codex's own layout codex/<version>-<scenario>
     const tools = new Set(all.map((dir) => relative(fixtures, dir).split('/')).map(([top, tool]) => (top === 'lab' ? tool : top)))
     for (const tool of ['claude', 'copilot', 'codex', 'qwen']) assert.ok(tools.has(tool), `${tool} in ${[...tools]}`)
+    for (const tool of ['claude', 'copilot', 'codex', 'codex-app-server']) assert.ok(tools.has(tool), `${tool} in ${[...tools]}`)
     for (const scenario of ['text', 'tool', 'thinking', 'parallel']) {
       for (const tool of ['claude/2.1.332', 'copilot/1.0.102', 'qwen/0.24.4']) assert.ok(existsSync(join(fixtures, 'lab', tool, scenario, 'run.json')), `${tool} ${scenario}`)
     }
@@ -128,7 +132,7 @@ describe('lab check fails where a reading is wrong', () => {
   }
 
   test('a word changed in the session file: reload and view differ, with no reason', () => {
-    for (const name of ['lab/claude/2.1.332/tool', 'lab/copilot/1.0.102/tool', 'codex/0.171.0-tool']) {
+    for (const name of ['lab/claude/2.1.332/tool', 'lab/copilot/1.0.102/tool', 'codex/0.171.0-tool', 'lab/codex-app-server/0.171.0/tool']) {
       const dir = changed(name, (p) => p.startsWith('files/') || p.startsWith('rollout-'), 'The folder holds', 'The folder held')
       const r = check(dir)
       assert.equal(r.verdict, 'differ', describeResult(r))
@@ -146,6 +150,25 @@ describe('lab check fails where a reading is wrong', () => {
     const r = check(dir)
     assert.equal(r.verdict, 'differ', describeResult(r))
     assert.deepEqual(Object.fromEntries(Object.entries(r.streams[0].checks).map(([k, c]) => [k, c.result])), { live: 'pass', reload: 'pass', view: 'differ' })
+  })
+
+  test("a word changed in Codex's re-read: only that re-read differs", () => {
+    const dir = changed('lab/codex-app-server/0.171.0/tool', (p) => p === 'thread-read.jsonl', 'The folder holds', 'The folder held')
+    const r = check(dir)
+    assert.equal(r.verdict, 'differ', describeResult(r))
+    for (const s of r.streams) {
+      const results = Object.fromEntries(Object.entries(s.checks).map(([k, c]) => [k, c.result]))
+      assert.deepEqual(results, { live: 'pass', reload: 'pass', read: 'differ', resume: 'pass', view: 'pass' }, s.stream)
+      assert.match(s.checks.read.difference, /held|holds/)
+    }
+  })
+
+  test("a word changed in the app server's live traffic: live stays equal to itself, reload and the re-reads differ", () => {
+    const dir = changed('lab/codex-app-server/0.171.0/tool', (p) => p === 'traffic.jsonl', 'The folder holds', 'The folder held')
+    const r = check(dir)
+    const traffic = r.streams.find((s) => s.stream === 'traffic.jsonl')
+    const results = Object.fromEntries(Object.entries(traffic.checks).map(([k, c]) => [k, c.result]))
+    assert.deepEqual(results, { live: 'pass', reload: 'differ', read: 'differ', resume: 'differ', view: 'pass' })
   })
 
   test('a reason explains only its own difference: Codex 0.147 without calls, and a changed answer', () => {

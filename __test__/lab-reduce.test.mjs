@@ -93,3 +93,18 @@ test('a tool text it cannot cut out makes it write nothing and say where', () =>
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test("a client's traffic log and the tool's re-reads are kept, reduced like the streams", () => {
+  const dir = capture()
+  const to = join(dir, 'fixture')
+  try {
+    writeFileSync(join(dir, 'traffic.jsonl'), JSON.stringify({ id: 2, result: { thread: { id: 't', instructions: SYSTEM } } }) + '\n')
+    writeFileSync(join(dir, 'thread-read.jsonl'), JSON.stringify({ id: 2, result: { thread: { id: 't', turns: [{ items: [{ type: 'agentMessage', text: SYSTEM }] }] } } }) + '\n')
+    const r = reduceCapture(dir, to)
+    assert.equal(r.ok, true, JSON.stringify(r.leaks))
+    assert.deepEqual(r.files.sort(), ['files/projects/s.jsonl', 'run.json', 'stream.jsonl', 'thread-read.jsonl', 'traffic.jsonl'])
+    for (const name of ['traffic.jsonl', 'thread-read.jsonl']) assert.ok(!readFileSync(join(to, name), 'utf8').includes('lighthouse'), name)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

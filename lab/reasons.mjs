@@ -107,15 +107,6 @@ export const REASONS = {
       return !ctx.stored.some((m) => m.chunks.some((c) => c.type === 'tool-batch')) && !messagesDiffer(noCalls(ctx.streamed), noCalls(ctx.stored))
     },
   },
-  'codex-app-server-without-command-items': {
-    checks: ['reload'],
-    why: "Codex 0.58's app server sends no commandExecution items (its commands are only in the v1 codex/event/exec_command_* notifications it sends beside the v2 ones), so the live fold shows no calls where the rollout has them. With the rollout's calls set aside, the two agree",
-    test: (ctx) => {
-      if (ctx.family !== 'codex-app-server' || !ctx.streamed) return false
-      const noCalls = (messages) => messages.map((m) => ({ ...m, chunks: m.chunks.filter((c) => c.type !== 'tool-batch') })).filter((m) => m.chunks.length)
-      return !ctx.streamed.some((m) => m.chunks.some((c) => c.type === 'tool-batch')) && !messagesDiffer(noCalls(ctx.streamed), noCalls(ctx.stored))
-    },
-  },
   'codex-view-without-unknown-tool': {
     checks: ['view'],
     why: 'a call of a tool that does not exist gets a function_call and an "unsupported call" output in the rollout but no item event, so Codex shows nothing of it; we show the failed call',

@@ -21,7 +21,7 @@ const MIN = 40 // shorter strings are names, ids, short labels: not prompts
 const LONG = 200 // a string this long that is not ours is removed even if it was never sent
 const SHINGLE = 8
 
-/** The files of a capture a fixture keeps: streams (an ACP client's traffic logs), session files, the tool's view, run.json. */
+/** The files of a capture a fixture keeps: streams (and a client's traffic log), session files, the tool's views and re-reads, run.json. */
 function keptFiles(dir) {
   const out = []
   const walk = (d) => {
@@ -30,7 +30,7 @@ function keptFiles(dir) {
       const rel = relative(dir, p)
       if (statSync(p).isDirectory()) {
         if (rel !== 'logs') walk(p)
-      } else if (/^(stream[^/]*\.jsonl|(live|load)\.ndjson|session-id\.txt|resume\.[^/]*\.json|run\.json)$/.test(rel) || (rel.startsWith('files/') && /\.jsonl?$/.test(name))) {
+      } else if (/^(stream[^/]*\.jsonl|(live|load)\.ndjson|traffic\.jsonl|thread-[a-z]+\.jsonl|session-id\.txt|resume\.[^/]*\.json|run\.json)$/.test(rel) || (rel.startsWith('files/') && /\.jsonl?$/.test(name))) {
         out.push(rel)
       }
     }

@@ -186,3 +186,37 @@ fn a_delta_for_every_part_grows_the_item_it_names() {
     assert!(matches!(&chunks[1], Chunk::Thinking { text, .. } if *text == *"raw text"));
     assert!(matches!(&chunks[2], Chunk::System { text, .. } if *text == *"1. read"));
 }
+
+#[test]
+fn lockstep_names_what_the_rollout_keeps_otherwise() {
+    use agent_chunks::bytes::value;
+    use agent_chunks::reading::model_json::messages_from_json;
+    let messages = |text: &str| messages_from_json(&value::parse_str(text).unwrap(), "messages").unwrap();
+    let mut stream = messages(
+        r#"[{"id":"t","role":"assistant","chunks":[
+          {"type":"thinking","text":"plan"},
+          {"type":"tool-batch","calls":[{"id":"call_1","name":"command_execution","arguments":{"command":"seq 3"},"result":"1\n2\n3\n","isError":false}]},
+          {"type":"system","kind":"compaction","text":""}]}]"#,
+    );
+    let mut history = messages(
+        r#"[{"id":"t","role":"assistant","chunks":[
+          {"type":"thinking","text":"plan","metadata":{"openai":{"reasoningEncryptedContent":"x"}}},
+          {"type":"thinking","text":"raw"},
+          {"type":"tool-batch","calls":[
+            {"id":"call_1","name":"command_execution","arguments":{"command":"seq 3"},"result":"1\n\n... command output truncated for persistence ...\n3\n","isError":false},
+            {"id":"call_2","name":"no_such_tool","arguments":{},"result":"unsupported call: no_such_tool","isError":true}]},
+          {"type":"system","kind":"compaction","text":"summary"}]}]"#,
+    );
+    let notes = (find("codex-app-server").unwrap().lockstep.unwrap())(&mut stream, &mut history);
+    assert_eq!(texts(&history), texts(&stream));
+    assert_eq!(notes.len(), 5, "{notes:?}");
+    for why in [
+        "seals",
+        "raw reasoning",
+        "long outputs",
+        "calls Codex shows no item for",
+        "compaction summaries",
+    ] {
+        assert!(notes.iter().any(|n| n.contains(why)), "{why}: {notes:?}");
+    }
+}

@@ -23,6 +23,7 @@ export const RECORDINGS = [
   '__test__/fixtures/pi-lost-updates.events.ndjson',
   '__test__/fixtures/pi-unannounced.events.ndjson',
   '__test__/fixtures/sn-server.sse',
+  '__test__/fixtures/lab/codex-app-server/0.171.0/approval/traffic.jsonl',
 ]
 
 /** A recording cut into its frames (NDJSON lines, SSE frames), each with its line break(s). */

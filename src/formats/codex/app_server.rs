@@ -975,59 +975,10 @@ impl LiveFold for AppServerFold {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bytes::value;
-
-    fn fold(lines: &[&str]) -> (Vec<FormatMessage>, Skips, AppServerFold) {
-        let mut out = Folded::new("turn");
-        let mut skips = Skips::new(false);
-        let mut fold = AppServerFold::default();
-        for (n, line) in lines.iter().enumerate() {
-            fold.push(value::parse_str(line).unwrap(), n + 1, &mut out, &mut skips)
-                .unwrap();
-        }
-        (crate::reading::fold::owned_messages(&out), skips, fold)
-    }
-
-    #[test]
-    fn a_resume_state_comes_back_and_names_what_it_cannot_take() {
-        let (_, _, fold) = fold(&[
-            r#"{"method":"turn/started","params":{"threadId":"t","turn":{"id":"u1","items":[],"status":"inProgress"}}}"#,
-            r#"{"method":"item/started","params":{"threadId":"t","turnId":"u1","item":{"type":"agentMessage","id":"m","text":""}}}"#,
-            r#"{"method":"item/agentMessage/delta","params":{"threadId":"t","turnId":"u1","itemId":"m","delta":"hi"}}"#,
-        ]);
-        let saved = fold.save();
-        let mut out = Folded::new("turn");
-        out.begin(MessageRole::Assistant, Some("u1".into()));
-        let mut again = AppServerFold::default();
-        again.restore(&saved, &out).unwrap();
-        assert_eq!(again.turn, fold.turn);
-        let bad = |text: &str| {
-            AppServerFold::default()
-                .restore(&value::parse_str(text).unwrap(), &out)
-                .unwrap_err()
-        };
-        let rpc = r#""rpc":{"open":[],"clientSeen":false,"serverSeen":true}"#;
-        assert_eq!(
-            bad(&format!(r#"{{"turn":{{"id":"u1","items":[{{}}]}},{rpc}}}"#)),
-            ".turn.items must hold items with a type"
-        );
-        assert_eq!(
-            bad(&format!(
-                r#"{{"turn":{{"id":"u1","items":[],"message":9}},{rpc}}}"#
-            )),
-            ".turn.message must be the index of a message or null"
-        );
-        assert_eq!(
-            bad(r#"{"turn":null,"rpc":1}"#),
-            ".rpc must be an object, got number"
-        );
-    }
-}
-
 const SEALS: &str = "reasoning seals: the app server does not send a reasoning item's encrypted content";
+const RAW: &str = "raw reasoning text: this version's app server sends a reasoning item's summary only";
+const CUT_OUTPUTS: &str =
+    "long outputs: the rollout (and a re-read of it) keeps a command output's head and tail, cut for persistence";
 const COMPACTIONS: &str = "compaction summaries: the app server's contextCompaction item carries no summary";
 const APPROVALS: &str =
     "approvals: the rollout and a re-read keep neither the server's request nor the client's answer";
@@ -1102,6 +1053,14 @@ pub fn lockstep(stream: &mut [FormatMessage], history: &mut Vec<FormatMessage>) 
                                 }
                             }
                         }
+                        if let (Some((mine, _)), Some(Some((whole, _)))) =
+                            (&mut call.result, shown.get(&call.id).map(|c| &c.result))
+                        {
+                            if super::lockstep::is_cut(mine, whole) {
+                                note(CUT_OUTPUTS);
+                                *mine = whole.clone();
+                            }
+                        }
                         if let (None, Some(meta)) = (&call.meta, approvals.get(&call.id)) {
                             note(APPROVALS);
                             call.meta = Some((*meta).clone());
@@ -1122,5 +1081,77 @@ pub fn lockstep(stream: &mut [FormatMessage], history: &mut Vec<FormatMessage>) 
         message.chunks = chunks;
     }
     history.retain(|m| m.role != MessageRole::Assistant || !m.chunks.is_empty());
+    // Raw reasoning text the rollout keeps after a summary, where the traffic's reasoning
+    // item had none (0.58 sent a reasoning item's summary only).
+    let theirs = stream.iter().filter(|m| m.role == MessageRole::Assistant);
+    let mine = history.iter_mut().filter(|m| m.role == MessageRole::Assistant);
+    for (mine, theirs) in mine.zip(theirs) {
+        let mut kept: Vec<FormatChunk> = Vec::with_capacity(mine.chunks.len());
+        let mut s = 0;
+        for chunk in std::mem::take(&mut mine.chunks) {
+            let raw = matches!(chunk, Chunk::Thinking { .. })
+                && matches!(kept.last(), Some(Chunk::Thinking { .. }))
+                && !matches!(theirs.chunks.get(s), Some(Chunk::Thinking { .. }));
+            if raw {
+                note(RAW);
+                continue;
+            }
+            kept.push(chunk);
+            s += 1;
+        }
+        mine.chunks = kept;
+    }
     notes.into_iter().map(|(why, n)| format!("{n} × {why}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bytes::value;
+
+    fn fold(lines: &[&str]) -> (Vec<FormatMessage>, Skips, AppServerFold) {
+        let mut out = Folded::new("turn");
+        let mut skips = Skips::new(false);
+        let mut fold = AppServerFold::default();
+        for (n, line) in lines.iter().enumerate() {
+            fold.push(value::parse_str(line).unwrap(), n + 1, &mut out, &mut skips)
+                .unwrap();
+        }
+        (crate::reading::fold::owned_messages(&out), skips, fold)
+    }
+
+    #[test]
+    fn a_resume_state_comes_back_and_names_what_it_cannot_take() {
+        let (_, _, fold) = fold(&[
+            r#"{"method":"turn/started","params":{"threadId":"t","turn":{"id":"u1","items":[],"status":"inProgress"}}}"#,
+            r#"{"method":"item/started","params":{"threadId":"t","turnId":"u1","item":{"type":"agentMessage","id":"m","text":""}}}"#,
+            r#"{"method":"item/agentMessage/delta","params":{"threadId":"t","turnId":"u1","itemId":"m","delta":"hi"}}"#,
+        ]);
+        let saved = fold.save();
+        let mut out = Folded::new("turn");
+        out.begin(MessageRole::Assistant, Some("u1".into()));
+        let mut again = AppServerFold::default();
+        again.restore(&saved, &out).unwrap();
+        assert_eq!(again.turn, fold.turn);
+        let bad = |text: &str| {
+            AppServerFold::default()
+                .restore(&value::parse_str(text).unwrap(), &out)
+                .unwrap_err()
+        };
+        let rpc = r#""rpc":{"open":[],"clientSeen":false,"serverSeen":true}"#;
+        assert_eq!(
+            bad(&format!(r#"{{"turn":{{"id":"u1","items":[{{}}]}},{rpc}}}"#)),
+            ".turn.items must hold items with a type"
+        );
+        assert_eq!(
+            bad(&format!(
+                r#"{{"turn":{{"id":"u1","items":[],"message":9}},{rpc}}}"#
+            )),
+            ".turn.message must be the index of a message or null"
+        );
+        assert_eq!(
+            bad(r#"{"turn":null,"rpc":1}"#),
+            ".rpc must be an object, got number"
+        );
+    }
 }

@@ -92,7 +92,7 @@ fn is_shown(call: &ToolCallEntry<Wtf8, crate::bytes::value::Json>) -> bool {
 }
 
 /// Whether `cut` is `whole` as Codex stores a long output: its head, the cut line, its tail.
-fn is_cut(cut: &crate::bytes::value::Json, whole: &crate::bytes::value::Json) -> bool {
+pub fn is_cut(cut: &crate::bytes::value::Json, whole: &crate::bytes::value::Json) -> bool {
     let (Some(cut), Some(whole)) = (cut.as_str(), whole.as_str()) else {
         return false;
     };
