@@ -137,7 +137,7 @@ fn each_live_stream_folds_into_the_reload_of_its_session() {
     let (events, skips) = fold("opencode-events", EVENTS);
     assert_eq!(events, reload);
     assert_eq!(skips.count, 0, "{skips:?}");
-    assert!(skips.kinds.get("plugin.added").is_some());
+    assert!(skips.kinds.contains_key("plugin.added"));
     let (global, skips) = fold("opencode-global", GLOBAL);
     assert_eq!(global, reload);
     // Every durable event came twice: the copies are counted, not read again.

@@ -94,7 +94,7 @@ impl LiveFold for RunStream {
     }
 
     fn restore(&mut self, state: &Json, messages: &Folded) -> Result<(), String> {
-        self.session = Session::restore(state, messages)?;
+        self.session = Session::restore(state, messages, false)?;
         Ok(())
     }
 }
@@ -120,7 +120,7 @@ impl EventStream {
     pub fn new(channel: Channel) -> Self {
         EventStream {
             channel,
-            session: Session::default(),
+            session: Session::new(true),
         }
     }
 }
@@ -192,7 +192,7 @@ impl LiveFold for EventStream {
     }
 
     fn restore(&mut self, state: &Json, messages: &Folded) -> Result<(), String> {
-        self.session = Session::restore(state, messages)?;
+        self.session = Session::restore(state, messages, true)?;
         Ok(())
     }
 }
