@@ -518,7 +518,7 @@ export interface FormatInfo {
 }
 
 /** A format of the table: every name `detectFormat` gives and the functions here take. */
-export type FormatName = 'acp' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'codex-exec' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ag-ui' | 'ai-sdk' | 'events'
+export type FormatName = 'acp' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'codex-exec' | 'opencode' | 'opencode-run' | 'opencode-events' | 'opencode-global' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ag-ui' | 'ai-sdk' | 'events'
 
 /** Every format, in the order detection tries them. */
 export declare function formats(): Array<FormatInfo>
@@ -530,7 +530,7 @@ export declare function formats(): Array<FormatInfo>
 export type HistoryChunk = TextChunk | ThinkingChunk | HistoryToolBatchChunk | ErrorChunk | HistorySystemChunk | FileChunk
 
 /** A history format `loadHistory` reads. */
-export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'ai-sdk' | 'ag-ui'
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'ai-sdk' | 'ag-ui' | 'opencode'
 
 /**
  * A message read from a history or folded from a recorded stream: a `ChatMessage` whose

@@ -567,3 +567,50 @@ fn sn_no_longer_takes_opencode_messages() {
     // sn's own array still reads as sn.
     assert_eq!(detect(include_bytes!("../examples/sn-history.json")), Ok(sn));
 }
+
+#[test]
+fn an_export_larger_than_detection_looks_at_is_told_and_read() {
+    // A pretty-printed export of a few MiB (a long command output) has no whole value in
+    // the first MiB detection looks at: it is told by its messages all the same.
+    let mut document = value::parse(SESSION).unwrap();
+    let big = "0123456789abcdef\n".repeat(200_000);
+    let text = String::from_utf8(document.to_json())
+        .unwrap()
+        .replace("lab-tool-output\\nnotes.txt\\n", &big.replace('\n', "\\n"));
+    document = value::parse(text.as_bytes()).unwrap();
+    let mut pretty = Vec::new();
+    pretty_print(&document, 0, &mut pretty);
+    assert!(pretty.len() > 3 << 20 && pretty.starts_with(b"{\n"));
+    assert_eq!(detect(&pretty).map(|f| f.name), Ok("opencode"));
+    assert_eq!(read(&pretty).len(), 3);
+}
+
+/// `JSON.stringify(value, null, 2)`, as `opencode export` writes.
+fn pretty_print(value: &Json, depth: usize, out: &mut Vec<u8>) {
+    let pad = |out: &mut Vec<u8>, d: usize| out.extend(std::iter::repeat_n(b' ', d * 2));
+    match value {
+        Json::Object(fields) if !fields.is_empty() => {
+            out.extend(b"{\n");
+            for (i, (key, field)) in fields.iter().enumerate() {
+                pad(out, depth + 1);
+                out.extend(Json::String(key.clone()).to_json());
+                out.extend(b": ");
+                pretty_print(field, depth + 1, out);
+                out.extend(if i + 1 < fields.len() { &b",\n"[..] } else { b"\n" });
+            }
+            pad(out, depth);
+            out.push(b'}');
+        }
+        Json::Array(items) if !items.is_empty() => {
+            out.extend(b"[\n");
+            for (i, item) in items.iter().enumerate() {
+                pad(out, depth + 1);
+                pretty_print(item, depth + 1, out);
+                out.extend(if i + 1 < items.len() { &b",\n"[..] } else { b"\n" });
+            }
+            pad(out, depth);
+            out.push(b']');
+        }
+        other => out.extend(other.to_json()),
+    }
+}
