@@ -614,3 +614,46 @@ fn pretty_print(value: &Json, depth: usize, out: &mut Vec<u8>) {
         other => out.extend(other.to_json()),
     }
 }
+
+#[test]
+fn lockstep_names_summaries_printed_as_text_and_failed_calls_older_runs_did_not_print() {
+    // The stored session: a failed call, then a compaction's summary.
+    let failed = part(
+        "msg_02",
+        "prt_2",
+        r#""type":"tool","callID":"c1","tool":"read","state":{"status":"error","input":{},"error":"ENOENT"}"#,
+    );
+    let summary = part("msg_03", "prt_3", r#""type":"text","text":"So far""#);
+    let doc = format!(
+        "[{},{},{}]",
+        item(USER, &[&part("msg_01", "prt_1", r#""type":"text","text":"go""#)]),
+        item(&assistant("msg_02", r#","completed":3"#), &[&failed]),
+        item(
+            &assistant("msg_03", r#","completed":4},"summary":true,"x":{"#),
+            &[&summary]
+        ),
+    );
+    let mut history = read(doc.as_bytes());
+    // What OpenCode 1.1's run printed of it: the summary's text part alone.
+    let run = lines(&[&format!(
+        r#"{{"type":"text","timestamp":1,"sessionID":"ses_a","part":{}}}"#,
+        part(
+            "msg_03",
+            "prt_3",
+            r#""type":"text","text":"So far","time":{"start":1,"end":2}"#
+        )
+    )]);
+    let (mut stream, _) = fold("opencode-run", &run);
+    let notes = lockstep(&mut stream, &mut history);
+    assert_eq!(stream, history);
+    let reasons: Vec<_> = notes.iter().map(|n| n.split(':').next().unwrap()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "1 × user messages",
+            "1 × compaction summaries",
+            "1 × failed calls",
+            "1 × messages with nothing left to show (only reasoning without --thinking, or failed calls)"
+        ]
+    );
+}
