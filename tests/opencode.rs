@@ -657,3 +657,45 @@ fn lockstep_names_summaries_printed_as_text_and_failed_calls_older_runs_did_not_
         ]
     );
 }
+
+#[test]
+fn a_loaded_history_goes_on_with_the_events_that_follow_it() {
+    use agent_chunks::live::conversation::LiveOptions;
+    // A client loads the session (GET /session/:id/message) after the first step, then
+    // subscribes to /event: the user's message is sent again with its diffs, the next
+    // step streams. The messages loaded stay as they were; the new step is added.
+    let reload = read(EVENTS_RELOAD);
+    let frames: Vec<&[u8]> = EVENTS.split_inclusive(|&b| b == b'\n').collect();
+    let second = &reload[2].id;
+    let mut at = 0;
+    let mut cut = None;
+    for line in &frames {
+        let text = String::from_utf8_lossy(line);
+        if text.contains("\"type\":\"message.updated\"") && text.contains(&format!("\"id\":\"{second}\"")) {
+            cut = Some(at);
+            break;
+        }
+        at += line.len();
+    }
+    let cut = cut.unwrap();
+    let format = find("opencode-events").unwrap();
+    let mut live = Conversation::resume(format, LiveOptions::default(), reload[..2].to_vec(), None).unwrap();
+    live.push_bytes(&EVENTS[cut..]).unwrap();
+    assert_eq!(owned_messages(live.messages()), reload);
+    // A loaded message is known by its id: a revert removes it.
+    let removed = event(
+        "message.removed",
+        &format!(
+            r#"{{"sessionID":"ses_daf95ad31ffeYkLYULaI36yVaE","messageID":"{}"}}"#,
+            reload[1].id
+        ),
+    );
+    live.push_bytes(&sse(&[&removed])).unwrap();
+    live.end().unwrap();
+    let expected = vec![reload[0].clone(), reload[2].clone()];
+    assert_eq!(owned_messages(live.messages()), expected);
+    // And through a resume state, as an application keeps it between runs.
+    let state = value::parse(&live.resume_state().to_json()).unwrap();
+    let again = Conversation::resume(format, LiveOptions::default(), expected.clone(), Some(&state)).unwrap();
+    assert_eq!(owned_messages(again.messages()), expected);
+}

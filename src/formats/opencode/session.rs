@@ -214,7 +214,8 @@ impl Session {
     fn message_at(&self, at: usize) -> (crate::reading::model_json::FormatMessage, bool) {
         let entry = &self.entries[at];
         let message = message_of(entry, at + 1 < self.entries.len());
-        let shows = !message.chunks.is_empty() && (entry.info.is_some() || !self.needs_info);
+        let shows = entry.kept.is_some()
+            || (!message.chunks.is_empty() && (entry.info.is_some() || !self.needs_info));
         (message, shows)
     }
 
@@ -259,6 +260,27 @@ impl Session {
         out.replace_messages(shown.collect());
     }
 
+    /// Messages folded before the stream goes on (a history loaded, without a resume
+    /// state): each kept as it shows, its parts unknown; what the stream says of it later
+    /// (its info again, parts that come after) is added to it.
+    pub fn resume(&mut self, folded: &Folded) {
+        *self = Session::new(self.needs_info);
+        for i in 0..folded.len() {
+            let (id, role, chunks) = folded.message(i);
+            let role = crate::reading::model_json::role_name(role);
+            self.entries.push(Entry {
+                id: id.to_string(),
+                info: Some(Json::object([
+                    ("id", Json::string(id)),
+                    ("role", Json::string(role)),
+                ])),
+                parts: Vec::new(),
+                kept: Some(chunks.to_vec()),
+            });
+            self.shown.push(true);
+        }
+    }
+
     /// What the session remembers, for a resume state.
     pub fn save(&self) -> Json {
         let entries = self
@@ -269,6 +291,17 @@ impl Session {
                     ("id", Json::string(e.id.as_str())),
                     ("info", e.info.clone().unwrap_or(Json::Null)),
                     ("parts", Json::Array(e.parts.clone())),
+                    (
+                        "kept",
+                        e.kept.as_ref().map_or(Json::Null, |chunks| {
+                            Json::Array(
+                                chunks
+                                    .iter()
+                                    .map(crate::reading::model_json::chunk_json)
+                                    .collect(),
+                            )
+                        }),
+                    ),
                 ])
             })
             .collect();
@@ -339,10 +372,32 @@ impl Session {
             let Some(Json::Array(parts)) = item.get("parts") else {
                 return Err(format!(".messages[{i}].parts must be an array"));
             };
+            let kept = match item.get("kept") {
+                None | Some(Json::Null) => None,
+                Some(Json::Array(chunks)) => {
+                    let mut kept = Vec::with_capacity(chunks.len());
+                    for (j, chunk) in chunks.iter().enumerate() {
+                        let path = format!(".messages[{i}].kept[{j}]");
+                        match crate::reading::model_json::chunk_from_json(chunk, &path) {
+                            Ok(Some(chunk)) => kept.push(chunk),
+                            Ok(None) => {}
+                            Err(e) => return Err(e.to_string()),
+                        }
+                    }
+                    Some(kept)
+                }
+                Some(other) => {
+                    return Err(format!(
+                        ".messages[{i}].kept must be an array, got {}",
+                        other.kind().name()
+                    ))
+                }
+            };
             entries.push(Entry {
                 id: eid.to_string_lossy().into_owned(),
                 info,
                 parts: parts.clone(),
+                kept,
             });
         }
         let mut session = Session {

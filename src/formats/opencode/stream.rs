@@ -89,6 +89,10 @@ impl LiveFold for RunStream {
         }
     }
 
+    fn resume(&mut self, messages: &Folded) {
+        self.session.resume(messages);
+    }
+
     fn save(&self) -> Json {
         save(&self.session)
     }
@@ -185,6 +189,10 @@ impl LiveFold for EventStream {
                 Ok(())
             }
         }
+    }
+
+    fn resume(&mut self, messages: &Folded) {
+        self.session.resume(messages);
     }
 
     fn save(&self) -> Json {
