@@ -327,6 +327,9 @@ describe('check', { concurrency: 2 }, () => {
     ['claude-code-stream.ndjson', 'claude-code-stream.session.jsonl', 'agree: 2 turns and 4 chunks, as the history has them'],
     ['claude-code-stream.partial.ndjson', 'claude-code-stream.session.jsonl', 'agree: 2 turns and 4 chunks, as the history has them'],
     ['copilot-session.stream.ndjson', 'copilot-session.events.jsonl', 'agree: 2 turns and 4 chunks, as the history has them'],
+    ['opencode-run.jsonl', 'opencode-run.session.json', 'agree: 2 turns and 4 chunks, as the history has them'],
+    ['opencode-events.sse', 'opencode-events.messages.json', 'agree: 2 turns and 4 chunks, as the history has them'],
+    ['opencode-global.sse', 'opencode-session.json', 'agree: 2 turns and 4 chunks, as the history has them'],
   ]
   for (const [stream, history, verdict] of pairs) {
     test(`${stream} agrees with ${history}`, async () => {

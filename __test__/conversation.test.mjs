@@ -25,6 +25,7 @@ const FILES = [
   '__test__/fixtures/pi-lost-updates.events.ndjson',
   '__test__/fixtures/codex/0.171.0-subagent/stream.jsonl',
   '__test__/fixtures/codex/0.20.0-tool/stream.jsonl',
+  '__test__/fixtures/opencode/kilo-7.7.7-api-event.sse',
 ]
 const RUNS = Number(process.env.CONVERSATION_RUNS ?? 25)
 

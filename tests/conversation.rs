@@ -31,6 +31,8 @@ static EXAMPLES: LazyLock<Vec<(&str, &[u8])>> = LazyLock::new(|| {
             "__test__/fixtures/openclaw-webchat-edges.ndjson",
             "__test__/fixtures/sn-server.sse",
             "__test__/fixtures/codex/0.20.0-tool/stream.jsonl",
+            "__test__/fixtures/opencode/kilo-7.7.7-event.sse",
+            "__test__/fixtures/opencode/kilo-7.7.7-api-event.sse",
             "__test__/fixtures/lab/codex-app-server/0.171.0/http-500/traffic.jsonl",
         ]
         .map(|path| root.join(path)),

@@ -16,6 +16,7 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 pub mod events;
+pub mod opencode;
 pub mod pi;
 pub mod qwen;
 pub mod sn;
@@ -35,6 +36,10 @@ pub static FORMATS: &[Format] = &[
     codex::CODEX,
     codex::CODEX_EXEC,
     codex::CODEX_APP_SERVER,
+    opencode::OPENCODE,
+    opencode::OPENCODE_RUN,
+    opencode::OPENCODE_EVENTS,
+    opencode::OPENCODE_GLOBAL,
     chatviewer::CHATVIEWER,
     pi::PI_EVENTS,
     pi::PI,
@@ -61,6 +66,7 @@ impl HistoryFormat {
     pub const Codex: HistoryFormat = HistoryFormat(&codex::CODEX);
     pub const CodexAppServer: HistoryFormat = HistoryFormat(&codex::CODEX_APP_SERVER);
     pub const AgUi: HistoryFormat = HistoryFormat(&ag_ui::AG_UI);
+    pub const OpenCode: HistoryFormat = HistoryFormat(&opencode::OPENCODE);
 }
 
 /// The format named `name`.
