@@ -220,3 +220,24 @@ fn lockstep_names_what_the_rollout_keeps_otherwise() {
         assert!(notes.iter().any(|n| n.contains(why)), "{why}: {notes:?}");
     }
 }
+
+#[test]
+fn another_threads_notifications_are_counted_not_shown() {
+    let mut lines: Vec<String> = SESSION.iter().map(|l| l.to_string()).collect();
+    // A sub-agent's thread, its notifications among the main thread's.
+    let at = lines
+        .iter()
+        .position(|l| l.contains(r#""itemId":"msg_1","delta":"I will ""#))
+        .unwrap();
+    lines.insert(
+        at,
+        r#"{"method":"item/completed","params":{"threadId":"sub","turnId":"s1","item":{"type":"agentMessage","id":"sub_msg","text":"from the sub-agent","phase":null}}}"#.into(),
+    );
+    let with: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let folded = fold(&with);
+    assert_eq!(texts(&folded.messages), texts(&fold(SESSION).messages));
+    assert_eq!(
+        folded.skips.kinds.get("item/completed (another thread)"),
+        Some(&1)
+    );
+}

@@ -151,6 +151,10 @@ pub struct AppServerFold {
     /// Approvals asked for items, by item id: the call's `meta.approval`.
     approvals: HashMap<Wtf8, Json>,
     ledger: Ledger,
+    /// The thread shown: the first one a turn or item names. A connection may carry
+    /// others (sub-agents' threads, threads the client started beside it): their
+    /// notifications are counted, not shown in this one.
+    thread: Option<Wtf8>,
 }
 
 /// The item types shown as calls, and the names the rollout's and `exec --json`'s give them.
@@ -683,6 +687,19 @@ impl AppServerFold {
         skips: &mut Skips,
     ) -> FormatResult<()> {
         let turn_id = || str_of(params, "turnId").cloned();
+        let m = method.as_bytes();
+        if m.starts_with(b"turn/") || m.starts_with(b"item/") || m == b"error" {
+            if let Some(thread) = str_of(params, "threadId") {
+                match &self.thread {
+                    None => self.thread = Some(thread.clone()),
+                    Some(shown) if shown != thread => {
+                        skips.pass(&format!("{} (another thread)", method.to_string_lossy()));
+                        return Ok(());
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
         match method.as_bytes() {
             b"turn/started" => {
                 let id = params.get("turn").and_then(|t| str_of(t, "id")).cloned();
@@ -918,6 +935,7 @@ impl LiveFold for AppServerFold {
                 ),
             ),
             ("rpc", self.ledger.save()),
+            ("thread", crate::reading::resume::optional(self.thread.as_ref())),
         ])
     }
 
@@ -927,6 +945,7 @@ impl LiveFold for AppServerFold {
         self.ledger =
             Ledger::restore(state.get("rpc").unwrap_or(&Json::Undefined)).map_err(|e| format!(".rpc{e}"))?;
         self.approvals = members(state, "approvals")?.iter().cloned().collect();
+        self.thread = crate::reading::resume::optional_text(state, "thread")?;
         self.turn = match state.get("turn") {
             None | Some(Json::Null) => None,
             Some(turn @ Json::Object(_)) => {
