@@ -42,6 +42,10 @@ export const MATRIX = {
     ['0.15.10', 'an older Qwen Code'],
     ['0.24.4', 'the latest'],
   ],
+  opencode: [
+    ['1.18.33', 'the latest'],
+  ],
+  kilo: [['7.7.7', 'the latest whose Linux binary the registry holds (7.8.1 has no platform packages)']],
 }
 
 /** The small set a quick run uses: one version per tool (the offline test reads committed captures). */

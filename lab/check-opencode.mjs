@@ -1,0 +1,204 @@
+// The lab's check for OpenCode and Kilo CLI captures (lab/tools/opencode.mjs). A capture
+// holds two sessions of one store: the one `run --format json` made and the one made
+// through `serve`'s HTTP API while its event streams were subscribed. For each stream:
+//
+//   live    the stream pushed into a Conversation in pieces == folded whole
+//   reload  the stream's turns == the session reloaded from the store the run left
+//           (`opencode.db` + its WAL, or the legacy storage/ tree), that session chosen,
+//           compared as `agent-chunks check STREAM STORE` does (the command's lockstep
+//           sets aside what the stream cannot carry); reading it must leave the files as
+//           they were, byte for byte
+//   view    the store's session == what OpenCode itself returns for it: GET
+//           /session/:id/message (resume.messages.<id>.json), read by our reader
+//   export  the same == `opencode export <id>` (resume.export.<id>.json)
+//
+// Rows: `opencode-run`, `opencode-events`, `opencode-global` (streams; Kilo's /api/event
+// goes to whichever row detection names) and `opencode` (the store, the export and the
+// GET answer). Where a row is not in this build, the comparison is `none`, saying so.
+import { createHash } from 'node:crypto'
+import { createRequire } from 'node:module'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { messagesDiffer } from './compare.mjs'
+
+const require = createRequire(import.meta.url)
+const native = require('../index.js')
+const { lockstep, readHistory, readStream, historyFormats, streamFormats } = require('../cli/formats.js')
+const { describeCheck } = require('../cli/check.js')
+
+/** The streams a capture may hold, the row that reads each, and whose session it is. */
+export const OPENCODE_STREAMS = [
+  { file: 'stream.jsonl', format: 'opencode-run', of: 'run' },
+  { file: 'stream.event.sse', format: 'opencode-events', of: 'serve' },
+  { file: 'stream.global.sse', format: 'opencode-global', of: 'serve' },
+  // Kilo's /api/event ({id, type, durable, location, data}): the row detection names.
+  { file: 'stream.api.sse', format: undefined, of: 'serve' },
+]
+
+const STORE = 'opencode'
+
+/** The session the run's stream is of: the first sessionID of `run --format json`. */
+const runSession = (text) => /"sessionID":"(ses_[^"]+)"/.exec(text)?.[1]
+
+/** The session made through the API: the one session.created names in /event. */
+function serveSession(dir) {
+  for (const name of ['stream.event.sse', 'stream.global.sse', 'stream.api.sse']) {
+    const p = join(dir, name)
+    if (!existsSync(p)) continue
+    const m = /"type":"session\.created"[^\n]*?"sessionID":"(ses_[^"]+)"/.exec(readFileSync(p, 'utf8'))
+    if (m) return m[1]
+  }
+  return undefined
+}
+
+/**
+ * Where the store of a capture is: the database under files/data (a fixture keeps it in
+ * store/), else the legacy JSON tree's storage folder.
+ */
+export function storeOf(dir) {
+  for (const base of [join(dir, 'files', 'data'), join(dir, 'store')]) {
+    if (!existsSync(base)) continue
+    const db = readdirSync(base).find((n) => /^(opencode|kilo)(-[\w.-]+)?\.db$/.test(n))
+    if (db) return { kind: 'db', path: join(base, db), files: ['', '-wal', '-shm'].map((x) => join(base, db + x)).filter(existsSync) }
+    if (existsSync(join(base, 'storage'))) return { kind: 'legacy', path: join(base, 'storage'), files: walk(join(base, 'storage')) }
+  }
+  return undefined
+}
+
+function walk(d, out = []) {
+  for (const name of readdirSync(d)) {
+    const p = join(d, name)
+    if (statSync(p).isDirectory()) walk(p, out)
+    else out.push(p)
+  }
+  return out.sort()
+}
+
+const digest = (files) => {
+  const h = createHash('sha256')
+  for (const f of files) h.update(f).update(readFileSync(f))
+  return h.digest('hex')
+}
+
+/** The session reloaded from the store, and whether reading it left the files as they were. */
+function reloadStore(store, session, view) {
+  const before = digest(store.files)
+  const messages = native.loadHistorySync(store.path, STORE, { session, ...(view ? { view } : {}) })
+  const after = digest(store.files)
+  return { messages: JSON.parse(JSON.stringify(messages)), unchanged: before === after }
+}
+
+/**
+ * Checks an OpenCode / Kilo capture. `tools` are the check's own helpers (the live fold, a
+ * difference settled with its reason); the result's streams are as lab/check.mjs's.
+ */
+export function checkOpencode(dir, run, { foldLive, settleWith }) {
+  const streams = []
+  const store = storeOf(dir)
+  const ids = { run: undefined, serve: serveSession(dir) }
+  for (const spec of OPENCODE_STREAMS) {
+    const path = join(dir, spec.file)
+    if (!existsSync(path)) continue
+    const bytes = readFileSync(path)
+    if (spec.of === 'run') ids.run = runSession(bytes.toString('utf8'))
+    const out = { stream: spec.file, checks: {} }
+    streams.push(out)
+    const settle = settleWith(out, { stream: spec.file })
+    let format = spec.format
+    if (format === undefined) {
+      const detected = native.detectFormat(bytes)
+      format = detected.format
+      if (!format) {
+        out.checks.live = { result: 'none', why: `no row reads it: ${detected.problem}` }
+        continue
+      }
+    }
+    if (!streamFormats.includes(format)) {
+      out.checks.live = { result: 'none', why: `no ${format} row in this build` }
+      continue
+    }
+    out.format = format
+    let stream
+    try {
+      stream = readStream(bytes, format, {})
+    } catch (error) {
+      settle('live', { result: 'differ', difference: `foldStream refused it: ${error.message}`, data: {} })
+      continue
+    }
+    const live = foldLive(bytes, format)
+    const whole = JSON.parse(JSON.stringify(stream.messages))
+    const liveDiff = JSON.stringify(live.messages) === JSON.stringify(whole) ? undefined : (messagesDiffer(live.messages, whole) ?? 'the same roles and chunks, other ids or keys')
+    if (liveDiff) settle('live', { result: 'differ', difference: liveDiff, data: { cut: live.cut } })
+    else if (live.cut) settle('live', { result: 'differ', difference: `the live fold refused the end: ${live.cut}`, data: { cut: live.cut } })
+    else settle('live', { result: 'pass', messages: whole.length })
+
+    const session = ids[spec.of]
+    out.session = session
+    if (!session) {
+      settle('reload', { result: 'differ', difference: `no ${spec.of} session named in the capture`, data: { noSession: true } })
+      continue
+    }
+    if (!store) {
+      settle('reload', { result: 'differ', difference: 'the run left no store (no database, no storage/ tree)', data: { noSession: true } })
+      continue
+    }
+    if (!historyFormats.includes(STORE)) {
+      out.checks.reload = { result: 'none', why: `no ${STORE} history row in this build` }
+      continue
+    }
+    let stored
+    try {
+      stored = reloadStore(store, session, 'transcript')
+    } catch (error) {
+      settle('reload', { result: 'differ', difference: `loadHistory(${relative(dir, store.path)}, 'opencode', { session }) refused it: ${error.message}`, data: {} })
+      continue
+    }
+    if (!stored.unchanged) {
+      settle('reload', { result: 'differ', difference: `reading ${relative(dir, store.path)} changed its files`, data: {} })
+      continue
+    }
+    const history = { format: STORE, messages: stored.messages, skipped: { count: 0 } }
+    const aside = lockstep(stream, history)
+    const compared = aside ? { ...history, messages: aside.history, setAside: aside.notes, read: history.messages.length } : history
+    const storeName = `${relative(dir, store.path)} (session ${session})`
+    const { agree, report } = describeCheck({ file: spec.file, ...stream }, { file: storeName, ...compared })
+    if (agree) {
+      settle('reload', { result: 'pass', turns: stream.messages.filter((m) => m.role === 'assistant').length, ...(aside ? { setAside: aside.notes } : {}) })
+    } else {
+      const lines = report.split('\n')
+      const at = lines.findIndex((l) => l.startsWith('first difference'))
+      const difference = lines.slice(at, at + 4).map((l) => l.trim()).filter((l) => !l.startsWith('this ')).join(' | ')
+      const pick = (messages) => JSON.parse(JSON.stringify(messages.filter((m) => m.role === 'assistant')))
+      settle('reload', { result: 'differ', difference, data: { streamed: pick(stream.messages), stored: pick(compared.messages) } })
+    }
+
+    // What OpenCode itself returns for the session, read by the same reader.
+    let reload
+    try {
+      reload = reloadStore(store, session).messages
+    } catch (error) {
+      settle('view', { result: 'differ', difference: `the store's session in the default view: ${error.message}`, data: {} })
+      continue
+    }
+    for (const [check, name] of [
+      ['view', `resume.messages.${session}.json`],
+      ['export', `resume.export.${session}.json`],
+    ]) {
+      const file = join(dir, name)
+      if (!existsSync(file) || statSync(file).size === 0) {
+        out.checks[check] = { result: 'none', why: `no ${name}` }
+        continue
+      }
+      let theirs
+      try {
+        theirs = JSON.parse(JSON.stringify(readHistory(readFileSync(file), STORE, {}).messages))
+      } catch (error) {
+        settle(check, { result: 'differ', difference: `${name}: ${error.message}`, data: {} })
+        continue
+      }
+      const d = messagesDiffer(reload, theirs)
+      settle(check, d ? { result: 'differ', difference: d, data: { ours: reload, theirs } } : { result: 'pass', messages: reload.length })
+    }
+  }
+  return streams
+}
