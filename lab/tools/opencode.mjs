@@ -36,8 +36,10 @@ function freePort() {
 }
 
 /** The config: the lab as a provider, its model the default, the shell allowed without asking. */
-function config(url) {
+function config(url, scenario) {
   return {
+    // The lab's scripted sub-agent call names `general-purpose` (OpenCode's own is `general`).
+    ...(scenario.subagent ? { agent: { 'general-purpose': { description: 'A lab sub-agent: runs what it is asked.', mode: 'subagent' } } } : {}),
     provider: {
       lab: {
         npm: '@ai-sdk/openai-compatible',
@@ -130,7 +132,7 @@ function variant({ name, pkg, bin, prefix, folder, configFile }) {
     async run(ctx) {
       const configDir = join(ctx.home, '.config', folder)
       spawnSync('mkdir', ['-p', configDir, join(ctx.home, '.local', 'share'), join(ctx.home, '.local', 'state'), join(ctx.home, '.cache')])
-      writeFileSync(join(configDir, configFile), JSON.stringify(config(ctx.server.url), null, 2) + '\n')
+      writeFileSync(join(configDir, configFile), JSON.stringify(config(ctx.server.url, ctx.scenario), null, 2) + '\n')
       const off = ['DISABLE_AUTOUPDATE', 'DISABLE_MODELS_FETCH', 'DISABLE_LSP_DOWNLOAD', 'DISABLE_DEFAULT_PLUGINS', 'DISABLE_SHARE', 'DISABLE_CLAUDE_CODE']
       if (prefix === 'KILO') off.push('DISABLE_SESSION_INGEST', 'DISABLE_PRESENCE')
       ctx.env = {
@@ -163,8 +165,10 @@ function variant({ name, pkg, bin, prefix, folder, configFile }) {
       // 3. The store as the processes left it, before anything opens it again.
       ctx.snapshot()
 
-      // 4. `export <id>` of every session.
-      const sessions = new Set(served.sessions)
+      // 4. `export <id>` of every session, where the version has it (1.0 on).
+      const top = spawnSync(ctx.bin, ['--help'], { env: ctx.env, cwd: ctx.work, encoding: 'utf8', timeout: 60_000 })
+      const sessions = /\bexport\b/.test(`${top.stdout}${top.stderr}`) ? new Set(served.sessions) : new Set()
+      if (served.sessions.length && !sessions.size) notes.push('no export command in this version')
       for (const id of sessions) {
         await ctx.exec(`export-${id}`, ctx.bin, ['export', id], { stdoutName: `resume.export.${id}.json`, timeoutMs: 60_000 })
       }
