@@ -236,7 +236,7 @@ export function reduceCapture(dir, to) {
     // A string that held a tool text, or still shares a run of words with one (the same
     // text laid out otherwise: joined lines, another wrapper), goes whole — its headings and
     // glue are the tool's too — unless it carries one of our prompts.
-    for (const s of fileStrings(text)) {
+    for (const s of new Set(fileStrings(text))) {
       const held = s.includes('[removed:') && s !== `[removed:${s.slice(9, 17)}]` && !isOurs(s)
       if (!held && !shingles(s).some((sh) => known.has(sh))) continue
       const r = replaceLiteral(text, s, `[removed:${hash(s)}]`)
@@ -246,8 +246,10 @@ export function reduceCapture(dir, to) {
     }
     // Long strings that are not ours go too, whether or not they were ever sent to the
     // model (a sub-agent's instructions, a tool's own notes): the default is to remove.
-    for (const s of fileStrings(text)) {
-      if (s.length < LONG || s.startsWith('[removed:') || isOursLong(s, ours)) continue
+    // Each string once: replacing one replaces every copy of it.
+    for (const s of new Set(fileStrings(text))) {
+      // A database's rows are SQL, where a ' inside a string is written twice.
+      if (s.length < LONG || s.startsWith('[removed:') || isOursLong(s, ours) || (db && isOursLong(s.replaceAll("''", "'"), ours))) continue
       const r = replaceLiteral(text, s, `[removed:${hash(s)}]`)
       if (!r) {
         leaks.push({ file: rel, text: s.slice(0, 80) })
