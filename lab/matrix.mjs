@@ -43,6 +43,11 @@ export const MATRIX = {
     ['0.24.4', 'the latest'],
   ],
   opencode: [
+    ['0.1.174', 'the oldest on the registry (AI SDK 4; installs its provider package at run time, fetches models.dev at start)'],
+    ['0.5.29', 'before 1.0: no run --format json, no export, no prompt_async, no /global/event'],
+    ['1.0.0', 'the first 1.0: run --format json and export; no prompt_async, no /global/event'],
+    ['1.1.65', 'the last before SQLite (<1.2): the legacy storage/ JSON tree'],
+    ['1.14.34', 'a middle one: SQLite'],
     ['1.18.33', 'the latest'],
   ],
   kilo: [['7.7.7', 'the latest whose Linux binary the registry holds (7.8.1 has no platform packages)']],

@@ -33,6 +33,9 @@ function keptFiles(dir) {
       } else if (/^(stream[^/]*\.(jsonl|sse)|resume\.[^/]*\.json|run\.json)$/.test(rel) || (rel.startsWith('files/') && /\.jsonl?$/.test(name))) {
         // OpenCode's store as `run` left it is the end store's earlier state: one is kept.
         if (!rel.startsWith('files/after-run/')) out.push(rel)
+      } else if (/^files\/data\/storage\/migration$/.test(rel)) {
+        // OpenCode's legacy JSON tree: the number of its last migration (no extension).
+        out.push(rel)
       } else if (rel.startsWith('files/') && !rel.startsWith('files/after-run/') && /\.db$/.test(name)) {
         // A SQLite store (OpenCode's): kept as its rows (see reduceDatabase).
         out.push(rel)

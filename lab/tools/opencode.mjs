@@ -19,7 +19,15 @@ import { cpSync, createWriteStream, existsSync, readdirSync, readFileSync, write
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
+import { install } from '../install.mjs'
 import { launch } from '../proc.mjs'
+
+/** a < b, both x.y.z. */
+const older = (a, b) => {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number))
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i]
+  return false
+}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
@@ -145,9 +153,26 @@ function variant({ name, pkg, bin, prefix, folder, configFile }) {
         ...Object.fromEntries(off.map((k) => [`${prefix}_${k}`, '1'])),
         ...(prefix === 'KILO' ? { KILO_TELEMETRY_LEVEL: 'off', KILO_NO_DAEMON: '1' } : {}),
       }
+      const notes = []
+      // OpenCode before 1.1 installs a provider's package with Bun at run time, from the
+      // registry: the lab gives it one from the npm registry (for the AI SDK it bundles: 4
+      // before 0.4, then 5) in the cache folder, marked as installed, and points Bun at a
+      // registry that is not there.
+      ctx.env.BUN_CONFIG_REGISTRY = 'http://127.0.0.1:9/'
+      ctx.env.npm_config_registry = 'http://127.0.0.1:9/'
+      if (name === 'opencode' && older(ctx.version, '1.1.0')) {
+        const version = older(ctx.version, '0.4.0') ? '0.2.16' : '1.0.19'
+        const provider = install('@ai-sdk/openai-compatible', version, '')
+        if (!provider.ok) return { status: 'failed', error: provider.error }
+        const cache = join(ctx.env.XDG_CACHE_HOME, 'opencode')
+        cpSync(join(provider.dir, 'node_modules'), join(cache, 'node_modules'), { recursive: true })
+        writeFileSync(join(cache, 'package.json'), JSON.stringify({ dependencies: { '@ai-sdk/openai-compatible': 'latest' } }, null, 2))
+        // 0.1 fetches models.dev at start and stops when it cannot, unless it has a copy.
+        writeFileSync(join(cache, 'models.json'), '{}\n')
+        notes.push(`@ai-sdk/openai-compatible ${version} given in its cache (it installs providers at run time)`)
+      }
       const help = spawnSync(ctx.bin, ['run', '--help'], { env: ctx.env, cwd: ctx.work, encoding: 'utf8', timeout: 60_000 })
       const has = (flag) => `${help.stdout}${help.stderr}`.includes(flag)
-      const notes = []
 
       // 1. `run --format json`: the headless stream.
       const args = ['run']
@@ -203,14 +228,19 @@ async function serve(ctx, prefix, notes) {
     // Up once it says so and answers; a request sent before it said so may never be
     // answered (1.18.33), so each try has a short limit.
     let up = false
-    for (let i = 0; i < 240 && !up; i++) {
+    let exited = false
+    p.done.then(() => (exited = true))
+    for (let i = 0; i < 240 && !up && !exited; i++) {
       await sleep(500)
-      if (!/listening on/.test(readFileSync(stdout, 'utf8'))) continue
+      const said = `${readFileSync(stdout, 'utf8')}${readFileSync(stderr, 'utf8')}`
+      // A version that fails to start says "Error: Unexpected error" and waits.
+      if (/Error: /.test(said.replace(/\x1b\[[0-9;]*m/g, ''))) break
+      if (!/listening on/.test(said)) continue
       const r = await call(base, 'GET', '/session', undefined, 5000)
       up = r.status > 0
     }
     if (!up) {
-      notes.push('serve never answered')
+      notes.push(`serve never answered${exited ? ' (it exited)' : ''}`)
       return out
     }
     for (const [file, path] of [
