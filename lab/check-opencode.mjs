@@ -162,7 +162,13 @@ export function checkOpencode(dir, run, { foldLive, settleWith }) {
     const compared = aside ? { ...history, messages: aside.history, setAside: aside.notes, read: history.messages.length } : history
     const storeName = `${relative(dir, store.path)} (session ${session})`
     const { agree, report } = describeCheck({ file: spec.file, ...stream }, { file: storeName, ...compared })
-    if (agree) {
+    // `agent-chunks check` compares the assistant's turns; a stream that carries the user's
+    // messages too (the server's) must carry them as the store has them.
+    const users = (messages) => messages.filter((m) => m.role === 'user')
+    const userDiff = agree && users(stream.messages).length ? messagesDiffer(users(stream.messages), users(compared.messages)) : undefined
+    if (userDiff) {
+      settle('reload', { result: 'differ', difference: `the user's messages: ${userDiff}`, data: { streamed: users(stream.messages), stored: users(compared.messages), users: true } })
+    } else if (agree) {
       settle('reload', { result: 'pass', turns: stream.messages.filter((m) => m.role === 'assistant').length, ...(aside ? { setAside: aside.notes } : {}) })
     } else {
       const lines = report.split('\n')
