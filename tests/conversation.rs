@@ -54,6 +54,23 @@ const EXAMPLES: &[(&str, &[u8])] = &[
         include_bytes!("../__test__/fixtures/codex/0.20.0-tool/stream.jsonl"),
     ),
     ("ag-ui", include_bytes!("../examples/ag-ui-stream.sse")),
+    ("opencode-run", include_bytes!("../examples/opencode-run.jsonl")),
+    (
+        "opencode-events",
+        include_bytes!("../examples/opencode-events.sse"),
+    ),
+    (
+        "opencode-global",
+        include_bytes!("../examples/opencode-global.sse"),
+    ),
+    (
+        "opencode-events",
+        include_bytes!("../__test__/fixtures/opencode/kilo-7.7.7-event.sse"),
+    ),
+    (
+        "opencode-events",
+        include_bytes!("../__test__/fixtures/opencode/kilo-7.7.7-api-event.sse"),
+    ),
 ];
 
 /// Checks that `changes` names everything that differs between `before` and `after`.

@@ -16,6 +16,7 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 pub mod events;
+pub mod opencode;
 pub mod pi;
 pub mod qwen;
 pub mod sn;
@@ -34,6 +35,10 @@ pub static FORMATS: &[Format] = &[
     qwen::QWEN,
     codex::CODEX,
     codex::CODEX_EXEC,
+    opencode::OPENCODE,
+    opencode::OPENCODE_RUN,
+    opencode::OPENCODE_EVENTS,
+    opencode::OPENCODE_GLOBAL,
     chatviewer::CHATVIEWER,
     pi::PI_EVENTS,
     pi::PI,
@@ -59,6 +64,7 @@ impl HistoryFormat {
     pub const Qwen: HistoryFormat = HistoryFormat(&qwen::QWEN);
     pub const Codex: HistoryFormat = HistoryFormat(&codex::CODEX);
     pub const AgUi: HistoryFormat = HistoryFormat(&ag_ui::AG_UI);
+    pub const OpenCode: HistoryFormat = HistoryFormat(&opencode::OPENCODE);
 }
 
 /// The format named `name`.

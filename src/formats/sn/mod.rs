@@ -94,7 +94,10 @@ pub const SN: Format = Format {
     name: "sn",
     summary: "Solar Network thoughts, a JSON array or one per line",
     detect: |sniff, at| match sniff {
-        Sniff::Array(Some(first)) => is_object(first) && first.get("parts").is_some(),
+        // A thought names its role; an array of `{info, parts}` (OpenCode's messages) is none.
+        Sniff::Array(Some(first)) => {
+            is_object(first) && first.get("parts").is_some() && first.get("role").is_some()
+        }
         _ => sniff.line(at).is_some_and(|line| {
             line.get("id").and_then(Json::as_str).is_some()
                 && matches!(line.get("parts"), Some(Json::Array(_)))

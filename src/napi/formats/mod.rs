@@ -32,6 +32,14 @@ pub enum FormatName {
     Codex,
     /// `codex exec --json` output.
     CodexExec,
+    /// An OpenCode or Kilo session: `opencode export <id>`, or `GET /session/:id/message`.
+    Opencode,
+    /// OpenCode's `run --format json` output.
+    OpencodeRun,
+    /// The OpenCode server's `GET /event` SSE (and Kilo's `GET /api/event`).
+    OpencodeEvents,
+    /// The OpenCode server's `GET /global/event` SSE.
+    OpencodeGlobal,
     /// A ChatViewer transcript, JSONL or a JSON array.
     Chatviewer,
     /// pi's agent events (`pi --mode json` / `--mode rpc` output).
@@ -82,6 +90,9 @@ pub enum HistoryFormatName {
     /// An AG-UI event stream: the messages `@ag-ui/client` ends with.
     #[napi(value = "ag-ui")]
     AgUi,
+    /// An OpenCode or Kilo session (`opencode export <id>`, `GET /session/:id/message`), as
+    /// OpenCode shows it: one assistant message per model step.
+    Opencode,
 }
 
 /// The methods of `Conversation` that the formats serving live conversations add.
