@@ -8,9 +8,11 @@
 //           compared as `agent-chunks check STREAM STORE` does (the command's lockstep
 //           sets aside what the stream cannot carry); reading it must leave the files as
 //           they were, byte for byte
-//   view    the store's session == what OpenCode itself returns for it: GET
-//           /session/:id/message (resume.messages.<id>.json), read by our reader
-//   export  the same == `opencode export <id>` (resume.export.<id>.json)
+//   shown   the stream's turns == what OpenCode itself returns for the session (GET
+//           /session/:id/message, resume.messages.<id>.json, read by our reader), compared
+//           as reload is
+//   view    the store's session == that answer
+//   export  the store's session == `opencode export <id>` (resume.export.<id>.json)
 //
 // Rows: `opencode-run`, `opencode-events`, `opencode-global` (streams; Kilo's /api/event
 // goes to whichever row detection names) and `opencode` (the store, the export and the
@@ -45,7 +47,8 @@ function serveSession(dir) {
   for (const name of ['stream.event.sse', 'stream.global.sse', 'stream.api.sse']) {
     const p = join(dir, name)
     if (!existsSync(p)) continue
-    const m = /"type":"session\.created"[^\n]*?"sessionID":"(ses_[^"]+)"/.exec(readFileSync(p, 'utf8'))
+    // properties.sessionID, or (before 1.2) only properties.info.id
+    const m = /"type":"session\.created"[^\n]*?"(?:sessionID|id)":"(ses_[^"]+)"/.exec(readFileSync(p, 'utf8'))
     if (m) return m[1]
   }
   return undefined
@@ -135,15 +138,34 @@ export function checkOpencode(dir, run, { foldLive, settleWith }) {
     const session = ids[spec.of]
     out.session = session
     if (!session) {
-      settle('reload', { result: 'differ', difference: `no ${spec.of} session named in the capture`, data: { noSession: true } })
-      continue
-    }
-    if (!store) {
-      settle('reload', { result: 'differ', difference: 'the run left no store (no database, no storage/ tree)', data: { noSession: true } })
+      settle('reload', { result: 'differ', difference: `no ${spec.of} session named in the capture`, data: {} })
       continue
     }
     if (!historyFormats.includes(STORE)) {
       out.checks.reload = { result: 'none', why: `no ${STORE} history row in this build` }
+      continue
+    }
+    // What OpenCode itself returned for the session, read by our reader.
+    const theirs = {}
+    for (const [check, name] of [
+      ['view', `resume.messages.${session}.json`],
+      ['export', `resume.export.${session}.json`],
+    ]) {
+      const file = join(dir, name)
+      if (!existsSync(file) || statSync(file).size === 0) continue
+      try {
+        theirs[check] = { name, messages: JSON.parse(JSON.stringify(readHistory(readFileSync(file), STORE, {}).messages)) }
+      } catch (error) {
+        theirs[check] = { name, error: `${name}: ${error.message}` }
+      }
+    }
+    // shown: the stream against OpenCode's own answer for the session.
+    if (theirs.view?.messages) settle('shown', against(stream, spec.file, { format: STORE, messages: theirs.view.messages }, theirs.view.name))
+    else out.checks.shown = { result: 'none', why: theirs.view?.error ?? `no resume.messages.${session}.json` }
+
+    // reload: the stream against the store's session, which reading must not change.
+    if (!store) {
+      settle('reload', { result: 'differ', difference: 'the run left no store (no database, no storage/ tree)', data: { noSession: true } })
       continue
     }
     let stored
@@ -157,28 +179,9 @@ export function checkOpencode(dir, run, { foldLive, settleWith }) {
       settle('reload', { result: 'differ', difference: `reading ${relative(dir, store.path)} changed its files`, data: {} })
       continue
     }
-    const history = { format: STORE, messages: stored.messages, skipped: { count: 0 } }
-    const aside = lockstep(stream, history)
-    const compared = aside ? { ...history, messages: aside.history, setAside: aside.notes, read: history.messages.length } : history
-    const storeName = `${relative(dir, store.path)} (session ${session})`
-    const { agree, report } = describeCheck({ file: spec.file, ...stream }, { file: storeName, ...compared })
-    // `agent-chunks check` compares the assistant's turns; a stream that carries the user's
-    // messages too (the server's) must carry them as the store has them.
-    const users = (messages) => messages.filter((m) => m.role === 'user')
-    const userDiff = agree && users(stream.messages).length ? messagesDiffer(users(stream.messages), users(compared.messages)) : undefined
-    if (userDiff) {
-      settle('reload', { result: 'differ', difference: `the user's messages: ${userDiff}`, data: { streamed: users(stream.messages), stored: users(compared.messages), users: true } })
-    } else if (agree) {
-      settle('reload', { result: 'pass', turns: stream.messages.filter((m) => m.role === 'assistant').length, ...(aside ? { setAside: aside.notes } : {}) })
-    } else {
-      const lines = report.split('\n')
-      const at = lines.findIndex((l) => l.startsWith('first difference'))
-      const difference = lines.slice(at, at + 4).map((l) => l.trim()).filter((l) => !l.startsWith('this ')).join(' | ')
-      const pick = (messages) => JSON.parse(JSON.stringify(messages.filter((m) => m.role === 'assistant')))
-      settle('reload', { result: 'differ', difference, data: { streamed: pick(stream.messages), stored: pick(compared.messages) } })
-    }
+    settle('reload', against(stream, spec.file, { format: STORE, messages: stored.messages }, `${relative(dir, store.path)} (session ${session})`))
 
-    // What OpenCode itself returns for the session, read by the same reader.
+    // view, export: the store's session against what OpenCode returned for it.
     let reload
     try {
       reload = reloadStore(store, session).messages
@@ -186,25 +189,37 @@ export function checkOpencode(dir, run, { foldLive, settleWith }) {
       settle('view', { result: 'differ', difference: `the store's session in the default view: ${error.message}`, data: {} })
       continue
     }
-    for (const [check, name] of [
-      ['view', `resume.messages.${session}.json`],
-      ['export', `resume.export.${session}.json`],
-    ]) {
-      const file = join(dir, name)
-      if (!existsSync(file) || statSync(file).size === 0) {
-        out.checks[check] = { result: 'none', why: `no ${name}` }
-        continue
+    for (const check of ['view', 'export']) {
+      const t = theirs[check]
+      if (!t) out.checks[check] = { result: 'none', why: `OpenCode gave no ${check === 'view' ? 'GET /session/:id/message answer' : 'export'}` }
+      else if (t.error) settle(check, { result: 'differ', difference: t.error, data: {} })
+      else {
+        const d = messagesDiffer(reload, t.messages)
+        settle(check, d ? { result: 'differ', difference: d, data: { ours: reload, theirs: t.messages } } : { result: 'pass', messages: reload.length })
       }
-      let theirs
-      try {
-        theirs = JSON.parse(JSON.stringify(readHistory(readFileSync(file), STORE, {}).messages))
-      } catch (error) {
-        settle(check, { result: 'differ', difference: `${name}: ${error.message}`, data: {} })
-        continue
-      }
-      const d = messagesDiffer(reload, theirs)
-      settle(check, d ? { result: 'differ', difference: d, data: { ours: reload, theirs } } : { result: 'pass', messages: reload.length })
     }
   }
   return streams
 }
+
+/**
+ * A stream's fold against a session read whole, as `agent-chunks check STREAM HISTORY`
+ * compares them (the assistant's turns, after the command's lockstep sets aside what the
+ * stream's format cannot carry), and its user messages, where it carries any, as the
+ * session has them.
+ */
+function against(stream, file, history, historyName) {
+  const aside = lockstep(stream, history)
+  const compared = aside ? { ...history, messages: aside.history, setAside: aside.notes, read: history.messages.length } : history
+  const { agree, report } = describeCheck({ file, ...stream }, { file: historyName, skipped: { count: 0 }, ...compared })
+  const users = (messages) => JSON.parse(JSON.stringify(messages.filter((m) => m.role === 'user')))
+  const userDiff = users(stream.messages).length ? messagesDiffer(users(stream.messages), users(compared.messages)) : undefined
+  if (agree && userDiff) return { result: 'differ', difference: `the user's messages: ${userDiff}`, data: { streamed: users(stream.messages), stored: users(compared.messages), users: true } }
+  if (agree) return { result: 'pass', turns: stream.messages.filter((m) => m.role === 'assistant').length, ...(aside ? { setAside: aside.notes } : {}) }
+  const lines = report.split('\n')
+  const at = lines.findIndex((l) => l.startsWith('first difference'))
+  const difference = lines.slice(at, at + 4).map((l) => l.trim()).filter((l) => !l.startsWith('this ')).join(' | ')
+  const pick = (messages) => JSON.parse(JSON.stringify(messages.filter((m) => m.role === 'assistant')))
+  return { result: 'differ', difference, data: { streamed: pick(stream.messages), stored: pick(compared.messages), userMessages: users(stream.messages).length, usersAgree: !userDiff } }
+}
+

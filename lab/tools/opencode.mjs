@@ -84,7 +84,9 @@ function subscribe(url, file) {
     try {
       const res = await fetch(url, { signal: ac.signal, headers: { accept: 'text/event-stream' } })
       status = res.status
-      if (!res.ok || !res.body) return
+      // A route a version does not have may answer with its web app's page (1.14.34's /api/event).
+      if (!/text\/event-stream/.test(res.headers.get('content-type') ?? '')) status = `${status} ${res.headers.get('content-type')}`
+      if (status !== 200 || !res.body) return
       for await (const chunk of res.body) {
         bytes += chunk.length
         out.write(chunk)
@@ -165,7 +167,11 @@ function variant({ name, pkg, bin, prefix, folder, configFile }) {
         const provider = install('@ai-sdk/openai-compatible', version, '')
         if (!provider.ok) return { status: 'failed', error: provider.error }
         const cache = join(ctx.env.XDG_CACHE_HOME, 'opencode')
+        // It empties its cache folder at start unless the folder's `version` is its own.
+        const binary = join(ctx.dir, 'node_modules', 'opencode-linux-x64', 'bin', 'opencode')
+        const own = existsSync(binary) ? /CACHE_VERSION = "(\w+)"/.exec(readFileSync(binary, 'latin1'))?.[1] : undefined
         cpSync(join(provider.dir, 'node_modules'), join(cache, 'node_modules'), { recursive: true })
+        if (own) writeFileSync(join(cache, 'version'), own)
         writeFileSync(join(cache, 'package.json'), JSON.stringify({ dependencies: { '@ai-sdk/openai-compatible': 'latest' } }, null, 2))
         // 0.1 fetches models.dev at start and stops when it cannot, unless it has a copy.
         writeFileSync(join(cache, 'models.json'), '{}\n')
@@ -325,7 +331,8 @@ async function serve(ctx, prefix, notes) {
     }
     p.stop(5000)
     const r = await p.done
-    Object.assign(step, r, { ms: Date.now() - started })
+    // Stopped by the lab once the turn was read back: not an interrupted run.
+    Object.assign(step, r, { ms: Date.now() - started, signal: null, stoppedWith: r.signal })
     ctx.record?.steps.push(step)
     void prefix
   }
