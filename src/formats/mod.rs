@@ -16,6 +16,7 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 pub mod events;
+pub mod opencode;
 pub mod pi;
 pub mod qwen;
 pub mod sn;
