@@ -11,10 +11,11 @@
 pub mod batch;
 
 use std::io::{Read, Seek};
+use std::path::Path;
 
 use crate::formats::FORMATS;
 use crate::reading::check::Skips;
-use crate::reading::format::{Format, History, Input, ReadOptions};
+use crate::reading::format::{Format, History, Input, ReadOptions, Store, StoredSession};
 
 pub use crate::reading::format::HistoryFormat;
 pub use crate::reading::history::{HistoryError, Message};
@@ -71,6 +72,148 @@ pub fn read_from(
     .map(drop)
 }
 
+/// The first bytes of a SQLite database file.
+pub const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// The formats whose tools keep their sessions in a store read from its path.
+fn store_formats() -> String {
+    let names: Vec<&str> = FORMATS
+        .iter()
+        .filter(|f| f.store.is_some())
+        .map(|f| f.name)
+        .collect();
+    if names.is_empty() {
+        "none in this build".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn refused(message: String) -> HistoryError {
+    HistoryError {
+        line: None,
+        offset: None,
+        message,
+    }
+}
+
+/// The store of `format` that `path` is (a database file, a folder), if it is one.
+pub fn store_of(path: &Path, format: &Format) -> Option<Store> {
+    format.store.filter(|store| (store.claims)(path))
+}
+
+/// The format whose store `path` is, and the store, if any.
+pub fn find_store(path: &Path) -> Option<(&'static Format, Store)> {
+    FORMATS
+        .iter()
+        .find_map(|format| store_of(path, format).map(|store| (format, store)))
+}
+
+/// The sessions of the store at `path` and its format; `Err` when no format's store is
+/// there, or it cannot be read.
+pub fn store_sessions(path: &Path) -> Result<(&'static Format, Vec<StoredSession>), HistoryError> {
+    let Some((format, store)) = find_store(path) else {
+        return Err(refused(not_a_store(path)));
+    };
+    let sessions = (store.sessions)(path).map_err(refused)?;
+    Ok((format, sessions))
+}
+
+fn not_a_store(path: &Path) -> String {
+    let what = if path.is_dir() { "a folder" } else { "a file" };
+    format!(
+        "{} is {what} that holds no store of sessions this version reads (stores are read for: {})",
+        path.display(),
+        store_formats()
+    )
+}
+
+/// Reads the history at `path` in `format`: a session of the format's store when `path`
+/// is one ([`ReadOptions::session`] chooses it, default the latest), else `None`: `path`
+/// is a file to read as one history, which `file_refused` checks first.
+pub fn read_store(
+    path: &Path,
+    format: HistoryFormat,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Option<Result<Skips, HistoryError>> {
+    let store = store_of(path, format.0)?;
+    let mut read = || {
+        let document = (store.document)(path, options.session.as_deref()).map_err(refused)?;
+        let options = ReadOptions {
+            session: None,
+            ..options.clone()
+        };
+        read_with(Input::Bytes(&document), format, &options, emit)
+    };
+    Some(read())
+}
+
+/// Why a file whose first bytes are `head` cannot be read as one history of `format` with
+/// `options`: a session named (only a store has sessions), or a database (read only as a
+/// store, from its path).
+pub fn file_refused(
+    head: &[u8],
+    format: HistoryFormat,
+    options: &ReadOptions,
+    from_path: bool,
+) -> Option<String> {
+    if head.starts_with(SQLITE_HEADER) {
+        return Some(if from_path {
+            format!(
+                "a SQLite database, which is not a {} store (stores are read for: {})",
+                format.name(),
+                store_formats()
+            )
+        } else {
+            "a SQLite database; a database is read from its path (a string), not from its bytes".to_string()
+        });
+    }
+    if let Some(session) = &options.session {
+        return Some(format!(
+            "a session ({session:?}) chooses one of a store's sessions (a database or a folder \
+             given by its path; stores are read for: {}); this {} history is one file",
+            store_formats(),
+            format.name()
+        ));
+    }
+    None
+}
+
+/// Reads the history at `path` in `format` with `options`: a session of the format's store
+/// when `path` is one, else the file.
+pub fn read_path(
+    path: &Path,
+    format: HistoryFormat,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
+    if let Some(read) = read_store(path, format, options, emit) {
+        return read;
+    }
+    let mut file =
+        std::fs::File::open(path).map_err(|e| refused(format!("cannot read {}: {e}", path.display())))?;
+    if let Some(message) = path_refused(&mut file, format, options) {
+        return Err(refused(message));
+    }
+    read_with(Input::Reader(&mut file), format, options, emit)
+}
+
+/// [`file_refused`] for a file opened from its path (read from its start, and back).
+pub fn path_refused(
+    file: &mut (impl Read + Seek),
+    format: HistoryFormat,
+    options: &ReadOptions,
+) -> Option<String> {
+    let mut head = Vec::with_capacity(16);
+    let read = file.by_ref().take(16).read_to_end(&mut head);
+    let back = file.seek(std::io::SeekFrom::Start(0));
+    if read.is_err() || back.is_err() {
+        return None;
+    }
+    file_refused(&head, format, options, true)
+}
+
 /// Reads `input` as a history in `format` with `options`; returns the lines skipped.
 pub fn read_with(
     input: Input<'_>,
@@ -79,12 +222,35 @@ pub fn read_with(
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
     if let Some(message) = leaf_refused(format.0, options) {
-        return Err(HistoryError {
-            line: None,
-            offset: None,
-            message,
-        });
+        return Err(refused(message));
     }
+    let input = match input {
+        Input::Bytes(bytes) => {
+            if let Some(message) = file_refused(bytes, format, options, false) {
+                return Err(refused(message));
+            }
+            Input::Bytes(bytes)
+        }
+        Input::Reader(reader) => {
+            let mut head = [0u8; 16];
+            let mut got = 0;
+            while got < head.len() {
+                match reader.read(&mut head[got..]) {
+                    Ok(0) => break,
+                    Ok(n) => got += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(refused(format!("reading failed: {e}"))),
+                }
+            }
+            reader
+                .seek(std::io::SeekFrom::Start(0))
+                .map_err(|e| refused(format!("reading failed: {e}")))?;
+            if let Some(message) = file_refused(&head[..got], format, options, false) {
+                return Err(refused(message));
+            }
+            Input::Reader(reader)
+        }
+    };
     match format.0.history {
         Some(History::Read(read)) => read(input, options, emit),
         Some(History::Recorded) => crate::live::history::read_recorded(format.0, input, options, emit),

@@ -38,6 +38,9 @@ pub struct FormatInfo {
     pub stream: bool,
     /// It can be written from messages.
     pub write: bool,
+    /// Its tool keeps many sessions in one store (a database, a folder) that
+    /// `loadHistory` reads from its path, a session at a time (`storeSessions` lists them).
+    pub store: bool,
     /// Where the tool that writes it keeps its files when nothing else is said (`scan`
     /// with no folder looks there).
     pub homes: Vec<FormatHome>,
@@ -67,6 +70,7 @@ pub fn format_infos() -> Result<Vec<FormatInfo>> {
                 history: f.history.is_some(),
                 stream: f.stream.is_some(),
                 write: f.write.is_some(),
+                store: f.store.is_some(),
                 homes: f
                     .homes
                     .iter()
@@ -161,6 +165,9 @@ pub struct HistoryOptions {
     pub leaf: Option<String>,
     /// Default `'resumed'`.
     pub view: Option<HistoryView>,
+    /// For a store of many sessions given by its path (a database, a folder): the
+    /// session read (its id); default the latest.
+    pub session: Option<String>,
 }
 
 /// `loadHistory`'s `options` (a `format` there is the argument before).
@@ -296,6 +303,17 @@ fn options(js: &Js, value: Value) -> JsResult<(Option<&'static Format>, ReadOpti
             )))
         }
     };
+    let session = named(js, value, c"session")?;
+    let session = match js.value_type(session)? {
+        ValueType::Undefined => None,
+        ValueType::String => Some(js.utf8(session)?),
+        got => {
+            return Err(JsError::Type(format!(
+                "options.session must be a string, got {}",
+                got.name()
+            )))
+        }
+    };
     let view = named(js, value, c"view")?;
     let view = match js.value_type(view)? {
         ValueType::Undefined => View::default(),
@@ -320,6 +338,7 @@ fn options(js: &Js, value: Value) -> JsResult<(Option<&'static Format>, ReadOpti
             strict,
             leaf,
             view,
+            session,
             ..ReadOptions::default()
         },
     ))
