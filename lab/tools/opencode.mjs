@@ -15,7 +15,7 @@
 //                         storage/ JSON tree), copied as files, never opened
 //
 // What OpenCode shows of a session is GET /session/:id/message and its export.
-import { cpSync, createWriteStream, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, cpSync, createWriteStream, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -173,8 +173,6 @@ function variant({ name, pkg, bin, prefix, folder, configFile }) {
         cpSync(join(provider.dir, 'node_modules'), join(cache, 'node_modules'), { recursive: true })
         if (own) writeFileSync(join(cache, 'version'), own)
         writeFileSync(join(cache, 'package.json'), JSON.stringify({ dependencies: { '@ai-sdk/openai-compatible': 'latest' } }, null, 2))
-        // 0.1 fetches models.dev at start and stops when it cannot, unless it has a copy.
-        writeFileSync(join(cache, 'models.json'), '{}\n')
         notes.push(`@ai-sdk/openai-compatible ${version} given in its cache (it installs providers at run time)`)
       }
       const help = spawnSync(ctx.bin, ['run', '--help'], { env: ctx.env, cwd: ctx.work, encoding: 'utf8', timeout: 60_000 })
@@ -200,8 +198,16 @@ function variant({ name, pkg, bin, prefix, folder, configFile }) {
       const top = spawnSync(ctx.bin, ['--help'], { env: ctx.env, cwd: ctx.work, encoding: 'utf8', timeout: 60_000 })
       const sessions = /\bexport\b/.test(`${top.stdout}${top.stderr}`) ? new Set(served.sessions) : new Set()
       if (served.sessions.length && !sessions.size) notes.push('no export command in this version')
+      // Into a file, not a pipe: 1.18.33 exits 0 with its piped stdout cut after 219,264
+      // bytes (a 256 KB session's export), a file gets all of it.
       for (const id of sessions) {
-        await ctx.exec(`export-${id}`, ctx.bin, ['export', id], { stdoutName: `resume.export.${id}.json`, timeoutMs: 60_000 })
+        const started = Date.now()
+        const out = openSync(join(ctx.out, `resume.export.${id}.json`), 'w')
+        const err = openSync(join(ctx.out, `export-${id}.stderr`), 'w')
+        const r = spawnSync(ctx.bin, ['export', id], { cwd: ctx.work, env: ctx.env, stdio: ['ignore', out, err], timeout: 60_000 })
+        closeSync(out)
+        closeSync(err)
+        ctx.record.steps.push({ name: `export-${id}`, cmd: 'export', args: [id], stdout: 'a file', code: r.status, signal: r.signal, ms: Date.now() - started })
       }
       return { note: notes.join('; ') || undefined }
     },
@@ -333,7 +339,7 @@ async function serve(ctx, prefix, notes) {
     const r = await p.done
     // Stopped by the lab once the turn was read back: not an interrupted run.
     Object.assign(step, r, { ms: Date.now() - started, signal: null, stoppedWith: r.signal })
-    ctx.record?.steps.push(step)
+    ctx.record.steps.push(step)
     void prefix
   }
 }
