@@ -43,9 +43,11 @@ export const MATRIX = {
     ['0.24.4', 'the latest'],
   ],
   opencode: [
-    ['0.1.174', 'the oldest on the registry (AI SDK 4; installs its provider package at run time, fetches models.dev at start)'],
-    ['0.5.29', 'before 1.0: no run --format json, no export, no prompt_async, no /global/event'],
-    ['1.0.0', 'the first 1.0: run --format json and export; no prompt_async, no /global/event'],
+    // 0.1.174 and 0.5.29 do not run offline: each stops with "Unable to connect" (a fetch
+    // of its own) before the first model request of a prompt, 0.1.174 at start.
+    ['0.1.174', 'the oldest on the registry (AI SDK 4); stops at start without the network'],
+    ['0.5.29', 'no run --format json, export, prompt_async or /global/event; its prompt stops without the network'],
+    ['1.0.0', 'the oldest that runs offline: run --format json and export; no prompt_async, no /global/event'],
     ['1.1.65', 'the last before SQLite (<1.2): the legacy storage/ JSON tree'],
     ['1.14.34', 'a middle one: SQLite'],
     ['1.18.33', 'the latest'],
