@@ -57,6 +57,6 @@ export const MATRIX = {
 
 /** The small set a quick run uses: one version per tool (the offline test reads committed captures). */
 export const QUICK = {
-  tools: { codex: ['0.171.0'], claude: ['2.1.332'], copilot: ['1.0.102'], pi: ['0.73.1'], qwen: ['0.24.4'] },
+  tools: { codex: ['0.171.0'], claude: ['2.1.332'], copilot: ['1.0.102'], pi: ['0.73.1'], qwen: ['0.24.4'], opencode: ['1.18.33'], kilo: ['7.7.7'] },
   scenarios: ['text', 'tool', 'unicode'],
 }
