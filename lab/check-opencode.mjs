@@ -14,6 +14,8 @@
 //   view    the store's session == that answer
 //   export  the store's session == `opencode export <id>` (resume.export.<id>.json)
 //
+// and every other session the store holds (a sub-agent's, `parent_id`) by view and export.
+//
 // Rows: `opencode-run`, `opencode-events`, `opencode-global` (streams; Kilo's /api/event
 // goes to whichever row detection names) and `opencode` (the store, the export and the
 // GET answer). Where a row is not in this build, the comparison is `none`, saying so.
@@ -145,20 +147,7 @@ export function checkOpencode(dir, run, { foldLive, settleWith }) {
       out.checks.reload = { result: 'none', why: `no ${STORE} history row in this build` }
       continue
     }
-    // What OpenCode itself returned for the session, read by our reader.
-    const theirs = {}
-    for (const [check, name] of [
-      ['view', `resume.messages.${session}.json`],
-      ['export', `resume.export.${session}.json`],
-    ]) {
-      const file = join(dir, name)
-      if (!existsSync(file) || statSync(file).size === 0) continue
-      try {
-        theirs[check] = { name, messages: JSON.parse(JSON.stringify(readHistory(readFileSync(file), STORE, {}).messages)) }
-      } catch (error) {
-        theirs[check] = { name, error: `${name}: ${error.message}` }
-      }
-    }
+    const theirs = theirsOf(dir, session)
     // shown: the stream against OpenCode's own answer for the session.
     if (theirs.view?.messages) settle('shown', against(stream, spec.file, { format: STORE, messages: theirs.view.messages }, theirs.view.name))
     else out.checks.shown = { result: 'none', why: theirs.view?.error ?? `no resume.messages.${session}.json` }
@@ -181,25 +170,57 @@ export function checkOpencode(dir, run, { foldLive, settleWith }) {
     }
     settle('reload', against(stream, spec.file, { format: STORE, messages: stored.messages }, `${relative(dir, store.path)} (session ${session})`))
 
-    // view, export: the store's session against what OpenCode returned for it.
-    let reload
-    try {
-      reload = reloadStore(store, session).messages
-    } catch (error) {
-      settle('view', { result: 'differ', difference: `the store's session in the default view: ${error.message}`, data: {} })
-      continue
-    }
-    for (const check of ['view', 'export']) {
-      const t = theirs[check]
-      if (!t) out.checks[check] = { result: 'none', why: `OpenCode gave no ${check === 'view' ? 'GET /session/:id/message answer' : 'export'}` }
-      else if (t.error) settle(check, { result: 'differ', difference: t.error, data: {} })
-      else {
-        const d = messagesDiffer(reload, t.messages)
-        settle(check, d ? { result: 'differ', difference: d, data: { ours: reload, theirs: t.messages } } : { result: 'pass', messages: reload.length })
-      }
+    compareViews(store, session, theirs, out, settle)
+  }
+  // The store's other sessions (a sub-agent's: parent_id) against what OpenCode returned for them.
+  if (store && historyFormats.includes(STORE)) {
+    const compared = new Set(streams.map((s) => s.session))
+    for (const session of readdirSync(dir).map((n) => /^resume\.messages\.(.+)\.json$/.exec(n)?.[1]).filter(Boolean)) {
+      if (compared.has(session)) continue
+      const out = { stream: `session ${session}`, session, checks: {} }
+      streams.push(out)
+      compareViews(store, session, theirsOf(dir, session), out, settleWith(out, { stream: out.stream }))
     }
   }
   return streams
+}
+
+/** What OpenCode itself returned for a session (GET /session/:id/message, export), read by our reader. */
+function theirsOf(dir, session) {
+  const theirs = {}
+  for (const [check, name] of [
+    ['view', `resume.messages.${session}.json`],
+    ['export', `resume.export.${session}.json`],
+  ]) {
+    const file = join(dir, name)
+    if (!existsSync(file) || statSync(file).size === 0) continue
+    try {
+      theirs[check] = { name, messages: JSON.parse(JSON.stringify(readHistory(readFileSync(file), STORE, {}).messages)) }
+    } catch (error) {
+      theirs[check] = { name, error: `${name}: ${error.message}` }
+    }
+  }
+  return theirs
+}
+
+/** view, export: the store's session against what OpenCode returned for it. */
+function compareViews(store, session, theirs, out, settle) {
+  let reload
+  try {
+    reload = reloadStore(store, session).messages
+  } catch (error) {
+    settle('view', { result: 'differ', difference: `the store's session in the default view: ${error.message}`, data: {} })
+    return
+  }
+  for (const check of ['view', 'export']) {
+    const t = theirs[check]
+    if (!t) out.checks[check] = { result: 'none', why: `OpenCode gave no ${check === 'view' ? 'GET /session/:id/message answer' : 'export'}` }
+    else if (t.error) settle(check, { result: 'differ', difference: t.error, data: {} })
+    else {
+      const d = messagesDiffer(reload, t.messages)
+      settle(check, d ? { result: 'differ', difference: d, data: { ours: reload, theirs: t.messages } } : { result: 'pass', messages: reload.length })
+    }
+  }
 }
 
 /**
