@@ -8,6 +8,8 @@
 //           compared as `agent-chunks check STREAM STORE` does (the command's lockstep
 //           sets aside what the stream cannot carry); reading it must leave the files as
 //           they were, byte for byte
+//   wal     (run's stream) the same against the store as `run` left it, before anything
+//           opened it again: its database file nearly empty, the session in its WAL
 //   shown   the stream's turns == what OpenCode itself returns for the session (GET
 //           /session/:id/message, resume.messages.<id>.json, read by our reader), compared
 //           as reload is
@@ -44,28 +46,38 @@ const STORE = 'opencode'
 /** The session the run's stream is of: the first sessionID of `run --format json`. */
 const runSession = (text) => /"sessionID":"(ses_[^"]+)"/.exec(text)?.[1]
 
-/** The session made through the API: the one session.created names in /event. */
-function serveSession(dir) {
+/**
+ * The session made through the API: the one session.created names in /event, else (0.5,
+ * whose stream starts with session.updated) the first session it names that is not the run's.
+ */
+function serveSession(dir, run) {
   for (const name of ['stream.event.sse', 'stream.global.sse', 'stream.api.sse']) {
     const p = join(dir, name)
     if (!existsSync(p)) continue
+    const text = readFileSync(p, 'utf8')
     // properties.sessionID, or (before 1.2) only properties.info.id
-    const m = /"type":"session\.created"[^\n]*?"(?:sessionID|id)":"(ses_[^"]+)"/.exec(readFileSync(p, 'utf8'))
+    const m = /"type":"session\.created"[^\n]*?"(?:sessionID|id)":"(ses_[^"]+)"/.exec(text)
     if (m) return m[1]
+    const named = [...text.matchAll(/"(?:sessionID|id)":"(ses_[^"]+)"/g)].map((x) => x[1]).find((id) => id !== run)
+    if (named) return named
   }
   return undefined
 }
 
 /**
- * Where the store of a capture is: the database under files/data (a fixture keeps it in
- * store/), else the legacy JSON tree's storage folder.
+ * Where the store of a capture is: the database under files/<folder> (data: as the runs
+ * left it; after-run: as `run` left it, before `serve` opened it), else the legacy JSON
+ * tree's storage folder.
  */
-export function storeOf(dir) {
-  for (const base of [join(dir, 'files', 'data'), join(dir, 'store')]) {
+export function storeOf(dir, folder = 'data') {
+  for (const base of [join(dir, 'files', folder)]) {
     if (!existsSync(base)) continue
     const db = readdirSync(base).find((n) => /^(opencode|kilo)(-[\w.-]+)?\.db$/.test(n))
     if (db) return { kind: 'db', path: join(base, db), files: ['', '-wal', '-shm'].map((x) => join(base, db + x)).filter(existsSync) }
     if (existsSync(join(base, 'storage'))) return { kind: 'legacy', path: join(base, 'storage'), files: walk(join(base, 'storage')) }
+    // OpenCode 0.5: project/<the folder's slug>/storage/session/{info,message,part}/…
+    const project = existsSync(join(base, 'project')) ? readdirSync(join(base, 'project')).find((n) => existsSync(join(base, 'project', n, 'storage'))) : undefined
+    if (project) return { kind: 'legacy', path: join(base, 'project', project, 'storage'), files: walk(join(base, 'project', project, 'storage')) }
   }
   return undefined
 }
@@ -100,12 +112,13 @@ function reloadStore(store, session, view) {
 export function checkOpencode(dir, run, { foldLive, settleWith }) {
   const streams = []
   const store = storeOf(dir)
-  const ids = { run: undefined, serve: serveSession(dir) }
+  const runStream = join(dir, 'stream.jsonl')
+  const run0 = existsSync(runStream) ? runSession(readFileSync(runStream, 'utf8')) : undefined
+  const ids = { run: run0, serve: serveSession(dir, run0) }
   for (const spec of OPENCODE_STREAMS) {
     const path = join(dir, spec.file)
     if (!existsSync(path)) continue
     const bytes = readFileSync(path)
-    if (spec.of === 'run') ids.run = runSession(bytes.toString('utf8'))
     const out = { stream: spec.file, checks: {} }
     streams.push(out)
     const settle = settleWith(out, { stream: spec.file })
@@ -169,6 +182,18 @@ export function checkOpencode(dir, run, { foldLive, settleWith }) {
       continue
     }
     settle('reload', against(stream, spec.file, { format: STORE, messages: stored.messages }, `${relative(dir, store.path)} (session ${session})`))
+    // The run's stream also against the store as `run` left it: a database that is nearly all
+    // WAL (its main file 4 KB), read without checkpointing it.
+    const early = spec.of === 'run' ? storeOf(dir, 'after-run') : undefined
+    if (early) {
+      try {
+        const first = reloadStore(early, session, 'transcript')
+        if (!first.unchanged) settle('wal', { result: 'differ', difference: `reading ${relative(dir, early.path)} changed its files`, data: {} })
+        else settle('wal', against(stream, spec.file, { format: STORE, messages: first.messages }, `${relative(dir, early.path)} (session ${session})`))
+      } catch (error) {
+        settle('wal', { result: 'differ', difference: `loadHistory(${relative(dir, early.path)}, 'opencode', { session }) refused it: ${error.message}`, data: {} })
+      }
+    }
 
     compareViews(store, session, theirs, out, settle)
   }

@@ -120,7 +120,7 @@ export const REASONS = {
     test: (ctx) => ctx.family === 'opencode' && ctx.stream === 'stream.api.sse' && ctx.streamed.length === 0 && ctx.stored.length > 0 && ctx.userMessages > 0 && ctx.usersAgree,
   },
   'opencode-run-summary-as-text': {
-    checks: ['shown', 'reload'],
+    checks: ['shown', 'reload', 'wal'],
     why: "`opencode run --format json` prints a compaction's summary (the assistant message of mode compaction, `summary: true`) as a plain text line: its lines carry no message info, so nothing tells the summary from an answer; the store and the server's streams have the message's info, and we show the summary as a compaction notice. With those notices as text, the two agree",
     test: (ctx) => {
       if (ctx.family !== 'opencode' || ctx.stream !== 'stream.jsonl') return false
@@ -129,7 +129,7 @@ export const REASONS = {
     },
   },
   'opencode-run-without-failed-calls': {
-    checks: ['shown', 'reload'],
+    checks: ['shown', 'reload', 'wal'],
     why: '`opencode run --format json` of OpenCode 1.1 prints a tool_use line only for a call that completed: a call that failed (a tool part in the error state, as `read` of a missing file) is in the store and the server\'s streams, not in its output. With the failed calls (and the steps left empty without them) set aside, the two agree',
     test: (ctx) => {
       if (ctx.family !== 'opencode' || ctx.stream !== 'stream.jsonl') return false
