@@ -15,7 +15,7 @@
 //                         storage/ JSON tree), copied as files, never opened
 //
 // What OpenCode shows of a session is GET /session/:id/message and its export.
-import { closeSync, cpSync, createWriteStream, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, cpSync, createWriteStream, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -189,7 +189,7 @@ function variant({ name, pkg, bin, prefix, folder, configFile }) {
       if (existsSync(dataDir(ctx))) cpSync(dataDir(ctx), join(ctx.out, 'files', 'after-run'), { recursive: true, verbatimSymlinks: true })
 
       // 2. `serve`: the event streams subscribed while the prompt goes through the HTTP API.
-      const served = await serve(ctx, prefix, notes)
+      const served = await serve(ctx, notes)
 
       // 3. The store as the processes left it, before anything opens it again.
       ctx.snapshot()
@@ -220,7 +220,7 @@ function variant({ name, pkg, bin, prefix, folder, configFile }) {
  * idle (or aborts it through the API once the scripted answer stalls), then reads back every
  * session the server knows. Returns their ids.
  */
-async function serve(ctx, prefix, notes) {
+async function serve(ctx, notes) {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const stdout = join(ctx.out, 'serve.stdout')
@@ -263,7 +263,7 @@ async function serve(ctx, prefix, notes) {
       streams.push({ file, path, sub: subscribe(`${base}${path}`, join(ctx.out, file)) })
     }
     // Each stream's first event (server.connected) before the prompt.
-    for (let i = 0; i < 40 && streams.some((s) => s.sub.bytes === 0 && s.sub.status !== 404); i++) await sleep(100)
+    for (let i = 0; i < 40 && streams.some((s) => s.sub.bytes === 0 && (s.sub.status === 0 || s.sub.status === 200)); i++) await sleep(100)
     const created = await call(base, 'POST', '/session', {})
     const id = created.json?.id
     if (!id) {
@@ -340,7 +340,6 @@ async function serve(ctx, prefix, notes) {
     // Stopped by the lab once the turn was read back: not an interrupted run.
     Object.assign(step, r, { ms: Date.now() - started, signal: null, stoppedWith: r.signal })
     ctx.record.steps.push(step)
-    void prefix
   }
 }
 
@@ -367,10 +366,3 @@ function idleIn(events, id) {
 
 export const opencode = variant({ name: 'opencode', pkg: 'opencode-ai', bin: 'opencode', prefix: 'OPENCODE', folder: 'opencode', configFile: 'opencode.json' })
 export const kilo = variant({ name: 'kilo', pkg: '@kilocode/cli', bin: 'kilo', prefix: 'KILO', folder: 'kilo', configFile: 'kilo.json' })
-
-/** The ids of the sessions a capture holds, from the files OpenCode returned. */
-export function capturedSessions(dir) {
-  return readdirSync(dir)
-    .map((n) => /^resume\.messages\.(.+)\.json$/.exec(n)?.[1])
-    .filter(Boolean)
-}
