@@ -623,6 +623,9 @@ const RECORDINGS = [
   'examples/claude-code-stream.partial.ndjson',
   'examples/copilot-session.stream.ndjson',
   'examples/codex-exec.jsonl',
+  'examples/opencode-run.jsonl',
+  'examples/opencode-events.sse',
+  'examples/opencode-global.sse',
 ]
 
 /** The JSON values of a recording (NDJSON lines or SSE data), in order. */

@@ -48,7 +48,7 @@ describe('help and usage', { concurrency: 2 }, () => {
     [['replay', example('demo-stream.ndjson'), '--bogus'], /unknown option --bogus/, 'replay --help'],
     [['replay', example('demo-stream.ndjson'), '--json', '--unified'], /--json and --unified cannot be used together/, 'replay --help'],
     [['replay', example('demo-stream.ndjson'), '--unified', '--now', 'soon'], /--now must be milliseconds/, 'replay --help'],
-    [['replay', example('demo-stream.ndjson'), '--format', 'yaml'], /--format must be one of acp, claude, claude-stream, copilot, qwen, codex, codex-exec, chatviewer, pi-events, pi, sn, pi-stream, sn-stream, ag-ui, ai-sdk, events, got "yaml"/, 'replay --help'],
+    [['replay', example('demo-stream.ndjson'), '--format', 'yaml'], /--format must be one of acp, claude, claude-stream, copilot, qwen, codex, codex-exec, opencode, opencode-run, opencode-events, opencode-global, chatviewer, pi-events, pi, sn, pi-stream, sn-stream, ag-ui, ai-sdk, events, got "yaml"/, 'replay --help'],
     [['convert', example('demo-stream.ndjson')], /convert needs --to TARGET/, 'convert --help'],
     [['convert', example('demo-stream.ndjson'), '--to'], /option --to needs a value/, 'convert --help'],
     [['convert', example('demo-stream.ndjson'), '--to', 'xml'], /--to must be one of events, pi, sn, unified/, 'convert --help'],
@@ -309,6 +309,9 @@ describe('check', { concurrency: 2 }, () => {
     ['claude-code-stream.ndjson', 'claude-code-stream.session.jsonl', 'agree: 2 turns and 4 chunks, as the history has them'],
     ['claude-code-stream.partial.ndjson', 'claude-code-stream.session.jsonl', 'agree: 2 turns and 4 chunks, as the history has them'],
     ['copilot-session.stream.ndjson', 'copilot-session.events.jsonl', 'agree: 2 turns and 4 chunks, as the history has them'],
+    ['opencode-run.jsonl', 'opencode-run.session.json', 'agree: 2 turns and 4 chunks, as the history has them'],
+    ['opencode-events.sse', 'opencode-events.messages.json', 'agree: 2 turns and 4 chunks, as the history has them'],
+    ['opencode-global.sse', 'opencode-session.json', 'agree: 2 turns and 4 chunks, as the history has them'],
   ]
   for (const [stream, history, verdict] of pairs) {
     test(`${stream} agrees with ${history}`, async () => {
@@ -359,10 +362,10 @@ describe('check', { concurrency: 2 }, () => {
   test('a history given as the stream, or a stream as the history, is an error', async () => {
     const swapped = await run(['check', example('pi-session.jsonl'), example('pi-session.stream.ndjson')])
     assert.equal(swapped.code, 2)
-    assert.equal(swapped.stderr, 'examples/pi-session.jsonl: a pi file is a history, not a stream (streams: acp, claude-stream, copilot, codex-exec, pi-events, pi-stream, sn-stream, ag-ui, ai-sdk, events)\n')
+    assert.equal(swapped.stderr, 'examples/pi-session.jsonl: a pi file is a history, not a stream (streams: acp, claude-stream, copilot, codex-exec, opencode-run, opencode-events, opencode-global, pi-events, pi-stream, sn-stream, ag-ui, ai-sdk, events)\n')
     const stream = await run(['check', example('pi-session.stream.ndjson'), example('sn-thinking.sse')])
     assert.equal(stream.code, 2)
-    assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: acp, claude, claude-stream, copilot, qwen, codex, chatviewer, pi, sn, ag-ui, ai-sdk, events)\n')
+    assert.equal(stream.stderr, 'examples/sn-thinking.sse: a sn-stream file is a stream, not a history (histories: acp, claude, claude-stream, copilot, qwen, codex, opencode, chatviewer, pi, sn, ag-ui, ai-sdk, events)\n')
   })
 
   test('ACP updates sent as JSON-RPC session/update requests are read as ACP', async () => {

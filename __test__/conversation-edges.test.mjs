@@ -94,7 +94,7 @@ test('the limit holds for SSE frames made of many data lines', () => {
 test('bad arguments are TypeErrors naming what is wrong', () => {
   const cases = [
     [undefined, /options must be an object/],
-    [{}, /options\.format must be one of 'acp', 'claude-stream', 'copilot', 'codex-exec', 'pi-events', 'pi-stream', 'sn-stream', 'ag-ui', 'ai-sdk', 'events', got undefined/],
+    [{}, /options\.format must be one of 'acp', 'claude-stream', 'copilot', 'codex-exec', 'opencode-run', 'opencode-events', 'opencode-global', 'pi-events', 'pi-stream', 'sn-stream', 'ag-ui', 'ai-sdk', 'events', got undefined/],
     [{ format: 'pi' }, /options\.format must be one of .*got 'pi'/],
     [{ format: 'events', strict: 1 }, /options\.strict must be a boolean, got number/],
     [{ format: 'events', limit: 0 }, /options\.limit must be a positive whole number/],

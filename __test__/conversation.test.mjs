@@ -35,6 +35,10 @@ const FILES = [
   'examples/codex-exec.jsonl',
   '__test__/fixtures/codex/0.171.0-subagent/stream.jsonl',
   '__test__/fixtures/codex/0.20.0-tool/stream.jsonl',
+  'examples/opencode-run.jsonl',
+  'examples/opencode-events.sse',
+  'examples/opencode-global.sse',
+  '__test__/fixtures/opencode/kilo-7.7.7-api-event.sse',
 ]
 const RUNS = Number(process.env.CONVERSATION_RUNS ?? 25)
 

@@ -177,7 +177,7 @@ test('a file that cannot be read rejects with its code; bad arguments throw a Ty
   assert.throws(() => loadHistorySync(dir, 'pi'), (e) => e.code === 'EISDIR')
   assert.throws(() => loadHistory(path('pi-session.jsonl'), 'gemini'), {
     name: 'TypeError',
-    message: "loadHistory: format must be one of 'acp', 'claude', 'claude-stream', 'copilot', 'qwen', 'codex', 'chatviewer', 'pi', 'sn', 'ag-ui', 'ai-sdk', 'events', got 'gemini'",
+    message: "loadHistory: format must be one of 'acp', 'claude', 'claude-stream', 'copilot', 'qwen', 'codex', 'opencode', 'chatviewer', 'pi', 'sn', 'ag-ui', 'ai-sdk', 'events', got 'gemini'",
   })
   assert.throws(() => loadHistorySync(path('pi-session.jsonl')), { name: 'TypeError', message: /got undefined/ })
   assert.throws(() => loadHistorySync(42, 'pi'), {

@@ -57,6 +57,15 @@ const detected = {
   'examples/codex-rollout.jsonl': 'codex',
   '__test__/fixtures/codex/0.171.0-tool/stream.jsonl': 'codex-exec',
   '__test__/fixtures/codex/0.20.0-tool/stream.jsonl': 'codex-exec',
+  'examples/opencode-session.json': 'opencode',
+  'examples/opencode-events.messages.json': 'opencode',
+  'examples/opencode-run.session.json': 'opencode',
+  'examples/opencode-run.jsonl': 'opencode-run',
+  'examples/opencode-events.sse': 'opencode-events',
+  'examples/opencode-global.sse': 'opencode-global',
+  '__test__/fixtures/opencode/kilo-7.7.7-event.sse': 'opencode-events',
+  '__test__/fixtures/opencode/kilo-7.7.7-api-event.sse': 'opencode-events',
+  '__test__/fixtures/opencode/kilo-7.7.7-event.messages.json': 'opencode',
 }
 
 test('detectFormat tells every example and fixture from its first lines', () => {

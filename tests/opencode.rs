@@ -137,7 +137,7 @@ fn each_live_stream_folds_into_the_reload_of_its_session() {
     let (events, skips) = fold("opencode-events", EVENTS);
     assert_eq!(events, reload);
     assert_eq!(skips.count, 0, "{skips:?}");
-    assert!(skips.kinds.get("plugin.added").is_some());
+    assert!(skips.kinds.contains_key("plugin.added"));
     let (global, skips) = fold("opencode-global", GLOBAL);
     assert_eq!(global, reload);
     // Every durable event came twice: the copies are counted, not read again.
@@ -566,4 +566,136 @@ fn sn_no_longer_takes_opencode_messages() {
     assert_ne!(detect(EVENTS_RELOAD).map(|f| f.name), Ok("sn"));
     // sn's own array still reads as sn.
     assert_eq!(detect(include_bytes!("../examples/sn-history.json")), Ok(sn));
+}
+
+#[test]
+fn an_export_larger_than_detection_looks_at_is_told_and_read() {
+    // A pretty-printed export of a few MiB (a long command output) has no whole value in
+    // the first MiB detection looks at: it is told by its messages all the same.
+    let mut document = value::parse(SESSION).unwrap();
+    let big = "0123456789abcdef\n".repeat(200_000);
+    let text = String::from_utf8(document.to_json())
+        .unwrap()
+        .replace("lab-tool-output\\nnotes.txt\\n", &big.replace('\n', "\\n"));
+    document = value::parse(text.as_bytes()).unwrap();
+    let mut pretty = Vec::new();
+    pretty_print(&document, 0, &mut pretty);
+    assert!(pretty.len() > 3 << 20 && pretty.starts_with(b"{\n"));
+    assert_eq!(detect(&pretty).map(|f| f.name), Ok("opencode"));
+    assert_eq!(read(&pretty).len(), 3);
+}
+
+/// `JSON.stringify(value, null, 2)`, as `opencode export` writes.
+fn pretty_print(value: &Json, depth: usize, out: &mut Vec<u8>) {
+    let pad = |out: &mut Vec<u8>, d: usize| out.extend(std::iter::repeat_n(b' ', d * 2));
+    match value {
+        Json::Object(fields) if !fields.is_empty() => {
+            out.extend(b"{\n");
+            for (i, (key, field)) in fields.iter().enumerate() {
+                pad(out, depth + 1);
+                out.extend(Json::String(key.clone()).to_json());
+                out.extend(b": ");
+                pretty_print(field, depth + 1, out);
+                out.extend(if i + 1 < fields.len() { &b",\n"[..] } else { b"\n" });
+            }
+            pad(out, depth);
+            out.push(b'}');
+        }
+        Json::Array(items) if !items.is_empty() => {
+            out.extend(b"[\n");
+            for (i, item) in items.iter().enumerate() {
+                pad(out, depth + 1);
+                pretty_print(item, depth + 1, out);
+                out.extend(if i + 1 < items.len() { &b",\n"[..] } else { b"\n" });
+            }
+            pad(out, depth);
+            out.push(b']');
+        }
+        other => out.extend(other.to_json()),
+    }
+}
+
+#[test]
+fn lockstep_names_summaries_printed_as_text_and_failed_calls_older_runs_did_not_print() {
+    // The stored session: a failed call, then a compaction's summary.
+    let failed = part(
+        "msg_02",
+        "prt_2",
+        r#""type":"tool","callID":"c1","tool":"read","state":{"status":"error","input":{},"error":"ENOENT"}"#,
+    );
+    let summary = part("msg_03", "prt_3", r#""type":"text","text":"So far""#);
+    let doc = format!(
+        "[{},{},{}]",
+        item(USER, &[&part("msg_01", "prt_1", r#""type":"text","text":"go""#)]),
+        item(&assistant("msg_02", r#","completed":3"#), &[&failed]),
+        item(
+            &assistant("msg_03", r#","completed":4},"summary":true,"x":{"#),
+            &[&summary]
+        ),
+    );
+    let mut history = read(doc.as_bytes());
+    // What OpenCode 1.1's run printed of it: the summary's text part alone.
+    let run = lines(&[&format!(
+        r#"{{"type":"text","timestamp":1,"sessionID":"ses_a","part":{}}}"#,
+        part(
+            "msg_03",
+            "prt_3",
+            r#""type":"text","text":"So far","time":{"start":1,"end":2}"#
+        )
+    )]);
+    let (mut stream, _) = fold("opencode-run", &run);
+    let notes = lockstep(&mut stream, &mut history);
+    assert_eq!(stream, history);
+    let reasons: Vec<_> = notes.iter().map(|n| n.split(':').next().unwrap()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "1 × user messages",
+            "1 × compaction summaries",
+            "1 × failed calls",
+            "1 × messages with nothing left to show (only reasoning without --thinking, or failed calls)"
+        ]
+    );
+}
+
+#[test]
+fn a_loaded_history_goes_on_with_the_events_that_follow_it() {
+    use agent_chunks::live::conversation::LiveOptions;
+    // A client loads the session (GET /session/:id/message) after the first step, then
+    // subscribes to /event: the user's message is sent again with its diffs, the next
+    // step streams. The messages loaded stay as they were; the new step is added.
+    let reload = read(EVENTS_RELOAD);
+    let frames: Vec<&[u8]> = EVENTS.split_inclusive(|&b| b == b'\n').collect();
+    let second = &reload[2].id;
+    let mut at = 0;
+    let mut cut = None;
+    for line in &frames {
+        let text = String::from_utf8_lossy(line);
+        if text.contains("\"type\":\"message.updated\"") && text.contains(&format!("\"id\":\"{second}\"")) {
+            cut = Some(at);
+            break;
+        }
+        at += line.len();
+    }
+    let cut = cut.unwrap();
+    let format = find("opencode-events").unwrap();
+    let mut live = Conversation::resume(format, LiveOptions::default(), reload[..2].to_vec(), None).unwrap();
+    live.push_bytes(&EVENTS[cut..]).unwrap();
+    assert_eq!(owned_messages(live.messages()), reload);
+    // A loaded message is known by its id: a revert removes it.
+    let removed = event(
+        "message.removed",
+        &format!(
+            r#"{{"sessionID":"ses_daf95ad31ffeYkLYULaI36yVaE","messageID":"{}"}}"#,
+            reload[1].id
+        ),
+    );
+    live.push_bytes(&sse(&[&removed])).unwrap();
+    live.end().unwrap();
+    let expected = vec![reload[0].clone(), reload[2].clone()];
+    assert_eq!(owned_messages(live.messages()), expected);
+    // And through a resume state, as an application keeps it between runs.
+    let state = value::parse(&live.resume_state().to_json()).unwrap();
+    let again = Conversation::resume(format, LiveOptions::default(), expected.clone(), Some(&state)).unwrap();
+    assert_eq!(owned_messages(again.messages()), expected);
 }

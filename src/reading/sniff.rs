@@ -133,7 +133,9 @@ pub(crate) fn sniff_values(
                 }),
         };
     }
-    if window[start] == b'{' && window.len() == bytes.len() {
+    // A document spread over lines (its first line no whole value) is parsed whole, however
+    // long: a pretty-printed export of a few MiB has no value in its first MiB to tell by.
+    if window[start] == b'{' {
         // One JSON document that holds the records (a traffic recorder's export: `messages`).
         if let Some(records) = document_records(bytes) {
             let numbers = vec![1; records.len().min(limit)];

@@ -112,6 +112,7 @@ fn entry_of(item: &Json) -> Result<Entry, FormatError> {
         id: id.to_string_lossy().into_owned(),
         info: Some(info.clone()),
         parts: parts.to_vec(),
+        kept: None,
     })
 }
 

@@ -36,6 +36,10 @@ pub struct Entry {
     pub id: String,
     pub info: Option<Json>,
     pub parts: Vec<Json>,
+    /// The chunks of a message given before the stream went on (a history loaded, then
+    /// the server's events): its parts are not known, so it shows these, then the parts
+    /// that come after.
+    pub kept: Option<Vec<FormatChunk>>,
 }
 
 impl Entry {
@@ -44,6 +48,7 @@ impl Entry {
             id,
             info: None,
             parts: Vec::new(),
+            kept: None,
         }
     }
 
@@ -136,7 +141,7 @@ pub fn message_of(entry: &Entry, later: bool) -> FormatMessage {
     let info = entry.info.as_ref();
     let summary = role == MessageRole::Assistant && info.is_some_and(|info| is_true(info, "summary"));
     let done = done(entry, later);
-    let mut chunks: Vec<FormatChunk> = Vec::new();
+    let mut chunks: Vec<FormatChunk> = entry.kept.clone().unwrap_or_default();
     for part in &entry.parts {
         let Some(kind) = str_of(part, "type") else {
             continue;
@@ -193,10 +198,10 @@ pub fn message_of(entry: &Entry, later: bool) -> FormatMessage {
             _ => {}
         }
     }
-    if let Some(error) = info
+    let error = info
         .and_then(|info| info.get("error"))
-        .filter(|e| matches!(e, Json::Object(_)))
-    {
+        .filter(|e| matches!(e, Json::Object(_)));
+    if let Some(error) = error.filter(|_| entry.kept.is_none()) {
         chunks.push(error_of(error));
     }
     FormatMessage {

@@ -10,7 +10,7 @@ use crate::bytes::wtf8::Wtf8;
 use crate::reading::check::{FormatError, FormatResult, Skips};
 use crate::reading::fold::Folded;
 
-use super::parts::{message_of, messages_of, note_part, Entry};
+use super::parts::{message_of, note_part, Entry};
 
 /// Why a stream's message is left out: it belongs to another session.
 pub const OTHER_SESSION: &str = "another session's event (the stream carries every session of the server)";
@@ -27,9 +27,21 @@ pub struct Session {
     pub entries: Vec<Entry>,
     /// Whether each entry shows (has chunks): its place among the folded messages.
     shown: Vec<bool>,
+    /// A message shows only once its info is known (the server's events, which send a
+    /// message's info before its parts: a part seen first, its frame lost or late, would
+    /// show a user's message as an assistant's until then). `opencode run` sends no info.
+    pub needs_info: bool,
 }
 
 impl Session {
+    /// A session not begun; `needs_info`: see [`Session::needs_info`].
+    pub fn new(needs_info: bool) -> Self {
+        Session {
+            needs_info,
+            ..Session::default()
+        }
+    }
+
     /// Whether events of `session` are the conversation's; a first session named becomes it.
     /// Those of other sessions are left out (counted).
     pub fn admit(&mut self, session: Option<&Wtf8>, skips: &mut Skips) -> bool {
@@ -198,11 +210,18 @@ impl Session {
         self.shown[..at].iter().filter(|&&s| s).count()
     }
 
+    /// Entry `at` as it shows, and whether it shows.
+    fn message_at(&self, at: usize) -> (crate::reading::model_json::FormatMessage, bool) {
+        let entry = &self.entries[at];
+        let message = message_of(entry, at + 1 < self.entries.len());
+        let shows = entry.kept.is_some()
+            || (!message.chunks.is_empty() && (entry.info.is_some() || !self.needs_info));
+        (message, shows)
+    }
+
     /// Entry `at` read again, and its message put where it goes.
     fn show(&mut self, at: usize, out: &mut Folded) {
-        let later = at + 1 < self.entries.len();
-        let message = message_of(&self.entries[at], later);
-        let shows = !message.chunks.is_empty();
+        let (message, shows) = self.message_at(at);
         let place = self.place(at);
         match (self.shown[at], shows) {
             (true, true) => {
@@ -231,10 +250,35 @@ impl Session {
 
     /// Every message read again (a message removed, moved or hidden).
     fn rebuild(&mut self, out: &mut Folded) {
-        let n = self.entries.len();
-        let messages: Vec<_> = (0..n).map(|i| message_of(&self.entries[i], i + 1 < n)).collect();
-        self.shown = messages.iter().map(|m| !m.chunks.is_empty()).collect();
-        out.replace_messages(messages.into_iter().filter(|m| !m.chunks.is_empty()).collect());
+        let (messages, shown): (Vec<_>, Vec<_>) = (0..self.entries.len()).map(|i| self.message_at(i)).unzip();
+        self.shown = shown;
+        let shown = messages
+            .into_iter()
+            .zip(&self.shown)
+            .filter(|(_, &s)| s)
+            .map(|(m, _)| m);
+        out.replace_messages(shown.collect());
+    }
+
+    /// Messages folded before the stream goes on (a history loaded, without a resume
+    /// state): each kept as it shows, its parts unknown; what the stream says of it later
+    /// (its info again, parts that come after) is added to it.
+    pub fn resume(&mut self, folded: &Folded) {
+        *self = Session::new(self.needs_info);
+        for i in 0..folded.len() {
+            let (id, role, chunks) = folded.message(i);
+            let role = crate::reading::model_json::role_name(role);
+            self.entries.push(Entry {
+                id: id.to_string(),
+                info: Some(Json::object([
+                    ("id", Json::string(id)),
+                    ("role", Json::string(role)),
+                ])),
+                parts: Vec::new(),
+                kept: Some(chunks.to_vec()),
+            });
+            self.shown.push(true);
+        }
     }
 
     /// What the session remembers, for a resume state.
@@ -247,6 +291,17 @@ impl Session {
                     ("id", Json::string(e.id.as_str())),
                     ("info", e.info.clone().unwrap_or(Json::Null)),
                     ("parts", Json::Array(e.parts.clone())),
+                    (
+                        "kept",
+                        e.kept.as_ref().map_or(Json::Null, |chunks| {
+                            Json::Array(
+                                chunks
+                                    .iter()
+                                    .map(crate::reading::model_json::chunk_json)
+                                    .collect(),
+                            )
+                        }),
+                    ),
                 ])
             })
             .collect();
@@ -262,7 +317,7 @@ impl Session {
     }
 
     /// Takes back what [`Session::save`] gave; the error names the field.
-    pub fn restore(state: &Json, folded: &Folded) -> Result<Session, String> {
+    pub fn restore(state: &Json, folded: &Folded, needs_info: bool) -> Result<Session, String> {
         let Json::Object(_) = state else {
             return Err(format!(" must be an object, got {}", state.kind().name()));
         };
@@ -317,32 +372,55 @@ impl Session {
             let Some(Json::Array(parts)) = item.get("parts") else {
                 return Err(format!(".messages[{i}].parts must be an array"));
             };
+            let kept = match item.get("kept") {
+                None | Some(Json::Null) => None,
+                Some(Json::Array(chunks)) => {
+                    let mut kept = Vec::with_capacity(chunks.len());
+                    for (j, chunk) in chunks.iter().enumerate() {
+                        let path = format!(".messages[{i}].kept[{j}]");
+                        match crate::reading::model_json::chunk_from_json(chunk, &path) {
+                            Ok(Some(chunk)) => kept.push(chunk),
+                            Ok(None) => {}
+                            Err(e) => return Err(e.to_string()),
+                        }
+                    }
+                    Some(kept)
+                }
+                Some(other) => {
+                    return Err(format!(
+                        ".messages[{i}].kept must be an array, got {}",
+                        other.kind().name()
+                    ))
+                }
+            };
             entries.push(Entry {
                 id: eid.to_string_lossy().into_owned(),
                 info,
                 parts: parts.clone(),
+                kept,
             });
         }
-        let shown_messages = messages_of(&entries, None);
-        let n = entries.len();
-        let shown: Vec<bool> = (0..n)
-            .map(|i| !message_of(&entries[i], i + 1 < n).chunks.is_empty())
-            .collect();
-        if shown_messages.len() != folded.len()
-            || shown_messages
-                .iter()
-                .enumerate()
-                .any(|(i, m)| folded.message(i).0 != m.id)
-        {
+        let mut session = Session {
+            id,
+            children,
+            entries,
+            shown: Vec::new(),
+            needs_info,
+        };
+        let (messages, shown): (Vec<_>, Vec<_>) =
+            (0..session.entries.len()).map(|i| session.message_at(i)).unzip();
+        session.shown = shown;
+        let mut shown = messages
+            .iter()
+            .zip(&session.shown)
+            .filter(|(_, &s)| s)
+            .map(|(m, _)| m);
+        let same = (0..folded.len()).all(|i| shown.next().is_some_and(|m| folded.message(i).0 == m.id));
+        if !same || shown.next().is_some() {
             return Err(
                 ".messages do not hold the conversation's messages (another conversation's state)".into(),
             );
         }
-        Ok(Session {
-            id,
-            children,
-            entries,
-            shown,
-        })
+        Ok(session)
     }
 }

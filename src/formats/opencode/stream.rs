@@ -89,12 +89,16 @@ impl LiveFold for RunStream {
         }
     }
 
+    fn resume(&mut self, messages: &Folded) {
+        self.session.resume(messages);
+    }
+
     fn save(&self) -> Json {
         save(&self.session)
     }
 
     fn restore(&mut self, state: &Json, messages: &Folded) -> Result<(), String> {
-        self.session = Session::restore(state, messages)?;
+        self.session = Session::restore(state, messages, false)?;
         Ok(())
     }
 }
@@ -120,7 +124,7 @@ impl EventStream {
     pub fn new(channel: Channel) -> Self {
         EventStream {
             channel,
-            session: Session::default(),
+            session: Session::new(true),
         }
     }
 }
@@ -187,12 +191,16 @@ impl LiveFold for EventStream {
         }
     }
 
+    fn resume(&mut self, messages: &Folded) {
+        self.session.resume(messages);
+    }
+
     fn save(&self) -> Json {
         save(&self.session)
     }
 
     fn restore(&mut self, state: &Json, messages: &Folded) -> Result<(), String> {
-        self.session = Session::restore(state, messages)?;
+        self.session = Session::restore(state, messages, true)?;
         Ok(())
     }
 }
