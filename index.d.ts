@@ -511,6 +511,11 @@ export interface FormatInfo {
   /** It can be written from messages. */
   write: boolean
   /**
+   * Its tool keeps many sessions in one store (a database, a folder) that
+   * `loadHistory` reads from its path, a session at a time (`storeSessions` lists them).
+   */
+  store: boolean
+  /**
    * Where the tool that writes it keeps its files when nothing else is said (`scan`
    * with no folder looks there).
    */
@@ -550,6 +555,11 @@ export interface HistoryOptions {
   leaf?: string
   /** Default `'resumed'`. */
   view?: HistoryView
+  /**
+   * For a store of many sessions given by its path (a database, a folder): the
+   * session read (its id); default the latest.
+   */
+  session?: string
 }
 
 /** A history read by `readHistory`. */
@@ -654,6 +664,11 @@ export interface LoadHistoryOptions {
   leaf?: string
   /** Default `'resumed'`. */
   view?: HistoryView
+  /**
+   * For a store of many sessions given by its path (a database, a folder): the
+   * session read (its id); default the latest.
+   */
+  session?: string
 }
 
 /**
@@ -1125,6 +1140,34 @@ export interface SpannedToolCallEntry {
   isError?: boolean
   /** Groups the call with the other items of its span (set by the caller or an adapter). */
   spanId?: string
+}
+
+/** A session of a store (`storeSessions`). */
+export interface StoredSession {
+  id: string
+  title: string
+  /** The session that started it (a sub-agent's run), if any. */
+  parentId?: string
+  /** The folder the tool worked in. */
+  directory: string
+  /** Milliseconds since 1970. */
+  created: number
+  updated: number
+}
+
+/**
+ * The sessions of the store at `path` (a tool's database, or its folder of session
+ * files), as `loadHistory(path, format, { session })` reads each, the oldest first.
+ * Throws an `Error` when no format's store is there or it cannot be read, a `TypeError`
+ * for a path that is not a string.
+ */
+export declare function storeSessions(path: string): StoreSessions
+
+/** The sessions of a store (`storeSessions`), and the format reading them. */
+export interface StoreSessions {
+  format: HistoryFormatName
+  /** The oldest first. */
+  sessions: Array<StoredSession>
 }
 
 /** How a byte stream is cut into events. */

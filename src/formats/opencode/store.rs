@@ -57,7 +57,8 @@ const PART_COLUMNS: &[&str] = &["id", "message_id", "session_id", "data"];
 
 /// What a store that cannot be read is expected to be, for its errors.
 const EXPECTED: &str = "an OpenCode (or Kilo CLI) database: tables session, message and part, and \
-                        a migration table that begins with OpenCode's first migration";
+                        a migration table (migration, or __drizzle_migrations before OpenCode \
+                        1.15) that begins with OpenCode's first migration";
 
 /// An open store: a read-only connection, on the files themselves or on a copy of them.
 pub struct Store {
@@ -157,10 +158,24 @@ impl Store {
     /// Refuses a database that is not OpenCode's, or not of a shape this version reads.
     fn check(&mut self, path: &Path) -> Result<(), String> {
         let tables = self.tables().map_err(|e| sql_error(path, e))?;
-        let missing: Vec<&str> = ["session", "message", "part", "migration"]
+        let mut missing: Vec<&str> = ["session", "message", "part"]
             .into_iter()
             .filter(|t| !tables.iter().any(|have| have == t))
             .collect();
+        // The migrations applied: `migration(id)` from OpenCode 1.15 on, drizzle's
+        // `__drizzle_migrations(name)` before.
+        let migrations = [
+            ("migration", "SELECT id FROM migration ORDER BY id LIMIT 1"),
+            (
+                "__drizzle_migrations",
+                "SELECT name FROM __drizzle_migrations ORDER BY id LIMIT 1",
+            ),
+        ]
+        .into_iter()
+        .find(|(table, _)| tables.iter().any(|have| have == table));
+        if migrations.is_none() {
+            missing.push("migration");
+        }
         if !missing.is_empty() {
             return Err(format!(
                 "{} has no table {}; expected {EXPECTED}",
@@ -168,18 +183,17 @@ impl Store {
                 missing.join(", ")
             ));
         }
+        let (table, query) = migrations.expect("checked above");
         let first: Option<String> = self
             .connection
-            .query_row("SELECT id FROM migration ORDER BY id LIMIT 1", [], |row| {
-                row.get::<_, Option<String>>(0)
-            })
+            .query_row(query, [], |row| row.get::<_, Option<String>>(0))
             .or_else(|e| match e {
                 rusqlite::Error::QueryReturnedNoRows => Ok(None),
                 e => Err(e),
             })
             .map_err(|e| {
                 format!(
-                    "{}: its migration table is not OpenCode's ({e}); expected {EXPECTED}",
+                    "{}: its {table} table is not OpenCode's ({e}); expected {EXPECTED}",
                     path.display()
                 )
             })?;
@@ -418,6 +432,10 @@ impl Store {
             let value = match value {
                 rusqlite::types::ValueRef::Null => continue,
                 rusqlite::types::ValueRef::Integer(n) => serde_json::Value::from(n),
+                // As JavaScript writes a number: a whole one without a fraction.
+                rusqlite::types::ValueRef::Real(x) if x.fract() == 0.0 && x.abs() < 9007199254740992.0 => {
+                    serde_json::Value::from(x as i64)
+                }
                 rusqlite::types::ValueRef::Real(x) => serde_json::Value::from(x),
                 rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
                     let t =
