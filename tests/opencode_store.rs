@@ -347,6 +347,19 @@ impl Writer {
 }
 
 #[test]
+fn a_store_in_a_rollback_journal_mode_is_read_in_place_unchanged() {
+    let dir = temp_dir("rollback");
+    let db = dir.join("opencode.db");
+    let c = Connection::open(&db).unwrap();
+    c.execute_batch(SCHEMA).unwrap();
+    fill(&c);
+    drop(c);
+    let before = files_state(&db);
+    assert_eq!(export(&db, "ses_b"), expected_b());
+    assert_eq!(files_state(&db), before, "no -journal, -wal or -shm made");
+}
+
+#[test]
 fn a_store_opencode_holds_open_is_read_through_its_shared_memory_unchanged() {
     let db = left_by_a_run("held");
     let writer = spawn_writer(&db, true);

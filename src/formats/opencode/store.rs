@@ -132,7 +132,11 @@ impl Store {
         let wal = sibling(path, "-wal");
         let shm = sibling(path, "-shm");
         let (connection, copy) = if wal.exists() && shm.exists() {
-            (open_read_only(path)?, None)
+            (open_read_only(path, "mode=ro&readonly_shm=1")?, None)
+        } else if !wal.exists() && !shm.exists() && rollback_journal(path) {
+            // Not in WAL mode (bytes 18 and 19 of its header are 1): a reader takes a
+            // shared lock on the database file and makes no file.
+            (open_read_only(path, "mode=ro")?, None)
         } else {
             let (dir, db) = copy_files(path)?;
             match Connection::open_with_flags(
@@ -606,9 +610,19 @@ pub fn merge_ids(out: &mut Vec<u8>, data: &[u8], ids: &[(&str, &str)]) -> Result
     Ok(())
 }
 
-/// The read-only connection on the files themselves (`-wal` and `-shm` present).
-fn open_read_only(path: &Path) -> Result<Connection, String> {
-    let uri = uri(path, "mode=ro&readonly_shm=1")?;
+/// Whether the database at `path` is in a rollback-journal mode, not WAL mode (its header's
+/// read and write versions, bytes 18 and 19, are 1; WAL mode's are 2).
+fn rollback_journal(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 20];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .is_ok_and(|_| header[18] == 1 && header[19] == 1)
+}
+
+/// A read-only connection on the files themselves, with the URI parameters given.
+fn open_read_only(path: &Path, parameters: &str) -> Result<Connection, String> {
+    let uri = uri(path, parameters)?;
     Connection::open_with_flags(
         &uri,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX,
