@@ -20,6 +20,7 @@ import { piSession } from './pi-session.mjs';
 import { runHistoryCases } from './history.mjs';
 import { runBrowserCases } from './browser.mjs';
 import { runLiveCases } from './live.mjs';
+import { runStoreCases } from './opencode-store.mjs';
 
 // Every sample starts from a collected heap, so one run's garbage is not the next run's GC.
 if (typeof globalThis.gc !== 'function') {
@@ -479,6 +480,7 @@ if (native && (wanted('history') || wanted('codex'))) {
   const { runCodexHistoryCases } = await import('./codex.mjs');
   await runCodexHistoryCases({ native, settings, printTable, ratio, quick });
 }
+if (native && (wanted('history') || wanted('opencode store'))) await runStoreCases({ quick });
 if (native && wanted('live')) runLiveCases({ native, measurePair, printTable, ratio, quick });
 if (native && wanted('browser')) {
   await runBrowserCases({ native, turns, ndjson: ndjsonBuffer.toString('utf8'), settings, measurePair, printTable, ratio });

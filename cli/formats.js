@@ -94,7 +94,15 @@ function isStore(file) {
   } catch {
     return false
   }
-  if (stat.isDirectory()) return true
+  if (stat.isDirectory()) {
+    // A folder is a store only when a row's store says so; any other is refused as a folder.
+    try {
+      native.storeSessions(file)
+      return true
+    } catch {
+      return false
+    }
+  }
   if (!stat.isFile()) return false
   const head = Buffer.alloc(SQLITE_HEADER.length)
   const fd = fs.openSync(file, 'r')

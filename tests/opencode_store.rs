@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 const SCHEMA: &str = include_str!("opencode/schema-1.18.33.sql");
 const KILO_SCHEMA: &str = include_str!("opencode/schema-kilo-7.7.7.sql");
+const SCHEMA_1_14: &str = include_str!("opencode/schema-1.14.34.sql");
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("agent-chunks-test-{name}-{}", std::process::id()));
@@ -346,6 +347,19 @@ impl Writer {
 }
 
 #[test]
+fn a_store_in_a_rollback_journal_mode_is_read_in_place_unchanged() {
+    let dir = temp_dir("rollback");
+    let db = dir.join("opencode.db");
+    let c = Connection::open(&db).unwrap();
+    c.execute_batch(SCHEMA).unwrap();
+    fill(&c);
+    drop(c);
+    let before = files_state(&db);
+    assert_eq!(export(&db, "ses_b"), expected_b());
+    assert_eq!(files_state(&db), before, "no -journal, -wal or -shm made");
+}
+
+#[test]
 fn a_store_opencode_holds_open_is_read_through_its_shared_memory_unchanged() {
     let db = left_by_a_run("held");
     let writer = spawn_writer(&db, true);
@@ -417,6 +431,36 @@ fn kilo_clis_store_reads_the_same() {
     drop(c);
 }
 
+/// OpenCode before 1.15 kept its migrations in drizzle's own table.
+#[test]
+fn a_store_of_opencode_1_14_reads_the_same() {
+    let dir = temp_dir("1.14");
+    let db = dir.join("opencode.db");
+    let c = writer(&db, SCHEMA_1_14);
+    c.execute_batch(
+        "INSERT INTO project (id, worktree, time_created, time_updated, sandboxes) VALUES ('global', '/', 1, 1, '[]');
+         INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated)
+         VALUES ('ses_b', 'global', 'calm-sea', '/work', 'T', '1.14.34', 300, 300);",
+    )
+    .unwrap();
+    add_message(&c, "ses_b", "msg_1", 10, r#"{"role":"user"}"#);
+    add_part(&c, "ses_b", "msg_1", "prt_1", r#"{"type":"text","text":"hi"}"#);
+    // Its sessions have no cost or token columns: the info has neither.
+    let expected = json!({
+        "info": {"id": "ses_b", "slug": "calm-sea", "projectID": "global", "directory": "/work",
+                 "title": "T", "version": "1.14.34", "time": {"created": 300, "updated": 300}},
+        "messages": [{"info": {"role": "user", "id": "msg_1", "sessionID": "ses_b"},
+                      "parts": [{"type": "text", "text": "hi", "id": "prt_1", "sessionID": "ses_b", "messageID": "msg_1"}]}]
+    });
+    assert_eq!(export(&db, "ses_b"), expected);
+    drop(c);
+    let c = Connection::open(&db).unwrap();
+    c.execute_batch("UPDATE __drizzle_migrations SET name = 'other' WHERE id = 1")
+        .unwrap();
+    drop(c);
+    assert!(open_error(&db).contains("its first migration is \"other\", not OpenCode's"));
+}
+
 fn open_error(db: &Path) -> String {
     match Store::open(db) {
         Ok(_) => panic!("{} was read", db.display()),
@@ -433,7 +477,7 @@ fn another_programs_database_is_refused_naming_what_was_expected() {
         .execute_batch("CREATE TABLE session (id TEXT); CREATE TABLE notes (x)")
         .unwrap();
     let e = open_error(&db);
-    assert!(e.contains("has no table message, part, migration"), "{e}");
+    assert!(e.contains("has no table message, part, migration;"), "{e}");
     assert!(e.contains("expected an OpenCode (or Kilo CLI) database"), "{e}");
 
     // The same tables, but not OpenCode's migrations.

@@ -261,3 +261,152 @@ pub fn read_with(
         }),
     }
 }
+
+#[cfg(test)]
+mod store_tests {
+    //! The generic reading of stores, through a row of a test format whose store is a
+    //! folder holding `store.txt` and a session per `<id>.ndjson` of agent events.
+    use super::*;
+    use crate::reading::format::Store;
+
+    fn claims(path: &Path) -> bool {
+        path.join("store.txt").is_file()
+    }
+
+    fn sessions(path: &Path) -> Result<Vec<StoredSession>, String> {
+        let mut list: Vec<StoredSession> = std::fs::read_dir(path)
+            .map_err(|e| e.to_string())?
+            .filter_map(|e| {
+                e.ok()?
+                    .file_name()
+                    .to_str()?
+                    .strip_suffix(".ndjson")
+                    .map(str::to_string)
+            })
+            .map(|id| StoredSession {
+                id,
+                title: String::new(),
+                parent_id: None,
+                directory: String::new(),
+                time_created: 0,
+                time_updated: 0,
+            })
+            .collect();
+        list.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(list)
+    }
+
+    fn document(path: &Path, session: Option<&str>) -> Result<Vec<u8>, String> {
+        let id = match session {
+            Some(id) => id.to_string(),
+            None => sessions(path)?.pop().ok_or("no session")?.id,
+        };
+        std::fs::read(path.join(format!("{id}.ndjson"))).map_err(|_| format!("no session {id:?}"))
+    }
+
+    static TEST: Format = Format {
+        name: "test-store",
+        summary: "a test store",
+        history: crate::formats::events::EVENTS.history,
+        stream: crate::formats::events::EVENTS.stream,
+        store: Some(Store {
+            claims,
+            sessions,
+            document,
+        }),
+        ..Format::NONE
+    };
+
+    fn texts(path: &Path, options: &ReadOptions) -> Result<Vec<String>, HistoryError> {
+        let mut out = Vec::new();
+        read_path(path, HistoryFormat(&TEST), options, &mut |message| {
+            if let Message::Format(message) = message {
+                out.push(format!("{:?}", message.chunks));
+            }
+            true
+        })?;
+        Ok(out)
+    }
+
+    fn store(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("agent-chunks-store-face-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("store.txt"), "").unwrap();
+        for (id, text) in [("s1", "first"), ("s2", "second")] {
+            let line = format!("{{\"type\":\"text-delta\",\"delta\":\"{text}\"}}\n");
+            std::fs::write(dir.join(format!("{id}.ndjson")), line).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_store_reads_the_session_named_and_by_default_the_latest() {
+        let dir = store("named");
+        let latest = texts(&dir, &ReadOptions::default()).unwrap();
+        assert!(latest[0].contains("second"), "{latest:?}");
+        let first = ReadOptions {
+            session: Some("s1".into()),
+            ..ReadOptions::default()
+        };
+        assert!(texts(&dir, &first).unwrap()[0].contains("first"));
+        let missing = ReadOptions {
+            session: Some("s9".into()),
+            ..ReadOptions::default()
+        };
+        assert_eq!(texts(&dir, &missing).unwrap_err().message, "no session \"s9\"");
+        let (format, listed) = {
+            let sessions = (TEST.store.unwrap().sessions)(&dir).unwrap();
+            (TEST.name, sessions)
+        };
+        assert_eq!((format, listed.len()), ("test-store", 2));
+    }
+
+    #[test]
+    fn a_session_named_for_a_file_is_refused_not_passed_over() {
+        let dir = store("file");
+        let options = ReadOptions {
+            session: Some("s1".into()),
+            ..ReadOptions::default()
+        };
+        let e = texts(&dir.join("s1.ndjson"), &options).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("a session (\"s1\") chooses one of a store's sessions"),
+            "{e}"
+        );
+        let e = read_with(Input::Bytes(b"{}"), HistoryFormat::Events, &options, &mut |_| {
+            true
+        })
+        .unwrap_err();
+        assert!(e.message.contains("this events history is one file"), "{e}");
+    }
+
+    #[test]
+    fn a_database_given_as_bytes_or_to_a_format_without_its_store_is_refused() {
+        let mut db = SQLITE_HEADER.to_vec();
+        db.resize(4096, 0);
+        let e = read_with(
+            Input::Bytes(&db),
+            HistoryFormat::Events,
+            &ReadOptions::default(),
+            &mut |_| true,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.message,
+            "a SQLite database; a database is read from its path (a string), not from its bytes"
+        );
+        let file = store("database").join("other.db");
+        std::fs::write(&file, &db).unwrap();
+        let e = read_path(&file, HistoryFormat::Events, &ReadOptions::default(), &mut |_| {
+            true
+        })
+        .unwrap_err();
+        assert!(
+            e.message
+                .starts_with("a SQLite database, which is not a events store"),
+            "{e}"
+        );
+    }
+}

@@ -57,7 +57,8 @@ const PART_COLUMNS: &[&str] = &["id", "message_id", "session_id", "data"];
 
 /// What a store that cannot be read is expected to be, for its errors.
 const EXPECTED: &str = "an OpenCode (or Kilo CLI) database: tables session, message and part, and \
-                        a migration table that begins with OpenCode's first migration";
+                        a migration table (migration, or __drizzle_migrations before OpenCode \
+                        1.15) that begins with OpenCode's first migration";
 
 /// An open store: a read-only connection, on the files themselves or on a copy of them.
 pub struct Store {
@@ -131,7 +132,11 @@ impl Store {
         let wal = sibling(path, "-wal");
         let shm = sibling(path, "-shm");
         let (connection, copy) = if wal.exists() && shm.exists() {
-            (open_read_only(path)?, None)
+            (open_read_only(path, "mode=ro&readonly_shm=1")?, None)
+        } else if !wal.exists() && !shm.exists() && rollback_journal(path) {
+            // Not in WAL mode (bytes 18 and 19 of its header are 1): a reader takes a
+            // shared lock on the database file and makes no file.
+            (open_read_only(path, "mode=ro")?, None)
         } else {
             let (dir, db) = copy_files(path)?;
             match Connection::open_with_flags(
@@ -157,10 +162,24 @@ impl Store {
     /// Refuses a database that is not OpenCode's, or not of a shape this version reads.
     fn check(&mut self, path: &Path) -> Result<(), String> {
         let tables = self.tables().map_err(|e| sql_error(path, e))?;
-        let missing: Vec<&str> = ["session", "message", "part", "migration"]
+        let mut missing: Vec<&str> = ["session", "message", "part"]
             .into_iter()
             .filter(|t| !tables.iter().any(|have| have == t))
             .collect();
+        // The migrations applied: `migration(id)` from OpenCode 1.15 on, drizzle's
+        // `__drizzle_migrations(name)` before.
+        let migrations = [
+            ("migration", "SELECT id FROM migration ORDER BY id LIMIT 1"),
+            (
+                "__drizzle_migrations",
+                "SELECT name FROM __drizzle_migrations ORDER BY id LIMIT 1",
+            ),
+        ]
+        .into_iter()
+        .find(|(table, _)| tables.iter().any(|have| have == table));
+        if migrations.is_none() {
+            missing.push("migration");
+        }
         if !missing.is_empty() {
             return Err(format!(
                 "{} has no table {}; expected {EXPECTED}",
@@ -168,18 +187,17 @@ impl Store {
                 missing.join(", ")
             ));
         }
+        let (table, query) = migrations.expect("checked above");
         let first: Option<String> = self
             .connection
-            .query_row("SELECT id FROM migration ORDER BY id LIMIT 1", [], |row| {
-                row.get::<_, Option<String>>(0)
-            })
+            .query_row(query, [], |row| row.get::<_, Option<String>>(0))
             .or_else(|e| match e {
                 rusqlite::Error::QueryReturnedNoRows => Ok(None),
                 e => Err(e),
             })
             .map_err(|e| {
                 format!(
-                    "{}: its migration table is not OpenCode's ({e}); expected {EXPECTED}",
+                    "{}: its {table} table is not OpenCode's ({e}); expected {EXPECTED}",
                     path.display()
                 )
             })?;
@@ -418,6 +436,10 @@ impl Store {
             let value = match value {
                 rusqlite::types::ValueRef::Null => continue,
                 rusqlite::types::ValueRef::Integer(n) => serde_json::Value::from(n),
+                // As JavaScript writes a number: a whole one without a fraction.
+                rusqlite::types::ValueRef::Real(x) if x.fract() == 0.0 && x.abs() < 9007199254740992.0 => {
+                    serde_json::Value::from(x as i64)
+                }
                 rusqlite::types::ValueRef::Real(x) => serde_json::Value::from(x),
                 rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
                     let t =
@@ -588,9 +610,19 @@ pub fn merge_ids(out: &mut Vec<u8>, data: &[u8], ids: &[(&str, &str)]) -> Result
     Ok(())
 }
 
-/// The read-only connection on the files themselves (`-wal` and `-shm` present).
-fn open_read_only(path: &Path) -> Result<Connection, String> {
-    let uri = uri(path, "mode=ro&readonly_shm=1")?;
+/// Whether the database at `path` is in a rollback-journal mode, not WAL mode (its header's
+/// read and write versions, bytes 18 and 19, are 1; WAL mode's are 2).
+fn rollback_journal(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 20];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .is_ok_and(|_| header[18] == 1 && header[19] == 1)
+}
+
+/// A read-only connection on the files themselves, with the URI parameters given.
+fn open_read_only(path: &Path, parameters: &str) -> Result<Connection, String> {
+    let uri = uri(path, parameters)?;
     Connection::open_with_flags(
         &uri,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX,
