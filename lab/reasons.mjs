@@ -119,32 +119,6 @@ export const REASONS = {
     why: "OpenCode 1.18.33's experimental /api/event delivers only the durable events published while the HTTP requests are answered (the session, the user's message and its part), none of the turn that follows (Kilo's delivers the whole turn): the stream folds into the user's message as the session has it and no turn of the assistant",
     test: (ctx) => ctx.family === 'opencode' && ctx.stream === 'stream.api.sse' && ctx.streamed.length === 0 && ctx.stored.length > 0 && ctx.userMessages > 0 && ctx.usersAgree,
   },
-  'opencode-run-summary-as-text': {
-    checks: ['shown', 'reload', 'wal'],
-    why: "`opencode run --format json` prints a compaction's summary (the assistant message of mode compaction, `summary: true`) as a plain text line: its lines carry no message info, so nothing tells the summary from an answer; the store and the server's streams have the message's info, and we show the summary as a compaction notice. With those notices as text, the two agree",
-    test: (ctx) => {
-      if (ctx.family !== 'opencode' || ctx.stream !== 'stream.jsonl') return false
-      const asText = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'system' && c.kind === 'compaction' ? { type: 'text', text: c.text } : c)) }))
-      return ctx.stored.some((m) => m.chunks.some((c) => c.type === 'system' && c.kind === 'compaction')) && !messagesDiffer(ctx.streamed, asText(ctx.stored))
-    },
-  },
-  'opencode-run-without-failed-calls': {
-    checks: ['shown', 'reload', 'wal'],
-    why: '`opencode run --format json` of OpenCode 1.1 prints a tool_use line only for a call that completed: a call that failed (a tool part in the error state, as `read` of a missing file) is in the store and the server\'s streams, not in its output. With the failed calls (and the steps left empty without them) set aside, the two agree',
-    test: (ctx) => {
-      if (ctx.family !== 'opencode' || ctx.stream !== 'stream.jsonl') return false
-      let failed = 0
-      const withoutFailed = ctx.stored
-        .map((m) => ({
-          role: m.role,
-          chunks: m.chunks
-            .map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.filter((call) => !(call.isError && ++failed)) } : c))
-            .filter((c) => c.type !== 'tool-batch' || c.calls.length),
-        }))
-        .filter((m) => m.chunks.length)
-      return failed > 0 && !messagesDiffer(ctx.streamed, withoutFailed)
-    },
-  },
 }
 
 /** The name of the reason that explains a differing `check`, or undefined. */

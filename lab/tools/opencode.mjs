@@ -15,7 +15,7 @@
 //                         storage/ JSON tree), copied as files, never opened
 //
 // What OpenCode shows of a session is GET /session/:id/message and its export.
-import { closeSync, cpSync, createWriteStream, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, cpSync, createWriteStream, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -185,7 +185,13 @@ function variant({ name, pkg, bin, prefix, folder, configFile }) {
       if (has('--thinking')) args.push('--thinking')
       if (has('--model')) args.push('--model', 'lab/lab-model')
       args.push(ctx.scenario.prompt)
-      await ctx.exec('run', ctx.bin, args, { stdoutName: has('--format') ? 'stream.jsonl' : 'run.stdout' })
+      const before = ctx.server.requests.length
+      const ran = await ctx.exec('run', ctx.bin, args, { stdoutName: has('--format') ? 'stream.jsonl' : 'run.stdout' })
+      // 0.1 and 0.5 stop at a fetch of their own before the first model request of a prompt.
+      const said = readFileSync(ran.stderr, 'utf8')
+      if (!ctx.server.requests.slice(before).some((r) => r.rule === 'script') && /Unable to connect/.test(said + logsOf(dataDir(ctx)))) {
+        return { status: 'unsupported', reason: 'stops with "Unable to connect" (a fetch of its own) before the first model request: it does not run without the network', wholeVersion: true, note: notes.join('; ') || undefined }
+      }
       if (existsSync(dataDir(ctx))) cpSync(dataDir(ctx), join(ctx.out, 'files', 'after-run'), { recursive: true, verbatimSymlinks: true })
 
       // 2. `serve`: the event streams subscribed while the prompt goes through the HTTP API.
@@ -352,6 +358,13 @@ function permissionsAsked(events) {
     if (id) out.push(id)
   }
   return out
+}
+
+/** The text of the tool's logs under its data folder. */
+function logsOf(data) {
+  const dir = join(data, 'log')
+  if (!existsSync(dir)) return ''
+  return readdirSync(dir).map((n) => readFileSync(join(dir, n), 'latin1')).join('\n')
 }
 
 /** The /event stream says the session went idle (session.idle, or session.status idle). */
