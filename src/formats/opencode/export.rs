@@ -27,6 +27,10 @@ pub fn read_export(
     emit: &mut dyn FnMut(Message) -> bool,
 ) -> Result<Skips, HistoryError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    // An empty file is an empty history, as in every format.
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Skips::new(options.strict));
+    }
     let document = value::parse(bytes).map_err(|e| HistoryError {
         line: None,
         offset: None,
