@@ -153,10 +153,29 @@ function zig() {
   return binary
 }
 
-/** A one-program wrapper for `zig cc -target T` (the cc crate takes one program per variable). */
+/**
+ * A one-program wrapper for `zig cc -target T` (the cc crate takes one program per
+ * variable). The cc crate names the target clang's way (`--target=arm64-apple-macosx`,
+ * `-arch arm64`), which zig refuses: the wrapper drops them, zig's own `-target` says it.
+ */
 function zigCc(zigTarget) {
   const file = join(xbuild, 'bin', `zig-cc-${zigTarget}`)
-  writeExecutable(file, `#!/bin/sh\n# Written by scripts/release/toolchain.mjs: zig's C compiler for ${zigTarget}.\nexec ${zig()} cc -target ${zigTarget} "$@"\n`)
+  writeExecutable(
+    file,
+    `#!/bin/sh
+# Written by scripts/release/toolchain.mjs: zig's C compiler for ${zigTarget}.
+for arg; do
+  shift
+  case "$skip$arg" in
+    --target=*) skip= ;;
+    -arch) skip=1 ;;
+    1*) skip= ;;
+    *) skip=; set -- "$@" "$arg" ;;
+  esac
+done
+exec ${zig()} cc -target ${zigTarget} "$@"
+`,
+  )
   return file
 }
 

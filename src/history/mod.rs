@@ -165,6 +165,10 @@ pub fn file_refused(
                 format.name(),
                 store_formats()
             )
+        } else if cfg!(target_family = "wasm") {
+            "a SQLite database, which the WebAssembly build cannot read; read it with the native \
+             addon, from its path (a string)"
+                .to_string()
         } else {
             "a SQLite database; a database is read from its path (a string), not from its bytes".to_string()
         });

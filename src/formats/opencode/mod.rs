@@ -157,6 +157,7 @@ pub const STORE: Store = Store {
 const DATABASES: &[&str] = &["opencode.db", "kilo.db"];
 
 /// What `path` holds: a database, or the JSON tree (its `storage` folder).
+#[cfg_attr(target_family = "wasm", allow(dead_code))]
 enum Kind {
     Database(PathBuf),
     Tree(PathBuf),
