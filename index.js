@@ -864,6 +864,7 @@ module.exports.reduceEventsToJson = nativeBinding.reduceEventsToJson
 module.exports.ShellStreamName = nativeBinding.ShellStreamName
 module.exports.SnThinkingRole = nativeBinding.SnThinkingRole
 module.exports.SnThinkingRoleName = nativeBinding.SnThinkingRoleName
+module.exports.storeSessions = nativeBinding.storeSessions
 module.exports.StreamFraming = nativeBinding.StreamFraming
 module.exports.SystemChunkKind = nativeBinding.SystemChunkKind
 module.exports.ThinkingMessagePartType = nativeBinding.ThinkingMessagePartType

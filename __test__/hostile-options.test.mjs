@@ -36,10 +36,10 @@ test('a leaf given for a format without leaves is refused, not passed over', asy
 
 test('each option is read once, so a getter that changes between reads cannot split a call', async () => {
   const calls = [
-    ['readHistory', (options) => readHistory(pi, options), ['format', 'strict', 'leaf', 'view']],
-    ['loadHistorySync', (options) => loadHistorySync(pi, 'pi', options), ['format', 'strict', 'leaf', 'view']],
-    ['loadHistory', (options) => loadHistory(pi, 'pi', options), ['format', 'strict', 'leaf', 'view', 'signal']],
-    ['foldStream', (options) => foldStream(stream, options), ['format', 'strict', 'leaf', 'view']],
+    ['readHistory', (options) => readHistory(pi, options), ['format', 'strict', 'leaf', 'session', 'view']],
+    ['loadHistorySync', (options) => loadHistorySync(pi, 'pi', options), ['format', 'strict', 'leaf', 'session', 'view']],
+    ['loadHistory', (options) => loadHistory(pi, 'pi', options), ['format', 'strict', 'leaf', 'session', 'view', 'signal']],
+    ['foldStream', (options) => foldStream(stream, options), ['format', 'strict', 'leaf', 'session', 'view']],
   ]
   for (const [name, call, keys] of calls) {
     const reads = []

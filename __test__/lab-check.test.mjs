@@ -1,5 +1,5 @@
 // A small fixed part of the agent lab, offline: the committed captures (reduced: the tools'
-// own texts replaced) of Claude Code, Copilot CLI, Qwen Code and Codex go through the lab's check —
+// own texts replaced) of Claude Code, Copilot CLI, Qwen Code, Codex, OpenCode and Kilo CLI go through the lab's check —
 // the live fold == the reload of the session file the run wrote == what the tool showed of
 // it — and each must pass, or differ only where a reason of lab/reasons.mjs says the tool
 // itself does. A capture changed by one word must fail it.
@@ -65,6 +65,9 @@ const EXPECTED = {
   // Gemini CLI: a command known live from its permission request, replayed from its recording.
   'gemini-acp/0.61.0/tool': { verdict: 'explained', reasons: ['gemini-acp-load-from-recording'] },
   'gemini-acp/0.61.0/permission-reject': { verdict: 'explained', reasons: ['gemini-acp-rejected-call-not-kept'] },
+  // OpenCode 1.18.33's /api/event carries only the events of the requests: the user's message.
+  'opencode/1.18.33/read-error': { verdict: 'explained', reasons: ['opencode-api-event-requests-only'] },
+  'opencode/1.18.33/tool': { verdict: 'explained', reasons: ['opencode-api-event-requests-only'] },
 }
 
 const reasonsOf = (r) => [...new Set(r.streams.flatMap((s) => Object.values(s.checks).flatMap((c) => (c.reason ? [c.reason] : []))))]
@@ -73,8 +76,7 @@ describe('lab check over the committed captures', () => {
   test('there is a capture of each tool, with its streams, session files and view', () => {
     // lab/<tool>/<version>/<scenario>, and Codex's own layout codex/<version>-<scenario>
     const tools = new Set(all.map((dir) => relative(fixtures, dir).split('/')).map(([top, tool]) => (top === 'lab' ? tool : top)))
-    for (const tool of ['claude', 'copilot', 'codex', 'qwen']) assert.ok(tools.has(tool), `${tool} in ${[...tools]}`)
-    for (const tool of ['claude', 'copilot', 'codex', 'codex-app-server']) assert.ok(tools.has(tool), `${tool} in ${[...tools]}`)
+    for (const tool of ['claude', 'copilot', 'codex', 'qwen', 'codex-app-server', 'opencode', 'kilo']) assert.ok(tools.has(tool), `${tool} in ${[...tools]}`)
     for (const scenario of ['text', 'tool', 'thinking', 'parallel']) {
       for (const tool of ['claude/2.1.332', 'copilot/1.0.102', 'qwen/0.24.4']) assert.ok(existsSync(join(fixtures, 'lab', tool, scenario, 'run.json')), `${tool} ${scenario}`)
     }
@@ -89,8 +91,9 @@ describe('lab check over the committed captures', () => {
       assert.deepEqual(reasonsOf(r), expected.reasons, describeResult(r))
       for (const reason of reasonsOf(r)) assert.ok(REASONS[reason], reason)
       if (r.verdict === 'none') return
-      // Every stream was folded live and reloaded; the view compared wherever the tool gave one.
-      for (const s of r.streams) {
+      // Every stream was folded live and reloaded; the view compared wherever the tool gave one
+      // (an OpenCode store's other sessions, a sub-agent's, have a view and no stream).
+      for (const s of r.streams.filter((s) => s.checks.live)) {
         assert.notEqual(s.checks.live.result, 'none', `${s.stream} live`)
         if (isAcpTool(r.tool)) {
           // An ACP client's log: its parsed messages pushed as objects, and the session/load replay.
@@ -176,5 +179,105 @@ describe('lab check fails where a reading is wrong', () => {
     const r = check(dir)
     assert.equal(r.verdict, 'differ', describeResult(r))
     assert.equal(r.streams[0].checks.view.reason, undefined)
+  })
+})
+
+// OpenCode and Kilo CLI: each capture is two sessions of one store (`run --format json`'s
+// and the one sent through `serve`), every stream compared with the store's session, and
+// that session with OpenCode's own answer (GET /session/:id/message) and its export.
+describe('lab check of OpenCode and Kilo captures', () => {
+  const tmp = scratch()
+  const OPENCODE = ['lab/opencode/1.18.33/tool', 'lab/kilo/7.7.7/tool']
+  /** A copy of a fixture with the bytes of `from` replaced by `to` (as long) in the files `pick` chooses. */
+  function changed(name, pick, from, to) {
+    assert.equal(Buffer.byteLength(from), Buffer.byteLength(to), 'a database keeps its layout only if the bytes keep their length')
+    const dir = join(tmp.dir, `${name.replaceAll('/', '-')}-${pick.name}-${to.replace(/\W/g, '')}`)
+    cpSync(join(fixtures, name), dir, { recursive: true })
+    let n = 0
+    const walk = (d) => {
+      for (const f of readdirSync(d)) {
+        const p = join(d, f)
+        if (statSync(p).isDirectory()) walk(p)
+        else if (pick(relative(dir, p))) {
+          const bytes = readFileSync(p)
+          const at = bytes.indexOf(from)
+          if (at < 0) continue
+          let i = at
+          while (i >= 0) {
+            bytes.write(to, i)
+            n++
+            i = bytes.indexOf(from, i + 1)
+          }
+          writeFileSync(p, bytes)
+        }
+      }
+    }
+    walk(dir)
+    assert.ok(n > 0, `${from} found in ${name}`)
+    return dir
+  }
+  const results = (r) => r.streams.map((s) => [s.stream, Object.fromEntries(Object.entries(s.checks).map(([k, c]) => [k, c.result]))])
+
+  test('every stream of a capture is compared with the store and with what OpenCode returned', () => {
+    for (const name of OPENCODE) {
+      const r = check(join(fixtures, name))
+      const streams = r.streams.map((s) => s.stream)
+      for (const file of ['stream.jsonl', 'stream.event.sse', 'stream.global.sse']) assert.ok(streams.includes(file), `${name}: ${file}`)
+      for (const s of r.streams) {
+        if (s.checks.live.result === 'none') continue
+        for (const c of ['live', 'reload', 'view', 'export']) assert.ok(s.checks[c], `${name} ${s.stream} ${c}: ${describeResult(r)}`)
+      }
+    }
+  })
+
+  /** Each stream's comparisons that pass on the fixture as it is, and on the changed copy. */
+  function passing(name, dir) {
+    const before = Object.fromEntries(results(check(join(fixtures, name))))
+    const r = check(dir)
+    assert.equal(r.verdict, 'differ', describeResult(r))
+    return r.streams.map((s) => [s.stream, Object.keys(s.checks).filter((k) => before[s.stream][k] === 'pass'), s.checks])
+  }
+
+  test('a word changed in the store (the database itself): every reload that passed differs, with no reason', () => {
+    for (const name of OPENCODE) {
+      const dir = changed(name, (p) => p.endsWith('.db'), 'lab-tool-output', 'lab-tool-outpux')
+      for (const [stream, passed, checks] of passing(name, dir)) {
+        if (!passed.includes('reload')) continue
+        assert.equal(checks.reload.result, 'differ', `${name} ${stream}`)
+        assert.equal(checks.reload.reason, undefined, `${name} ${stream}`)
+        assert.equal(checks.shown.result, 'pass', `${name} ${stream}: the stream still agrees with what OpenCode returned`)
+      }
+    }
+  })
+
+  test("a word changed in OpenCode's own answer: the stream against it and the view differ, the reload does not", () => {
+    for (const name of OPENCODE) {
+      const dir = changed(name, (p) => p.startsWith('resume.messages.'), 'lab-tool-output', 'lab-tool-outpux')
+      for (const [stream, passed, checks] of passing(name, dir)) {
+        if (!passed.includes('reload')) continue
+        assert.equal(checks.view.result, 'differ', `${name} ${stream}`)
+        assert.equal(checks.shown.result, 'differ', `${name} ${stream}`)
+        assert.equal(checks.export.result, 'pass', `${name} ${stream}`)
+        assert.equal(checks.reload.result, 'pass', `${name} ${stream}`)
+      }
+    }
+  })
+
+  test('a word changed in the export: only the export differs', () => {
+    const name = 'lab/opencode/1.18.33/tool'
+    const dir = changed(name, (p) => p.startsWith('resume.export.'), 'lab-tool-output', 'lab-tool-outpux')
+    for (const [stream, passed, checks] of passing(name, dir)) {
+      if (!passed.includes('export')) continue
+      assert.equal(checks.export.result, 'differ', stream)
+      for (const k of passed.filter((k) => k !== 'export')) assert.equal(checks[k].result, 'pass', `${stream} ${k}`)
+    }
+  })
+
+  test('a word changed in a live stream: its reload differs', () => {
+    const dir = changed('lab/opencode/1.18.33/tool', (p) => p === 'stream.event.sse', 'lab-tool-output', 'lab-tool-outpux')
+    const r = check(dir)
+    const event = r.streams.find((s) => s.stream === 'stream.event.sse')
+    assert.equal(event.checks.reload.result, 'differ', describeResult(r))
+    assert.equal(event.checks.reload.reason, undefined)
   })
 })

@@ -5,6 +5,7 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -104,6 +105,39 @@ test("a client's traffic log and the tool's re-reads are kept, reduced like the 
     assert.equal(r.ok, true, JSON.stringify(r.leaks))
     assert.deepEqual(r.files.sort(), ['files/projects/s.jsonl', 'run.json', 'stream.jsonl', 'thread-read.jsonl', 'traffic.jsonl'])
     for (const name of ['traffic.jsonl', 'thread-read.jsonl']) assert.ok(!readFileSync(join(to, name), 'utf8').includes('lighthouse'), name)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+// OpenCode's store is a SQLite database (with a WAL beside it): the fixture keeps its rows,
+// the tool's texts cut out of them as out of any file, in a database built again from them.
+const sqlite = spawnSync('sqlite3', ['-version'], { encoding: 'utf8' }).status === 0
+test('a SQLite store keeps its rows, the tool text in one replaced, in a database built again', { skip: !sqlite && 'no sqlite3 here' }, () => {
+  const dir = capture()
+  const to = join(dir, 'fixture')
+  try {
+    mkdirSync(join(dir, 'files', 'data'), { recursive: true })
+    const db = join(dir, 'files', 'data', 'opencode.db')
+    const row = (data) => `'${JSON.stringify(data).replaceAll("'", "''")}'`
+    const sql = [
+      'PRAGMA journal_mode=WAL;',
+      'CREATE TABLE part (id TEXT PRIMARY KEY, data TEXT NOT NULL);',
+      `INSERT INTO part VALUES ('prt_1', ${row({ type: 'text', text: prompt })});`,
+      `INSERT INTO part VALUES ('prt_2', ${row({ type: 'text', text: SYSTEM, synthetic: true })});`,
+      `INSERT INTO part VALUES ('prt_3', ${row({ type: 'text', text: "it's the keeper's line:\n" + REMINDER })});`,
+    ].join('\n')
+    assert.equal(spawnSync('sqlite3', [db], { input: sql }).status, 0)
+    const r = reduceCapture(dir, to)
+    assert.equal(r.ok, true, JSON.stringify(r.leaks))
+    assert.ok(r.files.includes('files/data/opencode.db'))
+    const rows = spawnSync('sqlite3', [join(to, 'files', 'data', 'opencode.db'), 'SELECT id, data FROM part ORDER BY id'], { encoding: 'utf8' }).stdout.trim().split('\n')
+    assert.equal(rows.length, 3)
+    assert.equal(rows[0], `prt_1|${JSON.stringify({ type: 'text', text: prompt })}`, 'our prompt, byte for byte')
+    assert.match(rows[1], /^prt_2\|\{"type":"text","text":"\[removed:[0-9a-f]{8}\]","synthetic":true\}$/)
+    assert.ok(!rows.slice(1).join('\n').includes('lighthouse'), rows.join('\n'))
+    assert.equal(spawnSync('sqlite3', [join(to, 'files', 'data', 'opencode.db'), 'PRAGMA journal_mode'], { encoding: 'utf8' }).stdout.trim(), 'delete')
+    assert.ok(!existsSync(join(to, 'files', 'data', 'opencode.db-wal')), 'no WAL: the rows are in the database')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 
 import { startServer } from '../lab/server/server.mjs'
 import { chooseTurn } from '../lab/server/script.mjs'
-import { fromMessages } from '../lab/server/request.mjs'
+import { fromChat, fromMessages } from '../lab/server/request.mjs'
 import { SCENARIOS } from '../lab/scenarios.mjs'
 import { SseWriter } from '../lab/server/stream.mjs'
 
@@ -164,6 +164,11 @@ test('a compaction prompt gets a summary naming the script that goes on; a backg
   assert.equal(both.script, 'after-compaction')
   const notice = chooseTurn(req([prompt, step0, result, { role: 'user', content: '<task-notification><summary>Agent finished</summary></task-notification>' }]), scenario)
   assert.notEqual(notice.rule, 'compaction')
+  // OpenCode asks with no tools, quoting the conversation (our marker in it) in <conversation> tags.
+  const quoted = `Here is the conversation so far:\n\n<conversation>\n[User]: "${scenario.prompt}"\n</conversation>\n\nCreate a new anchored summary from the conversation history in the <conversation> tags above.`
+  const opencode = chooseTurn(fromChat({ model: 'm', messages: [{ role: 'system', content: 'x' }, { role: 'user', content: scenario.prompt }, { role: 'user', content: quoted }] }), scenario)
+  assert.equal(opencode.rule, 'compaction')
+  assert.match(opencode.turn.text, /\[lab:after-compaction\]/)
 })
 
 test('a stall streams the partial text, calls onStall and ends when the client goes away', async () => {

@@ -20,6 +20,7 @@ import { piSession } from './pi-session.mjs';
 import { runHistoryCases } from './history.mjs';
 import { runBrowserCases } from './browser.mjs';
 import { runLiveCases } from './live.mjs';
+import { runStoreCases } from './opencode-store.mjs';
 
 // Every sample starts from a collected heap, so one run's garbage is not the next run's GC.
 if (typeof globalThis.gc !== 'function') {
@@ -483,6 +484,7 @@ if (native && wanted('codex-app-server')) {
   const { runCodexAppServerCases } = await import('./codex-app-server.mjs');
   await runCodexAppServerCases({ native, settings, printTable, ratio, quick });
 }
+if (native && (wanted('history') || wanted('opencode store'))) await runStoreCases({ quick });
 if (native && wanted('live')) runLiveCases({ native, measurePair, printTable, ratio, quick });
 if (native && wanted('browser')) {
   await runBrowserCases({ native, turns, ndjson: ndjsonBuffer.toString('utf8'), settings, measurePair, printTable, ratio });

@@ -3,6 +3,8 @@
 // a file becomes messages through it: its format detected by `detectFormat`, a history
 // read by `readHistory`, a stream folded by `foldStream`. No format rule lives here.
 
+const fs = require('node:fs')
+
 const native = require('../index.js')
 const { InputError } = require('./errors')
 const { arrayElementOffsets, decode, lineAt, skipWhitespace } = require('./text')
@@ -47,14 +49,14 @@ function lineOfElement(text, index) {
 }
 
 /** A history file loaded: `{ format, messages, skipped, leftOut }`. */
-function readHistory(bytes, given, { progress, strict, leaf, view } = {}) {
+function readHistory(bytes, given, { progress, strict, leaf, view, session } = {}) {
   const format = formatOf(bytes, given)
   if (!historyFormats.includes(format)) {
     throw new InputError(`a ${format} file is a stream, not a history (histories: ${historyFormats.join(', ')})`)
   }
   progress?.stage('loading')
   try {
-    return native.readHistory(bytes, { format, strict, leaf, view })
+    return native.readHistory(bytes, { format, strict, leaf, view, session })
   } catch (error) {
     throw placed(error, bytes)
   }
@@ -78,6 +80,64 @@ function readStream(bytes, given, { progress, strict, leaf } = {}) {
   return folded
 }
 
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1')
+
+/**
+ * Whether `file` is a store of many sessions read from its path (a tool's database, a
+ * folder of its session files) rather than a file read as one conversation.
+ */
+function isStore(file) {
+  if (file === '-') return false
+  let stat
+  try {
+    stat = fs.statSync(file)
+  } catch {
+    return false
+  }
+  if (stat.isDirectory()) {
+    // A folder is a store only when a row's store says so; any other is refused as a folder.
+    try {
+      native.storeSessions(file)
+      return true
+    } catch {
+      return false
+    }
+  }
+  if (!stat.isFile()) return false
+  const head = Buffer.alloc(SQLITE_HEADER.length)
+  const fd = fs.openSync(file, 'r')
+  try {
+    return fs.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/**
+ * A session of the store at `file` (`session`: its id, default the latest) read as a
+ * history: `{ format, messages, session }`.
+ */
+function readStoreSession(file, given, { session, strict, leaf, view } = {}) {
+  let listed
+  try {
+    listed = native.storeSessions(file)
+  } catch (error) {
+    if (error instanceof TypeError) throw error
+    throw new InputError(error.message.replace(/^storeSessions: /, ''), { cause: error })
+  }
+  const format = given ?? listed.format
+  if (session !== undefined && !listed.sessions.some((s) => s.id === session)) {
+    const ids = listed.sessions.map((s) => s.id)
+    throw new InputError(`no session ${JSON.stringify(session)} in this store (${ids.length ? ids.join(', ') : 'it holds none'})`)
+  }
+  try {
+    return { format, messages: native.loadHistorySync(file, format, { session, strict, leaf, view }), session }
+  } catch (error) {
+    if (!(error instanceof Error) || error instanceof TypeError) throw error
+    throw new InputError(error.message.replace(/^loadHistorySync: [\w-]+ history, /, ''), { cause: error })
+  }
+}
+
 /** A file's conversation, history or stream: `{ format, messages, skipped, origins? }`. */
 function readConversation(bytes, given, options = {}) {
   const format = formatOf(bytes, given)
@@ -98,4 +158,4 @@ function lockstep(stream, history) {
   return native.lockstep(stream.format, stream.messages, history.messages)
 }
 
-module.exports = { folderNames, lockstep, FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }
+module.exports = { isStore, readStoreSession, folderNames, lockstep, FORMATS, formatNames, historyFormats, streamFormats, loadMessages, readConversation, readStream, readHistory }

@@ -63,6 +63,7 @@ Options:
   --strict       refuse lines the format does not know or cannot read (default: skip
                  them, counted on standard error)
   --leaf ID      a Pi session: the leaf (entry id) whose branch to read (default: the last entry)
+  --session ID   a store of many sessions (a database, a folder): the session to read (default: the latest)
   --view V       which entries of a session: resumed (default: as the tool shows it when
                  the session is opened again: the current branch from its last
                  compaction on), transcript (the current branch whole), all (every entry
@@ -87,6 +88,7 @@ Options:
   --strict       refuse lines the format does not know or cannot read (default: skip
                  them, counted on standard error)
   --leaf ID      a Pi session: the leaf (entry id) whose branch to read (default: the last entry)
+  --session ID   a store of many sessions (a database, a folder): the session to read (default: the latest)
   --view V       which entries of a session: resumed (default: as the tool shows it when
                  the session is opened again: the current branch from its last
                  compaction on), transcript (the current branch whole), all (every entry
@@ -127,6 +129,7 @@ Options:
   --strict       refuse lines the format does not know or cannot read (default: skip
                  them, counted on standard error)
   --leaf ID      a Pi session: the leaf (entry id) whose branch to read (default: the last entry)
+  --session ID   a store of many sessions (a database, a folder): the session to read (default: the latest)
   --view V       which entries of a session: resumed (default: as the tool shows it when
                  the session is opened again: the current branch from its last
                  compaction on), transcript (the current branch whole), all (every entry

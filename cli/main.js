@@ -10,7 +10,7 @@ const { describeCheck } = require('./check')
 const { convert, targetNames } = require('./convert')
 const { InputError, UsageError } = require('./errors')
 const { withInput, writeOutput } = require('./files')
-const { formatNames, lockstep, readConversation, readHistory, readStream } = require('./formats')
+const { formatNames, isStore, lockstep, readConversation, readHistory, readStoreSession, readStream } = require('./formats')
 const { HELP } = require('./help')
 const { renderPage } = require('./page')
 const { createProgress } = require('./progress')
@@ -31,14 +31,15 @@ const OPTIONS = {
     full: { type: 'boolean' },
     strict: { type: 'boolean' },
     leaf: { type: 'string' },
+    session: { type: 'string' },
     view: { type: 'string' },
     all: { type: 'boolean' },
     color: { type: 'boolean' },
     'no-color': { type: 'boolean' },
   },
-  convert: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string' }, now: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' }, view: { type: 'string' }, all: { type: 'boolean' } },
+  convert: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string' }, now: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' }, session: { type: 'string' }, view: { type: 'string' }, all: { type: 'boolean' } },
   check: { 'stream-format': { type: 'string' }, 'history-format': { type: 'string' }, strict: { type: 'boolean' } },
-  view: { output: { type: 'string', short: 'o' }, format: { type: 'string' }, title: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' }, view: { type: 'string' }, all: { type: 'boolean' } },
+  view: { output: { type: 'string', short: 'o' }, format: { type: 'string' }, title: { type: 'string' }, strict: { type: 'boolean' }, leaf: { type: 'string' }, session: { type: 'string' }, view: { type: 'string' }, all: { type: 'boolean' } },
   scan: { format: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, strict: { type: 'boolean' }, jobs: { type: 'string', short: 'j' }, view: { type: 'string' }, all: { type: 'boolean' } },
 }
 
@@ -117,7 +118,15 @@ function viewOption(values, command) {
 
 /** Reads FILE's conversation with the command's options, noting what was skipped and left out. */
 function conversation(file, values, io, command) {
-  const options = { strict: values.strict, leaf: values.leaf, view: viewOption(values, command) }
+  const options = { strict: values.strict, leaf: values.leaf, session: values.session, view: viewOption(values, command) }
+  // A tool's store of many sessions (a database, a folder) is read from its path, a session at a time.
+  if (isStore(file)) {
+    try {
+      return readStoreSession(file, values.format, options)
+    } catch (error) {
+      throw error instanceof InputError ? error.at(file) : error
+    }
+  }
   const read = withInput(file, io.stderr, (bytes, progress) => readConversation(bytes, values.format, { progress, ...options }))
   noteSkipped(file, read.skipped, io.stderr)
   noteLeftOut(file, read.leftOut, io.stderr)

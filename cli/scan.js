@@ -10,7 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { Worker } = require('node:worker_threads')
 
-const { detectFormat, formats } = require('../index.js')
+const { detectFormat, formats, loadHistorySync, storeSessions } = require('../index.js')
 const { InputError } = require('./errors')
 const { readProblem } = require('./files')
 const { readConversation } = require('./formats')
@@ -30,6 +30,38 @@ const joinBytes = (dir, name) => Buffer.concat(dir.at(-1) === SEPARATOR[0] ? [di
 /** A path's bytes shown as text (bytes that are not UTF-8 as U+FFFD). */
 const shown = (bytes) => bytes.toString()
 
+/** Files a walk takes as stores of many sessions when their content says so (a database). */
+const WALKED_STORES = new Set(['.db'])
+
+/**
+ * The sessions of the store at `where` as entries to scan, one per session (a sub-agent's
+ * named as such, after the session that started it); `undefined` when `where` is no store.
+ */
+function storeEntries(where, shownPath) {
+  let listed
+  try {
+    listed = storeSessions(where.toString())
+  } catch (error) {
+    if (error instanceof TypeError) throw error
+    return { problem: error.message.replace(/^storeSessions: /, '') }
+  }
+  const byParent = new Map()
+  for (const session of listed.sessions) {
+    const key = session.parentId ?? ''
+    if (!byParent.has(key)) byParent.set(key, [])
+    byParent.get(key).push(session)
+  }
+  const ids = new Set(listed.sessions.map((s) => s.id))
+  const entries = []
+  const add = (session, parent) => {
+    entries.push({ file: `${shownPath}#${session.id}${parent ? ` (sub-agent of ${parent})` : ''}`, path: where.toString(), session: session.id, format: listed.format })
+    for (const child of byParent.get(session.id) ?? []) add(child, session.id)
+  }
+  // Roots (and sessions whose parent is not in the store) in the store's order, each followed by its sub-agents.
+  for (const session of listed.sessions) if (session.parentId === undefined || !ids.has(session.parentId)) add(session, session.parentId)
+  return { entries }
+}
+
 /**
  * The files under `paths`, in order: each path given (a file whatever its name, or a
  * directory walked, symbolic links followed, each directory once), and the paths that
@@ -48,6 +80,12 @@ function collect(paths) {
       real = fs.realpathSync.native(dir, { encoding: 'buffer' }).toString('latin1')
       if (seen.has(real)) return
       seen.add(real)
+      // A folder that is a tool's store of sessions (its database and files) is read as one.
+      const store = storeEntries(dir, shown(dir))
+      if (store.entries) {
+        files.push(...store.entries)
+        return
+      }
       entries = fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' })
     } catch (error) {
       failures.push({ file: shown(dir), error: { reason: readProblem(error) } })
@@ -70,7 +108,11 @@ function collect(paths) {
         }
       }
       if (kind === 'directory') walk(full)
-      else if (kind === 'file' && (conversation || WALKED_IF_TOLD.has(extension))) {
+      else if (kind === 'file' && WALKED_STORES.has(extension)) {
+        // A database of no tool this version reads is passed by, as a .json file of no format is.
+        const store = storeEntries(full, shown(full))
+        if (store.entries) files.push(...store.entries)
+      } else if (kind === 'file' && (conversation || WALKED_IF_TOLD.has(extension))) {
         files.push({ file: shown(full), path: full, walked: !conversation })
       } else if (kind === 'other' && conversation) {
         // A pipe, socket or device named as a conversation is said, not passed by: it
@@ -91,12 +133,33 @@ function collect(paths) {
     if (stat.isDirectory()) walk(Buffer.from(path.normalize(given)))
     // A device or a pipe may never end; scan reads files.
     else if (!stat.isFile()) failures.push({ file: given, error: { reason: NOT_A_FILE } })
-    else files.push({ file: given, path: given, walked: false })
+    else if (isDatabase(given)) {
+      const store = storeEntries(given, given)
+      if (store.entries) files.push(...store.entries)
+      else failures.push({ file: given, error: { reason: store.problem } })
+    } else files.push({ file: given, path: given, walked: false })
   }
   return { files, failures }
 }
 
 const NOT_A_FILE = 'not a regular file'
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1')
+
+/** Whether the file at `file` begins as a SQLite database does. */
+function isDatabase(file) {
+  const head = Buffer.alloc(SQLITE_HEADER.length)
+  try {
+    const fd = fs.openSync(file, 'r')
+    try {
+      return fs.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER)
+    } finally {
+      fs.closeSync(fd)
+    }
+  } catch {
+    return false
+  }
+}
 
 /**
  * The folders where the tools whose files the library reads keep their sessions, as the
@@ -162,7 +225,18 @@ function counts(messages) {
  * `{ file, error: { line?, reason } }`, or, for a `.json` file a walk found whose format
  * cannot be told, `{ file, ignored }`. Never throws.
  */
-function scanFile({ file, path: where = file, walked }, { format, strict, view }) {
+function scanFile({ file, path: where = file, walked, session, format: stored }, { format, strict, view }) {
+  if (session !== undefined) {
+    // A session of a store, read from the store's path.
+    try {
+      const given = format ?? stored
+      const messages = loadHistorySync(where, given, { session, strict, view })
+      return { file, format: given, ...counts(messages), report: {} }
+    } catch (error) {
+      if (error instanceof TypeError) throw error
+      return { file, error: { reason: String(error?.message ?? error).replace(/^loadHistorySync: [\w-]+ history, /, '') } }
+    }
+  }
   let bytes
   try {
     bytes = readRegular(where)

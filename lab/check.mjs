@@ -16,6 +16,7 @@ import { createRequire } from 'node:module'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { checkAcpCapture, isAcpTool } from './acp-check.mjs'
+import { checkOpencode } from './check-opencode.mjs'
 import { codexItem, codexItems, itemsDiffer, messagesDiffer } from './compare.mjs'
 import { explain } from './reasons.mjs'
 
@@ -86,9 +87,11 @@ const FAMILIES = {
     file: (sessions, id) => sessions.find((f) => f.endsWith('.jsonl') && (id === undefined || f.includes(id))),
     view: piView,
   },
+  // Two sessions of one store, four streams: lab/check-opencode.mjs.
+  opencode: { own: checkOpencode },
 }
 
-export const familyOf = (tool) => (tool.startsWith('copilot') ? 'copilot' : tool)
+export const familyOf = (tool) => (tool.startsWith('copilot') ? 'copilot' : tool === 'kilo' ? 'opencode' : tool)
 
 const isSubagentRollout = (file) => /"subagent"|"thread_spawn"/.test(readFileSync(file, 'utf8').slice(0, 20000))
 
@@ -173,6 +176,19 @@ export function checkCapture(dir, run) {
   }
   if (!family) return finish(result, `no reader for ${run.tool}`)
   if (run.status !== 'captured' && run.status !== 'incomplete') return finish(result, `not captured (${run.status})`)
+  if (family.own) {
+    const ctx = { tool: run.tool, family: familyOf(run.tool), version: run.version, scenario: run.scenario, run }
+    const settleWith = (out, extra) => (check, c) => {
+      if (c.result === 'differ') {
+        const reason = explain(check, { ...ctx, ...extra, ...c.data })
+        if (reason) c.reason = reason
+      }
+      delete c.data
+      out.checks[check] = c
+    }
+    result.streams = family.own(dir, run, { foldLive, settleWith })
+    return finish(result, result.streams.length ? undefined : 'no live stream')
+  }
   const sessions = sessionFiles(dir)
   for (const name of family.streams ?? ['stream.jsonl', 'stream.partial.jsonl']) {
     const path = join(dir, name)

@@ -65,10 +65,21 @@ export const MATRIX = {
   'gemini-acp': [['0.61.0', 'the latest, --acp, on the lab\'s Gemini API route (GOOGLE_GEMINI_BASE_URL)']],
   'opencode-acp': [['1.18.33', 'the latest, opencode acp']],
   'kilo-acp': [['7.7.7', 'the newest that installs, kilo acp']],
+  opencode: [
+    // 0.1.174 and 0.5.29 do not run offline: each stops with "Unable to connect" (a fetch
+    // of its own) before the first model request of a prompt, 0.1.174 at start.
+    ['0.1.174', 'the oldest on the registry (AI SDK 4); stops at start without the network'],
+    ['0.5.29', 'no run --format json, export, prompt_async or /global/event; its prompt stops without the network'],
+    ['1.0.0', 'the oldest that runs offline: run --format json and export; no prompt_async, no /global/event'],
+    ['1.1.65', 'the last before SQLite (<1.2): the legacy storage/ JSON tree'],
+    ['1.14.34', 'a middle one: SQLite'],
+    ['1.18.33', 'the latest'],
+  ],
+  kilo: [['7.7.7', 'the latest whose Linux binary the registry holds (7.8.1 has no platform packages)']],
 }
 
 /** The small set a quick run uses: one version per tool (the offline test reads committed captures). */
 export const QUICK = {
-  tools: { codex: ['0.171.0'], claude: ['2.1.332'], copilot: ['1.0.102'], pi: ['0.73.1'], qwen: ['0.24.4'] },
+  tools: { codex: ['0.171.0'], claude: ['2.1.332'], copilot: ['1.0.102'], pi: ['0.73.1'], qwen: ['0.24.4'], opencode: ['1.18.33'], kilo: ['7.7.7'] },
   scenarios: ['text', 'tool', 'unicode'],
 }

@@ -231,6 +231,11 @@ export const REASONS = {
         ctx.theirs,
       ),
   },
+  'opencode-api-event-requests-only': {
+    checks: ['shown', 'reload'],
+    why: "OpenCode 1.18.33's experimental /api/event delivers only the durable events published while the HTTP requests are answered (the session, the user's message and its part), none of the turn that follows (Kilo's delivers the whole turn): the stream folds into the user's message as the session has it and no turn of the assistant",
+    test: (ctx) => ctx.family === 'opencode' && ctx.stream === 'stream.api.sse' && ctx.streamed.length === 0 && ctx.stored.length > 0 && ctx.userMessages > 0 && ctx.usersAgree,
+  },
 }
 
 /** The name of the reason that explains a differing `check`, or undefined. */

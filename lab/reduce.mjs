@@ -12,7 +12,7 @@
 // string of any file, or nothing is written.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { SCENARIOS } from './scenarios.mjs'
@@ -30,7 +30,14 @@ function keptFiles(dir) {
       const rel = relative(dir, p)
       if (statSync(p).isDirectory()) {
         if (rel !== 'logs') walk(p)
-      } else if (/^(stream[^/]*\.jsonl|(live|load)\.ndjson|traffic\.jsonl|thread-[a-z]+\.jsonl|session-id\.txt|resume\.[^/]*\.json|run\.json)$/.test(rel) || (rel.startsWith('files/') && /\.jsonl?$/.test(name))) {
+      } else if (/^(stream[^/]*\.(jsonl|sse)|(live|load)\.ndjson|traffic\.jsonl|thread-[a-z]+\.jsonl|session-id\.txt|resume\.[^/]*\.json|run\.json)$/.test(rel) || (rel.startsWith('files/') && /\.jsonl?$/.test(name))) {
+        // OpenCode's store as `run` left it is the end store's earlier state: one is kept.
+        if (!rel.startsWith('files/after-run/')) out.push(rel)
+      } else if (/^files\/data\/storage\/migration$/.test(rel)) {
+        // OpenCode's legacy JSON tree: the number of its last migration (no extension).
+        out.push(rel)
+      } else if (rel.startsWith('files/') && !rel.startsWith('files/after-run/') && /\.db$/.test(name)) {
+        // A SQLite store (OpenCode's): kept as its rows (see reduceDatabase).
         out.push(rel)
       }
     }
@@ -144,7 +151,9 @@ function escapedForms(text) {
   const json = JSON.stringify(text).slice(1, -1)
   const ascii = json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   const slash = json.replaceAll('/', '\\/')
-  return [...new Set([json, ascii, slash])]
+  // inside an SQL string literal (a database's dump) a ' is written twice
+  const sql = json.replaceAll("'", "''")
+  return [...new Set([json, ascii, slash, sql])]
 }
 
 function shingles(text) {
@@ -218,8 +227,20 @@ export function reduceCapture(dir, to) {
   const out = new Map()
   let removed = 0
   const leaks = []
+  const databases = new Map()
   for (const rel of keptFiles(dir)) {
-    let text = readFileSync(join(dir, rel), 'utf8')
+    let text
+    let db
+    if (rel.endsWith('.db')) {
+      // Its rows as SQL; only the INSERT lines are reduced (the schema is the tool's, but
+      // no prose), then the database is built again from the dump.
+      db = dumpDatabase(join(dir, rel))
+      if (db.error) {
+        leaks.push({ file: rel, text: db.error })
+        continue
+      }
+      text = db.rows.join('\n')
+    } else text = readFileSync(join(dir, rel), 'utf8')
     for (const [form, mark] of forms) {
       if (!text.includes(form)) continue
       const parts = text.split(form)
@@ -240,8 +261,10 @@ export function reduceCapture(dir, to) {
     }
     // Long strings that are not ours go too, whether or not they were ever sent to the
     // model (a sub-agent's instructions, a tool's own notes): the default is to remove.
+    // Each string once: replacing one replaces every copy of it.
     for (const s of new Set(fileStrings(text))) {
-      if (s.length < LONG || s.startsWith('[removed:') || isOursLong(s, ours)) continue
+      // A database's rows are SQL, where a ' inside a string is written twice.
+      if (s.length < LONG || s.startsWith('[removed:') || isOursLong(s, ours) || (db && isOursLong(s.replaceAll("''", "'"), ours))) continue
       const r = replaceLiteral(text, s, `[removed:${hash(s)}]`)
       if (!r) {
         leaks.push({ file: rel, text: s.slice(0, 80) })
@@ -254,7 +277,8 @@ export function reduceCapture(dir, to) {
       const sh = shingles(s).find((x) => known.has(x))
       if (sh) leaks.push({ file: rel, text: sh })
     }
-    out.set(rel, text)
+    if (db) databases.set(rel, [...db.schema, ...text.split('\n')].join('\n'))
+    else out.set(rel, text)
   }
   if (leaks.length === 0) {
     rmSync(to, { recursive: true, force: true })
@@ -262,6 +286,39 @@ export function reduceCapture(dir, to) {
       mkdirSync(dirname(join(to, rel)), { recursive: true })
       writeFileSync(join(to, rel), text)
     }
+    for (const [rel, sql] of databases) {
+      mkdirSync(dirname(join(to, rel)), { recursive: true })
+      const built = buildDatabase(sql, join(to, rel))
+      if (built) leaks.push({ file: rel, text: built })
+    }
   }
+  for (const rel of databases.keys()) out.set(rel, '')
   return { ok: leaks.length === 0, files: [...out.keys()], removed, leaks }
+}
+
+/**
+ * A SQLite database's dump, read from a copy (with its -wal and -shm: what is not
+ * checkpointed yet is in the WAL) so the capture's files are never opened: `schema` (the
+ * statements that are not rows) and `rows` (one INSERT a line; a row whose text holds a line
+ * break stays one line, as the dump writes it with replace(…,char(10))).
+ */
+function dumpDatabase(path) {
+  const tmp = mkdtempSync(join(tmpdir(), 'lab-reduce-db-'))
+  try {
+    for (const x of ['', '-wal', '-shm']) if (existsSync(path + x)) cpSync(path + x, join(tmp, `store.db${x}`))
+    const r = spawnSync('sqlite3', [join(tmp, 'store.db'), '.dump'], { encoding: 'utf8', maxBuffer: 1 << 28 })
+    if (r.status !== 0) return { error: `sqlite3 .dump failed (${r.status ?? r.error}): ${r.stderr}` }
+    const lines = r.stdout.split('\n').filter((l) => l !== '')
+    return { schema: lines.filter((l) => !l.startsWith('INSERT INTO ')), rows: lines.filter((l) => l.startsWith('INSERT INTO ')) }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+/** A database built from a (reduced) dump, in small pages (a fixture is small), not in WAL mode. */
+function buildDatabase(sql, to) {
+  rmSync(to, { force: true })
+  // The dump's BEGIN TRANSACTION comes first: the page size is set before it.
+  const r = spawnSync('sqlite3', [to], { input: `PRAGMA page_size=512;\n${sql}\n`, encoding: 'utf8', maxBuffer: 1 << 28 })
+  return r.status === 0 && !r.stderr ? undefined : `sqlite3 could not build it again: ${r.stderr}`
 }

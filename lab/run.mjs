@@ -80,6 +80,8 @@ export async function runOne({ tool, version, scenario: scenarioName, outRoot, k
     work,
     out,
     env: baseEnv(home),
+    /** run.json as it is being written (an adapter adds the steps it runs itself). */
+    record,
     /** Runs one step of the tool; its stdout is `<name>.stdout` (or `stdout` given). */
     exec: async (name, cmd, args, opts = {}) => {
       const stdout = join(out, opts.stdoutName ?? `${name}.stdout`)

@@ -92,6 +92,17 @@ export const SCENARIOS = {
       ],
     },
   },
+  'read-error': {
+    about: "a file tool's call that fails (OpenCode's read of a missing file: a tool part in the error state; a tool without `read` gets a call of a tool it does not have), then text",
+    expect: { steps: { 'read-error': 1 } },
+    prompt: '[lab:read-error] Read a file that is not there with your file tool.',
+    scripts: {
+      'read-error': [
+        { calls: [{ tool: 'raw', name: 'read', args: { filePath: '/nonexistent/lab-missing-file.txt' } }] },
+        { text: 'That file does not exist.' },
+      ],
+    },
+  },
   abort: {
     about: 'the client is stopped while the answer streams (SIGINT, then SIGKILL; an ACP client sends session/cancel)',
     expect: { stall: true },

@@ -479,3 +479,17 @@ import { Conversation, type ConversationChanges, type ConversationResume } from 
   // @ts-expect-error messages is read-only
   live.messages = []
 }
+
+// A store of many sessions (a tool's database, a folder), read a session at a time.
+import { storeSessions, type StoreSessions, type StoredSession } from '../../index.js'
+{
+  const listed: StoreSessions = storeSessions('/data/opencode/opencode.db')
+  const first: StoredSession | undefined = listed.sessions[0]
+  const parent: string | undefined = first?.parentId
+  const updated: number | undefined = first?.updated
+  void [parent, updated]
+  const messages: HistoryMessage[] = loadHistorySync('/data/opencode/opencode.db', listed.format, { session: first?.id })
+  void messages
+  const stores: boolean[] = formats().map((f) => f.store)
+  void stores
+}

@@ -8,9 +8,9 @@
 const MARKER = /\[lab:([a-z0-9:-]+)\]/
 
 // The words each tool's compaction prompt is known by (Claude Code, Codex, Copilot CLI,
-// pi, Qwen Code); a background task's notification that merely carries a <summary> is not one.
+// pi, Qwen Code, OpenCode); a background task's notification that merely carries a <summary> is not one.
 export const COMPACTION_ASK =
-  /summary of the conversation|CONTEXT CHECKPOINT|^Start Summarization$|<summary> block|summary for another LLM|summarizes internal chat history|state_snapshot|checkpoint summary|create a (detailed |structured |concise )?summary/i
+  /summary of the conversation|CONTEXT CHECKPOINT|^Start Summarization$|<summary> block|summary for another LLM|summarizes internal chat history|state_snapshot|checkpoint summary|create a (detailed |structured |concise |new anchored )?summary/i
 
 /**
  * @param {import('./request.mjs').ModelRequest} req
@@ -26,7 +26,8 @@ export function chooseTurn(req, scenario) {
       break
     }
   }
-  const lastWords = lastText >= 0 ? msgs[lastText].texts.join('\n') : ''
+  // OpenCode's compaction prompt quotes the conversation (our marker with it) in <conversation> tags.
+  const lastWords = (lastText >= 0 ? msgs[lastText].texts.join('\n') : '').replace(/<conversation>[\s\S]*<\/conversation>/g, '')
   const asksSummary = COMPACTION_ASK.test(lastWords.trim()) && !MARKER.test(lastWords) && !lastWords.includes('<task-notification>')
   if (req.tools.length === 0 && !asksSummary) {
     return { rule: 'side', turn: sideTurn(req) }

@@ -6,7 +6,7 @@
 // (macos-sdk.mjs). `XBUILD_DIR` (default: target/cross) holds them and one cargo target
 // folder per platform, kept between runs.
 import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensurePackages, TOOLS } from '../wasm/toolchain.mjs'
@@ -23,6 +23,7 @@ export const LLVM_TOOLS = {
   readobj: `/usr/bin/llvm-readobj-${LLVM}`,
 }
 const LD64 = '/usr/bin/ld64.lld-22'
+const LLVM_AR = `/usr/bin/llvm-ar-${LLVM}`
 
 // Debian's rustc and the standard library's source, the cross C toolchains (their C
 // libraries and startup files), lld for Mach-O, LLVM's binary tools for the checks.
@@ -130,11 +131,73 @@ exec ${LD64} "$@" -dead_strip_dylibs --error-limit=0
 // Apple silicon): an addon asking less would buy nothing.
 export const MACOS_MIN = { 'x86_64-apple-darwin': '10.15', 'aarch64-apple-darwin': '11.0' }
 
+// The C compiler for the C the addon carries (SQLite, compiled by libsqlite3-sys through
+// the `cc` crate, which takes it from `CC_<target>`): Debian's cross gcc for Linux and
+// Windows; for macOS, whose C headers Debian has no package of, `zig cc` (zig carries
+// macOS's libc headers), from the PyPI wheel `ziglang` unpacked into XBUILD_DIR/zig, or
+// `ZIG` if set. Compiling needs no SDK; the link stays ld64.lld's.
+const ZIG_VERSION = '0.17.1'
+
+function zig() {
+  if (process.env.ZIG) return process.env.ZIG
+  const dir = join(xbuild, 'zig')
+  const binary = join(dir, 'ziglang', 'zig')
+  if (!existsSync(binary)) {
+    mkdirSync(dir, { recursive: true })
+    run('python3', ['-m', 'pip', 'download', `ziglang==${ZIG_VERSION}`, '--no-deps', '--only-binary=:all:', '--platform', 'manylinux_2_12_x86_64', '-d', dir])
+    const wheel = readdirSync(dir).find((f) => f.startsWith('ziglang-') && f.endsWith('.whl'))
+    if (!wheel) throw new Error(`no ziglang wheel in ${dir}`)
+    run('python3', ['-m', 'zipfile', '-e', join(dir, wheel), dir])
+    chmodSync(binary, 0o755)
+  }
+  return binary
+}
+
+/**
+ * A one-program wrapper for `zig cc -target T` (the cc crate takes one program per
+ * variable). The cc crate names the target clang's way (`--target=arm64-apple-macosx`,
+ * `-arch arm64`), which zig refuses: the wrapper drops them, zig's own `-target` says it.
+ */
+function zigCc(zigTarget) {
+  const file = join(xbuild, 'bin', `zig-cc-${zigTarget}`)
+  writeExecutable(
+    file,
+    `#!/bin/sh
+# Written by scripts/release/toolchain.mjs: zig's C compiler for ${zigTarget}.
+for arg; do
+  shift
+  case "$skip$arg" in
+    --target=*) skip= ;;
+    -arch) skip=1 ;;
+    1*) skip= ;;
+    *) skip=; set -- "$@" "$arg" ;;
+  esac
+done
+exec ${zig()} cc -target ${zigTarget} "$@"
+`,
+  )
+  return file
+}
+
+const C_COMPILERS = {
+  'x86_64-unknown-linux-gnu': () => 'cc',
+  'aarch64-unknown-linux-gnu': () => 'aarch64-linux-gnu-gcc',
+  'x86_64-unknown-linux-musl': () => 'musl-gcc',
+  'x86_64-pc-windows-gnu': () => 'x86_64-w64-mingw32-gcc',
+  'x86_64-apple-darwin': () => zigCc('x86_64-macos'),
+  'aarch64-apple-darwin': () => zigCc('aarch64-macos'),
+}
+
 /** The environment variables that build `target` (see targets.mjs). */
 export function targetEnv(target) {
   const bin = tools()
   const env = { PATH: `${bin}:${process.env.PATH}` }
   const key = target.rust.toUpperCase().replaceAll('-', '_')
+  const compiler = C_COMPILERS[target.rust]
+  if (compiler) {
+    env[`CC_${target.rust.replaceAll('-', '_')}`] = compiler()
+    env[`AR_${target.rust.replaceAll('-', '_')}`] = target.rust.includes('apple') ? LLVM_AR : target.rust === 'x86_64-pc-windows-gnu' ? 'x86_64-w64-mingw32-ar' : target.rust.startsWith('aarch64-unknown-linux') ? 'aarch64-linux-gnu-ar' : 'ar'
+  }
   switch (target.rust) {
     case 'x86_64-unknown-linux-gnu':
       break

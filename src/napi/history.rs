@@ -161,17 +161,33 @@ fn produce(
     };
     match input {
         Input::Path(path) => {
-            // Read a block at a time; the file is never whole in memory.
-            let file = std::fs::File::open(path).map_err(|e| io_error(what, path, &e))?;
-            if file.metadata().is_ok_and(|m| m.is_dir()) {
-                let e = std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory");
-                return Err(io_error(what, path, &e));
+            // A store of sessions (a database, a folder) is read a session at a time.
+            if let Some(read) = history::read_store(path, format, options, &mut each) {
+                read
+            } else {
+                // Read a block at a time; the file is never whole in memory.
+                let file = std::fs::File::open(path).map_err(|e| io_error(what, path, &e))?;
+                if file.metadata().is_ok_and(|m| m.is_dir()) {
+                    let e = std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory");
+                    return Err(io_error(what, path, &e));
+                }
+                let mut file = Cancellable {
+                    inner: file,
+                    cancelled,
+                };
+                if let Some(message) = history::path_refused(&mut file, format, options) {
+                    return Err(history_error(
+                        what,
+                        format,
+                        HistoryError {
+                            line: None,
+                            offset: None,
+                            message,
+                        },
+                    ));
+                }
+                history::read_with(SourceInput::Reader(&mut file), format, options, &mut each)
             }
-            let mut file = Cancellable {
-                inner: file,
-                cancelled,
-            };
-            history::read_with(SourceInput::Reader(&mut file), format, options, &mut each)
         }
         Input::Bytes(bytes) => {
             let mut bytes = Cancellable {
@@ -261,6 +277,96 @@ pub fn load_history<'env>(
     })
 }
 
+/// A session of a store (`storeSessions`).
+// Declared for the typings: the result is built as JSON text.
+#[allow(dead_code)]
+#[napi(object, object_from_js = false, object_to_js = false)]
+pub struct StoredSession {
+    pub id: String,
+    pub title: String,
+    /// The session that started it (a sub-agent's run), if any.
+    pub parent_id: Option<String>,
+    /// The folder the tool worked in.
+    pub directory: String,
+    /// Milliseconds since 1970.
+    pub created: f64,
+    pub updated: f64,
+}
+
+/// The sessions of a store (`storeSessions`), and the format reading them.
+#[allow(dead_code)]
+#[napi(object, object_from_js = false, object_to_js = false)]
+pub struct StoreSessions {
+    #[napi(ts_type = "HistoryFormatName")]
+    pub format: String,
+    /// The oldest first.
+    pub sessions: Vec<StoredSession>,
+}
+
+/// JSON text with every character past ASCII escaped (`\uXXXX`), as `parse_json_owned` takes it.
+fn ascii_json(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c as u8);
+        } else {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                out.extend_from_slice(format!("\\u{unit:04x}").as_bytes());
+            }
+        }
+    }
+    out
+}
+
+/// The sessions of the store at `path` (a tool's database, or its folder of session
+/// files), as `loadHistory(path, format, { session })` reads each, the oldest first.
+/// Throws an `Error` when no format's store is there or it cannot be read, a `TypeError`
+/// for a path that is not a string.
+#[napi(ts_args_type = "path: string", ts_return_type = "StoreSessions")]
+pub fn store_sessions<'env>(env: &'env Env, path: Unknown) -> Result<Unknown<'env>> {
+    const WHAT: &str = "storeSessions";
+    glue(env, WHAT, |js| {
+        let path = match js.value_type(path.raw())? {
+            ValueType::String if cfg!(target_family = "wasm") => {
+                return Err(JsError::Type(
+                    "path is a file path, and a file path cannot be read in the browser".into(),
+                ))
+            }
+            ValueType::String => PathBuf::from(js.utf8(path.raw())?),
+            got => {
+                return Err(JsError::Type(format!(
+                    "path must be a string, got {}",
+                    got.name()
+                )))
+            }
+        };
+        let (format, sessions) = history::store_sessions(&path).map_err(|e| JsError::Located {
+            message: format!("{WHAT}: {}", e.message),
+            offset: None,
+            line: None,
+            code: None,
+        })?;
+        let sessions: Vec<serde_json::Value> = sessions
+            .into_iter()
+            .map(|s| {
+                let mut session = serde_json::json!({
+                    "id": s.id,
+                    "title": s.title,
+                    "directory": s.directory,
+                    "created": s.time_created,
+                    "updated": s.time_updated,
+                });
+                if let Some(parent) = s.parent_id {
+                    session["parentId"] = parent.into();
+                }
+                session
+            })
+            .collect();
+        let json = serde_json::json!({ "format": format.name, "sessions": sessions });
+        js.parse_json_owned(ascii_json(&json.to_string()))
+    })
+}
+
 /// Options of `loadHistory`.
 // Declared for the typings: the options are read field by field (`signal_option`), so
 // that a bad value is a `TypeError` naming it.
@@ -277,6 +383,9 @@ pub struct LoadHistoryOptions {
     pub leaf: Option<String>,
     /// Default `'resumed'`.
     pub view: Option<super::registry::HistoryView>,
+    /// For a store of many sessions given by its path (a database, a folder): the
+    /// session read (its id); default the latest.
+    pub session: Option<String>,
 }
 
 /// What the reading thread tells the main thread.

@@ -42,6 +42,9 @@ pub struct FormatInfo {
     /// left out of what `writeMessages` writes. Empty for a format not written.
     #[napi(ts_type = "Array<'user' | 'assistant' | 'system'>")]
     pub holds: Vec<String>,
+    /// Its tool keeps many sessions in one store (a database, a folder) that
+    /// `loadHistory` reads from its path, a session at a time (`storeSessions` lists them).
+    pub store: bool,
     /// Where the tool that writes it keeps its files when nothing else is said (`scan`
     /// with no folder looks there).
     pub homes: Vec<FormatHome>,
@@ -81,6 +84,7 @@ pub fn format_infos() -> Result<Vec<FormatInfo>> {
                             .collect()
                     })
                     .unwrap_or_default(),
+                store: f.store.is_some(),
                 homes: f
                     .homes
                     .iter()
@@ -175,6 +179,9 @@ pub struct HistoryOptions {
     pub leaf: Option<String>,
     /// Default `'resumed'`.
     pub view: Option<HistoryView>,
+    /// For a store of many sessions given by its path (a database, a folder): the
+    /// session read (its id); default the latest.
+    pub session: Option<String>,
 }
 
 /// `loadHistory`'s `options` (a `format` there is the argument before).
@@ -310,6 +317,17 @@ fn options(js: &Js, value: Value) -> JsResult<(Option<&'static Format>, ReadOpti
             )))
         }
     };
+    let session = named(js, value, c"session")?;
+    let session = match js.value_type(session)? {
+        ValueType::Undefined => None,
+        ValueType::String => Some(js.utf8(session)?),
+        got => {
+            return Err(JsError::Type(format!(
+                "options.session must be a string, got {}",
+                got.name()
+            )))
+        }
+    };
     let view = named(js, value, c"view")?;
     let view = match js.value_type(view)? {
         ValueType::Undefined => View::default(),
@@ -334,6 +352,7 @@ fn options(js: &Js, value: Value) -> JsResult<(Option<&'static Format>, ReadOpti
             strict,
             leaf,
             view,
+            session,
             ..ReadOptions::default()
         },
     ))

@@ -63,6 +63,8 @@ pub struct ReadOptions {
     /// build the result while the stream is still being read. Off: every message once, at
     /// the end.
     pub settle: bool,
+    /// For a store holding many sessions ([`Store`]): the session read; default the latest.
+    pub session: Option<String>,
 }
 
 /// Which entries of a session a reading gives, for the formats whose sessions are trees
@@ -140,6 +142,35 @@ pub struct Home {
     pub sessions: &'static [&'static str],
 }
 
+/// A session of a store ([`Store`]), for choosing one and listing them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredSession {
+    pub id: String,
+    pub title: String,
+    /// The session that started it (a sub-agent's), if any.
+    pub parent_id: Option<String>,
+    /// The folder the tool worked in.
+    pub directory: String,
+    /// Milliseconds since 1970.
+    pub time_created: i64,
+    pub time_updated: i64,
+}
+
+/// Where a tool keeps many sessions in one place read from its path (a database file, a
+/// folder of session files) rather than a file per session: the store is read a session
+/// at a time ([`ReadOptions::session`]), as the document the format's history reader
+/// reads (what the tool itself exports of a session).
+#[derive(Debug, Clone, Copy)]
+pub struct Store {
+    /// Whether `path` is one of the format's stores, by its content (a database's header
+    /// and tables, a folder's layout).
+    pub claims: fn(&std::path::Path) -> bool,
+    /// Its sessions, the oldest first.
+    pub sessions: fn(&std::path::Path) -> Result<Vec<StoredSession>, String>,
+    /// The session named (`None`: the latest) as the format's history reader reads it.
+    pub document: fn(&std::path::Path, Option<&str>) -> Result<Vec<u8>, String>,
+}
+
 /// How a live stream is checked against the history its tool keeps of the same run, for
 /// a tool that writes the two differently: brings the history's messages to what the
 /// stream can carry (the stream's messages are left as they are), and says what it set
@@ -176,6 +207,9 @@ pub struct Format {
     pub homes: &'static [Home],
     /// For a stream format: how `check` compares it with its tool's history of the same run.
     pub lockstep: Option<Lockstep>,
+    /// For a history format whose tool keeps many sessions in one database or folder: how
+    /// that store is read from its path.
+    pub store: Option<Store>,
 }
 
 impl Format {
@@ -196,6 +230,7 @@ impl Format {
         serve: None,
         homes: &[],
         lockstep: None,
+        store: None,
     };
 }
 
