@@ -93,6 +93,9 @@ fn rewind(reader: &mut dyn crate::reading::format::ReadSeek) -> Result<(), Histo
 /// Whether the file's first line that is not blank starts no session
 /// ([`tree::headless`]).
 fn headless(mut lines: Lines<impl Read>) -> bool {
+    // A first line that cannot be JSON is handed on after its first block, not read to
+    // its end (`/dev/zero` has none): it says nothing.
+    lines.expect_json();
     loop {
         match lines.next_line() {
             Ok(Some(line)) if line.text.trim().is_empty() => continue,
@@ -105,6 +108,7 @@ fn headless(mut lines: Lines<impl Read>) -> bool {
 /// A file that is no session: nothing is read, every line that is not blank is counted
 /// as passed over (refused under `strict`).
 fn no_session(mut lines: Lines<impl Read>, mut skips: Skips) -> Result<Skips, HistoryError> {
+    lines.expect_json();
     while let Some(line) = lines.next_line()? {
         if !line.text.trim().is_empty() {
             skips.skip(line.number, tree::NO_SESSION).map_err(format_error)?;
