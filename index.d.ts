@@ -516,6 +516,11 @@ export interface FormatInfo {
    */
   holds: Array<'user' | 'assistant' | 'system'>
   /**
+   * Its tool keeps many sessions in one store (a database, a folder) that
+   * `loadHistory` reads from its path, a session at a time (`storeSessions` lists them).
+   */
+  store: boolean
+  /**
    * Where the tool that writes it keeps its files when nothing else is said (`scan`
    * with no folder looks there).
    */
@@ -523,7 +528,7 @@ export interface FormatInfo {
 }
 
 /** A format of the table: every name `detectFormat` gives and the functions here take. */
-export type FormatName = 'acp' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'codex-exec' | 'codex-app-server' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ag-ui' | 'ai-sdk' | 'events'
+export type FormatName = 'acp' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'codex-exec' | 'codex-app-server' | 'opencode' | 'opencode-run' | 'opencode-events' | 'opencode-global' | 'chatviewer' | 'pi-events' | 'pi' | 'sn' | 'pi-stream' | 'sn-stream' | 'ag-ui' | 'ai-sdk' | 'events'
 
 /** Every format, in the order detection tries them. */
 export declare function formats(): Array<FormatInfo>
@@ -535,7 +540,7 @@ export declare function formats(): Array<FormatInfo>
 export type HistoryChunk = TextChunk | ThinkingChunk | HistoryToolBatchChunk | ErrorChunk | HistorySystemChunk | FileChunk
 
 /** A history format `loadHistory` reads. */
-export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'codex-app-server' | 'ai-sdk' | 'ag-ui'
+export type HistoryFormatName = 'events' | 'acp' | 'chatviewer' | 'pi' | 'sn' | 'claude' | 'claude-stream' | 'copilot' | 'qwen' | 'codex' | 'codex-app-server' | 'ai-sdk' | 'ag-ui' | 'opencode'
 
 /**
  * A message read from a history or folded from a recorded stream: a `ChatMessage` whose
@@ -555,6 +560,11 @@ export interface HistoryOptions {
   leaf?: string
   /** Default `'resumed'`. */
   view?: HistoryView
+  /**
+   * For a store of many sessions given by its path (a database, a folder): the
+   * session read (its id); default the latest.
+   */
+  session?: string
 }
 
 /** A history read by `readHistory`. */
@@ -659,6 +669,11 @@ export interface LoadHistoryOptions {
   leaf?: string
   /** Default `'resumed'`. */
   view?: HistoryView
+  /**
+   * For a store of many sessions given by its path (a database, a folder): the
+   * session read (its id); default the latest.
+   */
+  session?: string
 }
 
 /**
@@ -1130,6 +1145,34 @@ export interface SpannedToolCallEntry {
   isError?: boolean
   /** Groups the call with the other items of its span (set by the caller or an adapter). */
   spanId?: string
+}
+
+/** A session of a store (`storeSessions`). */
+export interface StoredSession {
+  id: string
+  title: string
+  /** The session that started it (a sub-agent's run), if any. */
+  parentId?: string
+  /** The folder the tool worked in. */
+  directory: string
+  /** Milliseconds since 1970. */
+  created: number
+  updated: number
+}
+
+/**
+ * The sessions of the store at `path` (a tool's database, or its folder of session
+ * files), as `loadHistory(path, format, { session })` reads each, the oldest first.
+ * Throws an `Error` when no format's store is there or it cannot be read, a `TypeError`
+ * for a path that is not a string.
+ */
+export declare function storeSessions(path: string): StoreSessions
+
+/** The sessions of a store (`storeSessions`), and the format reading them. */
+export interface StoreSessions {
+  format: HistoryFormatName
+  /** The oldest first. */
+  sessions: Array<StoredSession>
 }
 
 /** How a byte stream is cut into events. */
