@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { appServerRead } from './codex-app-server.mjs'
+import { appServerRead } from './codex-threads.mjs'
 
 const config = (url, scenario) =>
   [
