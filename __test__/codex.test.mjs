@@ -128,7 +128,7 @@ describe('codex app-server: the traffic as a backend holds it', () => {
   })
 
   test('a thread/read answer reads as the history the live fold built, and check names the approval it leaves out', () => {
-    const reread = readFileSync(join(root, 'examples', 'codex-app-server.thread-read.jsonl'))
+    const reread = readFileSync(join(root, '__test__', 'fixtures', 'codex-app-server.thread-read.jsonl'))
     assert.equal(detectFormat(reread).format, 'codex-app-server')
     const history = readHistory(reread, { format: 'codex-app-server' })
     const live = foldStream(traffic, { format: 'codex-app-server' })

@@ -56,7 +56,7 @@ const detected = {
   'examples/codex-exec.jsonl': 'codex-exec',
   'examples/codex-rollout.jsonl': 'codex',
   'examples/codex-app-server.jsonl': 'codex-app-server',
-  'examples/codex-app-server.thread-read.jsonl': 'codex-app-server',
+  '__test__/fixtures/codex-app-server.thread-read.jsonl': 'codex-app-server',
   '__test__/fixtures/codex/0.171.0-tool/stream.jsonl': 'codex-exec',
   '__test__/fixtures/codex/0.20.0-tool/stream.jsonl': 'codex-exec',
   'examples/opencode-session.json': 'opencode',

@@ -9,6 +9,27 @@ const interrupted = (ctx) => ctx.run?.stalls > 0 || ctx.run?.steps?.some((s) => 
 const last = (list) => list[list.length - 1]
 const textOnly = (m) => m && m.chunks.every((c) => c.type === 'text')
 
+/** Consecutive assistant messages as one (an agent's file keeps each model response as a message). */
+function joinBlocks(messages) {
+  const out = []
+  for (const m of messages) {
+    const prev = last(out)
+    if (prev && prev.role === 'assistant' && m.role === 'assistant') prev.chunks = [...prev.chunks, ...m.chunks]
+    else out.push({ role: m.role, chunks: [...m.chunks] })
+  }
+  // Calls of one response split over blocks come together as one batch.
+  for (const m of out) {
+    const merged = []
+    for (const c of m.chunks) {
+      const prev = last(merged)
+      if (prev?.type === 'tool-batch' && c.type === 'tool-batch') merged[merged.length - 1] = { ...prev, calls: [...prev.calls, ...c.calls] }
+      else merged.push(c)
+    }
+    m.chunks = merged
+  }
+  return out
+}
+
 const withoutResults = (messages) =>
   messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { type: c.type, calls: c.calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) } : c)) }))
 const trimmed = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'text' ? { ...c, text: c.text.trimEnd() } : c)) }))

@@ -246,15 +246,54 @@ pub fn read_with(
                     Err(e) => return Err(refused(format!("reading failed: {e}"))),
                 }
             }
-            reader
-                .seek(std::io::SeekFrom::Start(0))
-                .map_err(|e| refused(format!("reading failed: {e}")))?;
             if let Some(message) = file_refused(&head[..got], format, options, false) {
                 return Err(refused(message));
+            }
+            if reader.seek(std::io::SeekFrom::Start(0)).is_err() {
+                // A pipe (an endless source): what was looked at is read again from memory.
+                let mut joined = Prefixed {
+                    head: &head[..got],
+                    inner: reader,
+                };
+                return read_history_of(format, Input::Reader(&mut joined), options, emit);
             }
             Input::Reader(reader)
         }
     };
+    read_history_of(format, input, options, emit)
+}
+
+/// A source that cannot go back (a pipe), its first bytes already taken: they, then the
+/// rest. It cannot seek: a reader that must read a file twice refuses a pipe, as before.
+struct Prefixed<'a, 'b> {
+    head: &'a [u8],
+    inner: &'a mut (dyn crate::reading::format::ReadSeek + 'b),
+}
+
+impl Read for Prefixed<'_, '_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.head.is_empty() {
+            return self.inner.read(buf);
+        }
+        let n = self.head.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.head[..n]);
+        self.head = &self.head[n..];
+        Ok(n)
+    }
+}
+
+impl Seek for Prefixed<'_, '_> {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(to)
+    }
+}
+
+fn read_history_of(
+    format: HistoryFormat,
+    input: Input<'_>,
+    options: &ReadOptions,
+    emit: &mut dyn FnMut(Message) -> bool,
+) -> Result<Skips, HistoryError> {
     match format.0.history {
         Some(History::Read(read)) => read(input, options, emit),
         Some(History::Recorded) => crate::live::history::read_recorded(format.0, input, options, emit),
@@ -412,5 +451,46 @@ mod store_tests {
                 .starts_with("a SQLite database, which is not a events store"),
             "{e}"
         );
+    }
+}
+
+#[cfg(test)]
+mod pipe_tests {
+    use super::*;
+
+    /// A pipe: it reads, and cannot seek.
+    struct Pipe(std::io::Cursor<Vec<u8>>);
+
+    impl Read for Pipe {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.0.read(buf)
+        }
+    }
+
+    impl Seek for Pipe {
+        fn seek(&mut self, _: std::io::SeekFrom) -> std::io::Result<u64> {
+            Err(std::io::Error::from_raw_os_error(29))
+        }
+    }
+
+    #[test]
+    fn a_source_that_cannot_seek_is_read_whole_after_its_first_bytes_are_looked_at() {
+        let line = br#"{"type":"text-delta","delta":"hello from a pipe"}"#;
+        let mut bytes = br#"{"type":"turn-start","turnId":"turn-1"}"#.to_vec();
+        bytes.push(b'\n');
+        bytes.extend_from_slice(line);
+        bytes.push(b'\n');
+        let read = |input: Input<'_>| {
+            let mut messages = Vec::new();
+            read_with(input, HistoryFormat::Events, &ReadOptions::default(), &mut |m| {
+                messages.push(format!("{m:?}"));
+                true
+            })
+            .map(|_| messages)
+        };
+        let mut pipe = Pipe(std::io::Cursor::new(bytes.clone()));
+        let piped = read(Input::Reader(&mut pipe)).expect("a pipe reads");
+        assert_eq!(piped, read(Input::Bytes(&bytes)).unwrap());
+        assert!(!piped.is_empty());
     }
 }

@@ -10,6 +10,9 @@
 //! never holds the other side's answers); of two such requests, one per side, it answers
 //! the one sent last — a request sent while the other side's was open is nested in it
 //! (an agent reading a file for the prompt it is answering), so it is answered first. A
+//! client's request may be answered before anything else of the server is seen (an agent
+//! whose first word is the error of the prompt): a log that holds the client's requests
+//! holds both sides (one side's output alone is the server's, as an agent's stdout). A
 //! format that knows what a method's result looks like narrows the choice first.
 
 use crate::bytes::value::Json;
@@ -132,10 +135,11 @@ impl Ledger {
     }
 
     /// The request a response with id `id` answers, taken off the ledger: of the open
-    /// requests with that id whose answering side was seen (and whose method `fits` the
-    /// response, when any does), the one sent last. `None` when it answers none of them.
+    /// requests with that id whose answering side was seen, or that the client sent (and
+    /// whose method `fits` the response, when any does), the one sent last. `None` when it
+    /// answers none of them.
     pub fn answer(&mut self, id: &str, fits: impl Fn(&Request) -> bool) -> Option<Request> {
-        let could = |r: &Request| r.id == id && self.was_seen(r.side.other());
+        let could = |r: &Request| r.id == id && (r.side == Side::Client || self.was_seen(r.side.other()));
         let candidates: Vec<usize> = (0..self.open.len()).filter(|&i| could(&self.open[i])).collect();
         let fitting: Vec<usize> = candidates
             .iter()
@@ -254,6 +258,14 @@ mod tests {
         assert_eq!(ledger.answer("0", |_| true), None, "no client in the log");
         ledger.seen(Side::Client);
         assert!(ledger.answer("0", |_| true).is_some());
+    }
+
+    #[test]
+    fn a_clients_request_is_answered_by_a_server_not_seen_before() {
+        // A prompt, then the agent's first word: the prompt's error.
+        let mut ledger = Ledger::default();
+        request(&mut ledger, "3", "session/prompt", Side::Client);
+        assert_eq!(ledger.answer("3", |_| true).unwrap().method, *"session/prompt");
     }
 
     #[test]
