@@ -10,7 +10,7 @@ import { join, relative } from 'node:path'
 
 import { isAcpTool } from '../lab/acp-check.mjs'
 import { checkCapture, describeResult } from '../lab/check.mjs'
-import { REASONS } from '../lab/reasons.mjs'
+import { REASONS, explain } from '../lab/reasons.mjs'
 import { root, scratch } from './cli-helpers.mjs'
 
 const fixtures = join(root, '__test__', 'fixtures')
@@ -280,4 +280,18 @@ describe('lab check of OpenCode and Kilo captures', () => {
     assert.equal(event.checks.reload.result, 'differ', describeResult(r))
     assert.equal(event.checks.reload.reason, undefined)
   })
+})
+
+test("a reason whose own code names what does not exist fails loudly, while one that cannot read a capture's data explains nothing", () => {
+  const data = { checks: ['live'], why: 'test', test: (ctx) => ctx.streamed.length > 0 }
+  const broken = { checks: ['live'], why: 'test', test: () => notDefinedAnywhere() } // eslint-disable-line no-undef
+  REASONS['test-reads-data'] = data
+  try {
+    assert.equal(explain('live', {}), undefined, 'data it cannot read: no reason')
+    REASONS['test-broken'] = broken
+    assert.throws(() => explain('live', {}), ReferenceError)
+  } finally {
+    delete REASONS['test-reads-data']
+    delete REASONS['test-broken']
+  }
 })

@@ -265,8 +265,10 @@ export function explain(check, ctx) {
     if (!reason.checks.includes(check)) continue
     try {
       if (reason.test(ctx)) return name
-    } catch {
-      // a test that cannot read this capture's data does not explain it
+    } catch (error) {
+      // A test that cannot read this capture's data does not explain it; a name the
+      // reasons' own code lacks is a fault of theirs, never a difference left unexplained.
+      if (error instanceof ReferenceError) throw error
     }
   }
   return undefined
