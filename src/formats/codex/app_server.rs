@@ -744,21 +744,16 @@ impl AppServerFold {
                     Some(Grows::Whole)
                 })?;
             }
-            b"item/reasoning/summaryTextDelta" => {
-                let index = index_of(params, "summaryIndex");
+            // A reasoning's summary parts and its raw text grow alike, each in its own list.
+            kind @ (b"item/reasoning/summaryTextDelta" | b"item/reasoning/textDelta") => {
+                let (list, at, grows) = match kind {
+                    b"item/reasoning/summaryTextDelta" => ("summary", "summaryIndex", Grows::Text),
+                    _ => ("content", "contentIndex", Grows::Raw),
+                };
+                let index = index_of(params, at);
                 self.delta(params, out, |item, delta| {
-                    Some(if grow_part(item, "summary", index, delta) {
-                        Grows::Text
-                    } else {
-                        Grows::Whole
-                    })
-                })?;
-            }
-            b"item/reasoning/textDelta" => {
-                let index = index_of(params, "contentIndex");
-                self.delta(params, out, |item, delta| {
-                    Some(if grow_part(item, "content", index, delta) {
-                        Grows::Raw
+                    Some(if grow_part(item, list, index, delta) {
+                        grows
                     } else {
                         Grows::Whole
                     })
