@@ -470,14 +470,7 @@ impl AcpRules {
             state.result(),
         );
         if !seen {
-            if out.open_role() != Some(MessageRole::Assistant) {
-                let name = self.name(None, line);
-                out.start(MessageRole::Assistant, name);
-                self.open_message_id = None;
-                self.open_thought_id = None;
-                self.after_call = false;
-                self.adopts_id = false;
-            }
+            self.agent_message(line, out);
             out.add_call(id.clone(), name.clone(), arguments.clone());
             self.after_call = true;
         }
