@@ -395,11 +395,18 @@ fn qwen_thoughts_calls_and_results() {
     let read = &got[1]["chunks"][2]["calls"][0];
     assert_eq!(read["name"], "read_file");
     assert_eq!(read["isError"], false);
+    // Results as Qwen Code shows them: a read's output (its display is empty), the failed
+    // command's error, an edit's output (its display is a diff).
+    assert_eq!(
+        read["result"],
+        "for (let d = 1; d < days; d++) {\n  print(day(d))\n}\n"
+    );
     let calls = &got[2]["chunks"][1]["calls"];
     assert_eq!(calls[0]["isError"], true);
+    assert_eq!(calls[0]["result"], "Command exited with code 1: 1 failing");
     assert_eq!(
         calls[1]["result"],
-        json!({"output": "The file /home/dev/weather/src/forecast.ts has been updated."})
+        "The file /home/dev/weather/src/forecast.ts has been updated."
     );
     assert_eq!(
         got[2]["chunks"][0]["metadata"],
@@ -839,11 +846,248 @@ fn qwen_results_land_on_their_call_by_call_id_or_uuid_as_qwen_code_names_them() 
     .concat();
     let (got, skipped) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
     let calls = &got[1]["chunks"][0]["calls"];
-    assert_eq!(calls[0]["result"], json!({ "output": "a b" }));
-    assert_eq!(calls[1]["result"], json!({ "output": "2" }));
-    assert_eq!(calls[2]["result"], json!({ "error": "denied" }));
+    assert_eq!(calls[0]["result"], "a b");
+    assert_eq!(calls[1]["result"], "2");
+    assert_eq!(calls[2]["result"], "denied");
     assert_eq!(calls[2]["isError"], true);
     assert_eq!(skipped.left_out.count, 0);
+}
+
+/// The result of call `c1` and whether it failed, read from a recording whose one
+/// `tool_result` record holds `parts` and, when given, `toolCallResult`.
+fn qwen_result(parts: Value, call_result: Option<Value>) -> (Value, Value) {
+    let mut result = json!({
+        "uuid": "r3", "parentUuid": "r2", "sessionId": "q", "timestamp": "2026-01-05T08:00:02Z",
+        "type": "tool_result", "message": {"role": "user", "parts": parts},
+    });
+    if let Some(call_result) = call_result {
+        result["toolCallResult"] = call_result;
+    }
+    let records = [
+        json!({"uuid": "r1", "parentUuid": null, "sessionId": "q", "timestamp": "2026-01-05T08:00:00Z",
+            "type": "user", "message": {"role": "user", "parts": [{"text": "Go."}]}}),
+        json!({"uuid": "r2", "parentUuid": "r1", "sessionId": "q", "timestamp": "2026-01-05T08:00:01Z",
+            "type": "assistant", "message": {"role": "model", "parts": [
+                {"functionCall": {"id": "c1", "name": "run_shell_command", "args": {"command": "ls"}}}]}}),
+        result,
+    ];
+    let text: String = records.iter().map(|r| format!("{r}\n")).collect();
+    let (got, skipped) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
+    assert_eq!(skipped.left_out.count, 0);
+    let call = &got[1]["chunks"][0]["calls"][0];
+    (call["result"].clone(), call["isError"].clone())
+}
+
+fn output(id: &str, output: &str) -> Value {
+    json!({"functionResponse": {"id": id, "name": "run_shell_command", "response": {"output": output}}})
+}
+
+/// A `shell_result` display as Qwen Code 0.24.4 records it, showing `text`.
+fn shell_display(text: &str) -> Value {
+    json!({"type": "shell_result", "version": 1, "directory": "/w", "exitCode": 0, "signal": null,
+        "pid": null, "outcome": "completed", "outputFiles": [], "output": text, "text": text,
+        "error": null, "notices": [], "truncated": false})
+}
+
+const SHELL_OUTPUT: &str = "Command: ls\nDirectory: (root)\nOutput: a.txt\nError: (none)\nExit Code: 0";
+
+#[test]
+fn qwen_a_shell_result_is_its_output_as_shown_not_what_the_model_was_sent() {
+    let success = |display| json!({"callId": "c1", "status": "success", "resultDisplay": display});
+    assert_eq!(
+        qwen_result(
+            json!([output("c1", SHELL_OUTPUT)]),
+            Some(success(shell_display("a.txt")))
+        ),
+        (json!("a.txt"), json!(false))
+    );
+    // A command that printed nothing: the display is blank, the model's text is shown.
+    assert_eq!(
+        qwen_result(
+            json!([output("c1", SHELL_OUTPUT)]),
+            Some(success(shell_display("\n \u{feff}")))
+        ),
+        (json!(SHELL_OUTPUT), json!(false))
+    );
+    // A display that is not a shell_result by Qwen Code's own checks is not its text.
+    for broken in [
+        json!({"version": 2}),
+        json!({"pid": 1.5}),
+        json!({"outcome": "done"}),
+        json!({"notices": [1]}),
+        json!({"outputFiles": ["x".repeat(8192)]}),
+    ] {
+        let mut display = shell_display("a.txt");
+        for (key, value) in broken.as_object().unwrap() {
+            display[key] = value.clone();
+        }
+        assert_eq!(
+            qwen_result(json!([output("c1", SHELL_OUTPUT)]), Some(success(display))).0,
+            json!(SHELL_OUTPUT),
+            "{broken}"
+        );
+    }
+    let mut display = shell_display("a.txt");
+    display.as_object_mut().unwrap().remove("signal");
+    assert_eq!(
+        qwen_result(json!([output("c1", SHELL_OUTPUT)]), Some(success(display))).0,
+        json!(SHELL_OUTPUT)
+    );
+}
+
+#[test]
+fn qwen_a_string_display_is_shown_when_it_is_not_blank() {
+    let display = |d: &str| Some(json!({"callId": "c1", "status": "success", "resultDisplay": d}));
+    assert_eq!(
+        qwen_result(
+            json!([output("c1", "Found 3 matches:\n…")]),
+            display("Found 3 matches")
+        )
+        .0,
+        json!("Found 3 matches")
+    );
+    assert_eq!(
+        qwen_result(json!([output("c1", "file body")]), display("")).0,
+        json!("file body")
+    );
+    // An object display (a file diff) shows the response's output.
+    let diff =
+        json!({"callId": "c1", "status": "success", "resultDisplay": {"fileDiff": "@@", "fileName": "a.ts"}});
+    assert_eq!(
+        qwen_result(
+            json!([output("c1", "The file a.ts has been updated.")]),
+            Some(diff)
+        ),
+        (json!("The file a.ts has been updated."), json!(false))
+    );
+}
+
+#[test]
+fn qwen_an_error_in_the_parts_is_the_result_before_any_display() {
+    let failed = json!({"callId": "c1", "status": "error", "resultDisplay": shell_display("cat: x: No such file"),
+        "error": {}, "errorType": "shell_execute_error"});
+    let error = |e: Value| json!([{"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {"error": e}}}]);
+    assert_eq!(
+        qwen_result(error(json!("Command: cat x\nExit Code: 1")), Some(failed.clone())),
+        (json!("Command: cat x\nExit Code: 1"), json!(true))
+    );
+    // An error that is no string, as JavaScript's String() writes it.
+    assert_eq!(
+        qwen_result(error(json!(404.0)), None),
+        (json!("404"), json!(true))
+    );
+    assert_eq!(
+        qwen_result(error(json!({"code": 1})), None),
+        (json!("[object Object]"), json!(true))
+    );
+    assert_eq!(
+        qwen_result(error(json!(["a", null, 2])), None),
+        (json!("a,,2"), json!(true))
+    );
+    // An empty error is none: the display is shown, and the record's error still fails it.
+    assert_eq!(
+        qwen_result(error(json!("")), Some(failed)),
+        (json!("cat: x: No such file"), json!(true))
+    );
+    // Without a toolCallResult, an error in the parts fails the call.
+    assert_eq!(
+        qwen_result(error(json!("denied")), None),
+        (json!("denied"), json!(true))
+    );
+}
+
+#[test]
+fn qwen_the_records_error_is_shown_by_its_message_when_the_file_kept_it() {
+    let parts = json!([output("c1", "partial")]);
+    // A message the file kept.
+    let kept = json!({"callId": "c1", "status": "error", "resultDisplay": "shown", "error": {"message": "timed out"}});
+    assert_eq!(
+        qwen_result(parts.clone(), Some(kept)),
+        (json!("timed out"), json!(true))
+    );
+    // An Error object, as JSON writes it ({}): its message is lost, the rest of the rule
+    // shows the display; the call failed all the same.
+    let lost = json!({"callId": "c1", "status": "error", "resultDisplay": "Tool timed out", "error": {}});
+    assert_eq!(
+        qwen_result(parts.clone(), Some(lost)),
+        (json!("Tool timed out"), json!(true))
+    );
+    // A status of error alone is not what the stream's is_error says.
+    let status = json!({"callId": "c1", "status": "error", "resultDisplay": "shown", "error": null});
+    assert_eq!(qwen_result(parts, Some(status)), (json!("shown"), json!(false)));
+}
+
+#[test]
+fn qwen_an_mcp_app_shows_its_fallback_text() {
+    let app = |fallback: &str| {
+        Some(json!({"callId": "c1", "status": "success",
+            "resultDisplay": {"type": "mcp_app", "html": "<div/>", "toolResult": {}, "fallbackText": fallback}}))
+    };
+    assert_eq!(
+        qwen_result(json!([output("c1", "{\"rows\":3}")]), app("A chart of 3 rows")).0,
+        json!("A chart of 3 rows")
+    );
+    assert_eq!(
+        qwen_result(json!([output("c1", "{\"rows\":3}")]), app(" \n")).0,
+        json!("{\"rows\":3}")
+    );
+}
+
+#[test]
+fn qwen_the_parts_are_joined_as_qwen_code_joins_them() {
+    // Several parts of one call: outputs, an error where there is no output (0: no error
+    // to fail the call, but a value), other parts as JSON (numbers as JavaScript writes
+    // them), in order.
+    let parts = json!([
+        output("c1", "one "),
+        {"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {"output": null, "error": 0}}},
+        {"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {}}},
+        {"n": 1.50, "text": " and "},
+        output("c1", "two"),
+    ]);
+    assert_eq!(
+        qwen_result(parts, Some(json!({"callId": "c1", "status": "success"}))),
+        (json!("one 0{\"n\":1.5,\"text\":\" and \"}two"), json!(false))
+    );
+    // No parts: no result.
+    let (result, is_error) = qwen_result(json!([]), Some(json!({"callId": "c1", "status": "success"})));
+    assert_eq!((result, is_error), (Value::Null, json!(false)));
+}
+
+#[test]
+fn qwen_the_vision_bridge_notice_comes_first() {
+    let notice = json!({"callId": "c1", "status": "success", "resultDisplay": "an image",
+        "visionBridgeNotice": "Converted 1 image(s) to text via vision model."});
+    assert_eq!(
+        qwen_result(json!([output("c1", "read")]), Some(notice)).0,
+        json!("Converted 1 image(s) to text via vision model.\nan image")
+    );
+    let display = json!({"callId": "c1", "status": "success",
+        "resultDisplay": {"type": "vision_bridge_notice", "summary": "Read a.png", "notice": "Vision bridge cancelled."}});
+    assert_eq!(
+        qwen_result(json!([output("c1", "read")]), Some(display)).0,
+        json!("Read a.png\nVision bridge cancelled.\nread")
+    );
+}
+
+#[test]
+fn qwen_a_record_answering_two_calls_gives_each_its_own_text() {
+    let records = [
+        json!({"uuid": "r1", "parentUuid": null, "sessionId": "q", "timestamp": "t", "type": "user",
+            "message": {"role": "user", "parts": [{"text": "Go."}]}}),
+        json!({"uuid": "r2", "parentUuid": "r1", "sessionId": "q", "timestamp": "t", "type": "assistant",
+            "message": {"role": "model", "parts": [
+                {"functionCall": {"id": "c1", "name": "run_shell_command", "args": {}}},
+                {"functionCall": {"id": "c2", "name": "run_shell_command", "args": {}}}]}}),
+        json!({"uuid": "r3", "parentUuid": "r2", "sessionId": "q", "timestamp": "t", "type": "tool_result",
+            "message": {"role": "user", "parts": [output("c1", "Output: one"), output("c2", "Output: two")]},
+            "toolCallResult": {"callId": "c2", "status": "success", "resultDisplay": shell_display("two")}}),
+    ];
+    let text: String = records.iter().map(|r| format!("{r}\n")).collect();
+    let (got, _) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
+    let calls = &got[1]["chunks"][0]["calls"];
+    assert_eq!(calls[0]["result"], "Output: one");
+    assert_eq!(calls[1]["result"], "two");
 }
 
 #[test]

@@ -17,8 +17,14 @@
 //! - `tool_result` records put each `functionResponse` on its call (named by its `id`;
 //!   else by the record's `toolCallResult.callId`, then its `uuid`, as Qwen Code's own
 //!   replay and export name a result; a response without an id also by its `name`, as a
-//!   call without one is named): `result` the `response` as stored, `isError` when the
-//!   record's `toolCallResult.status` is `error` or the response holds an `error`;
+//!   call without one is named): `result` the text Qwen Code shows of it, computed from
+//!   the record's parts and its `toolCallResult` by the rule its `stream-json` output
+//!   gives a result with ([`result`](super::result): a shell command's output from its
+//!   display, an error's text, else the responses' `output`), so that the recording of a
+//!   run reads as its stream does; `isError` as that output says it (the record's
+//!   `toolCallResult.error`, or an `error` in a response). Qwen Code writes a record per
+//!   call; a record that answers several calls gives each the text of its own responses,
+//!   the `toolCallResult` to the call its `callId` names;
 //! - `system` records: a `chat_compression` is a `system` message with a `compaction`
 //!   chunk (the summary the compressed history starts with); a `slash_command`
 //!   invocation and records with a `displayText` are `notice`s; telemetry
@@ -43,6 +49,8 @@ use crate::reading::hook_context::is_context_text;
 use crate::reading::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
 use crate::reading::model_json::{FormatEvent, FormatMessage};
 use crate::reading::stored::StoredMessages;
+
+use super::result::Response;
 
 /// System subtypes that are session bookkeeping, not conversation.
 const BOOKKEEPING: [&str; 26] = [
@@ -242,48 +250,85 @@ impl Recording {
                 }
                 self.stored.close();
             }
-            Some(b"tool_result") => {
-                let call_result = record.get("toolCallResult");
-                let status_error = call_result
-                    .and_then(|r| str_of(r, "status"))
-                    .is_some_and(|s| *s == "error");
-                let call_id = call_result.and_then(|r| str_of(r, "callId"));
-                for part in parts(record) {
-                    let Some(response) = part.get("functionResponse") else {
-                        continue;
-                    };
-                    // The call it answers: its own id; else the record's `callId`, and
-                    // the record's uuid, as Qwen Code's replay and export name a result;
-                    // else the name, as a call without an id is named.
-                    let own = str_of(response, "id");
-                    let candidates = [
-                        own,
-                        call_id,
-                        str_of(record, "uuid"),
-                        str_of(response, "name").filter(|_| own.is_none()),
-                    ];
-                    let found = candidates
-                        .into_iter()
-                        .flatten()
-                        .find(|id| self.stored.has_call(id));
-                    let Some(id) = found.cloned() else {
-                        let named = own
-                            .or(call_id)
-                            .map(|id| format!(" (functionResponse id \"{id}\")"));
-                        self.skips.leave_out(
-                            || format!("line {number}{}", named.unwrap_or_default()),
-                            ORPHAN_RESULT,
-                        );
-                        continue;
-                    };
-                    let result = response.get("response").cloned().unwrap_or(Json::Undefined);
-                    let is_error = status_error || result.get("error").is_some();
-                    self.stored.set_result(&id, Some((result, Json::Bool(is_error))));
-                }
-            }
+            Some(b"tool_result") => self.tool_result(record, number),
             Some(b"system") => self.system(record, &uuid),
             // Counted when the lines were read ([`is_known_record`]).
             _ => {}
+        }
+    }
+
+    /// A `tool_result` record: each call it answers gets its result as Qwen Code shows it
+    /// ([`result`](super::result)).
+    fn tool_result(&mut self, record: &Json, number: usize) {
+        let call_result = record.get("toolCallResult");
+        let call_id = call_result.and_then(|r| str_of(r, "callId"));
+        let parts = parts(record);
+        // The calls answered, in order, and the call each part belongs to: a response's
+        // own; another part (Qwen Code writes none beside its response) the first call's.
+        let mut calls: Vec<Wtf8> = Vec::new();
+        let mut owners: Vec<Option<usize>> = Vec::with_capacity(parts.len());
+        for part in parts {
+            let Some(response) = part.get("functionResponse") else {
+                owners.push(Some(0));
+                continue;
+            };
+            // The call it answers: its own id; else the record's `callId`, and the
+            // record's uuid, as Qwen Code's replay and export name a result; else the
+            // name, as a call without an id is named.
+            let own = str_of(response, "id");
+            let candidates = [
+                own,
+                call_id,
+                str_of(record, "uuid"),
+                str_of(response, "name").filter(|_| own.is_none()),
+            ];
+            let found = candidates
+                .into_iter()
+                .flatten()
+                .find(|id| self.stored.has_call(id));
+            let Some(id) = found else {
+                let named = own
+                    .or(call_id)
+                    .map(|id| format!(" (functionResponse id \"{id}\")"));
+                self.skips.leave_out(
+                    || format!("line {number}{}", named.unwrap_or_default()),
+                    ORPHAN_RESULT,
+                );
+                owners.push(None);
+                continue;
+            };
+            owners.push(Some(match calls.iter().position(|c| c == id) {
+                Some(at) => at,
+                None => {
+                    calls.push(id.clone());
+                    calls.len() - 1
+                }
+            }));
+        }
+        // A record without a response still answers the call its `callId` names (Qwen
+        // Code's stream gives it a result without content).
+        if calls.is_empty() {
+            calls.extend(call_id.filter(|id| self.stored.has_call(id)).cloned());
+        }
+        // The `toolCallResult` is of the call its `callId` names; of the only one when it
+        // names none of them.
+        let described = calls
+            .iter()
+            .position(|c| call_id == Some(c))
+            .or((calls.len() == 1).then_some(0));
+        for (at, id) in calls.iter().enumerate() {
+            let own: Vec<&Json> = parts
+                .iter()
+                .zip(&owners)
+                .filter(|(_, owner)| **owner == Some(at))
+                .map(|(part, _)| part)
+                .collect();
+            let response = Response {
+                parts: &own,
+                call_result: call_result.filter(|_| described == Some(at)),
+            };
+            let (result, is_error) = response.shown();
+            self.stored.set_result(id, Some((result, Json::Bool(is_error))));
         }
     }
 
