@@ -59,9 +59,6 @@ const EXPECTED = {
   'codex-acp/0.9.5/plan': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout', 'acp-plan-for-todo-call'] },
   // 0.4.4 offers no session/load: only its rollout to compare with.
   'codex-acp/0.4.4/tool': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout'] },
-  // Qwen Code's stream gives a result as the text it shows, its recording what the model was sent.
-  'qwen/0.24.4/tool': { verdict: 'explained', reasons: ['qwen-stream-results'] },
-  'qwen/0.24.4/parallel': { verdict: 'explained', reasons: ['qwen-stream-results'] },
   // Gemini CLI: a command known live from its permission request, replayed from its recording.
   'gemini-acp/0.61.0/tool': { verdict: 'explained', reasons: ['gemini-acp-load-from-recording'] },
   'gemini-acp/0.61.0/permission-reject': { verdict: 'explained', reasons: ['gemini-acp-rejected-call-not-kept'] },
@@ -172,6 +169,28 @@ describe('lab check fails where a reading is wrong', () => {
     const traffic = r.streams.find((s) => s.stream === 'traffic.jsonl')
     const results = Object.fromEntries(Object.entries(traffic.checks).map(([k, c]) => [k, c.result]))
     assert.deepEqual(results, { live: 'pass', reload: 'differ', read: 'differ', resume: 'differ', view: 'pass' })
+  })
+
+  test("Qwen Code: a result is read as its stream shows it, from the recording's display, not the model's output", () => {
+    // The display's text changed, the output the model was sent left as it was: the reload differs.
+    const dir = changed('lab/qwen/0.24.4/tool', (p) => p.startsWith('files/'), '"text":"lab-tool-output\\nnotes.txt"', '"text":"lab-tool-output\\nnotes.md"')
+    const r = check(dir)
+    assert.equal(r.verdict, 'differ', describeResult(r))
+    for (const s of r.streams) {
+      assert.equal(s.checks.reload.result, 'differ', s.stream)
+      assert.equal(s.checks.reload.reason, undefined, s.stream)
+      assert.match(s.checks.reload.difference, /calls\[0\]\.result .*history: "lab-tool-output\\nnotes\.md"/, s.stream)
+    }
+  })
+
+  test("Qwen Code: a result its stream cut is explained only when the start and end it kept are the recording's", () => {
+    const cut = (to) => check(changed('lab/qwen/0.24.4/tool', (p) => p.startsWith('stream'), '"content":"lab-tool-output\\nnotes.txt"', `"content":${JSON.stringify(to)}`))
+    const kept = cut('lab-tool\n[... truncated for Headless transport ...]\nnotes.txt')
+    assert.equal(kept.verdict, 'explained', describeResult(kept))
+    assert.deepEqual(reasonsOf(kept), ['qwen-stream-cuts-results'])
+    const other = cut('lab-tool\n[... truncated for Headless transport ...]\nnotes.md')
+    assert.equal(other.verdict, 'differ', describeResult(other))
+    for (const s of other.streams) assert.equal(s.checks.reload.reason, undefined, s.stream)
   })
 
   test('a reason explains only its own difference: Codex 0.147 without calls, and a changed answer', () => {
