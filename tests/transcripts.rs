@@ -994,6 +994,29 @@ fn qwen_an_error_in_the_parts_is_the_result_before_any_display() {
         qwen_result(error(json!("denied")), None),
         (json!("denied"), json!(true))
     );
+    // A truthy error whose text is empty (String([]), String([null]), String([""]),
+    // String([[]])) is no error: the display is shown, and nothing fails the call.
+    let shown = json!({"callId": "c1", "status": "success", "resultDisplay": "shown"});
+    for empty in [json!([]), json!([null]), json!([""]), json!([[]])] {
+        assert_eq!(
+            qwen_result(error(empty.clone()), Some(shown.clone())),
+            (json!("shown"), json!(false)),
+            "{empty}"
+        );
+        // The search stops at the first truthy error: a later one is not looked at.
+        let later = json!([
+            {"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {"error": empty}}},
+            {"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {"error": "second"}}},
+        ]);
+        assert_eq!(qwen_result(later, None), (json!("second"), json!(false)));
+        // So in the vision bridge's display: the parts are shown after the notice.
+        let vision = json!({"callId": "c1", "status": "success",
+            "resultDisplay": {"type": "vision_bridge_notice", "summary": "S", "notice": "T"}});
+        assert_eq!(
+            qwen_result(error(empty.clone()), Some(vision)),
+            (json!("S\nT\n"), json!(false))
+        );
+    }
 }
 
 #[test]

@@ -10,8 +10,9 @@
 //!
 //! 1. a notice of the vision bridge (`toolCallResult.visionBridgeNotice`, or a display of
 //!    type `vision_bridge_notice`) comes first, on a line of its own;
-//! 2. an `error` in a `functionResponse`'s `response` (the first that is truthy, as
-//!    JavaScript's `String` gives it);
+//! 2. an `error` in a `functionResponse`'s `response`: the first that is truthy, as
+//!    JavaScript's `String` gives it, when that text is not empty (`[]` is truthy and
+//!    gives `""`: then there is no error, and the rule goes on);
 //! 3. the message of the record's `toolCallResult.error`: only when the file kept it (a
 //!    string `message`). Qwen Code records an `Error` object, which JSON writes as `{}`;
 //!    every error response it makes also holds the message in the parts (2.), so a lost
@@ -23,8 +24,8 @@
 //!    other parts as JSON, joined;
 //! 7. nothing (no parts): no result.
 //!
-//! `isError` is as the stream says it: the record's `toolCallResult.error` or an error in
-//! the parts. The stream's cut of a result to 64 KiB of JSON ("[... truncated for Headless
+//! `isError` is as the stream says it: the record's `toolCallResult.error` when it is
+//! truthy, or an error in the parts (2.). The stream's cut of a result to 64 KiB of JSON ("[... truncated for Headless
 //! transport ...]") is a limit of that transport, not of what Qwen Code shows or keeps: it
 //! is not made here, so nothing of the recording is dropped.
 
@@ -114,15 +115,19 @@ fn lines(texts: &[&Wtf8]) -> Wtf8 {
 }
 
 /// The first truthy `error` of a `functionResponse`'s object `response`, as text
-/// (`checkResponsePartsForError`).
+/// (`checkResponsePartsForError`); none when that text is empty (an error of `[]`,
+/// `[null]`, `[""]`), which Qwen Code takes as no error, as it takes no error.
 fn parts_error(parts: &[&Json]) -> Option<Wtf8> {
-    parts.iter().find_map(|part| {
-        let response = part.get("functionResponse")?.get("response")?;
-        if !matches!(response, Json::Object(_)) {
-            return None;
-        }
-        response.get("error").filter(|e| truthy(e)).map(js_string)
-    })
+    parts
+        .iter()
+        .find_map(|part| {
+            let response = part.get("functionResponse")?.get("response")?;
+            if !matches!(response, Json::Object(_)) {
+                return None;
+            }
+            response.get("error").filter(|e| truthy(e)).map(js_string)
+        })
+        .filter(|text| !text.is_empty())
 }
 
 /// The parts as one text (`functionResponsePartsToString`): a `functionResponse`'s
