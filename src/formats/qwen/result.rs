@@ -286,6 +286,29 @@ fn js_json(value: &Json) -> Vec<u8> {
     numbers(value).to_json()
 }
 
+/// The digits of a positive value as `Number::toString` picks them (the fewest that read
+/// back as the value; of those, the nearest to it; of two as near, the even one), and
+/// the power of ten of the first.
+fn shortest_digits(value: f64) -> (String, i32) {
+    fn digits(scientific: &str) -> (String, i32) {
+        let (mantissa, power) = scientific.split_once('e').unwrap_or((scientific, "0"));
+        let digits = mantissa.chars().filter(char::is_ascii_digit).collect();
+        (digits, power.parse().unwrap_or(0))
+    }
+    // Rust's shortest digits are as few, but of two as near (781268889278625.25 between
+    // …625.2 and …625.3) not always the even one.
+    let shortest = digits(&format!("{value:e}"));
+    // The value rounded to that many digits exactly, a tie to the even digit; unless,
+    // just above a power of two (where the values below are nearer together), the
+    // nearest does not read back as the value.
+    let nearest = digits(&format!("{:.*e}", shortest.0.len().saturating_sub(1), value));
+    let (first, rest) = nearest.0.split_at(1.min(nearest.0.len()));
+    match format!("{first}.{rest}e{}", nearest.1).parse::<f64>() {
+        Ok(back) if back == value => nearest,
+        _ => shortest,
+    }
+}
+
 /// A JSON number's text as JavaScript's `Number.prototype.toString` prints its value.
 fn js_number(text: &str) -> String {
     let Ok(value) = text.parse::<f64>() else {
@@ -297,12 +320,9 @@ fn js_number(text: &str) -> String {
     if value == 0.0 {
         return "0".to_string();
     }
-    // The shortest digits that round-trip, and the power of ten of the first.
-    let exp = format!("{:e}", value.abs());
-    let (mantissa, power) = exp.split_once('e').unwrap_or((&exp, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let (digits, power) = shortest_digits(value.abs());
     let k = digits.len() as i32;
-    let n = power.parse::<i32>().unwrap_or(0) + 1;
+    let n = power + 1;
     let sign = if value < 0.0 { "-" } else { "" };
     let body = if k <= n && n <= 21 {
         format!("{digits}{}", "0".repeat((n - k) as usize))
@@ -343,6 +363,18 @@ mod tests {
             ("123456789012345678901", "123456789012345680000"),
             ("1.5e-10", "1.5e-10"),
             ("1e400", "Infinity"),
+            // Halfway between the two nearest of the fewest digits: the even one.
+            ("980082121327015.25", "980082121327015.2"),
+            ("781268889278625.25", "781268889278625.2"),
+            ("1125899906842624.25", "1125899906842624.2"),
+            ("2.98023223876953125e-8", "2.9802322387695312e-8"),
+            ("-267823466765296.125", "-267823466765296.12"),
+            // Powers of two (2^-957, 2^-1017), where the nearest of 16 digits reads back
+            // as another value: the nearest that reads back as this one.
+            ("8.209073602596753e-289", "8.209073602596753e-289"),
+            ("7.120236347223045e-307", "7.120236347223045e-307"),
+            ("5e-324", "5e-324"),
+            ("1.7976931348623157e308", "1.7976931348623157e+308"),
         ] {
             assert_eq!(js_number(text), js, "{text}");
         }
