@@ -1113,6 +1113,124 @@ fn qwen_a_record_answering_two_calls_gives_each_its_own_text() {
     assert_eq!(calls[1]["result"], "two");
 }
 
+/// The calls `c1` and `c2` of one response, then a `tool_result` record for each of
+/// `results` (its parts, its `toolCallResult` when given): the calls' results and
+/// failures, and what was left out.
+fn qwen_two_calls(results: &[(Value, Option<Value>)]) -> (Vec<(Value, Value)>, Skips) {
+    let mut records = vec![
+        json!({"uuid": "r1", "parentUuid": null, "sessionId": "q", "timestamp": "t", "type": "user",
+            "message": {"role": "user", "parts": [{"text": "Go."}]}}),
+        json!({"uuid": "r2", "parentUuid": "r1", "sessionId": "q", "timestamp": "t", "type": "assistant",
+            "message": {"role": "model", "parts": [
+                {"functionCall": {"id": "c1", "name": "run_shell_command", "args": {}}},
+                {"functionCall": {"id": "c2", "name": "run_shell_command", "args": {}}}]}}),
+    ];
+    for (i, (parts, call_result)) in results.iter().enumerate() {
+        let mut record = json!({"uuid": format!("x{i}"), "parentUuid": records.last().unwrap()["uuid"],
+            "sessionId": "q", "timestamp": "t", "type": "tool_result",
+            "message": {"role": "user", "parts": parts}});
+        if let Some(call_result) = call_result {
+            record["toolCallResult"] = call_result.clone();
+        }
+        records.push(record);
+    }
+    let text: String = records.iter().map(|r| format!("{r}\n")).collect();
+    let (got, skipped) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
+    let calls = got[1]["chunks"][0]["calls"].as_array().unwrap().clone();
+    let calls = calls
+        .iter()
+        .map(|c| (c["result"].clone(), c["isError"].clone()))
+        .collect();
+    (calls, skipped)
+}
+
+#[test]
+fn qwen_the_tool_call_result_is_of_the_call_its_call_id_names() {
+    // The parts answer c1, the callId names c2: the display and the error are c2's (as
+    // Qwen Code's stream gives its block, by callId), not c1's.
+    let (calls, skipped) = qwen_two_calls(&[(
+        json!([output("c1", "one")]),
+        Some(json!({"callId": "c2", "status": "error", "resultDisplay": "TWO shown", "error": {}})),
+    )]);
+    assert_eq!(
+        calls,
+        [(json!("one"), json!(false)), (json!("TWO shown"), json!(true))]
+    );
+    assert_eq!(skipped.left_out.count, 0);
+    // A callId naming no call: the only call answered has it.
+    let (calls, _) = qwen_two_calls(&[(
+        json!([output("c1", "one")]),
+        Some(json!({"callId": "resp-1", "status": "error", "resultDisplay": "ONE shown", "error": {}})),
+    )]);
+    assert_eq!(calls[0], (json!("ONE shown"), json!(true)));
+    // Two calls answered and none named: neither has it, and it is counted.
+    for call_result in [
+        json!({"status": "error", "resultDisplay": "D", "error": {}}),
+        json!({"callId": "resp-1", "status": "error", "resultDisplay": "D", "error": {}}),
+    ] {
+        let (calls, skipped) = qwen_two_calls(&[(
+            json!([output("c1", "one"), output("c2", "two")]),
+            Some(call_result.clone()),
+        )]);
+        assert_eq!(
+            calls,
+            [(json!("one"), json!(false)), (json!("two"), json!(false))],
+            "{call_result}"
+        );
+        assert_eq!(skipped.left_out.count, 1, "{call_result}");
+        assert_eq!(skipped.left_out.reasons[qwen::UNPLACED_CALL_RESULT], 1);
+    }
+    // A record of no response whose callId names no call is a result without its call.
+    let (calls, skipped) = qwen_two_calls(&[(
+        json!([]),
+        Some(json!({"callId": "gone", "status": "success", "resultDisplay": "D"})),
+    )]);
+    assert_eq!(calls[0].0, Value::Null);
+    assert_eq!(skipped.left_out.reasons[check::ORPHAN_RESULT], 1);
+}
+
+#[test]
+fn qwen_a_call_answered_twice_shows_the_last_result_and_counts_the_other() {
+    // While the call's message is read (c2 not answered yet), a later record replaces
+    // the result, as Qwen Code's stream and resume show the last; the replaced one is
+    // counted. A record without responses is such a record too (its stream block has no
+    // content).
+    let first = (
+        json!([output("c1", "one")]),
+        Some(json!({"callId": "c1", "status": "success"})),
+    );
+    let (calls, skipped) = qwen_two_calls(&[
+        first.clone(),
+        (json!([]), Some(json!({"callId": "c1", "status": "success"}))),
+    ]);
+    assert_eq!(calls[0], (Value::Null, json!(false)));
+    assert_eq!(skipped.left_out.reasons[qwen::REPEATED_RESULT], 1);
+    let (calls, skipped) = qwen_two_calls(&[
+        first.clone(),
+        (
+            json!([output("c1", "again")]),
+            Some(json!({"callId": "c1", "status": "success"})),
+        ),
+    ]);
+    assert_eq!(calls[0], (json!("again"), json!(false)));
+    assert_eq!(skipped.left_out.count, 1);
+    // Once its message is read to the end (both calls answered), the later result is
+    // the one left out, counted.
+    let (calls, skipped) = qwen_two_calls(&[
+        first,
+        (
+            json!([output("c2", "two")]),
+            Some(json!({"callId": "c2", "status": "success"})),
+        ),
+        (json!([]), Some(json!({"callId": "c1", "status": "success"}))),
+    ]);
+    assert_eq!(
+        calls,
+        [(json!("one"), json!(false)), (json!("two"), json!(false))]
+    );
+    assert_eq!(skipped.left_out.reasons[qwen::REPEATED_RESULT], 1);
+}
+
 #[test]
 fn claude_a_line_without_a_parent_uuid_continues_the_line_written_before_it() {
     // A viewer's test transcript: some lines name their parent, others carry no

@@ -24,7 +24,12 @@
 //!   run reads as its stream does; `isError` as that output says it (the record's
 //!   `toolCallResult.error`, or an `error` in a response). Qwen Code writes a record per
 //!   call; a record that answers several calls gives each the text of its own responses,
-//!   the `toolCallResult` to the call its `callId` names;
+//!   the `toolCallResult` to the call its `callId` names (with no response of its own in
+//!   the record too; to the only call answered when the `callId` names no call; to none,
+//!   counted in [`Skips::left_out`], when it names none of several). A call answered by
+//!   a later record again shows the last result, as Qwen Code's stream and resume do,
+//!   while its message is read (a call of it still unanswered); after, the later one is
+//!   left out. Either way the result not shown is counted;
 //! - `system` records: a `chat_compression` is a `system` message with a `compaction`
 //!   chunk (the summary the compressed history starts with); a `slash_command`
 //!   invocation and records with a `displayText` are `notice`s; telemetry
@@ -37,6 +42,8 @@
 //! chain, the compression a `compaction` chunk where it was made; [`View::All`] reads
 //! every record in file order. Records off the chain are counted in [`Skips::left_out`]
 //! by reason.
+
+use std::collections::HashMap;
 
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
@@ -51,6 +58,15 @@ use crate::reading::model_json::{FormatEvent, FormatMessage};
 use crate::reading::stored::StoredMessages;
 
 use super::result::Response;
+
+/// Why a `toolCallResult` is left out: its record answers several calls and its `callId`
+/// names none of them.
+pub const UNPLACED_CALL_RESULT: &str =
+    "a toolCallResult whose callId names none of the calls its record answers";
+
+/// Why a tool result is left out: its call was answered again. While the call's message
+/// is read the later result replaces it; after, the later one is the one left out.
+pub const REPEATED_RESULT: &str = "a result of a call answered more than once (one is shown)";
 
 /// System subtypes that are session bookkeeping, not conversation.
 const BOOKKEEPING: [&str; 26] = [
@@ -212,6 +228,14 @@ fn file_chunk(part: &Json) -> Option<Chunk<Wtf8, Json>> {
     })
 }
 
+/// Where call `id` is in `calls`, added at the end when it is not there yet.
+fn answer<'a>(calls: &mut Vec<&'a Wtf8>, at: &mut HashMap<&'a Wtf8, usize>, id: &'a Wtf8) -> usize {
+    *at.entry(id).or_insert_with(|| {
+        calls.push(id);
+        calls.len() - 1
+    })
+}
+
 /// Folds the records of a conversation, in order, into messages.
 #[derive(Debug, Default)]
 pub struct Recording {
@@ -263,9 +287,11 @@ impl Recording {
         let call_result = record.get("toolCallResult");
         let call_id = call_result.and_then(|r| str_of(r, "callId"));
         let parts = parts(record);
-        // The calls answered, in order, and the call each part belongs to: a response's
-        // own; another part (Qwen Code writes none beside its response) the first call's.
-        let mut calls: Vec<Wtf8> = Vec::new();
+        // The calls answered, in order (and where each is in that order), and the call
+        // each part belongs to: a response's own; another part (Qwen Code writes none
+        // beside its response) the first call's.
+        let mut calls: Vec<&Wtf8> = Vec::new();
+        let mut at: HashMap<&Wtf8, usize> = HashMap::new();
         let mut owners: Vec<Option<usize>> = Vec::with_capacity(parts.len());
         for part in parts {
             let Some(response) = part.get("functionResponse") else {
@@ -297,37 +323,51 @@ impl Recording {
                 owners.push(None);
                 continue;
             };
-            owners.push(Some(match calls.iter().position(|c| c == id) {
-                Some(at) => at,
-                None => {
-                    calls.push(id.clone());
-                    calls.len() - 1
-                }
-            }));
+            owners.push(Some(answer(&mut calls, &mut at, id)));
         }
-        // A record without a response still answers the call its `callId` names (Qwen
-        // Code's stream gives it a result without content).
-        if calls.is_empty() {
-            calls.extend(call_id.filter(|id| self.stored.has_call(id)).cloned());
+        // The `toolCallResult` is of the call its `callId` names, with or without a
+        // response of its own in the record (Qwen Code's stream gives it a result, without
+        // content when nothing shows); when it names no call, of the only one answered.
+        let described = match call_id.filter(|id| self.stored.has_call(id)) {
+            Some(id) => Some(answer(&mut calls, &mut at, id)),
+            None if calls.len() == 1 => Some(0),
+            None => None,
+        };
+        if described.is_none() && call_result.is_some() {
+            // Several calls answered and none named, or none at all: the text it would
+            // give is not shown.
+            let named = call_id.map(|id| format!(" (callId \"{id}\")"));
+            let reason = if calls.is_empty() {
+                ORPHAN_RESULT
+            } else {
+                UNPLACED_CALL_RESULT
+            };
+            self.skips
+                .leave_out(|| format!("line {number}{}", named.unwrap_or_default()), reason);
         }
-        // The `toolCallResult` is of the call its `callId` names; of the only one when it
-        // names none of them.
-        let described = calls
-            .iter()
-            .position(|c| call_id == Some(c))
-            .or((calls.len() == 1).then_some(0));
-        for (at, id) in calls.iter().enumerate() {
-            let own: Vec<&Json> = parts
-                .iter()
-                .zip(&owners)
-                .filter(|(_, owner)| **owner == Some(at))
-                .map(|(part, _)| part)
-                .collect();
+        let mut own: Vec<Vec<&Json>> = vec![Vec::new(); calls.len()];
+        for (part, owner) in parts.iter().zip(&owners) {
+            match owner.and_then(|o| own.get_mut(o)) {
+                Some(list) => list.push(part),
+                // Not a response, in a record answering no call.
+                None if owner.is_some() => self.skips.leave_out(|| format!("line {number}"), ORPHAN_RESULT),
+                None => {}
+            }
+        }
+        for (i, (id, own)) in calls.into_iter().zip(own).enumerate() {
             let response = Response {
                 parts: &own,
-                call_result: call_result.filter(|_| described == Some(at)),
+                call_result: call_result.filter(|_| described == Some(i)),
             };
             let (result, is_error) = response.shown();
+            // A call answered again: the last result is shown, as Qwen Code's stream and
+            // resume show it, while the call's message is still read; the one not shown
+            // is counted.
+            let answered = self.stored.call_mut(id).map(|call| call.result.is_some());
+            if answered != Some(false) {
+                self.skips
+                    .leave_out(|| format!("line {number} (callId \"{id}\")"), REPEATED_RESULT);
+            }
             self.stored.set_result(id, Some((result, Json::Bool(is_error))));
         }
     }
