@@ -112,6 +112,10 @@ describe('lab check fails where a reading is wrong', () => {
   function changed(name, pick, from, to) {
     const dir = join(tmp.dir, name.replaceAll('/', '-'))
     cpSync(join(fixtures, name), dir, { recursive: true })
+    return edit(dir, pick, from, to)
+  }
+  /** `from` replaced by `to` in the files of `dir` that `pick` chooses. */
+  function edit(dir, pick, from, to) {
     let n = 0
     const walk = (d) => {
       for (const f of readdirSync(d)) {
@@ -127,7 +131,7 @@ describe('lab check fails where a reading is wrong', () => {
       }
     }
     walk(dir)
-    assert.ok(n > 0, `${from} found in ${name}`)
+    assert.ok(n > 0, `${from} found in ${dir}`)
     return dir
   }
 
@@ -183,14 +187,45 @@ describe('lab check fails where a reading is wrong', () => {
     }
   })
 
-  test("Qwen Code: a result its stream cut is explained only when the start and end it kept are the recording's", () => {
-    const cut = (to) => check(changed('lab/qwen/0.24.4/tool', (p) => p.startsWith('stream'), '"content":"lab-tool-output\\nnotes.txt"', `"content":${JSON.stringify(to)}`))
-    const kept = cut('lab-tool\n[... truncated for Headless transport ...]\nnotes.txt')
-    assert.equal(kept.verdict, 'explained', describeResult(kept))
-    assert.deepEqual(reasonsOf(kept), ['qwen-stream-cuts-results'])
-    const other = cut('lab-tool\n[... truncated for Headless transport ...]\nnotes.md')
-    assert.equal(other.verdict, 'differ', describeResult(other))
-    for (const s of other.streams) assert.equal(s.checks.reload.reason, undefined, s.stream)
+  /** The Qwen Code 0.24.4 tool capture with its shell result `recorded` in the recording and `streamed` in the stream. */
+  function qwenResults(recorded, streamed) {
+    const dir = changed('lab/qwen/0.24.4/tool', (p) => p.startsWith('files/'), '"text":"lab-tool-output\\nnotes.txt"', `"text":${JSON.stringify(recorded)}`)
+    edit(dir, (p) => p.startsWith('stream'), '"content":"lab-tool-output\\nnotes.txt"', `"content":${JSON.stringify(streamed)}`)
+    return check(dir)
+  }
+  const HEADLESS = '\n[... truncated for Headless transport ...]\n'
+  const preview = (length) => `\n[... truncated for saved session preview; original length: ${length} characters ...]\n`
+  const explainedBy = (r, reason) => {
+    assert.equal(r.verdict, 'explained', describeResult(r))
+    assert.deepEqual(reasonsOf(r), [reason])
+  }
+  const unexplained = (r) => {
+    assert.equal(r.verdict, 'differ', describeResult(r))
+    for (const s of r.streams) assert.equal(s.checks.reload.reason, undefined, s.stream)
+  }
+
+  test("Qwen Code: a result its stream cut is explained only when the start and end it kept are those of a recorded text over 64 KiB of JSON", () => {
+    const long = `lab-tool-output\n${'x'.repeat(70000)}\nnotes.txt`
+    explainedBy(qwenResults(long, long.slice(0, 100) + HEADLESS + long.slice(-100)), 'qwen-stream-cuts-results')
+    // Another end, or a start and an end longer together than the text, is no cut of it.
+    unexplained(qwenResults(long, long.slice(0, 100) + HEADLESS + 'notes.md'))
+    unexplained(qwenResults(long, long.slice(0, 40000) + HEADLESS + long.slice(-40000)))
+    // A short result (25 characters) is not cut by the stream, whatever its start and end.
+    unexplained(qwenResults('lab-tool-output\nnotes.txt', `lab-tool${HEADLESS}notes.txt`))
+  })
+
+  test('Qwen Code: a result its recording cut is explained only when the stream has a text of the length the cut states', () => {
+    const long = `lab-tool-output\n${'y'.repeat(40000)}\nnotes.txt`
+    const cut = (length) => long.slice(0, 100) + preview(length) + long.slice(-100)
+    explainedBy(qwenResults(cut(long.length), long), 'qwen-stream-cuts-results')
+    unexplained(qwenResults(cut(long.length + 1), long))
+    unexplained(qwenResults(cut(long.length), long.slice(1)))
+  })
+
+  test("Qwen Code: an answer whose text ends differ by white space is explained for 0.15, which trims it, not for 0.24.4", () => {
+    const spaced = (version) => check(changed(`lab/qwen/${version}/tool`, (p) => p.startsWith('stream'), 'printed lab-tool-output.', 'printed lab-tool-output. \\n'))
+    explainedBy(spaced('0.15.10'), 'qwen-recording-trims-text')
+    unexplained(spaced('0.24.4'))
   })
 
   test('a reason explains only its own difference: Codex 0.147 without calls, and a changed answer', () => {
