@@ -933,6 +933,36 @@ fn qwen_a_shell_result_is_its_output_as_shown_not_what_the_model_was_sent() {
         qwen_result(json!([output("c1", SHELL_OUTPUT)]), Some(success(display))).0,
         json!(SHELL_OUTPUT)
     );
+    // `isShellResultDisplay`'s limits, each at its edge: safe integers, 32 notices and
+    // output files, 8192 UTF-16 units of directory and file names together.
+    let at_edge = |changes: Value| {
+        let mut display = shell_display("a.txt");
+        for (key, value) in changes.as_object().unwrap() {
+            display[key] = value.clone();
+        }
+        qwen_result(json!([output("c1", SHELL_OUTPUT)]), Some(success(display))).0 == json!("a.txt")
+    };
+    for (changes, shown) in [
+        (json!({"exitCode": 9_007_199_254_740_991_i64}), true),
+        (json!({"exitCode": -9_007_199_254_740_991_i64}), true),
+        (json!({"exitCode": 9_007_199_254_740_992_i64}), false),
+        (json!({"pid": 1.0}), true),
+        (json!({"notices": vec!["n"; 32]}), true),
+        (json!({"notices": vec!["n"; 33]}), false),
+        (json!({"outputFiles": vec!["f"; 32]}), true),
+        (json!({"outputFiles": vec!["f"; 33]}), false),
+        (json!({"outputFiles": ["x".repeat(8190)]}), true),
+        (
+            json!({"directory": "\u{1F600}".repeat(4096), "outputFiles": []}),
+            true,
+        ),
+        (
+            json!({"directory": "\u{1F600}".repeat(4096), "outputFiles": ["x"]}),
+            false,
+        ),
+    ] {
+        assert_eq!(at_edge(changes.clone()), shown, "{changes}");
+    }
 }
 
 #[test]
@@ -950,6 +980,20 @@ fn qwen_a_string_display_is_shown_when_it_is_not_blank() {
         qwen_result(json!([output("c1", "file body")]), display("")).0,
         json!("file body")
     );
+    // Blank as JavaScript's trim() has it: its white space and line ends, U+FEFF among
+    // them; U+0085 (NEL) and U+180E are not, and are shown.
+    let blank =
+        "\t\u{b}\u{c} \u{a0}\u{1680}\u{2000}\u{200a}\u{202f}\u{205f}\u{3000}\u{feff}\n\r\u{2028}\u{2029}";
+    assert_eq!(
+        qwen_result(json!([output("c1", "file body")]), display(blank)).0,
+        json!("file body")
+    );
+    for shown in ["\u{85}", " \u{180e} "] {
+        assert_eq!(
+            qwen_result(json!([output("c1", "file body")]), display(shown)).0,
+            json!(shown)
+        );
+    }
     // An object display (a file diff) shows the response's output.
     let diff =
         json!({"callId": "c1", "status": "success", "resultDisplay": {"fileDiff": "@@", "fileName": "a.ts"}});
