@@ -1231,6 +1231,15 @@ fn qwen_the_tool_call_result_is_of_the_call_its_call_id_names() {
     )]);
     assert_eq!(calls[0].0, Value::Null);
     assert_eq!(skipped.left_out.reasons[check::ORPHAN_RESULT], 1);
+    // A record whose responses and callId name no call is counted once per response, its
+    // toolCallResult and other parts with them.
+    let (_, skipped) = qwen_two_calls(&[(
+        json!([output("gone", "lost"), {"text": "note"}]),
+        Some(json!({"callId": "gone", "status": "success", "resultDisplay": "D"})),
+    )]);
+    assert_eq!(skipped.left_out.count, 1);
+    let (_, skipped) = qwen_two_calls(&[(json!([{"text": "note"}]), None)]);
+    assert_eq!(skipped.left_out.reasons[check::ORPHAN_RESULT], 1);
 }
 
 #[test]

@@ -293,6 +293,9 @@ impl Recording {
         let mut calls: Vec<&Wtf8> = Vec::new();
         let mut at: HashMap<&Wtf8, usize> = HashMap::new();
         let mut owners: Vec<Option<usize>> = Vec::with_capacity(parts.len());
+        // Whether a response of the record was counted as a result without its call (the
+        // rest of such a record is not counted again).
+        let mut orphaned = false;
         for part in parts {
             let Some(response) = part.get("functionResponse") else {
                 owners.push(Some(0));
@@ -320,6 +323,7 @@ impl Recording {
                     || format!("line {number}{}", named.unwrap_or_default()),
                     ORPHAN_RESULT,
                 );
+                orphaned = true;
                 owners.push(None);
                 continue;
             };
@@ -333,24 +337,34 @@ impl Recording {
             None if calls.len() == 1 => Some(0),
             None => None,
         };
+        let mut orphan = |skips: &mut Skips| {
+            if !std::mem::replace(&mut orphaned, true) {
+                let named = call_id.map(|id| format!(" (callId \"{id}\")"));
+                skips.leave_out(
+                    || format!("line {number}{}", named.unwrap_or_default()),
+                    ORPHAN_RESULT,
+                );
+            }
+        };
         if described.is_none() && call_result.is_some() {
             // Several calls answered and none named, or none at all: the text it would
             // give is not shown.
-            let named = call_id.map(|id| format!(" (callId \"{id}\")"));
-            let reason = if calls.is_empty() {
-                ORPHAN_RESULT
+            if calls.is_empty() {
+                orphan(&mut self.skips);
             } else {
-                UNPLACED_CALL_RESULT
-            };
-            self.skips
-                .leave_out(|| format!("line {number}{}", named.unwrap_or_default()), reason);
+                let named = call_id.map(|id| format!(" (callId \"{id}\")"));
+                self.skips.leave_out(
+                    || format!("line {number}{}", named.unwrap_or_default()),
+                    UNPLACED_CALL_RESULT,
+                );
+            }
         }
         let mut own: Vec<Vec<&Json>> = vec![Vec::new(); calls.len()];
         for (part, owner) in parts.iter().zip(&owners) {
             match owner.and_then(|o| own.get_mut(o)) {
                 Some(list) => list.push(part),
                 // Not a response, in a record answering no call.
-                None if owner.is_some() => self.skips.leave_out(|| format!("line {number}"), ORPHAN_RESULT),
+                None if owner.is_some() => orphan(&mut self.skips),
                 None => {}
             }
         }
