@@ -1500,7 +1500,7 @@ export declare namespace qwen {
   /**
    * Reads a Qwen Code chat recording (`ChatRecord` JSONL text, a Buffer, or its parsed
    * lines): the conversation to its last record, thoughts as thinking chunks, function
-   * calls with their responses as results, telemetry skipped.
+   * calls with their results as Qwen Code's stream-json shows them, telemetry skipped.
    */
   export function toMessages(history: string | Uint8Array | QwenChatRecord[]): HistoryMessage[]
 }

@@ -59,9 +59,6 @@ const EXPECTED = {
   'codex-acp/0.9.5/plan': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout', 'acp-plan-for-todo-call'] },
   // 0.4.4 offers no session/load: only its rollout to compare with.
   'codex-acp/0.4.4/tool': { verdict: 'explained', reasons: ['codex-acp-events-not-rollout'] },
-  // Qwen Code's stream gives a result as the text it shows, its recording what the model was sent.
-  'qwen/0.24.4/tool': { verdict: 'explained', reasons: ['qwen-stream-results'] },
-  'qwen/0.24.4/parallel': { verdict: 'explained', reasons: ['qwen-stream-results'] },
   // Gemini CLI: a command known live from its permission request, replayed from its recording.
   'gemini-acp/0.61.0/tool': { verdict: 'explained', reasons: ['gemini-acp-load-from-recording'] },
   'gemini-acp/0.61.0/permission-reject': { verdict: 'explained', reasons: ['gemini-acp-rejected-call-not-kept'] },
@@ -115,6 +112,10 @@ describe('lab check fails where a reading is wrong', () => {
   function changed(name, pick, from, to) {
     const dir = join(tmp.dir, name.replaceAll('/', '-'))
     cpSync(join(fixtures, name), dir, { recursive: true })
+    return edit(dir, pick, from, to)
+  }
+  /** `from` replaced by `to` in the files of `dir` that `pick` chooses. */
+  function edit(dir, pick, from, to) {
     let n = 0
     const walk = (d) => {
       for (const f of readdirSync(d)) {
@@ -130,7 +131,7 @@ describe('lab check fails where a reading is wrong', () => {
       }
     }
     walk(dir)
-    assert.ok(n > 0, `${from} found in ${name}`)
+    assert.ok(n > 0, `${from} found in ${dir}`)
     return dir
   }
 
@@ -172,6 +173,59 @@ describe('lab check fails where a reading is wrong', () => {
     const traffic = r.streams.find((s) => s.stream === 'traffic.jsonl')
     const results = Object.fromEntries(Object.entries(traffic.checks).map(([k, c]) => [k, c.result]))
     assert.deepEqual(results, { live: 'pass', reload: 'differ', read: 'differ', resume: 'differ', view: 'pass' })
+  })
+
+  test("Qwen Code: a result is read as its stream shows it, from the recording's display, not the model's output", () => {
+    // The display's text changed, the output the model was sent left as it was: the reload differs.
+    const dir = changed('lab/qwen/0.24.4/tool', (p) => p.startsWith('files/'), '"text":"lab-tool-output\\nnotes.txt"', '"text":"lab-tool-output\\nnotes.md"')
+    const r = check(dir)
+    assert.equal(r.verdict, 'differ', describeResult(r))
+    for (const s of r.streams) {
+      assert.equal(s.checks.reload.result, 'differ', s.stream)
+      assert.equal(s.checks.reload.reason, undefined, s.stream)
+      assert.match(s.checks.reload.difference, /calls\[0\]\.result .*history: "lab-tool-output\\nnotes\.md"/, s.stream)
+    }
+  })
+
+  /** The Qwen Code 0.24.4 tool capture with its shell result `recorded` in the recording and `streamed` in the stream. */
+  function qwenResults(recorded, streamed) {
+    const dir = changed('lab/qwen/0.24.4/tool', (p) => p.startsWith('files/'), '"text":"lab-tool-output\\nnotes.txt"', `"text":${JSON.stringify(recorded)}`)
+    edit(dir, (p) => p.startsWith('stream'), '"content":"lab-tool-output\\nnotes.txt"', `"content":${JSON.stringify(streamed)}`)
+    return check(dir)
+  }
+  const HEADLESS = '\n[... truncated for Headless transport ...]\n'
+  const preview = (length) => `\n[... truncated for saved session preview; original length: ${length} characters ...]\n`
+  const explainedBy = (r, reason) => {
+    assert.equal(r.verdict, 'explained', describeResult(r))
+    assert.deepEqual(reasonsOf(r), [reason])
+  }
+  const unexplained = (r) => {
+    assert.equal(r.verdict, 'differ', describeResult(r))
+    for (const s of r.streams) assert.equal(s.checks.reload.reason, undefined, s.stream)
+  }
+
+  test("Qwen Code: a result its stream cut is explained only when the start and end it kept are those of a recorded text over 64 KiB of JSON", () => {
+    const long = `lab-tool-output\n${'x'.repeat(70000)}\nnotes.txt`
+    explainedBy(qwenResults(long, long.slice(0, 100) + HEADLESS + long.slice(-100)), 'qwen-stream-cuts-results')
+    // Another end, or a start and an end longer together than the text, is no cut of it.
+    unexplained(qwenResults(long, long.slice(0, 100) + HEADLESS + 'notes.md'))
+    unexplained(qwenResults(long, long.slice(0, 40000) + HEADLESS + long.slice(-40000)))
+    // A short result (25 characters) is not cut by the stream, whatever its start and end.
+    unexplained(qwenResults('lab-tool-output\nnotes.txt', `lab-tool${HEADLESS}notes.txt`))
+  })
+
+  test('Qwen Code: a result its recording cut is explained only when the stream has a text of the length the cut states', () => {
+    const long = `lab-tool-output\n${'y'.repeat(40000)}\nnotes.txt`
+    const cut = (length) => long.slice(0, 100) + preview(length) + long.slice(-100)
+    explainedBy(qwenResults(cut(long.length), long), 'qwen-stream-cuts-results')
+    unexplained(qwenResults(cut(long.length + 1), long))
+    unexplained(qwenResults(cut(long.length), long.slice(1)))
+  })
+
+  test("Qwen Code: an answer whose text ends differ by white space is explained for 0.15, which trims it, not for 0.24.4", () => {
+    const spaced = (version) => check(changed(`lab/qwen/${version}/tool`, (p) => p.startsWith('stream'), 'printed lab-tool-output.', 'printed lab-tool-output. \\n'))
+    explainedBy(spaced('0.15.10'), 'qwen-recording-trims-text')
+    unexplained(spaced('0.24.4'))
   })
 
   test('a reason explains only its own difference: Codex 0.147 without calls, and a changed answer', () => {

@@ -30,12 +30,57 @@ function joinBlocks(messages) {
   return out
 }
 
-const withoutResults = (messages) =>
-  messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { type: c.type, calls: c.calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) } : c)) }))
+// Qwen Code cuts a long result where it passes a limit: its stream-json a text whose JSON is
+// over 64 KiB (65,536 bytes), its chat recording a display's text to 32,000 characters
+// (stating the length it had); each keeps a start and an end.
+const HEADLESS_CUT = /\n\[\.\.\. truncated for Headless transport \.\.\.\]\n/
+const PREVIEW_CUT = /\n\[\.\.\. truncated for saved session preview; original length: (\d+) characters \.\.\.\]\n/
+const HEADLESS_BUDGET = 65536
+/** A result's start and end around a cut of Qwen Code's (the whole text as both when it has none), the cut's kind and the length it states. */
+function qwenCut(text) {
+  for (const [cut, marker] of [['headless', HEADLESS_CUT], ['preview', PREVIEW_CUT]]) {
+    const at = text.match(marker)
+    if (at) return { head: text.slice(0, at.index), tail: text.slice(at.index + at[0].length), cut, length: at[1] === undefined ? undefined : Number(at[1]) }
+  }
+  return { head: text, tail: text, cut: undefined }
+}
+/** Whether `whole` is a text Qwen Code would have cut as `part` is cut: long enough to hold its start and end apart, past that cut's limit. */
+function cutFrom(part, whole) {
+  if (whole.length < part.head.length + part.tail.length) return false
+  if (part.cut === 'headless') return Buffer.byteLength(JSON.stringify(whole), 'utf8') > HEADLESS_BUDGET
+  return whole.length === part.length
+}
+/** Whether two results are one text cut differently: the shorter start begins the longer, the shorter end ends it, and a whole side is one the other's cut was made of. */
+function sameCutText(a, b) {
+  if (typeof a !== 'string' || typeof b !== 'string') return false
+  const x = qwenCut(a)
+  const y = qwenCut(b)
+  if (!x.cut && !y.cut) return false
+  const starts = x.head.startsWith(y.head) || y.head.startsWith(x.head)
+  const ends = x.tail.endsWith(y.tail) || y.tail.endsWith(x.tail)
+  if (!starts || !ends) return false
+  if (!x.cut) return cutFrom(y, a)
+  if (!y.cut) return cutFrom(x, b)
+  // Both cut (the stream's of a text the recording cut too): the length a preview states holds both starts and ends.
+  const kept = Math.max(x.head.length + x.tail.length, y.head.length + y.tail.length)
+  return [x, y].every((c) => c.cut !== 'preview' || c.length >= kept)
+}
+const callsOf = (messages) => messages.flatMap((m) => m.chunks.flatMap((c) => (c.type === 'tool-batch' ? c.calls : [])))
+/** The two sides with the results each cut its own way set aside, and how many there were. */
+function withoutCutResults(streamed, stored) {
+  const kept = new Map(callsOf(stored).map((call) => [call.id, call.result]))
+  const cut = new Set(callsOf(streamed).filter((call) => kept.has(call.id) && sameCutText(call.result, kept.get(call.id))).map((call) => call.id))
+  const strip = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'tool-batch' ? { ...c, calls: c.calls.map(({ result, ...call }) => (cut.has(call.id) ? call : { ...call, result })) } : c)) }))
+  return { cut: cut.size, streamed: strip(streamed), stored: strip(stored) }
+}
+/** Qwen Code 0.15's recording keeps an answer's text without its trailing whitespace (see qwen-recording-trims-text). */
+const trimsText = (ctx) => /^0\.15\./.test(ctx.version ?? '')
+/** Qwen Code's stream and its recording agree, long results cut their own ways set aside (and text ends, for a version that trims them). */
+function qwenAgree(ctx, streamed, stored) {
+  const rest = withoutCutResults(streamed, stored)
+  return !messagesDiffer(rest.streamed, rest.stored) || (trimsText(ctx) && !messagesDiffer(trimmed(rest.streamed), trimmed(rest.stored)))
+}
 const trimmed = (messages) => messages.map((m) => ({ role: m.role, chunks: m.chunks.map((c) => (c.type === 'text' ? { ...c, text: c.text.trimEnd() } : c)) }))
-
-/** Qwen Code's stream and its recording, with what each writes its own way set aside. */
-const qwenAgree = (streamed, stored) => !messagesDiffer(trimmed(withoutResults(streamed)), trimmed(withoutResults(stored)))
 
 // ACP: what session/load and the agents' own files hold against the live traffic.
 const acp = (ctx) => ctx.family === 'acp'
@@ -100,18 +145,31 @@ export const REASONS = {
     why: 'the run was interrupted before the tool wrote its session file (pi writes a message when it ends; Claude Code 2.0.0 wrote nothing on SIGINT; the TypeScript Codex writes its rollout from its terminal UI)',
     test: (ctx) => ctx.noSession === true && interrupted(ctx),
   },
-  'qwen-stream-results': {
+  'qwen-stream-cuts-results': {
     checks: ['reload'],
-    why: "Qwen Code's stream-json gives a tool's result as the text it shows (a shell command's output from its resultDisplay, an error's message), where its chat recording keeps what the model was sent ({output} / {error}); and (0.15.10) the answer's text without its trailing whitespace. With results set aside and text ends trimmed, the two agree",
-    test: (ctx) => ctx.family === 'qwen' && qwenAgree(ctx.streamed, ctx.stored),
+    why: "Qwen Code's stream-json cuts a tool's result to 64 KiB of JSON (its start and end around \"[... truncated for Headless transport ...]\"), which its chat recording keeps whole, or, a display's text of more than 32,000 characters, as its own start and end around \"[... truncated for saved session preview ...]\" (a command printing about 1 MB). The two are one text: with such results set aside where their starts and ends agree and the whole side is one that cut is made of (its JSON over 65,536 bytes; the length the preview states), the two agree",
+    test: (ctx) => {
+      if (ctx.family !== 'qwen') return false
+      const rest = withoutCutResults(ctx.streamed, ctx.stored)
+      return rest.cut > 0 && !messagesDiffer(rest.streamed, rest.stored)
+    },
+  },
+  'qwen-recording-trims-text': {
+    checks: ['reload'],
+    why: "Qwen Code 0.15.10 records an answer's text without its trailing whitespace (\"… 0123456789.\" where its stream-json has \"… 0123456789. \\n\"); 0.24.4 records it whole. With text ends trimmed (and long results cut as qwen-stream-cuts-results says), the two agree",
+    test: (ctx) => {
+      if (ctx.family !== 'qwen' || !trimsText(ctx)) return false
+      const rest = withoutCutResults(ctx.streamed, ctx.stored)
+      return !messagesDiffer(trimmed(rest.streamed), trimmed(rest.stored))
+    },
   },
   'qwen-api-error-not-recorded': {
     checks: ['reload'],
-    why: 'Qwen Code streams a model error as the assistant\'s text ("[API Error: …]", 0.24.4 refusing to go on after compaction) and does not record it in the chat file; the rest agrees as qwen-stream-results says',
+    why: 'Qwen Code streams a model error as the assistant\'s text ("[API Error: …]", 0.24.4 refusing to go on after compaction) and does not record it in the chat file; the rest agrees (as qwen-stream-cuts-results and qwen-recording-trims-text say)',
     test: (ctx) => {
       if (ctx.family !== 'qwen') return false
       const end = last(ctx.streamed)
-      return textOnly(end) && /^\[API Error: /.test(end.chunks[0]?.text ?? '') && qwenAgree(ctx.streamed.slice(0, -1), ctx.stored)
+      return textOnly(end) && /^\[API Error: /.test(end.chunks[0]?.text ?? '') && qwenAgree(ctx, ctx.streamed.slice(0, -1), ctx.stored)
     },
   },
   'codex-view-without-calls': {
@@ -149,7 +207,7 @@ export const REASONS = {
   },
   'acp-shows-not-stores': {
     checks: ['files'],
-    why: "ACP carries a call as the agent shows it — its title (the command, \"Shell: …\", \"Read a.rs\") and display content — and runs a turn's steps together, while the agent's own file keeps each model response as a message, a call by its tool's name (run_shell_command, Bash, exec_command) with the output the model was given, and thinking with its signature. With the file's steps joined, calls compared by id and signatures set aside, the two agree",
+    why: "ACP carries a call as the agent shows it — its title (the command, \"Shell: …\", \"Read a.rs\") and display content — and runs a turn's steps together, while the agent's own file keeps each model response as a message, a call by its tool's name (run_shell_command, Bash, exec_command) with the output the model was given (Qwen Code's read as its stream-json shows it: a command's output without the \"Command: …\" lines its ACP content has), and thinking with its signature. With the file's steps joined, calls compared by id and signatures set aside, the two agree",
     test: (ctx) => acp(ctx) && !messagesDiffer(asShown(withoutEndings(ctx.streamed)), asShown(ctx.stored)),
   },
   'acp-cancelled-text-not-kept': {

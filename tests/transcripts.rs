@@ -395,11 +395,18 @@ fn qwen_thoughts_calls_and_results() {
     let read = &got[1]["chunks"][2]["calls"][0];
     assert_eq!(read["name"], "read_file");
     assert_eq!(read["isError"], false);
+    // Results as Qwen Code shows them: a read's output (its display is empty), the failed
+    // command's error, an edit's output (its display is a diff).
+    assert_eq!(
+        read["result"],
+        "for (let d = 1; d < days; d++) {\n  print(day(d))\n}\n"
+    );
     let calls = &got[2]["chunks"][1]["calls"];
     assert_eq!(calls[0]["isError"], true);
+    assert_eq!(calls[0]["result"], "Command exited with code 1: 1 failing");
     assert_eq!(
         calls[1]["result"],
-        json!({"output": "The file /home/dev/weather/src/forecast.ts has been updated."})
+        "The file /home/dev/weather/src/forecast.ts has been updated."
     );
     assert_eq!(
         got[2]["chunks"][0]["metadata"],
@@ -839,11 +846,442 @@ fn qwen_results_land_on_their_call_by_call_id_or_uuid_as_qwen_code_names_them() 
     .concat();
     let (got, skipped) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
     let calls = &got[1]["chunks"][0]["calls"];
-    assert_eq!(calls[0]["result"], json!({ "output": "a b" }));
-    assert_eq!(calls[1]["result"], json!({ "output": "2" }));
-    assert_eq!(calls[2]["result"], json!({ "error": "denied" }));
+    assert_eq!(calls[0]["result"], "a b");
+    assert_eq!(calls[1]["result"], "2");
+    assert_eq!(calls[2]["result"], "denied");
     assert_eq!(calls[2]["isError"], true);
     assert_eq!(skipped.left_out.count, 0);
+}
+
+/// The result of call `c1` and whether it failed, read from a recording whose one
+/// `tool_result` record holds `parts` and, when given, `toolCallResult`.
+fn qwen_result(parts: Value, call_result: Option<Value>) -> (Value, Value) {
+    let mut result = json!({
+        "uuid": "r3", "parentUuid": "r2", "sessionId": "q", "timestamp": "2026-01-05T08:00:02Z",
+        "type": "tool_result", "message": {"role": "user", "parts": parts},
+    });
+    if let Some(call_result) = call_result {
+        result["toolCallResult"] = call_result;
+    }
+    let records = [
+        json!({"uuid": "r1", "parentUuid": null, "sessionId": "q", "timestamp": "2026-01-05T08:00:00Z",
+            "type": "user", "message": {"role": "user", "parts": [{"text": "Go."}]}}),
+        json!({"uuid": "r2", "parentUuid": "r1", "sessionId": "q", "timestamp": "2026-01-05T08:00:01Z",
+            "type": "assistant", "message": {"role": "model", "parts": [
+                {"functionCall": {"id": "c1", "name": "run_shell_command", "args": {"command": "ls"}}}]}}),
+        result,
+    ];
+    let text: String = records.iter().map(|r| format!("{r}\n")).collect();
+    let (got, skipped) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
+    assert_eq!(skipped.left_out.count, 0);
+    let call = &got[1]["chunks"][0]["calls"][0];
+    (call["result"].clone(), call["isError"].clone())
+}
+
+fn output(id: &str, output: &str) -> Value {
+    json!({"functionResponse": {"id": id, "name": "run_shell_command", "response": {"output": output}}})
+}
+
+/// A `shell_result` display as Qwen Code 0.24.4 records it, showing `text`.
+fn shell_display(text: &str) -> Value {
+    json!({"type": "shell_result", "version": 1, "directory": "/w", "exitCode": 0, "signal": null,
+        "pid": null, "outcome": "completed", "outputFiles": [], "output": text, "text": text,
+        "error": null, "notices": [], "truncated": false})
+}
+
+const SHELL_OUTPUT: &str = "Command: ls\nDirectory: (root)\nOutput: a.txt\nError: (none)\nExit Code: 0";
+
+#[test]
+fn qwen_a_shell_result_is_its_output_as_shown_not_what_the_model_was_sent() {
+    let success = |display| json!({"callId": "c1", "status": "success", "resultDisplay": display});
+    assert_eq!(
+        qwen_result(
+            json!([output("c1", SHELL_OUTPUT)]),
+            Some(success(shell_display("a.txt")))
+        ),
+        (json!("a.txt"), json!(false))
+    );
+    // A command that printed nothing: the display is blank, the model's text is shown.
+    assert_eq!(
+        qwen_result(
+            json!([output("c1", SHELL_OUTPUT)]),
+            Some(success(shell_display("\n \u{feff}")))
+        ),
+        (json!(SHELL_OUTPUT), json!(false))
+    );
+    // A display that is not a shell_result by Qwen Code's own checks is not its text.
+    for broken in [
+        json!({"version": 2}),
+        json!({"pid": 1.5}),
+        json!({"outcome": "done"}),
+        json!({"notices": [1]}),
+        json!({"outputFiles": ["x".repeat(8192)]}),
+    ] {
+        let mut display = shell_display("a.txt");
+        for (key, value) in broken.as_object().unwrap() {
+            display[key] = value.clone();
+        }
+        assert_eq!(
+            qwen_result(json!([output("c1", SHELL_OUTPUT)]), Some(success(display))).0,
+            json!(SHELL_OUTPUT),
+            "{broken}"
+        );
+    }
+    let mut display = shell_display("a.txt");
+    display.as_object_mut().unwrap().remove("signal");
+    assert_eq!(
+        qwen_result(json!([output("c1", SHELL_OUTPUT)]), Some(success(display))).0,
+        json!(SHELL_OUTPUT)
+    );
+    // `isShellResultDisplay`'s limits, each at its edge: safe integers, 32 notices and
+    // output files, 8192 UTF-16 units of directory and file names together.
+    let at_edge = |changes: Value| {
+        let mut display = shell_display("a.txt");
+        for (key, value) in changes.as_object().unwrap() {
+            display[key] = value.clone();
+        }
+        qwen_result(json!([output("c1", SHELL_OUTPUT)]), Some(success(display))).0 == json!("a.txt")
+    };
+    for (changes, shown) in [
+        (json!({"exitCode": 9_007_199_254_740_991_i64}), true),
+        (json!({"exitCode": -9_007_199_254_740_991_i64}), true),
+        (json!({"exitCode": 9_007_199_254_740_992_i64}), false),
+        (json!({"pid": 1.0}), true),
+        (json!({"notices": vec!["n"; 32]}), true),
+        (json!({"notices": vec!["n"; 33]}), false),
+        (json!({"outputFiles": vec!["f"; 32]}), true),
+        (json!({"outputFiles": vec!["f"; 33]}), false),
+        (json!({"outputFiles": ["x".repeat(8190)]}), true),
+        (
+            json!({"directory": "\u{1F600}".repeat(4096), "outputFiles": []}),
+            true,
+        ),
+        (
+            json!({"directory": "\u{1F600}".repeat(4096), "outputFiles": ["x"]}),
+            false,
+        ),
+    ] {
+        assert_eq!(at_edge(changes.clone()), shown, "{changes}");
+    }
+}
+
+#[test]
+fn qwen_a_string_display_is_shown_when_it_is_not_blank() {
+    let display = |d: &str| Some(json!({"callId": "c1", "status": "success", "resultDisplay": d}));
+    assert_eq!(
+        qwen_result(
+            json!([output("c1", "Found 3 matches:\n…")]),
+            display("Found 3 matches")
+        )
+        .0,
+        json!("Found 3 matches")
+    );
+    assert_eq!(
+        qwen_result(json!([output("c1", "file body")]), display("")).0,
+        json!("file body")
+    );
+    // Blank as JavaScript's trim() has it: its white space and line ends, U+FEFF among
+    // them; U+0085 (NEL) and U+180E are not, and are shown.
+    let blank =
+        "\t\u{b}\u{c} \u{a0}\u{1680}\u{2000}\u{200a}\u{202f}\u{205f}\u{3000}\u{feff}\n\r\u{2028}\u{2029}";
+    assert_eq!(
+        qwen_result(json!([output("c1", "file body")]), display(blank)).0,
+        json!("file body")
+    );
+    for shown in ["\u{85}", " \u{180e} "] {
+        assert_eq!(
+            qwen_result(json!([output("c1", "file body")]), display(shown)).0,
+            json!(shown)
+        );
+    }
+    // An object display (a file diff) shows the response's output.
+    let diff =
+        json!({"callId": "c1", "status": "success", "resultDisplay": {"fileDiff": "@@", "fileName": "a.ts"}});
+    assert_eq!(
+        qwen_result(
+            json!([output("c1", "The file a.ts has been updated.")]),
+            Some(diff)
+        ),
+        (json!("The file a.ts has been updated."), json!(false))
+    );
+}
+
+#[test]
+fn qwen_an_error_in_the_parts_is_the_result_before_any_display() {
+    let failed = json!({"callId": "c1", "status": "error", "resultDisplay": shell_display("cat: x: No such file"),
+        "error": {}, "errorType": "shell_execute_error"});
+    let error = |e: Value| json!([{"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {"error": e}}}]);
+    assert_eq!(
+        qwen_result(error(json!("Command: cat x\nExit Code: 1")), Some(failed.clone())),
+        (json!("Command: cat x\nExit Code: 1"), json!(true))
+    );
+    // An error that is no string, as JavaScript's String() writes it.
+    assert_eq!(
+        qwen_result(error(json!(404.0)), None),
+        (json!("404"), json!(true))
+    );
+    assert_eq!(
+        qwen_result(error(json!({"code": 1})), None),
+        (json!("[object Object]"), json!(true))
+    );
+    assert_eq!(
+        qwen_result(error(json!(["a", null, 2])), None),
+        (json!("a,,2"), json!(true))
+    );
+    // An empty error is none: the display is shown, and the record's error still fails it.
+    assert_eq!(
+        qwen_result(error(json!("")), Some(failed)),
+        (json!("cat: x: No such file"), json!(true))
+    );
+    // Without a toolCallResult, an error in the parts fails the call.
+    assert_eq!(
+        qwen_result(error(json!("denied")), None),
+        (json!("denied"), json!(true))
+    );
+    // A truthy error whose text is empty (String([]), String([null]), String([""]),
+    // String([[]])) is no error: the display is shown, and nothing fails the call.
+    let shown = json!({"callId": "c1", "status": "success", "resultDisplay": "shown"});
+    for empty in [json!([]), json!([null]), json!([""]), json!([[]])] {
+        assert_eq!(
+            qwen_result(error(empty.clone()), Some(shown.clone())),
+            (json!("shown"), json!(false)),
+            "{empty}"
+        );
+        // The search stops at the first truthy error: a later one is not looked at.
+        let later = json!([
+            {"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {"error": empty}}},
+            {"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {"error": "second"}}},
+        ]);
+        assert_eq!(qwen_result(later, None), (json!("second"), json!(false)));
+        // So in the vision bridge's display: the parts are shown after the notice.
+        let vision = json!({"callId": "c1", "status": "success",
+            "resultDisplay": {"type": "vision_bridge_notice", "summary": "S", "notice": "T"}});
+        assert_eq!(
+            qwen_result(error(empty.clone()), Some(vision)),
+            (json!("S\nT\n"), json!(false))
+        );
+    }
+}
+
+#[test]
+fn qwen_the_records_error_is_shown_by_its_message_when_the_file_kept_it() {
+    let parts = json!([output("c1", "partial")]);
+    // A message the file kept.
+    let kept = json!({"callId": "c1", "status": "error", "resultDisplay": "shown", "error": {"message": "timed out"}});
+    assert_eq!(
+        qwen_result(parts.clone(), Some(kept)),
+        (json!("timed out"), json!(true))
+    );
+    // An Error object, as JSON writes it ({}): its message is lost, the rest of the rule
+    // shows the display; the call failed all the same.
+    let lost = json!({"callId": "c1", "status": "error", "resultDisplay": "Tool timed out", "error": {}});
+    assert_eq!(
+        qwen_result(parts.clone(), Some(lost)),
+        (json!("Tool timed out"), json!(true))
+    );
+    // A status of error alone is not what the stream's is_error says.
+    let status = json!({"callId": "c1", "status": "error", "resultDisplay": "shown", "error": null});
+    assert_eq!(qwen_result(parts, Some(status)), (json!("shown"), json!(false)));
+}
+
+#[test]
+fn qwen_an_mcp_app_shows_its_fallback_text() {
+    let app = |fallback: &str| {
+        Some(json!({"callId": "c1", "status": "success",
+            "resultDisplay": {"type": "mcp_app", "html": "<div/>", "toolResult": {}, "fallbackText": fallback}}))
+    };
+    assert_eq!(
+        qwen_result(json!([output("c1", "{\"rows\":3}")]), app("A chart of 3 rows")).0,
+        json!("A chart of 3 rows")
+    );
+    assert_eq!(
+        qwen_result(json!([output("c1", "{\"rows\":3}")]), app(" \n")).0,
+        json!("{\"rows\":3}")
+    );
+}
+
+#[test]
+fn qwen_the_parts_are_joined_as_qwen_code_joins_them() {
+    // Several parts of one call: outputs, an error where there is no output (0: no error
+    // to fail the call, but a value), other parts as JSON (numbers as JavaScript writes
+    // them), in order.
+    let parts = json!([
+        output("c1", "one "),
+        {"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {"output": null, "error": 0}}},
+        {"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {}}},
+        {"n": 1.50, "text": " and "},
+        output("c1", "two"),
+    ]);
+    assert_eq!(
+        qwen_result(parts, Some(json!({"callId": "c1", "status": "success"}))),
+        (json!("one 0{\"n\":1.5,\"text\":\" and \"}two"), json!(false))
+    );
+    // No parts: no result.
+    let (result, is_error) = qwen_result(json!([]), Some(json!({"callId": "c1", "status": "success"})));
+    assert_eq!((result, is_error), (Value::Null, json!(false)));
+}
+
+#[test]
+fn qwen_the_vision_bridge_notice_comes_first() {
+    let notice = json!({"callId": "c1", "status": "success", "resultDisplay": "an image",
+        "visionBridgeNotice": "Converted 1 image(s) to text via vision model."});
+    assert_eq!(
+        qwen_result(json!([output("c1", "read")]), Some(notice)).0,
+        json!("Converted 1 image(s) to text via vision model.\nan image")
+    );
+    let display = json!({"callId": "c1", "status": "success",
+        "resultDisplay": {"type": "vision_bridge_notice", "summary": "Read a.png", "notice": "Vision bridge cancelled."}});
+    assert_eq!(
+        qwen_result(json!([output("c1", "read")]), Some(display)).0,
+        json!("Read a.png\nVision bridge cancelled.\nread")
+    );
+}
+
+#[test]
+fn qwen_a_record_answering_two_calls_gives_each_its_own_text() {
+    let records = [
+        json!({"uuid": "r1", "parentUuid": null, "sessionId": "q", "timestamp": "t", "type": "user",
+            "message": {"role": "user", "parts": [{"text": "Go."}]}}),
+        json!({"uuid": "r2", "parentUuid": "r1", "sessionId": "q", "timestamp": "t", "type": "assistant",
+            "message": {"role": "model", "parts": [
+                {"functionCall": {"id": "c1", "name": "run_shell_command", "args": {}}},
+                {"functionCall": {"id": "c2", "name": "run_shell_command", "args": {}}}]}}),
+        json!({"uuid": "r3", "parentUuid": "r2", "sessionId": "q", "timestamp": "t", "type": "tool_result",
+            "message": {"role": "user", "parts": [output("c1", "Output: one"), output("c2", "Output: two")]},
+            "toolCallResult": {"callId": "c2", "status": "success", "resultDisplay": shell_display("two")}}),
+    ];
+    let text: String = records.iter().map(|r| format!("{r}\n")).collect();
+    let (got, _) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
+    let calls = &got[1]["chunks"][0]["calls"];
+    assert_eq!(calls[0]["result"], "Output: one");
+    assert_eq!(calls[1]["result"], "two");
+}
+
+/// The calls `c1` and `c2` of one response, then a `tool_result` record for each of
+/// `results` (its parts, its `toolCallResult` when given): the calls' results and
+/// failures, and what was left out.
+fn qwen_two_calls(results: &[(Value, Option<Value>)]) -> (Vec<(Value, Value)>, Skips) {
+    let mut records = vec![
+        json!({"uuid": "r1", "parentUuid": null, "sessionId": "q", "timestamp": "t", "type": "user",
+            "message": {"role": "user", "parts": [{"text": "Go."}]}}),
+        json!({"uuid": "r2", "parentUuid": "r1", "sessionId": "q", "timestamp": "t", "type": "assistant",
+            "message": {"role": "model", "parts": [
+                {"functionCall": {"id": "c1", "name": "run_shell_command", "args": {}}},
+                {"functionCall": {"id": "c2", "name": "run_shell_command", "args": {}}}]}}),
+    ];
+    for (i, (parts, call_result)) in results.iter().enumerate() {
+        let mut record = json!({"uuid": format!("x{i}"), "parentUuid": records.last().unwrap()["uuid"],
+            "sessionId": "q", "timestamp": "t", "type": "tool_result",
+            "message": {"role": "user", "parts": parts}});
+        if let Some(call_result) = call_result {
+            record["toolCallResult"] = call_result.clone();
+        }
+        records.push(record);
+    }
+    let text: String = records.iter().map(|r| format!("{r}\n")).collect();
+    let (got, skipped) = load_view(text.as_bytes(), HistoryFormat::Qwen, View::Resumed);
+    let calls = got[1]["chunks"][0]["calls"].as_array().unwrap().clone();
+    let calls = calls
+        .iter()
+        .map(|c| (c["result"].clone(), c["isError"].clone()))
+        .collect();
+    (calls, skipped)
+}
+
+#[test]
+fn qwen_the_tool_call_result_is_of_the_call_its_call_id_names() {
+    // The parts answer c1, the callId names c2: the display and the error are c2's (as
+    // Qwen Code's stream gives its block, by callId), not c1's.
+    let (calls, skipped) = qwen_two_calls(&[(
+        json!([output("c1", "one")]),
+        Some(json!({"callId": "c2", "status": "error", "resultDisplay": "TWO shown", "error": {}})),
+    )]);
+    assert_eq!(
+        calls,
+        [(json!("one"), json!(false)), (json!("TWO shown"), json!(true))]
+    );
+    assert_eq!(skipped.left_out.count, 0);
+    // A callId naming no call: the only call answered has it.
+    let (calls, _) = qwen_two_calls(&[(
+        json!([output("c1", "one")]),
+        Some(json!({"callId": "resp-1", "status": "error", "resultDisplay": "ONE shown", "error": {}})),
+    )]);
+    assert_eq!(calls[0], (json!("ONE shown"), json!(true)));
+    // Two calls answered and none named: neither has it, and it is counted.
+    for call_result in [
+        json!({"status": "error", "resultDisplay": "D", "error": {}}),
+        json!({"callId": "resp-1", "status": "error", "resultDisplay": "D", "error": {}}),
+    ] {
+        let (calls, skipped) = qwen_two_calls(&[(
+            json!([output("c1", "one"), output("c2", "two")]),
+            Some(call_result.clone()),
+        )]);
+        assert_eq!(
+            calls,
+            [(json!("one"), json!(false)), (json!("two"), json!(false))],
+            "{call_result}"
+        );
+        assert_eq!(skipped.left_out.count, 1, "{call_result}");
+        assert_eq!(skipped.left_out.reasons[qwen::UNPLACED_CALL_RESULT], 1);
+    }
+    // A record of no response whose callId names no call is a result without its call.
+    let (calls, skipped) = qwen_two_calls(&[(
+        json!([]),
+        Some(json!({"callId": "gone", "status": "success", "resultDisplay": "D"})),
+    )]);
+    assert_eq!(calls[0].0, Value::Null);
+    assert_eq!(skipped.left_out.reasons[check::ORPHAN_RESULT], 1);
+    // A record whose responses and callId name no call is counted once per response, its
+    // toolCallResult and other parts with them.
+    let (_, skipped) = qwen_two_calls(&[(
+        json!([output("gone", "lost"), {"text": "note"}]),
+        Some(json!({"callId": "gone", "status": "success", "resultDisplay": "D"})),
+    )]);
+    assert_eq!(skipped.left_out.count, 1);
+    let (_, skipped) = qwen_two_calls(&[(json!([{"text": "note"}]), None)]);
+    assert_eq!(skipped.left_out.reasons[check::ORPHAN_RESULT], 1);
+}
+
+#[test]
+fn qwen_a_call_answered_twice_shows_the_last_result_and_counts_the_other() {
+    // While the call's message is read (c2 not answered yet), a later record replaces
+    // the result, as Qwen Code's stream and resume show the last; the replaced one is
+    // counted. A record without responses is such a record too (its stream block has no
+    // content).
+    let first = (
+        json!([output("c1", "one")]),
+        Some(json!({"callId": "c1", "status": "success"})),
+    );
+    let (calls, skipped) = qwen_two_calls(&[
+        first.clone(),
+        (json!([]), Some(json!({"callId": "c1", "status": "success"}))),
+    ]);
+    assert_eq!(calls[0], (Value::Null, json!(false)));
+    assert_eq!(skipped.left_out.reasons[qwen::REPEATED_RESULT], 1);
+    let (calls, skipped) = qwen_two_calls(&[
+        first.clone(),
+        (
+            json!([output("c1", "again")]),
+            Some(json!({"callId": "c1", "status": "success"})),
+        ),
+    ]);
+    assert_eq!(calls[0], (json!("again"), json!(false)));
+    assert_eq!(skipped.left_out.count, 1);
+    // Once its message is read to the end (both calls answered), the later result is
+    // the one left out, counted.
+    let (calls, skipped) = qwen_two_calls(&[
+        first,
+        (
+            json!([output("c2", "two")]),
+            Some(json!({"callId": "c2", "status": "success"})),
+        ),
+        (json!([]), Some(json!({"callId": "c1", "status": "success"}))),
+    ]);
+    assert_eq!(
+        calls,
+        [(json!("one"), json!(false)), (json!("two"), json!(false))]
+    );
+    assert_eq!(skipped.left_out.reasons[qwen::REPEATED_RESULT], 1);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! chain of `ChatRecord`s Qwen Code shows a session as ([`recording`]).
 
 pub mod recording;
+pub mod result;
 
 use crate::bytes::value::Json;
 use crate::bytes::wtf8::Wtf8;

@@ -17,8 +17,19 @@
 //! - `tool_result` records put each `functionResponse` on its call (named by its `id`;
 //!   else by the record's `toolCallResult.callId`, then its `uuid`, as Qwen Code's own
 //!   replay and export name a result; a response without an id also by its `name`, as a
-//!   call without one is named): `result` the `response` as stored, `isError` when the
-//!   record's `toolCallResult.status` is `error` or the response holds an `error`;
+//!   call without one is named): `result` the text Qwen Code shows of it, computed from
+//!   the record's parts and its `toolCallResult` by the rule its `stream-json` output
+//!   gives a result with ([`result`](super::result): a shell command's output from its
+//!   display, an error's text, else the responses' `output`), so that the recording of a
+//!   run reads as its stream does; `isError` as that output says it (the record's
+//!   `toolCallResult.error`, or an `error` in a response). Qwen Code writes a record per
+//!   call; a record that answers several calls gives each the text of its own responses,
+//!   the `toolCallResult` to the call its `callId` names (with no response of its own in
+//!   the record too; to the only call answered when the `callId` names no call; to none,
+//!   counted in [`Skips::left_out`], when it names none of several). A call answered by
+//!   a later record again shows the last result, as Qwen Code's stream and resume do,
+//!   while its message is read (a call of it still unanswered); after, the later one is
+//!   left out. Either way the result not shown is counted;
 //! - `system` records: a `chat_compression` is a `system` message with a `compaction`
 //!   chunk (the summary the compressed history starts with); a `slash_command`
 //!   invocation and records with a `displayText` are `notice`s; telemetry
@@ -32,6 +43,8 @@
 //! every record in file order. Records off the chain are counted in [`Skips::left_out`]
 //! by reason.
 
+use std::collections::HashMap;
+
 use crate::model::{Chunk, MessageRole, SystemChunkKind};
 
 use crate::bytes::value::{is_true, str_of, Json};
@@ -43,6 +56,17 @@ use crate::reading::hook_context::is_context_text;
 use crate::reading::line_tree::{fold_in_order, is_sidechain, LeftOutLines, LineFold, Tree};
 use crate::reading::model_json::{FormatEvent, FormatMessage};
 use crate::reading::stored::StoredMessages;
+
+use super::result::Response;
+
+/// Why a `toolCallResult` is left out: its record answers several calls and its `callId`
+/// names none of them.
+pub const UNPLACED_CALL_RESULT: &str =
+    "a toolCallResult whose callId names none of the calls its record answers";
+
+/// Why a tool result is left out: its call was answered again. While the call's message
+/// is read the later result replaces it; after, the later one is the one left out.
+pub const REPEATED_RESULT: &str = "a result of a call answered more than once (one is shown)";
 
 /// System subtypes that are session bookkeeping, not conversation.
 const BOOKKEEPING: [&str; 26] = [
@@ -204,6 +228,14 @@ fn file_chunk(part: &Json) -> Option<Chunk<Wtf8, Json>> {
     })
 }
 
+/// Where call `id` is in `calls`, added at the end when it is not there yet.
+fn answer<'a>(calls: &mut Vec<&'a Wtf8>, at: &mut HashMap<&'a Wtf8, usize>, id: &'a Wtf8) -> usize {
+    *at.entry(id).or_insert_with(|| {
+        calls.push(id);
+        calls.len() - 1
+    })
+}
+
 /// Folds the records of a conversation, in order, into messages.
 #[derive(Debug, Default)]
 pub struct Recording {
@@ -242,48 +274,115 @@ impl Recording {
                 }
                 self.stored.close();
             }
-            Some(b"tool_result") => {
-                let call_result = record.get("toolCallResult");
-                let status_error = call_result
-                    .and_then(|r| str_of(r, "status"))
-                    .is_some_and(|s| *s == "error");
-                let call_id = call_result.and_then(|r| str_of(r, "callId"));
-                for part in parts(record) {
-                    let Some(response) = part.get("functionResponse") else {
-                        continue;
-                    };
-                    // The call it answers: its own id; else the record's `callId`, and
-                    // the record's uuid, as Qwen Code's replay and export name a result;
-                    // else the name, as a call without an id is named.
-                    let own = str_of(response, "id");
-                    let candidates = [
-                        own,
-                        call_id,
-                        str_of(record, "uuid"),
-                        str_of(response, "name").filter(|_| own.is_none()),
-                    ];
-                    let found = candidates
-                        .into_iter()
-                        .flatten()
-                        .find(|id| self.stored.has_call(id));
-                    let Some(id) = found.cloned() else {
-                        let named = own
-                            .or(call_id)
-                            .map(|id| format!(" (functionResponse id \"{id}\")"));
-                        self.skips.leave_out(
-                            || format!("line {number}{}", named.unwrap_or_default()),
-                            ORPHAN_RESULT,
-                        );
-                        continue;
-                    };
-                    let result = response.get("response").cloned().unwrap_or(Json::Undefined);
-                    let is_error = status_error || result.get("error").is_some();
-                    self.stored.set_result(&id, Some((result, Json::Bool(is_error))));
-                }
-            }
+            Some(b"tool_result") => self.tool_result(record, number),
             Some(b"system") => self.system(record, &uuid),
             // Counted when the lines were read ([`is_known_record`]).
             _ => {}
+        }
+    }
+
+    /// A `tool_result` record: each call it answers gets its result as Qwen Code shows it
+    /// ([`result`](super::result)).
+    fn tool_result(&mut self, record: &Json, number: usize) {
+        let call_result = record.get("toolCallResult");
+        let call_id = call_result.and_then(|r| str_of(r, "callId"));
+        let parts = parts(record);
+        // The calls answered, in order (and where each is in that order), and the call
+        // each part belongs to: a response's own; another part (Qwen Code writes none
+        // beside its response) the first call's.
+        let mut calls: Vec<&Wtf8> = Vec::new();
+        let mut at: HashMap<&Wtf8, usize> = HashMap::new();
+        let mut owners: Vec<Option<usize>> = Vec::with_capacity(parts.len());
+        // Whether a response of the record was counted as a result without its call (the
+        // rest of such a record is not counted again).
+        let mut orphaned = false;
+        for part in parts {
+            let Some(response) = part.get("functionResponse") else {
+                owners.push(Some(0));
+                continue;
+            };
+            // The call it answers: its own id; else the record's `callId`, and the
+            // record's uuid, as Qwen Code's replay and export name a result; else the
+            // name, as a call without an id is named.
+            let own = str_of(response, "id");
+            let candidates = [
+                own,
+                call_id,
+                str_of(record, "uuid"),
+                str_of(response, "name").filter(|_| own.is_none()),
+            ];
+            let found = candidates
+                .into_iter()
+                .flatten()
+                .find(|id| self.stored.has_call(id));
+            let Some(id) = found else {
+                let named = own
+                    .or(call_id)
+                    .map(|id| format!(" (functionResponse id \"{id}\")"));
+                self.skips.leave_out(
+                    || format!("line {number}{}", named.unwrap_or_default()),
+                    ORPHAN_RESULT,
+                );
+                orphaned = true;
+                owners.push(None);
+                continue;
+            };
+            owners.push(Some(answer(&mut calls, &mut at, id)));
+        }
+        // The `toolCallResult` is of the call its `callId` names, with or without a
+        // response of its own in the record (Qwen Code's stream gives it a result, without
+        // content when nothing shows); when it names no call, of the only one answered.
+        let described = match call_id.filter(|id| self.stored.has_call(id)) {
+            Some(id) => Some(answer(&mut calls, &mut at, id)),
+            None if calls.len() == 1 => Some(0),
+            None => None,
+        };
+        let mut orphan = |skips: &mut Skips| {
+            if !std::mem::replace(&mut orphaned, true) {
+                let named = call_id.map(|id| format!(" (callId \"{id}\")"));
+                skips.leave_out(
+                    || format!("line {number}{}", named.unwrap_or_default()),
+                    ORPHAN_RESULT,
+                );
+            }
+        };
+        if described.is_none() && call_result.is_some() {
+            // Several calls answered and none named, or none at all: the text it would
+            // give is not shown.
+            if calls.is_empty() {
+                orphan(&mut self.skips);
+            } else {
+                let named = call_id.map(|id| format!(" (callId \"{id}\")"));
+                self.skips.leave_out(
+                    || format!("line {number}{}", named.unwrap_or_default()),
+                    UNPLACED_CALL_RESULT,
+                );
+            }
+        }
+        let mut own: Vec<Vec<&Json>> = vec![Vec::new(); calls.len()];
+        for (part, owner) in parts.iter().zip(&owners) {
+            match owner.and_then(|o| own.get_mut(o)) {
+                Some(list) => list.push(part),
+                // Not a response, in a record answering no call.
+                None if owner.is_some() => orphan(&mut self.skips),
+                None => {}
+            }
+        }
+        for (i, (id, own)) in calls.into_iter().zip(own).enumerate() {
+            let response = Response {
+                parts: &own,
+                call_result: call_result.filter(|_| described == Some(i)),
+            };
+            let (result, is_error) = response.shown();
+            // A call answered again: the last result is shown, as Qwen Code's stream and
+            // resume show it, while the call's message is still read; the one not shown
+            // is counted.
+            let answered = self.stored.call_mut(id).map(|call| call.result.is_some());
+            if answered != Some(false) {
+                self.skips
+                    .leave_out(|| format!("line {number} (callId \"{id}\")"), REPEATED_RESULT);
+            }
+            self.stored.set_result(id, Some((result, Json::Bool(is_error))));
         }
     }
 

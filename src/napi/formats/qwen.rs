@@ -13,7 +13,7 @@ use super::super::transcripts::{read_all, read_transcript};
 
 /// Reads a Qwen Code chat recording (`ChatRecord` JSONL text, a Buffer, or its parsed
 /// lines): the conversation to its last record, thoughts as thinking chunks, function
-/// calls with their responses as results, telemetry skipped.
+/// calls with their results as Qwen Code's stream-json shows them, telemetry skipped.
 #[napi(
     namespace = "qwen",
     js_name = "toMessages",
