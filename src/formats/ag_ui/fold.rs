@@ -250,9 +250,20 @@ impl AgUiFold {
                 let ends = ty == Type::TOOL_CALL_END;
                 let delta = events::optional(&event, "delta")?.cloned().unwrap_or_default();
                 let before = match out.message(m).2.get(j) {
-                    Some(Chunk::ToolBatch { calls }) => calls[i].clone(),
+                    Some(Chunk::ToolBatch { calls }) => &calls[i],
                     _ => return Ok(()),
                 };
+                // A call still streaming its arguments grows in place: what the steps
+                // below make of it, without copying its text on every delta.
+                if !ends && events::metadata(&event).is_none() && messages::streams_args(before) {
+                    if !delta.is_empty() {
+                        out.grow_call_args(m, j, i, Some(messages::META), |call| {
+                            messages::append_args(call, &delta)
+                        });
+                    }
+                    return Ok(());
+                }
+                let before = before.clone();
                 let mut call = before.clone();
                 let mut text = messages::call_args_text(&call);
                 text.push_wtf8(delta.as_bytes());
