@@ -401,7 +401,10 @@ impl Conversation {
         };
         let result = result.and_then(|()| self.check_unfinished());
         let changes = self.changes(start);
-        result.map(|()| changes.clone()).map_err(|e| (changes, e))
+        match result {
+            Ok(()) => Ok(changes),
+            Err(e) => Err((changes, e)),
+        }
     }
 
     /// One value already parsed (a frame's JSON, a notification, a JSON-RPC message).
@@ -451,7 +454,10 @@ impl Conversation {
         };
         self.ended = true;
         let changes = self.changes(start);
-        result.map(|()| changes.clone()).map_err(|e| (changes, e))
+        match result {
+            Ok(()) => Ok(changes),
+            Err(e) => Err((changes, e)),
+        }
     }
 
     /// What the conversation gained since the last call, written in `format` (a format
