@@ -84,9 +84,14 @@ pub fn call_meta(call: &ToolCallEntry<Wtf8, Json>) -> Option<&Json> {
 /// The arguments text of a call as AG-UI holds it: its `meta.agUi.arguments`, else the
 /// text of its arguments.
 pub fn call_args_text(call: &ToolCallEntry<Wtf8, Json>) -> Wtf8 {
+    call_args(call).into_owned()
+}
+
+/// [`call_args_text`], borrowed where the call holds it.
+pub fn call_args(call: &ToolCallEntry<Wtf8, Json>) -> std::borrow::Cow<'_, Wtf8> {
     match call_meta(call).and_then(|m| m.get("arguments")) {
-        Some(Json::String(text)) => text.clone(),
-        _ => args_text(&call.arguments),
+        Some(Json::String(text)) => std::borrow::Cow::Borrowed(text),
+        _ => std::borrow::Cow::Owned(args_text(&call.arguments)),
     }
 }
 
@@ -132,8 +137,10 @@ pub fn set_call_meta(call: &mut ToolCallEntry<Wtf8, Json>, key: &str, value: Opt
 /// Whether a call is streaming its arguments as [`set_args`] leaves it: the text as a
 /// string in `arguments` and, the same, first in `meta.agUi` (the meta's last key, its
 /// keys in order). Then [`append_args`] of a delta is what [`set_args`] of the longer
-/// text makes.
-pub fn streams_args(call: &ToolCallEntry<Wtf8, Json>) -> bool {
+/// text makes. `known`: both texts were this long and the same when last looked at, and
+/// nothing but [`append_args`] and [`set_args`] changed them since, so only their
+/// lengths are compared.
+pub fn streams_args(call: &ToolCallEntry<Wtf8, Json>, known: Option<usize>) -> bool {
     const ORDER: [&str; 4] = ["arguments", "encryptedValue", "metadata", "result"];
     let (Json::String(arguments), Some(Json::Object(outer))) = (&call.arguments, &call.meta) else {
         return false;
@@ -144,13 +151,25 @@ pub fn streams_args(call: &ToolCallEntry<Wtf8, Json>) -> bool {
     let rank = |k: &Wtf8| ORDER.iter().position(|o| *k == *o).unwrap_or(ORDER.len());
     *key == META
         && inner.windows(2).all(|w| rank(&w[0].0) <= rank(&w[1].0))
-        && matches!(inner.first(), Some((key, Json::String(text))) if *key == "arguments" && text == arguments)
+        && matches!(inner.first(), Some((key, Json::String(text))) if *key == "arguments"
+        && match known {
+            Some(len) => text.as_bytes().len() == len && arguments.as_bytes().len() == len,
+            None => text == arguments,
+        })
+}
+
+/// The length in bytes of a call's arguments text when they are a string (else 0).
+pub fn args_len(call: &ToolCallEntry<Wtf8, Json>) -> usize {
+    match &call.arguments {
+        Json::String(text) => text.as_bytes().len(),
+        _ => 0,
+    }
 }
 
 /// Appends `delta` to the arguments of a call that [`streams_args`], in place: a long
 /// input streamed in many deltas is not copied on each.
 pub fn append_args(call: &mut ToolCallEntry<Wtf8, Json>, delta: &Wtf8) {
-    debug_assert!(streams_args(call));
+    debug_assert!(streams_args(call, None));
     if let Json::String(arguments) = &mut call.arguments {
         arguments.push_wtf8(delta.as_bytes());
     }
@@ -1069,7 +1088,7 @@ mod tests {
             let mut text = call_args_text(&set);
             text.push_wtf8(delta.as_bytes());
             set_args(&mut set, text, false);
-            if streams_args(&appended) {
+            if streams_args(&appended, None) {
                 append_args(&mut appended, &delta);
                 in_place += 1;
             } else {
@@ -1095,13 +1114,13 @@ mod tests {
                 inner.reverse();
             }
         }
-        assert!(!streams_args(&unordered));
+        assert!(!streams_args(&unordered, None));
         // Nor one whose `agUi` is not its last key, as `set_call_meta` leaves it.
         let mut moved = set.clone();
         if let Some(Json::Object(outer)) = &mut moved.meta {
             outer.rotate_right(1);
         }
-        assert!(!streams_args(&moved));
+        assert!(!streams_args(&moved, None));
     }
 
     fn back(messages: &[FormatMessage]) -> Vec<FormatMessage> {
