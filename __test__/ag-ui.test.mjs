@@ -546,6 +546,31 @@ async function serveTo(body) {
 }
 
 describe('ag-ui: toAGUIEvents, read by the client after every push', { skip: skip || !oursToo }, () => {
+  test("a call's input streamed delta by delta, a surrogate pair cut between two, is written as it grows", async () => {
+    const input = ['{"path":"a', '.txt \uD83D', '\uDE00', '', '"}']
+    const events = [
+      { type: 'RUN_STARTED', threadId: 'thread-w', runId: 'run-w' },
+      ...text('a', 'Reading.'),
+      { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'read', parentMessageId: 'a' },
+      ...input.map((delta) => ({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta })),
+      { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+      result('r1', 'c1', 'text'),
+      { type: 'RUN_FINISHED', threadId: 'thread-w', runId: 'run-w' },
+    ]
+    const live = new pkg.Conversation({ format: 'ag-ui' })
+    const written = []
+    for (const frame of frames(events)) {
+      live.push(frame)
+      written.push(...live.toAGUIEvents(written.length ? undefined : { threadId: 'thread-w', runId: 'run-w' }))
+      const theirs = await client(written)
+      assert.equal(theirs.error, undefined)
+      assert.deepEqual(theirs.messages, plain(ours.toAgUi(live.messages)))
+    }
+    const deltas = written.filter((e) => e.type === 'TOOL_CALL_ARGS').map((e) => e.delta)
+    assert.equal(deltas.join(''), '{"path":"a.txt \u{1F600}"}')
+    assert.ok(deltas.length >= 3, `the input is written as it grows: ${JSON.stringify(deltas)}`)
+  })
+
   test('random agent event streams', async () => {
     for (let seed = 1; seed <= Math.ceil(SEEDS / 5); seed++) {
       const live = new pkg.Conversation({ format: 'events' })

@@ -101,3 +101,98 @@ test('in immutable mode a streamed delta makes new objects, as before', () => {
   assert.deepEqual(compiled, stepwise)
   assert.deepEqual(compiled, { changes: { added: [], changed: [{ index: 0, chunks: [0] }] }, renewed: true, text: 'ab', old: 'a' })
 })
+
+// AG-UI: a call's input streams as TOOL_CALL_ARGS deltas. Each grows the call where it is
+// (its `arguments` and `meta.agUi.arguments`, the text it holds until the call ends), and a
+// call started, ended or answered is made anew alone, not its whole batch.
+const sse = (...events) => events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')
+const CALL_PUSHES = [
+  sse({ type: 'RUN_STARTED', threadId: 't', runId: 'r' }, { type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' }),
+  sse({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'Reading.' }),
+  sse({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'read', parentMessageId: 'a' }),
+  sse({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"path":"a' }),
+  sse({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '.txt \uD83D' }),
+  sse({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '\uDE00' }),
+  sse({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '' }),
+  sse({ type: 'TOOL_CALL_START', toolCallId: 'c2', toolCallName: 'bash', parentMessageId: 'a' }),
+  sse({ type: 'TOOL_CALL_ARGS', toolCallId: 'c2', delta: '{"command":' }),
+  // Two calls grown in one push, one of them twice.
+  sse({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '"' }, { type: 'TOOL_CALL_ARGS', toolCallId: 'c2', delta: '"ls' }, { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '}' }),
+  sse({ type: 'TOOL_CALL_ARGS', toolCallId: 'c2', delta: '"', metadata: { step: 1 } }),
+  sse({ type: 'TOOL_CALL_END', toolCallId: 'c1' }),
+  sse({ type: 'TOOL_CALL_ARGS', toolCallId: 'c2', delta: '}' }),
+  sse({ type: 'TOOL_CALL_RESULT', messageId: 'r1', toolCallId: 'c1', content: 'text' }),
+  sse({ type: 'TOOL_CALL_END', toolCallId: 'c2' }, { type: 'RUN_FINISHED', threadId: 't', runId: 'r' }),
+]
+
+test('a call streaming its input grows where it is, and equals the stream read whole after every push, both ways', () => {
+  const [compiled, stepwise] = bothWays(() => {
+    const live = new Conversation({ format: 'ag-ui' })
+    const reports = []
+    const states = []
+    for (const [n, data] of CALL_PUSHES.entries()) {
+      reports.push(plain(live.push(data)))
+      const whole = new Conversation({ format: 'ag-ui' })
+      whole.push(CALL_PUSHES.slice(0, n + 1).join(''))
+      assert.deepEqual(plain(live.messages), plain(whole.messages), `after push ${n}`)
+      states.push(plain(live.messages))
+    }
+    return { reports, states }
+  })
+  assert.deepEqual(compiled, stepwise)
+  const call = (n, id) => compiled.states[n][0].chunks[1].calls.find((c) => c.id === id)
+  assert.equal(call(5, 'c1').arguments, '{"path":"a.txt \u{1F600}', 'a surrogate pair cut between deltas is joined')
+  assert.deepEqual(call(5, 'c1').meta, { agUi: { arguments: '{"path":"a.txt \u{1F600}' } })
+  assert.deepEqual(call(11, 'c1').arguments, { path: 'a.txt \u{1F600}' })
+  assert.equal(call(11, 'c1').meta, undefined, 'an ended call holds its parsed input alone')
+  assert.deepEqual(compiled.reports[4], { added: [], changed: [{ index: 0, chunks: [1] }] })
+  assert.deepEqual(compiled.reports[6], { added: [], changed: [] }, 'an empty delta changes nothing')
+})
+
+test('a streamed input, a call started and a call answered keep the batch and the other calls', () => {
+  bothWays(() => {
+    const live = new Conversation({ format: 'ag-ui' })
+    for (const data of CALL_PUSHES.slice(0, 4)) live.push(data)
+    const batch = live.messages[0].chunks[1]
+    const calls = batch.calls
+    const first = calls[0]
+    live.push(CALL_PUSHES[4])
+    assert.equal(live.messages[0].chunks[1], batch)
+    assert.equal(batch.calls, calls)
+    assert.equal(calls[0], first, 'a call grown is the same object')
+    assert.equal(first.arguments, '{"path":"a.txt \uD83D')
+    for (const data of CALL_PUSHES.slice(5, 8)) live.push(data)
+    assert.equal(batch.calls, calls)
+    assert.equal(calls[0], first, 'a call started after it leaves it as it is')
+    assert.equal(calls.length, 2)
+    // Its first delta gives it an input it had not: it is made anew.
+    live.push(CALL_PUSHES[8])
+    const second = calls[1]
+    live.push(CALL_PUSHES[9])
+    assert.deepEqual([calls[0], calls[1]], [first, second], 'two calls grown in one push')
+    live.push(CALL_PUSHES[10])
+    assert.equal(calls[0], first)
+    assert.notEqual(calls[1], second, 'a delta with metadata makes its call anew')
+    const metadata = calls[1]
+    live.push(CALL_PUSHES[11])
+    assert.notEqual(calls[0], first, 'an ended call is made anew')
+    assert.equal(calls[1], metadata, 'the other call is left as it is')
+  })
+})
+
+test('a call object the caller replaced or emptied is made anew with its batch, and the conversation goes on', () => {
+  const [compiled, stepwise] = bothWays(() => {
+    const live = new Conversation({ format: 'ag-ui' })
+    for (const data of CALL_PUSHES.slice(0, 4)) live.push(data)
+    live.messages[0].chunks[1].calls[0] = 'not a call'
+    live.push(CALL_PUSHES[4])
+    const replaced = plain(live.messages)
+    delete live.messages[0].chunks[1].calls[0].meta
+    live.push(CALL_PUSHES[5])
+    return { replaced, emptied: plain(live.messages), resumed: live.resume.messages }
+  })
+  assert.deepEqual(compiled, stepwise)
+  assert.equal(compiled.replaced[0].chunks[1].calls[0].arguments, '{"path":"a.txt \uD83D')
+  assert.equal(compiled.emptied[0].chunks[1].calls[0].arguments, '{"path":"a.txt \u{1F600}')
+  assert.equal(compiled.emptied[0].chunks[1].calls[0].meta, undefined, 'what the caller took away is not put back')
+})

@@ -91,6 +91,22 @@ export function streamedAnswer({ tokens = 400, seed = 99, id = 'live' } = {}) {
   ]
 }
 
+/**
+ * A run whose answer makes one call and streams its input in `deltas` TOOL_CALL_ARGS of
+ * 12 characters (a file a tool writes: the input grows long), then ends the call.
+ */
+export function streamedCall({ deltas = 400, seed = 5, id = 'call' } = {}) {
+  const rng = createRng(seed)
+  const events = [{ type: 'RUN_STARTED', threadId: THREAD, runId: `run-${id}` }, ...textMessage(rng, `answer-${id}`, 2)]
+  events.push({ type: 'TOOL_CALL_START', toolCallId: `call-${id}`, toolCallName: 'write_file', parentMessageId: `answer-${id}` })
+  events.push({ type: 'TOOL_CALL_ARGS', toolCallId: `call-${id}`, delta: '{"content":"' })
+  for (let i = 0; i < deltas; i++) events.push({ type: 'TOOL_CALL_ARGS', toolCallId: `call-${id}`, delta: `line ${String(i % 1000).padStart(3, '0')}\\n, ` })
+  events.push({ type: 'TOOL_CALL_ARGS', toolCallId: `call-${id}`, delta: '"}' })
+  events.push({ type: 'TOOL_CALL_END', toolCallId: `call-${id}` })
+  events.push({ type: 'RUN_FINISHED', threadId: THREAD, runId: `run-${id}` })
+  return events
+}
+
 /** The events as the SSE `@ag-ui/encoder` writes: `data: {json}` and a blank line each. */
 export function sseText(events) {
   let text = ''

@@ -24,7 +24,7 @@ import { createRequire } from 'node:module'
 import { isDeepStrictEqual } from 'node:util'
 import { AbstractAgent, HttpAgent } from '@ag-ui/client'
 import { from } from 'rxjs'
-import { conversation, streamedAnswer, sseText } from './ag-ui-conversation.mjs'
+import { conversation, streamedAnswer, streamedCall, sseText } from './ag-ui-conversation.mjs'
 
 const require = createRequire(import.meta.url)
 const clientVersion = require('@ag-ui/client/package.json').version
@@ -316,4 +316,38 @@ export async function runAgUiCases({ native, settings, printTable, ratio, quick,
     ['reducer', 'CPU ns/event after 10', 'after 200', '200 / 10'],
     rows,
   )
+
+  // One call's input streamed in many deltas (a file a tool writes): the cost per delta
+  // of a short input and of one ten times as long, the difference of runs with and
+  // without the deltas over their number, as above. Equal costs: linear in the input.
+  if (!ours.missing) {
+    const counts = quick ? [200, 2_000] : [400, 4_000]
+    const perDelta = {}
+    const fns = {}
+    for (const count of counts) {
+      const long = frames(streamedCall({ deltas: count }))
+      const empty = frames(streamedCall({ deltas: 0 }))
+      const theirs = await clientFold(new ReplayAgent(streamedCall({ deltas: count })), 0)
+      if (!same(ours.toAgUi(ours.fold(long)), theirs)) {
+        console.log(`\nWARNING: agent-chunks ended with other messages than @ag-ui/client for a call of ${count} deltas.`)
+        process.exitCode = 1
+      }
+      fns[`push|${count}|long`] = () => ours.fold(long)
+      fns[`push|${count}|empty`] = () => ours.fold(empty)
+      fns[`serve|${count}|long`] = () => ours.serve(long)
+      fns[`serve|${count}|empty`] = () => ours.serve(empty)
+    }
+    const results = await inTurn(fns, { runs, minNs })
+    for (const side of ['push', 'serve']) {
+      for (const count of counts) (perDelta[side] ??= []).push((results[`${side}|${count}|long`].ns - results[`${side}|${count}|empty`].ns) / count)
+    }
+    printTable(
+      `AG-UI: one call's input streamed in ${counts[0].toLocaleString('en-US')} and in ${counts[1].toLocaleString('en-US')} TOOL_CALL_ARGS of 12 characters`,
+      ['reducer', `CPU ns/delta of ${counts[0].toLocaleString('en-US')}`, `of ${counts[1].toLocaleString('en-US')}`, 'ratio'],
+      [
+        ['agent-chunks Conversation (a push per SSE frame)', ...perDelta.push.map((ns) => ns.toFixed(0)), ratio(perDelta.push[1] / perDelta.push[0])],
+        ['agent-chunks Conversation, toAGUIEvents after every push', ...perDelta.serve.map((ns) => ns.toFixed(0)), ratio(perDelta.serve[1] / perDelta.serve[0])],
+      ],
+    )
+  }
 }

@@ -93,6 +93,24 @@ impl Wtf8 {
         (len >= 3).then(|| surrogate_at(&self.0[len - 3..])).flatten()
     }
 
+    /// Whether this text is `old` with more appended: `old`'s bytes begin it, or `old`
+    /// ended with a lead surrogate that a trail surrogate appended since joined into one
+    /// character (what [`Wtf8::push_wtf8`] makes; [`Wtf8::tail_from`] gives what came).
+    pub fn grew_from(&self, old: &Wtf8) -> bool {
+        if self.0.starts_with(&old.0) {
+            return true;
+        }
+        let Some(lead @ 0xD800..=0xDBFF) = old.trailing_surrogate() else {
+            return false;
+        };
+        let cut = old.0.len() - 3;
+        let joined = self.0.get(cut..cut + 4).and_then(|c| std::str::from_utf8(c).ok());
+        self.0[..cut.min(self.0.len())] == old.0[..cut]
+            && joined
+                .and_then(|c| c.chars().next())
+                .is_some_and(|c| 0xD800 + ((u32::from(c).wrapping_sub(0x10000)) >> 10) == u32::from(lead))
+    }
+
     /// Appends WTF-8 bytes, joining a lead surrogate at the end of `self` with a trail
     /// surrogate at the start of `other`.
     pub fn push_wtf8(&mut self, other: &[u8]) {
@@ -242,5 +260,37 @@ impl Text for Wtf8 {
     }
     fn push_literal(&mut self, literal: &str) {
         self.0.extend_from_slice(literal.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Wtf8;
+
+    fn of(units: &[u16]) -> Wtf8 {
+        let mut text = Wtf8::new();
+        for &unit in units {
+            text.push_code_point(u32::from(unit));
+        }
+        text
+    }
+
+    #[test]
+    fn a_text_grew_from_another_by_appending_a_lone_lead_joined_with_its_trail_too() {
+        let old = of(&[0x61, 0xD83D]);
+        let mut grown = old.clone();
+        grown.push_wtf8(of(&[0xDE00, 0x62]).as_bytes());
+        assert_eq!(grown.as_bytes(), "a\u{1F600}b".as_bytes());
+        assert!(grown.grew_from(&old));
+        assert_eq!(grown.tail_from(old.as_bytes().len()).to_utf16(), [0xDE00, 0x62]);
+        assert!(grown.grew_from(&of(&[0x61])) && grown.grew_from(&Wtf8::new()));
+        // Another lead, another text, or a shorter one: not grown from it.
+        assert!(!grown.grew_from(&of(&[0x61, 0xD83C])));
+        assert!(!grown.grew_from(&of(&[0x62, 0xD83D])));
+        assert!(!of(&[0x61]).grew_from(&old));
+        assert!(
+            !of(&[0x61, 0xDE00]).grew_from(&old),
+            "a trail alone is not the pair"
+        );
     }
 }

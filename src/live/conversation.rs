@@ -25,7 +25,7 @@ use crate::bytes::{Frame, Framer, Framing};
 use crate::bytes::value::{self, Json};
 use crate::formats::FORMATS;
 use crate::reading::check::{unreadable_kind, FormatError, FormatResult, Skips, NOT_UTF8};
-use crate::reading::fold::{Folded, LiveFold, Origin};
+use crate::reading::fold::{CallTouch, Folded, LiveFold, Origin};
 use crate::reading::format::Format;
 use crate::reading::model_json::FormatMessage;
 use crate::reading::resume::{self, Envelope};
@@ -87,6 +87,11 @@ pub struct Changes {
     /// The messages were replaced whole (a stream that restated the conversation with
     /// messages removed or moved): `added` and `changed` are empty.
     pub reset: Option<Box<Reset>>,
+    /// Of the chunks in `changed`, those whose whole change was some of their calls
+    /// changing (or their arguments text growing by appending): a binding holding them
+    /// may make those calls anew (or append) instead of the whole chunk. Only a hint; the
+    /// chunks are in `changed` all the same.
+    pub calls: Vec<CallTouch>,
 }
 
 /// Messages replaced whole.
@@ -116,6 +121,8 @@ impl Changes {
 
     /// Adds what `later` changed (a push after this one).
     pub fn merge(&mut self, later: Changes) {
+        // Which calls changed how is no longer known once two pushes are one.
+        self.calls.clear();
         if let Some(reset) = later.reset {
             // What was the same before `later` is the same before this one if this one
             // left it as it was.
@@ -394,7 +401,10 @@ impl Conversation {
         };
         let result = result.and_then(|()| self.check_unfinished());
         let changes = self.changes(start);
-        result.map(|()| changes.clone()).map_err(|e| (changes, e))
+        match result {
+            Ok(()) => Ok(changes),
+            Err(e) => Err((changes, e)),
+        }
     }
 
     /// One value already parsed (a frame's JSON, a notification, a JSON-RPC message).
@@ -444,7 +454,10 @@ impl Conversation {
         };
         self.ended = true;
         let changes = self.changes(start);
-        result.map(|()| changes.clone()).map_err(|e| (changes, e))
+        match result {
+            Ok(()) => Ok(changes),
+            Err(e) => Err((changes, e)),
+        }
     }
 
     /// What the conversation gained since the last call, written in `format` (a format
@@ -535,12 +548,24 @@ impl Conversation {
             }
             return Changes {
                 added: end..end,
-                changed: Vec::new(),
                 reset: Some(Box::new(Reset { kept })),
+                ..Changes::default()
             };
         }
         let mut changed: Vec<MessageChange> = Vec::new();
         let mut touched = self.out.take_touched();
+        let calls = self.out.take_call_touches();
+        // Calls tell a chunk's whole change when every touch of the chunk was one.
+        let mut calls: Vec<CallTouch> = calls
+            .iter()
+            .filter(|c| {
+                let at = (c.message, c.chunk);
+                let touches = touched.iter().filter(|&&t| t == (at.0, Some(at.1)));
+                let calls = calls.iter().filter(|o| (o.message, o.chunk) == at);
+                c.message < start && touches.count() == calls.count()
+            })
+            .cloned()
+            .collect();
         let rewrites = self.out.take_rewrites();
         for rewrite in &rewrites {
             for served in &mut self.served {
@@ -595,10 +620,18 @@ impl Conversation {
             let replaced = &mut changed[at].replaced;
             *replaced = Some(replaced.map_or(rewrite.from, |r| r.min(rewrite.from)));
         }
+        // Nor when the chunk was replaced, or taken away, since.
+        calls.retain(|c| {
+            let replaced = changed
+                .binary_search_by_key(&c.message, |m| m.index)
+                .map_or(None, |at| changed[at].replaced);
+            replaced.is_none_or(|from| c.chunk < from) && c.chunk < self.out.message(c.message).2.len()
+        });
         Changes {
             added: start..end,
             changed,
             reset: None,
+            calls,
         }
     }
 }

@@ -32,8 +32,11 @@ use crate::formats::find;
 use crate::formats::FORMATS;
 use crate::live::conversation::{Changes, Conversation as Core, LiveError, LiveOptions};
 use crate::model::Chunk;
+use crate::reading::fold::CallTouch;
 use crate::reading::format::Format;
-use crate::reading::model_json::{messages_from_json, write_chunk, write_message_head, FormatChunk};
+use crate::reading::model_json::{
+    messages_from_json, write_call, write_chunk, write_message_head, FormatChunk,
+};
 
 use super::json_bridge::Bridge;
 use super::raw::call::run;
@@ -258,6 +261,118 @@ fn message_value(live: &Core, index: usize, head_only: bool) -> Vec<u8> {
     out
 }
 
+/// Makes anew (or, for a call whose arguments only grew, appends to) the calls of chunk
+/// `j` of message `i` that changed, when that is all that changed of the chunk
+/// ([`Changes::calls`]) and the mechanics are compiled; `chunk` is the batch JavaScript
+/// holds. `false`, nothing done, else.
+fn sync_calls(
+    js: &Js,
+    core: &Core,
+    array: Value,
+    chunk: Value,
+    touches: &[CallTouch],
+    i: usize,
+    j: usize,
+) -> JsResult<bool> {
+    let here: Vec<&CallTouch> = touches
+        .iter()
+        .filter(|t| (t.message, t.chunk) == (i, j))
+        .collect();
+    let Some(now) = core.messages().message(i).2.get(j).and_then(Chunk::calls) else {
+        return Ok(false);
+    };
+    if here.is_empty() {
+        return Ok(false);
+    }
+    // Each call once: its growth from where JavaScript's text ends (its first in the
+    // push), or `None` to make it anew.
+    let mut each: Vec<(usize, Option<Wtf8>, Option<&str>)> = Vec::new();
+    for touch in &here {
+        let tail = touch
+            .grown
+            .as_ref()
+            .and_then(|g| match &now.get(touch.call)?.arguments {
+                Json::String(text) if appended_at(text, g.from) => Some(text.tail_from(g.from)),
+                _ => None,
+            });
+        match each.iter_mut().find(|(call, _, _)| *call == touch.call) {
+            // Grown again in the same push: the first growth's tail holds it.
+            Some((_, Some(_), _)) if touch.grown.is_some() => {}
+            Some(other) => other.1 = None,
+            None => each.push((touch.call, tail, touch.grown.as_ref().and_then(|g| g.mirror))),
+        }
+    }
+    each.sort_by_key(|(call, _, _)| *call);
+    let calls = js.get(chunk, Interned::Calls)?;
+    let Some(mut len) = js.array_len(calls)? else {
+        return Ok(false);
+    };
+    // A call made anew replaces one JavaScript holds or follows them; a grown one is held.
+    for (call, tail, _) in &each {
+        match (*call < len, tail) {
+            (true, _) => {}
+            (false, None) if *call == len && *call < now.len() => len += 1,
+            _ => return Ok(false),
+        }
+    }
+    // A call grown is appended to where JavaScript holds it, so it must be an object
+    // there (else the batch is made anew). Where the mechanics do not run, one step at a
+    // time.
+    let stepwise = !js.compiled();
+    for (call, tail, _) in &each {
+        if tail.is_some() && js.value_type(js.element(calls, *call)?)? != ValueType::Object {
+            return Ok(false);
+        }
+    }
+    for (call, tail, mirror) in each {
+        match tail {
+            Some(tail) if stepwise => grow_stepwise(js, js.element(calls, call)?, mirror, &tail)?,
+            Some(tail) => {
+                js.conversation_pushed(array, Some((i, j)), &tail, Some((call, mirror)))?;
+            }
+            None => {
+                let mut out = Vec::new();
+                write_call::<true>(&mut out, &now[call]);
+                js.set_element(calls, call, js.parse_json(&out)?)?;
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// `call.arguments += tail`, and the same of `call.meta[mirror]` when it is an object,
+/// through N-API one step at a time (what `pushed` of the mechanics does in one call).
+fn grow_stepwise(js: &Js, call: Value, mirror: Option<&str>, tail: &Wtf8) -> JsResult<()> {
+    let added = js.create_utf16(&tail.to_utf16())?;
+    let before = js.get(call, Interned::Arguments)?;
+    js.set(call, Interned::Arguments, js.plus(before, added)?)?;
+    let Some(mirror) = mirror else {
+        return Ok(());
+    };
+    let meta = property(js, call, "meta")?;
+    let held = match js.value_type(meta)? {
+        ValueType::Object => property(js, meta, mirror)?,
+        _ => return Ok(()),
+    };
+    if js.value_type(held)? == ValueType::Object {
+        let before = js.get(held, Interned::Arguments)?;
+        js.set(held, Interned::Arguments, js.plus(before, added)?)?;
+    }
+    Ok(())
+}
+
+/// `object[key]` of an object.
+fn property(js: &Js, object: Value, key: &str) -> JsResult<Value> {
+    let key = js.ascii_string(key)?;
+    let mut value = ptr::null_mut();
+    // SAFETY: all handles belong to the current scope; `object` is an object.
+    js.check(
+        unsafe { sys::napi_get_property(js.env, object, key, &mut value) },
+        "reading a property",
+    )?;
+    Ok(value)
+}
+
 /// Whether `text` grew from the first `had` bytes by appending (the text of a chunk only
 /// grows; a lone lead surrogate joined with its trail since is an append too, see
 /// [`Wtf8::tail_from`]).
@@ -343,10 +458,13 @@ impl Live {
     /// others, which [`Live::sync`] and [`changes_json`] take.
     fn pushed(&mut self, js: &Js, changes: &Changes) -> JsResult<Option<Value>> {
         if changes.is_empty() {
-            return js.conversation_pushed(js.undefined()?, None, &[]);
+            return js.conversation_pushed(js.undefined()?, None, &Wtf8::new(), None);
         }
         if self.immutable || !changes.added.is_empty() || changes.reset.is_some() {
             return Ok(None);
+        }
+        if !changes.calls.is_empty() {
+            return self.pushed_calls(js, changes);
         }
         let [change] = changes.changed.as_slice() else {
             return Ok(None);
@@ -374,14 +492,37 @@ impl Live {
             }
             _ => return Ok(None),
         };
-        let added = text.tail_from(had).to_utf16();
+        let added = text.tail_from(had);
         let len = text.as_bytes().len();
         let array = reference_value(js, self.array)?;
-        let Some(reported) = js.conversation_pushed(array, Some((i, *j)), &added)? else {
+        let Some(reported) = js.conversation_pushed(array, Some((i, *j)), &added, None)? else {
             return Ok(None);
         };
         self.synced[i][*j] = Some(len);
         Ok(Some(reported))
+    }
+
+    /// [`Live::pushed`] of a push whose one change was to some calls of one tool batch.
+    fn pushed_calls(&mut self, js: &Js, changes: &Changes) -> JsResult<Option<Value>> {
+        let [change] = changes.changed.as_slice() else {
+            return Ok(None);
+        };
+        let (i, [j]) = (change.index, change.chunks.as_slice()) else {
+            return Ok(None);
+        };
+        if change.renamed || change.replaced.is_some() || !js.compiled() {
+            return Ok(None);
+        }
+        if changes.calls.iter().any(|c| (c.message, c.chunk) != (i, *j)) {
+            return Ok(None);
+        }
+        let array = reference_value(js, self.array)?;
+        let chunk = js.get(js.element(array, i)?, Interned::Chunks)?;
+        let chunk = js.element(chunk, *j)?;
+        if !sync_calls(js, &self.core, array, chunk, &changes.calls, i, *j)? {
+            return Ok(None);
+        }
+        js.conversation_pushed(array, Some((i, *j)), &Wtf8::new(), None)
     }
 
     /// Brings the JavaScript messages up to date with `changes`.
@@ -456,6 +597,12 @@ impl Live {
                 } else {
                     None
                 };
+                // Calls whose arguments only grew get what they gained appended.
+                if let (Some(old), false) = (old, self.immutable) {
+                    if sync_calls(js, &self.core, array, old, &changes.calls, i, j)? {
+                        continue;
+                    }
+                }
                 let had = synced.get(j).copied().flatten();
                 match (old, &now[j], had) {
                     // The common push, a streamed delta: only the text grew, and in place
@@ -516,19 +663,21 @@ fn live_error(error: LiveError, what: &str) -> JsError {
 }
 
 /// What a push was given.
-enum Input {
-    Bytes(Vec<u8>),
+enum Input<'a> {
+    /// A typed array's bytes are read where they are: no JavaScript runs before the push
+    /// takes them.
+    Bytes(std::borrow::Cow<'a, [u8]>),
     Value(Json),
 }
 
 /// `data` read before the conversation is touched: a getter of a pushed object may run
 /// any code, `push` on this conversation included.
-fn input(js: &Js, data: Value) -> JsResult<Input> {
+fn input<'a>(js: &'a Js, data: Value) -> JsResult<Input<'a>> {
     if let Some(bytes) = super::bytes::uint8_bytes(js, data)? {
-        return Ok(Input::Bytes(bytes.into_owned()));
+        return Ok(Input::Bytes(bytes));
     }
     match js.value_type(data)? {
-        ValueType::String => Ok(Input::Bytes(js.utf8(data)?.into_bytes())),
+        ValueType::String => Ok(Input::Bytes(js.utf8(data)?.into_bytes().into())),
         ValueType::Object => {
             let text = stringify(js, data, "Conversation.push", "data")?
                 .ok_or_else(|| JsError::Type("data cannot be written as JSON".into()))?;
@@ -690,7 +839,35 @@ thread_local! {
     /// The conversations this thread's constructor made that are not finalized yet: a
     /// method called on anything else throws instead of reading foreign memory (as
     /// `stream.rs` keeps its streams).
-    static MADE: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
+    static MADE: RefCell<HashSet<usize, Addresses>> = RefCell::new(HashSet::default());
+}
+
+/// Hashes the addresses in [`MADE`]: a multiply spreads their bits, as they are not
+/// chosen by anyone's input (SipHash's defence costs every method call).
+#[derive(Default, Clone, Copy)]
+struct Addresses;
+
+impl std::hash::BuildHasher for Addresses {
+    type Hasher = AddressHasher;
+    fn build_hasher(&self) -> AddressHasher {
+        AddressHasher(0)
+    }
+}
+
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64 ^ (n as u64 >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 unsafe extern "C" fn finalize(env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {

@@ -102,6 +102,30 @@ pub struct Folded {
     /// The messages were replaced whole since [`Folded::take_reset`] was last called: for
     /// each message now, the index it had before when it is the same message, unchanged.
     reset: Option<Vec<Option<usize>>>,
+    /// Calls changed on their own since [`Folded::take_call_touches`] was last called,
+    /// each also in `touched`.
+    call_touches: Vec<CallTouch>,
+}
+
+/// A call of a tool batch changed on its own ([`Folded::call_at_mut`],
+/// [`Folded::push_call_at`], [`Folded::grow_call_args`]): what a binding holding the
+/// batch can make anew, or append to, instead of the whole batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallTouch {
+    pub message: usize,
+    pub chunk: usize,
+    pub call: usize,
+    /// All the call's change was its arguments text growing by appending.
+    pub grown: Option<Growth>,
+}
+
+/// A call's arguments text grown by appending ([`Folded::grow_call_args`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Growth {
+    /// The text's length in bytes before it grew.
+    pub from: usize,
+    /// The call's `meta[mirror].arguments` holds the same text, grown with it.
+    pub mirror: Option<&'static str>,
 }
 
 /// The open message's chunks replaced by others ([`Folded::replace_open`]): what changed
@@ -156,6 +180,7 @@ impl Folded {
             touched: Vec::new(),
             rewrites: Vec::new(),
             reset: None,
+            call_touches: Vec::new(),
         }
     }
 
@@ -168,6 +193,7 @@ impl Folded {
         }
         folded.open = !folded.messages.is_empty();
         folded.touched.clear();
+        folded.call_touches.clear();
         folded
     }
 
@@ -199,6 +225,12 @@ impl Folded {
     /// What changed since the last call, in the order it changed (repeats included).
     pub fn take_touched(&mut self) -> Vec<(usize, Option<usize>)> {
         std::mem::take(&mut self.touched)
+    }
+
+    /// The calls changed on their own since the last call, in order. They tell all of
+    /// a chunk's change only when each time the chunk was touched since, it was one.
+    pub fn take_call_touches(&mut self) -> Vec<CallTouch> {
+        std::mem::take(&mut self.call_touches)
     }
 
     /// The messages whose chunks were replaced since the last call.
@@ -344,6 +376,13 @@ impl Folded {
         message.origin.lines.1 = line;
         note(&mut message.origin, chunk, line);
         self.touched.push((index, Some(chunk)));
+        let calls = message.chunks.chunks()[chunk].calls().map_or(0, <[_]>::len);
+        self.call_touches.push(CallTouch {
+            message: index,
+            chunk,
+            call: calls.saturating_sub(1),
+            grown: None,
+        });
     }
 
     /// Call `call` of the tool batch at chunk `chunk` of message `index`, to change in
@@ -360,7 +399,38 @@ impl Folded {
         message.origin.lines.1 = line;
         note(&mut message.origin, chunk, line);
         self.touched.push((index, Some(chunk)));
+        self.call_touches.push(CallTouch {
+            message: index,
+            chunk,
+            call,
+            grown: None,
+        });
         message.chunks.call_at_mut(chunk, call)
+    }
+
+    /// Appends `delta` to the arguments text of a call (`arguments` a string, and the
+    /// same string at `meta[mirror].arguments` when `mirror` is given) through `append`,
+    /// which does exactly that; the chunk is reported as changed, and the growth noted
+    /// ([`Folded::take_call_touches`]).
+    pub fn grow_call_args(
+        &mut self,
+        index: usize,
+        chunk: usize,
+        call: usize,
+        mirror: Option<&'static str>,
+        append: impl FnOnce(&mut crate::model::ToolCallEntry<Wtf8, Json>),
+    ) {
+        let Some(entry) = self.call_at_mut(index, chunk, call) else {
+            return;
+        };
+        let from = match &entry.arguments {
+            Json::String(text) => text.as_bytes().len(),
+            _ => usize::MAX,
+        };
+        append(entry);
+        if let Some(touch) = self.call_touches.last_mut() {
+            touch.grown = Some(Growth { from, mirror });
+        }
     }
 
     /// Puts `messages` in place of every message (a stream that restates the whole
@@ -446,6 +516,7 @@ impl Folded {
             }
         }
         self.touched.clear();
+        self.call_touches.clear();
         self.rewrites.clear();
         self.reset = Some(kept);
         self.open = open && !self.messages.is_empty();
@@ -464,6 +535,7 @@ impl Folded {
                 *slot = None;
             }
         }
+        self.call_touches.clear();
         self.rewrites.clear();
         Some(kept)
     }

@@ -33,6 +33,10 @@ pub struct AgUiFold {
     order: Order,
     /// The ids `THINKING_START` and `THINKING_TEXT_MESSAGE_START` minted, while open.
     thinking: Thinking,
+    /// Calls whose input was found streaming ([`messages::streams_args`]) by the
+    /// `TOOL_CALL_ARGS` since the last event of another kind, and how long their text has
+    /// been since: nothing else changed them, so they need not be compared again.
+    streaming: std::collections::HashMap<Wtf8, usize>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -250,9 +254,23 @@ impl AgUiFold {
                 let ends = ty == Type::TOOL_CALL_END;
                 let delta = events::optional(&event, "delta")?.cloned().unwrap_or_default();
                 let before = match out.message(m).2.get(j) {
-                    Some(Chunk::ToolBatch { calls }) => calls[i].clone(),
+                    Some(Chunk::ToolBatch { calls }) => &calls[i],
                     _ => return Ok(()),
                 };
+                // A call still streaming its arguments grows in place: what the steps
+                // below make of it, without copying its text on every delta.
+                let known = self.streaming.get(id).copied();
+                if !ends && events::metadata(&event).is_none() && messages::streams_args(before, known) {
+                    let grown = messages::args_len(before) + delta.as_bytes().len();
+                    if !delta.is_empty() {
+                        out.grow_call_args(m, j, i, Some(messages::META), |call| {
+                            messages::append_args(call, &delta)
+                        });
+                    }
+                    self.streaming.insert(id.clone(), grown);
+                    return Ok(());
+                }
+                let before = before.clone();
                 let mut call = before.clone();
                 let mut text = messages::call_args_text(&call);
                 text.push_wtf8(delta.as_bytes());
@@ -756,6 +774,9 @@ impl LiveFold for AgUiFold {
         self.lanes = lanes;
         self.thinking = thinking;
         for (ty, event) in expanded {
+            if ty != Type::TOOL_CALL_ARGS && !self.streaming.is_empty() {
+                self.streaming.clear();
+            }
             if let Some(wrong) = self.order.check(ty, &event) {
                 skips.skip(line, wrong)?;
             }
@@ -766,6 +787,7 @@ impl LiveFold for AgUiFold {
 
     fn resume(&mut self, messages: &Folded) {
         self.places = Places::of(messages);
+        self.streaming.clear();
         self.order.unknown = !messages.is_empty();
     }
 
@@ -791,6 +813,7 @@ impl LiveFold for AgUiFold {
                 span: resume::optional_text(state, "thinkingSpan")?,
                 message: resume::optional_text(state, "thinkingMessage")?,
             },
+            streaming: Default::default(),
         };
         Ok(())
     }

@@ -84,9 +84,14 @@ pub fn call_meta(call: &ToolCallEntry<Wtf8, Json>) -> Option<&Json> {
 /// The arguments text of a call as AG-UI holds it: its `meta.agUi.arguments`, else the
 /// text of its arguments.
 pub fn call_args_text(call: &ToolCallEntry<Wtf8, Json>) -> Wtf8 {
+    call_args(call).into_owned()
+}
+
+/// [`call_args_text`], borrowed where the call holds it.
+pub fn call_args(call: &ToolCallEntry<Wtf8, Json>) -> std::borrow::Cow<'_, Wtf8> {
     match call_meta(call).and_then(|m| m.get("arguments")) {
-        Some(Json::String(text)) => text.clone(),
-        _ => args_text(&call.arguments),
+        Some(Json::String(text)) => std::borrow::Cow::Borrowed(text),
+        _ => std::borrow::Cow::Owned(args_text(&call.arguments)),
     }
 }
 
@@ -126,6 +131,54 @@ pub fn set_call_meta(call: &mut ToolCallEntry<Wtf8, Json>, key: &str, value: Opt
     match &mut call.meta {
         Some(Json::Object(outer)) => outer.push(agui),
         _ => call.meta = Some(Json::Object(vec![agui])),
+    }
+}
+
+/// Whether a call is streaming its arguments as [`set_args`] leaves it: the text as a
+/// string in `arguments` and, the same, first in `meta.agUi` (the meta's last key, its
+/// keys in order). Then [`append_args`] of a delta is what [`set_args`] of the longer
+/// text makes. `known`: both texts were this long and the same when last looked at, and
+/// nothing but [`append_args`] and [`set_args`] changed them since, so only their
+/// lengths are compared.
+pub fn streams_args(call: &ToolCallEntry<Wtf8, Json>, known: Option<usize>) -> bool {
+    const ORDER: [&str; 4] = ["arguments", "encryptedValue", "metadata", "result"];
+    let (Json::String(arguments), Some(Json::Object(outer))) = (&call.arguments, &call.meta) else {
+        return false;
+    };
+    let Some((key, Json::Object(inner))) = outer.last() else {
+        return false;
+    };
+    let rank = |k: &Wtf8| ORDER.iter().position(|o| *k == *o).unwrap_or(ORDER.len());
+    *key == META
+        && inner.windows(2).all(|w| rank(&w[0].0) <= rank(&w[1].0))
+        && matches!(inner.first(), Some((key, Json::String(text))) if *key == "arguments"
+        && match known {
+            Some(len) => text.as_bytes().len() == len && arguments.as_bytes().len() == len,
+            None => text == arguments,
+        })
+}
+
+/// The length in bytes of a call's arguments text when they are a string (else 0).
+pub fn args_len(call: &ToolCallEntry<Wtf8, Json>) -> usize {
+    match &call.arguments {
+        Json::String(text) => text.as_bytes().len(),
+        _ => 0,
+    }
+}
+
+/// Appends `delta` to the arguments of a call that [`streams_args`], in place: a long
+/// input streamed in many deltas is not copied on each.
+pub fn append_args(call: &mut ToolCallEntry<Wtf8, Json>, delta: &Wtf8) {
+    debug_assert!(streams_args(call, None));
+    if let Json::String(arguments) = &mut call.arguments {
+        arguments.push_wtf8(delta.as_bytes());
+    }
+    if let Some(Json::Object(outer)) = &mut call.meta {
+        if let Some((_, Json::Object(inner))) = outer.last_mut() {
+            if let Some((_, Json::String(text))) = inner.first_mut() {
+                text.push_wtf8(delta.as_bytes());
+            }
+        }
     }
 }
 
@@ -1017,6 +1070,57 @@ mod tests {
 
     fn json(text: &str) -> Json {
         value::parse(text.as_bytes()).unwrap()
+    }
+
+    /// A call's input streamed delta by delta: appended in place where [`streams_args`]
+    /// says it may be, else set from the whole text; both ways end alike.
+    #[test]
+    fn an_input_appended_in_place_is_the_input_set_from_its_whole_text() {
+        let deltas: [&[u8]; 5] = [b"{\"a\":", b"\"x \xED\xA0\xBD", b"\xED\xB8\x80", b"\"", b"}"];
+        let mut set = ToolCallEntry::new(Wtf8::from("c"), Wtf8::from("t"), Json::Undefined);
+        // Another key of the meta, before and after `agUi`; metadata inside it.
+        set.meta = Some(json(r#"{"other":1}"#));
+        set_call_meta(&mut set, "metadata", Some(json(r#"{"m":2}"#)));
+        let mut appended = set.clone();
+        let mut in_place = 0;
+        for delta in deltas {
+            let delta = Wtf8::from_wtf8_unchecked(delta.to_vec());
+            let mut text = call_args_text(&set);
+            text.push_wtf8(delta.as_bytes());
+            set_args(&mut set, text, false);
+            if streams_args(&appended, None) {
+                append_args(&mut appended, &delta);
+                in_place += 1;
+            } else {
+                let mut text = call_args_text(&appended);
+                text.push_wtf8(delta.as_bytes());
+                set_args(&mut appended, text, false);
+            }
+            assert_eq!(appended, set);
+        }
+        assert_eq!(
+            in_place,
+            deltas.len() - 1,
+            "every delta after the first is appended in place"
+        );
+        assert_eq!(
+            call_args_text(&set).to_utf16(),
+            "{\"a\":\"x \u{1F600}\"}".encode_utf16().collect::<Vec<_>>()
+        );
+        // A meta whose keys another writer left out of order is not appended to.
+        let mut unordered = set.clone();
+        if let Some(Json::Object(outer)) = &mut unordered.meta {
+            if let Some((_, Json::Object(inner))) = outer.last_mut() {
+                inner.reverse();
+            }
+        }
+        assert!(!streams_args(&unordered, None));
+        // Nor one whose `agUi` is not its last key, as `set_call_meta` leaves it.
+        let mut moved = set.clone();
+        if let Some(Json::Object(outer)) = &mut moved.meta {
+            outer.rotate_right(1);
+        }
+        assert!(!streams_args(&moved, None));
     }
 
     fn back(messages: &[FormatMessage]) -> Vec<FormatMessage> {

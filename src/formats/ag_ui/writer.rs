@@ -719,7 +719,7 @@ fn write_calls(
         // The client finds a call by its id: another with the same id is not streamed.
         let elsewhere = *out.writer.calls.entry(call.id.clone()).or_insert((m, k, i)) != (m, k, i);
         let call_id = Json::String(call.id.clone());
-        let args = messages::call_args_text(call);
+        let args = messages::call_args(call);
         let meta = own_meta(call);
         let mut all_marks = if i == 0 { marks.to_vec() } else { Vec::new() };
         all_marks.extend(messages::call_marks(call));
@@ -740,7 +740,7 @@ fn write_calls(
                         Type::TOOL_CALL_ARGS,
                         vec![
                             ("toolCallId", call_id.clone()),
-                            ("delta", Json::String(args.clone())),
+                            ("delta", Json::String(args.clone().into_owned())),
                         ],
                     ));
                 }
@@ -761,7 +761,7 @@ fn write_calls(
                 w.calls.push(CallWritten {
                     id: call.id.clone(),
                     name: call.name.clone(),
-                    args,
+                    args: args.into_owned(),
                     meta,
                     shell,
                     result: None,
@@ -771,7 +771,7 @@ fn write_calls(
             Some(c) => {
                 // A call renamed, its arguments grown or its shell output: started again,
                 // what is new sent (the client merges the marker whole).
-                if c.meta != meta || !args.as_bytes().starts_with(c.args.as_bytes()) {
+                if c.meta != meta || !args.grew_from(&c.args) {
                     return Err(Restate);
                 }
                 let renamed = c.name != call.name;
@@ -784,14 +784,14 @@ fn write_calls(
                 if c.open {
                     // Its arguments go on streaming; it ends when they are parsed.
                     if more {
+                        // Only what it gained is copied (a long input streams linearly).
+                        let tail = args.tail_from(c.args.as_bytes().len());
+                        c.args.push_wtf8(tail.as_bytes());
+                        debug_assert!(c.args == *args);
                         out.emit(event(
                             Type::TOOL_CALL_ARGS,
-                            vec![
-                                ("toolCallId", call_id.clone()),
-                                ("delta", Json::String(args.tail_from(c.args.as_bytes().len()))),
-                            ],
+                            vec![("toolCallId", call_id.clone()), ("delta", Json::String(tail))],
                         ));
-                        c.args = args;
                     }
                     if !open {
                         out.emit(event(Type::TOOL_CALL_END, vec![("toolCallId", call_id.clone())]));
@@ -820,7 +820,7 @@ fn write_calls(
                     }
                     c.open = open;
                     c.name = call.name.clone();
-                    c.args = args;
+                    c.args = args.into_owned();
                     c.shell = shell;
                 }
             }

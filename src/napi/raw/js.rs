@@ -521,6 +521,11 @@ impl<'s> Js<'s> {
         self
     }
 
+    /// Whether the mechanics (`mechanics.js`) are compiled in this environment.
+    pub(in crate::napi) fn compiled(&self) -> bool {
+        self.state.mechanics.get()
+    }
+
     pub(in crate::napi) fn check(&self, status: sys::napi_status, what: &str) -> JsResult<()> {
         check(status, self.env, what)
     }

@@ -12,6 +12,7 @@
 //! `Array.prototype.push`, to tell the caller's own `push` from the built-in one. No write
 //! to the caller's objects is made with `napi_set_property`, which ignores a refusal.
 
+use crate::bytes::wtf8::Wtf8;
 use std::ptr;
 
 use napi::sys;
@@ -144,27 +145,43 @@ pub(in crate::napi) fn make_append(js: &Js, arguments: &[Value; 10]) -> JsResult
 impl Js<'_> {
     /// What a push into a `Conversation` changed, when it is nothing (`None`) or one text
     /// grown by `added` (chunk `.1` of message `.0` of `messages`, its own array):
-    /// `added` appended there, and the push's changes (`pushed` of `mechanics.js`).
-    /// `None` where the mechanics are not compiled.
+    /// `added` appended there — to the text, or with `call` to the `arguments` of that
+    /// call of the chunk (and of its `meta[mirror]`) — and the push's changes (`pushed`
+    /// of `mechanics.js`). `None` where the mechanics are not compiled.
     pub fn conversation_pushed(
         &self,
         messages: Value,
         grown: Option<(usize, usize)>,
-        added: &[u16],
+        added: &Wtf8,
+        call: Option<(usize, Option<&str>)>,
     ) -> JsResult<Option<Value>> {
         if !self.state.mechanics.get() {
             return Ok(None);
         }
         let args = match grown {
-            Some((message, chunk)) => [
-                messages,
-                self.create_number(message as f64)?,
-                self.create_number(chunk as f64)?,
-                self.create_utf16(added)?,
-            ],
+            Some((message, chunk)) => {
+                let (call, mirror) = match call {
+                    Some((call, Some(mirror))) => (call as f64, self.ascii_string(mirror)?),
+                    Some((call, None)) => (call as f64, self.undefined()?),
+                    None => (-1.0, self.undefined()?),
+                };
+                [
+                    messages,
+                    self.create_number(message as f64)?,
+                    self.create_number(chunk as f64)?,
+                    // Most deltas are ASCII: copied as they are, not widened first.
+                    if added.as_bytes().is_ascii() {
+                        self.ascii_string(added.as_bytes())?
+                    } else {
+                        self.create_utf16(&added.to_utf16())?
+                    },
+                    self.create_number(call)?,
+                    mirror,
+                ]
+            }
             None => {
                 let none = self.create_number(-1.0)?;
-                [messages, none, none, none]
+                [messages, none, none, none, none, none]
             }
         };
         self.call_mechanic(PUSHED, &args).map(Some)
