@@ -4,12 +4,13 @@
 // handled, and a tool text the reducer cannot cut out makes it refuse to write anything.
 import test from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-import { reduceCapture } from '../lab/reduce.mjs'
+import { reduceCapture, withoutLocalPaths } from '../lab/reduce.mjs'
 import { SCENARIOS } from '../lab/scenarios.mjs'
 
 const SYSTEM = 'You are a very particular coding agent who always answers in the voice of a lighthouse keeper at dawn.'
@@ -140,5 +141,35 @@ test('a SQLite store keeps its rows, the tool text in one replaced, in a databas
     assert.ok(!existsSync(join(to, 'files', 'data', 'opencode.db-wal')), 'no WAL: the rows are in the database')
   } finally {
     rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("run.json names the repository's files and the capture's own relative to them, not where they were on the machine that ran it", () => {
+  const repository = fileURLToPath(new URL('..', import.meta.url))
+  const capture = '/tmp/lab capture/claude-acp/0.17.1/tool'
+  const run = { cmd: '/usr/bin/node', args: [join(repository, 'lab/tools/acp-client.mjs'), `${capture}/live.spec.json`, '--cwd', '/root/.cache/agent-chunks-lab/runs/x/work'] }
+  assert.deepEqual(JSON.parse(withoutLocalPaths(JSON.stringify(run), capture)), {
+    cmd: '/usr/bin/node',
+    args: ['lab/tools/acp-client.mjs', 'live.spec.json', '--cwd', '/root/.cache/agent-chunks-lab/runs/x/work'],
+  })
+})
+
+test("no fixture's run.json names a path of the machine that recorded it", () => {
+  const fixtures = fileURLToPath(new URL('./fixtures/lab/', import.meta.url))
+  const runs = []
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name))
+      else if (entry.name === 'run.json') runs.push(join(dir, entry.name))
+    }
+  }
+  walk(fixtures)
+  assert.ok(runs.length > 40, `${runs.length} run.json files`)
+  for (const file of runs) {
+    for (const step of JSON.parse(readFileSync(file, 'utf8')).steps ?? []) {
+      for (const arg of step.args ?? []) {
+        assert.doesNotMatch(String(arg), /^\/.*\/lab\/tools\/|^\/.*\.spec\.json$/, file)
+      }
+    }
   }
 })

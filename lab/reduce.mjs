@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { SCENARIOS } from './scenarios.mjs'
 
 const MIN = 40 // shorter strings are names, ids, short labels: not prompts
@@ -212,6 +213,19 @@ function replaceLiteral(text, s, mark) {
   return undefined
 }
 
+const REPOSITORY = fileURLToPath(new URL('..', import.meta.url))
+
+/**
+ * `run.json`'s commands with the paths of this machine made relative: the repository's
+ * files (`lab/tools/…`) to it, the capture's own files (a client's spec) to the capture.
+ */
+export function withoutLocalPaths(text, dir) {
+  for (const root of [`${dir.replace(/\/+$/, '')}/`, REPOSITORY.endsWith('/') ? REPOSITORY : `${REPOSITORY}/`]) {
+    text = text.split(JSON.stringify(root).slice(1, -1)).join('')
+  }
+  return text
+}
+
 /**
  * Reduces the capture `dir` into `to`. Returns what was removed and, if any tool text is
  * left, where (then nothing is written).
@@ -241,6 +255,7 @@ export function reduceCapture(dir, to) {
       }
       text = db.rows.join('\n')
     } else text = readFileSync(join(dir, rel), 'utf8')
+    if (rel === 'run.json') text = withoutLocalPaths(text, dir)
     for (const [form, mark] of forms) {
       if (!text.includes(form)) continue
       const parts = text.split(form)
