@@ -25,9 +25,11 @@
 //! 7. nothing (no parts): no result.
 //!
 //! `isError` is as the stream says it: the record's `toolCallResult.error` when it is
-//! truthy, or an error in the parts (2.). The stream's cut of a result to 64 KiB of JSON ("[... truncated for Headless
-//! transport ...]") is a limit of that transport, not of what Qwen Code shows or keeps: it
-//! is not made here, so nothing of the recording is dropped.
+//! truthy, or an error in the parts (2.).
+//!
+//! The stream's cut of a result to 64 KiB of JSON ("[... truncated for Headless transport
+//! ...]") is a limit of that transport, not of what Qwen Code shows or keeps: it is not
+//! made here, so nothing of the recording is dropped.
 
 use crate::bytes::value::{str_of, Json};
 use crate::bytes::wtf8::Wtf8;
