@@ -343,7 +343,7 @@ fn sync_calls(
 /// `call.arguments += tail`, and the same of `call.meta[mirror]` when it is an object,
 /// through N-API one step at a time (what `pushed` of the mechanics does in one call).
 fn grow_stepwise(js: &Js, call: Value, mirror: Option<&str>, tail: &Wtf8) -> JsResult<()> {
-    let added = js.create_utf16(&tail.to_utf16())?;
+    let added = js.wtf8_string(tail)?;
     let before = js.get(call, Interned::Arguments)?;
     js.set(call, Interned::Arguments, js.plus(before, added)?)?;
     let Some(mirror) = mirror else {
@@ -400,11 +400,11 @@ fn fresh_chunk(js: &Js, chunk: &FormatChunk, had: Option<usize>, old: Option<Val
     };
     let fresh = chunk_text(js, &emptied)?;
     let before = js.get(old, Interned::Text)?;
-    let added = text.tail_from(had).to_utf16();
+    let added = text.tail_from(had);
     let joined = if added.is_empty() {
         before
     } else {
-        js.plus(before, js.create_utf16(&added)?)?
+        js.plus(before, js.wtf8_string(&added)?)?
     };
     js.set(fresh, Interned::Text, joined)?;
     Ok(fresh)
@@ -612,10 +612,10 @@ impl Live {
                         Chunk::Text { text } | Chunk::Thinking { text, metadata: None },
                         Some(had),
                     ) if !self.immutable && appended_at(text, had) => {
-                        let added = text.tail_from(had).to_utf16();
+                        let added = text.tail_from(had);
                         if !added.is_empty() {
                             let before = js.get(old, Interned::Text)?;
-                            js.set(old, Interned::Text, js.plus(before, js.create_utf16(&added)?)?)?;
+                            js.set(old, Interned::Text, js.plus(before, js.wtf8_string(&added)?)?)?;
                         }
                     }
                     _ => {

@@ -220,6 +220,16 @@ impl Skips {
     }
 
     /// Records that line `line` was skipped because of `what`; an error when strict.
+    /// `folded`, except that a value the fold could not read (an error naming no line of
+    /// its own: a field of the wrong type) is skipped and counted with what is wrong, as
+    /// a tool passes over a line it cannot parse; `strict` refuses it.
+    pub fn unreadable_skipped(&mut self, line: usize, folded: FormatResult<()>) -> FormatResult<()> {
+        match folded {
+            Err(e) if !self.strict && e.line.is_none() => self.skip(line, e),
+            other => other,
+        }
+    }
+
     pub fn skip(&mut self, line: usize, what: impl fmt::Display) -> FormatResult<()> {
         if self.strict {
             return Err(

@@ -883,10 +883,8 @@ impl LiveFold for AppServerFold {
     /// A message of a method this version knows whose fields it cannot read is skipped and
     /// counted with what is wrong; `strict` refuses it.
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
-        match self.fold(value, line, out, skips) {
-            Err(e) if !skips.strict && e.line.is_none() => skips.skip(line, e),
-            other => other,
-        }
+        let folded = self.fold(value, line, out, skips);
+        skips.unreadable_skipped(line, folded)
     }
 
     fn save(&self) -> Json {
@@ -1006,25 +1004,18 @@ const SHOWN_TWO_WAYS: &str =
 pub fn lockstep(stream: &mut [FormatMessage], history: &mut Vec<FormatMessage>) -> Vec<String> {
     let mut notes: std::collections::BTreeMap<&'static str, usize> = Default::default();
     let mut note = |why| *notes.entry(why).or_default() += 1;
-    let shown: HashMap<&Wtf8, &ToolCallEntry<Wtf8, Json>> = stream
-        .iter()
-        .flat_map(|m| &m.chunks)
-        .filter_map(|c| match c {
-            Chunk::ToolBatch { calls } => Some(calls),
-            _ => None,
-        })
-        .flatten()
+    let calls = || {
+        stream
+            .iter()
+            .flat_map(|m| &m.chunks)
+            .filter_map(Chunk::calls)
+            .flatten()
+    };
+    let shown: HashMap<&Wtf8, &ToolCallEntry<Wtf8, Json>> = calls()
         .filter(|call| items::display_kind(call.name.as_bytes()).is_some())
         .map(|call| (&call.id, call))
         .collect();
-    let approvals: HashMap<&Wtf8, &Json> = stream
-        .iter()
-        .flat_map(|m| &m.chunks)
-        .filter_map(|c| match c {
-            Chunk::ToolBatch { calls } => Some(calls),
-            _ => None,
-        })
-        .flatten()
+    let approvals: HashMap<&Wtf8, &Json> = calls()
         .filter_map(|call| Some((&call.id, call.meta.as_ref()?)))
         .collect();
     for message in history.iter_mut().filter(|m| m.role == MessageRole::Assistant) {

@@ -79,10 +79,8 @@ impl LiveFold for ExecStream {
     /// and counted with what is wrong, as Codex's own readers pass over a line they cannot
     /// parse; `strict` refuses it.
     fn push(&mut self, value: Json, line: usize, out: &mut Folded, skips: &mut Skips) -> FormatResult<()> {
-        match self.fold(value, line, out, skips) {
-            Err(e) if !skips.strict && e.line.is_none() => skips.skip(line, e),
-            other => other,
-        }
+        let folded = self.fold(value, line, out, skips);
+        skips.unreadable_skipped(line, folded)
     }
 
     fn save(&self) -> Json {

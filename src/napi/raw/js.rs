@@ -1074,6 +1074,15 @@ impl<'s> Js<'s> {
         String::from_utf8(bytes).map_err(|e| JsError::Internal(e.to_string()))
     }
 
+    /// A JavaScript string of WTF-8 `text` (lone surrogates kept): ASCII, as most
+    /// streamed deltas are, copied as it is; anything else through UTF-16.
+    pub fn wtf8_string(&self, text: &crate::bytes::wtf8::Wtf8) -> JsResult<Value> {
+        match text.as_bytes().is_ascii() {
+            true => self.ascii_string(text.as_bytes()),
+            false => self.create_utf16(&text.to_utf16()),
+        }
+    }
+
     /// A JavaScript string from ASCII text, made by copying (no decoding).
     pub fn ascii_string(&self, text: &(impl AsRef<[u8]> + ?Sized)) -> JsResult<Value> {
         let text = text.as_ref();

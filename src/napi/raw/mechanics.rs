@@ -169,12 +169,7 @@ impl Js<'_> {
                     messages,
                     self.create_number(message as f64)?,
                     self.create_number(chunk as f64)?,
-                    // Most deltas are ASCII: copied as they are, not widened first.
-                    if added.as_bytes().is_ascii() {
-                        self.ascii_string(added.as_bytes())?
-                    } else {
-                        self.create_utf16(&added.to_utf16())?
-                    },
+                    self.wtf8_string(added)?,
                     self.create_number(call)?,
                     mirror,
                 ]
