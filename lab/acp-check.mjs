@@ -15,7 +15,7 @@ import { createRequire } from 'node:module'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { messagesDiffer } from './compare.mjs'
-import { explain } from './reasons.mjs'
+import { settler } from './reasons.mjs'
 
 const require = createRequire(import.meta.url)
 const native = require('../index.js')
@@ -87,14 +87,7 @@ export function checkAcpCapture(dir, run, result, sessions) {
   const out = { stream: 'live.ndjson', checks: {} }
   result.streams.push(out)
   const ctx = { tool: run.tool, family: 'acp', version: run.version, scenario: run.scenario, run, stream: 'live.ndjson' }
-  const settle = (check, c) => {
-    if (c.result === 'differ') {
-      const reason = explain(check, { ...ctx, ...c.data })
-      if (reason) c.reason = reason
-    }
-    delete c.data
-    out.checks[check] = c
-  }
+  const settle = settler(out, ctx)
   const livePath = join(dir, 'live.ndjson')
   if (!existsSync(livePath)) {
     out.checks.live = { result: 'none', why: 'no traffic log' }

@@ -18,7 +18,7 @@ import { join, relative } from 'node:path'
 import { checkAcpCapture, isAcpTool } from './acp-check.mjs'
 import { checkOpencode } from './check-opencode.mjs'
 import { codexItem, codexItems, itemsDiffer, messagesDiffer } from './compare.mjs'
-import { explain } from './reasons.mjs'
+import { settler } from './reasons.mjs'
 
 const require = createRequire(import.meta.url)
 const native = require('../index.js')
@@ -178,14 +178,7 @@ export function checkCapture(dir, run) {
   if (run.status !== 'captured' && run.status !== 'incomplete') return finish(result, `not captured (${run.status})`)
   if (family.own) {
     const ctx = { tool: run.tool, family: familyOf(run.tool), version: run.version, scenario: run.scenario, run }
-    const settleWith = (out, extra) => (check, c) => {
-      if (c.result === 'differ') {
-        const reason = explain(check, { ...ctx, ...extra, ...c.data })
-        if (reason) c.reason = reason
-      }
-      delete c.data
-      out.checks[check] = c
-    }
+    const settleWith = (out, extra) => settler(out, { ...ctx, ...extra })
     result.streams = family.own(dir, run, { foldLive, settleWith })
     return finish(result, result.streams.length ? undefined : 'no live stream')
   }
@@ -201,14 +194,7 @@ export function checkCapture(dir, run) {
 function checkStream({ dir, run, family, sessions, name, bytes }) {
   const out = { stream: name, checks: {} }
   const ctx = { tool: run.tool, family: familyOf(run.tool), version: run.version, scenario: run.scenario, run, stream: name }
-  const settle = (check, c) => {
-    if (c.result === 'differ') {
-      const reason = explain(check, { ...ctx, ...c.data })
-      if (reason) c.reason = reason
-    }
-    delete c.data
-    out.checks[check] = c
-  }
+  const settle = settler(out, ctx)
   if (family.noStream?.(run.version)) {
     out.checks.live = { result: 'none', why: family.noStream(run.version) }
     return out

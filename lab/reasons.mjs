@@ -318,6 +318,19 @@ export const REASONS = {
 }
 
 /** The name of the reason that explains a differing `check`, or undefined. */
+/**
+ * What a check found, settled: put in `out.checks[check]`, a difference with the reason
+ * that explains it (read from `ctx` and the check's own `data`, which then goes).
+ */
+export const settler = (out, ctx) => (check, c) => {
+  if (c.result === 'differ') {
+    const reason = explain(check, { ...ctx, ...c.data })
+    if (reason) c.reason = reason
+  }
+  delete c.data
+  out.checks[check] = c
+}
+
 export function explain(check, ctx) {
   for (const [name, reason] of Object.entries(REASONS)) {
     if (!reason.checks.includes(check)) continue

@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { claudeEnv, codexProvider } from './lab-env.mjs'
 
 const CLIENT = fileURLToPath(new URL('./acp-client.mjs', import.meta.url))
 
@@ -26,14 +27,7 @@ const codexConfig = (url) =>
     'model_context_window = 200000',
     'check_for_update_on_startup = false',
     '',
-    '[model_providers.mock]',
-    'name = "mock"',
-    `base_url = "${url}/v1"`,
-    'wire_api = "responses"',
-    'env_key = "LAB_API_KEY"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-    '',
+    ...codexProvider('mock', url),
   ].join('\n')
 
 /** OpenCode's and Kilo's provider: the lab's chat completions (opencode.md, sections 0 and 7). */
@@ -104,19 +98,7 @@ const AGENTS = {
     args: () => [],
     sessionRoots: (ctx) => [['projects', join(ctx.home, '.claude', 'projects')]],
     setup(ctx) {
-      return {
-        ANTHROPIC_BASE_URL: ctx.server.url,
-        ANTHROPIC_API_KEY: 'lab-key',
-        // As root, Claude Code runs only in what it is told is a sandbox.
-        IS_SANDBOX: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        ANTHROPIC_MODEL: 'claude-sonnet-4-5',
-        ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-4-5',
-        MAX_THINKING_TOKENS: '4000',
-      }
+      return claudeEnv(ctx.server.url)
     },
   },
   'gemini-acp': {

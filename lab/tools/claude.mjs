@@ -7,22 +7,13 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { install } from '../install.mjs'
+import { claudeEnv } from './lab-env.mjs'
 
 const VIEW = fileURLToPath(new URL('./claude-view.mjs', import.meta.url))
 const AGENT_SDK = { pkg: '@anthropic-ai/claude-agent-sdk', version: '0.3.332' }
 
 const env = (url, scenario) => ({
-  ANTHROPIC_BASE_URL: url,
-  ANTHROPIC_API_KEY: 'lab-key',
-  // As root, Claude Code runs tools unattended only in what it is told is a sandbox.
-  IS_SANDBOX: '1',
-  DISABLE_AUTOUPDATER: '1',
-  DISABLE_TELEMETRY: '1',
-  DISABLE_ERROR_REPORTING: '1',
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  ANTHROPIC_MODEL: 'claude-sonnet-4-5',
-  ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-4-5',
-  MAX_THINKING_TOKENS: '4000',
+  ...claudeEnv(url),
   ...(scenario.compact ? { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '200000' } : {}),
 })
 

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { appServerRead } from './codex-threads.mjs'
+import { codexProvider } from './lab-env.mjs'
 
 const config = (url, scenario) =>
   [
@@ -21,14 +22,7 @@ const config = (url, scenario) =>
     scenario.compact ? 'model_auto_compact_token_limit = 20000' : '',
     'check_for_update_on_startup = false',
     '',
-    '[model_providers.lab]',
-    'name = "lab"',
-    `base_url = "${url}/v1"`,
-    'wire_api = "responses"',
-    'env_key = "LAB_API_KEY"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-    '',
+    ...codexProvider('lab', url),
     '[features]',
     '',
   ].join('\n')
