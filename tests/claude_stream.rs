@@ -261,3 +261,34 @@ fn qwen_codes_stream_is_a_message_per_response_as_its_recording() {
         }
     }
 }
+
+#[test]
+fn qwen_codes_goal_state_events_are_its_bookkeeping_read_strictly_too() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/__test__/fixtures/lab/qwen/0.24.4");
+    for scenario in ["text", "tool", "thinking", "parallel", "failing-tool"] {
+        let stream = std::fs::read(std::path::Path::new(dir).join(scenario).join("stream.jsonl")).unwrap();
+        assert!(
+            String::from_utf8_lossy(&stream).contains("\"goal_state\""),
+            "{scenario}"
+        );
+        let strict = ReadOptions {
+            strict: true,
+            ..ReadOptions::default()
+        };
+        let (_, skips) = read_history(&stream, HistoryFormat::ClaudeStream, &strict).unwrap();
+        assert!(
+            skips.kinds.contains_key("stream_event/goal_state"),
+            "{scenario}: {:?}",
+            skips.kinds
+        );
+    }
+    // In a stream of Claude Code's, which sends none, it is a type this version does not know.
+    let claude = "{\"type\":\"stream_event\",\"uuid\":\"u\",\"session_id\":\"s\",\"event\":{\"type\":\"goal_state\"}}\n";
+    let (_, skips) = read_history(
+        claude.as_bytes(),
+        HistoryFormat::ClaudeStream,
+        &ReadOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(skips.count, 1);
+}

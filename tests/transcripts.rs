@@ -1330,3 +1330,42 @@ fn qwen_user_display_text_follows_the_current_projection() {
         Some(format!("user prompt{tag}"))
     );
 }
+
+#[test]
+fn a_qwen_sub_agents_records_are_no_claude_lines_and_its_file_is_detected_as_qwen() {
+    // Qwen Code writes a sub-agent's transcript with `isSidechain` on every record, as
+    // Claude Code marks its own lines; its `message` is a Gemini `Content` (`parts`).
+    let text = concat!(
+        "{\"uuid\":\"a\",\"parentUuid\":null,\"sessionId\":\"s\",\"timestamp\":\"t\",\"type\":\"user\",\"isSidechain\":true,\"agentId\":\"general-purpose-1\",\"message\":{\"role\":\"user\",\"parts\":[{\"text\":\"Look.\"}]}}\n",
+        "{\"uuid\":\"b\",\"parentUuid\":\"a\",\"sessionId\":\"s\",\"timestamp\":\"t\",\"type\":\"assistant\",\"isSidechain\":true,\"agentId\":\"general-purpose-1\",\"message\":{\"role\":\"model\",\"parts\":[{\"text\":\"Done.\"}]}}\n",
+    );
+    let parsed = lines(text);
+    assert!(!claude::is_transcript_line(&parsed[0]));
+    assert!(!claude::has_envelope(&parsed[1]));
+    assert_eq!(
+        agent_chunks::formats::detect(text.as_bytes()).unwrap().name,
+        "qwen"
+    );
+}
+
+#[test]
+fn claude_lines_whose_message_holds_no_content_are_counted_not_dropped_or_left_empty() {
+    let text = concat!(
+        "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\",\"isSidechain\":false,\"userType\":\"external\",\"message\":{\"role\":\"user\"}}\n",
+        "{\"type\":\"assistant\",\"uuid\":\"a1\",\"parentUuid\":\"u1\",\"sessionId\":\"s\",\"isSidechain\":false,\"userType\":\"external\",\"message\":{\"role\":\"assistant\",\"id\":\"m\",\"content\":{\"text\":\"hi\"}}}\n",
+        "{\"type\":\"assistant\",\"uuid\":\"a2\",\"parentUuid\":\"a1\",\"sessionId\":\"s\",\"isSidechain\":false,\"userType\":\"external\"}\n",
+        "{\"type\":\"assistant\",\"uuid\":\"a3\",\"parentUuid\":\"a2\",\"sessionId\":\"s\",\"isSidechain\":false,\"userType\":\"external\",\"message\":{\"role\":\"assistant\",\"id\":\"n\",\"content\":[{\"type\":\"text\",\"text\":\"Here.\"}]}}\n",
+    );
+    let (out, skipped) = load_view(text.as_bytes(), HistoryFormat::Claude, View::Resumed);
+    assert_eq!(out.as_array().unwrap().len(), 1, "{out}");
+    assert_eq!(out[0]["chunks"][0]["text"], "Here.");
+    assert_eq!(skipped.count, 3);
+    assert!(
+        skipped
+            .examples
+            .iter()
+            .all(|e| e.ends_with("has no content (a string or content blocks)")),
+        "{:?}",
+        skipped.examples
+    );
+}

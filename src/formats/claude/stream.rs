@@ -103,6 +103,11 @@ const QUIET: &[&[u8]] = &[
 /// The Messages API's stream events that change nothing a message keeps.
 const QUIET_EVENTS: &[&[u8]] = &[b"message_delta", b"message_stop", b"ping", b"error"];
 
+/// Qwen Code's own stream events, in its stream only: the state of its session's goal
+/// (`goal_state`), which no message keeps (its recording's `goal_state` records are
+/// bookkeeping as well).
+const QWEN_EVENTS: &[&[u8]] = &[b"goal_state"];
+
 /// What the open message was when a streamed block began: how many chunks, and the size
 /// of the last (UTF-16 units of a text or thinking chunk, calls of a tool batch), which
 /// the block's deltas may have grown.
@@ -526,7 +531,7 @@ impl ClaudeStream {
                     _ => {}
                 }
             }
-            kind if QUIET_EVENTS.contains(&kind) => {
+            kind if QUIET_EVENTS.contains(&kind) || self.blocks_apart && QWEN_EVENTS.contains(&kind) => {
                 skips.pass(&format!("stream_event/{}", String::from_utf8_lossy(kind)))
             }
             _ => return skips.skip(number, "a stream_event of a type this version does not know"),

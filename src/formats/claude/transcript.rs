@@ -72,11 +72,24 @@ pub fn has_envelope(line: &Json) -> bool {
         && str_of(line, "uuid").is_some()
         && line.get("parentUuid").is_some()
         && str_of(line, "sessionId").is_some();
-    tree && (line.get("isSidechain").is_some()
-        || line.get("userType").is_some()
-        || line
-            .get("message")
-            .is_some_and(|m| m.get("content").is_some() && m.get("parts").is_none()))
+    tree && !gemini_content(line)
+        && (line.get("isSidechain").is_some()
+            || line.get("userType").is_some()
+            || line.get("message").is_some_and(|m| m.get("content").is_some()))
+}
+
+/// The line's `message` is a Gemini `Content` (`parts`), as Qwen Code's records hold,
+/// sub-agents' marked `isSidechain` too: never a Claude Code line.
+fn gemini_content(line: &Json) -> bool {
+    line.get("message").is_some_and(|m| m.get("parts").is_some())
+}
+
+/// What a `user` or `assistant` line whose `message` holds no `content` is counted as.
+const NO_CONTENT: &str = "a line whose message has no content (a string or content blocks)";
+
+/// Whether a message's `content` is one Claude Code writes: a string or content blocks.
+fn holds_content(content: Option<&Json>) -> bool {
+    matches!(content, Some(Json::String(_) | Json::Array(_)))
 }
 
 /// Whether a line looks like a Claude Code transcript line, for detection.
@@ -91,6 +104,7 @@ pub fn is_transcript_line(line: &Json) -> bool {
         b"user" | b"assistant" | b"system" => {
             str_of(line, "uuid").is_some()
                 && line.get("parentUuid").is_some()
+                && !gemini_content(line)
                 && (line.get("isSidechain").is_some() || line.get("userType").is_some())
         }
         _ => false,
@@ -223,7 +237,9 @@ impl Transcript {
                 self.user(content, &uuid, number);
             }
             Some(b"assistant") => {
-                let Some(message) = message else { return };
+                let Some(message) = message.filter(|m| holds_content(m.get("content"))) else {
+                    return self.unplaced(number, NO_CONTENT);
+                };
                 let response = str_of(message, "id").cloned();
                 let continues = self.stored.open_role() == Some(MessageRole::Assistant)
                     && response.is_some()
@@ -263,6 +279,9 @@ impl Transcript {
     }
 
     fn user(&mut self, content: Option<&Json>, uuid: &str, number: usize) {
+        if !holds_content(content) {
+            return self.unplaced(number, NO_CONTENT);
+        }
         let fallback = || uuid.to_string();
         if let Some(Json::String(text)) = content {
             self.stored.start(MessageRole::User, Some(uuid), fallback);
