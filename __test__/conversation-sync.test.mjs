@@ -368,3 +368,48 @@ test('workers terminated at random times while a call streams its input: the pro
   })
   assert.equal(out.trim(), 'ok 24')
 })
+
+test("a text or input the caller made an object grows as `+` grows it, both ways: its primitive value asked for with no hint", () => {
+  const objects = {
+    'valueOf before toString': () => ({ valueOf: () => 'V', toString: () => 'S' }),
+    'Symbol.toPrimitive given "default"': () => ({ [Symbol.toPrimitive]: (hint) => hint }),
+    'a Date': () => new Date(0),
+    'valueOf answering an object': () => ({ valueOf: () => ({}), toString: () => 'S' }),
+    'no primitive at all': () => ({ valueOf: () => ({}), toString: () => ({}) }),
+    'Symbol.toPrimitive not a function': () => ({ [Symbol.toPrimitive]: 1 }),
+    'Symbol.toPrimitive answering an object': () => ({ [Symbol.toPrimitive]: () => ({}) }),
+    'a symbol': () => Symbol('s'),
+  }
+  for (const [name, make] of Object.entries(objects)) {
+    const [compiled, stepwise] = bothWays(() => {
+      const text = new Conversation({ format: 'events' })
+      text.push(PUSHES[0])
+      text.push(delta('a'))
+      text.messages[0].chunks[0].text = make()
+      const input = new Conversation({ format: 'ag-ui' })
+      for (const data of CALL_PUSHES.slice(0, 4)) input.push(data)
+      input.messages[0].chunks[1].calls[0].arguments = make()
+      const grown = []
+      for (const [live, data, read] of [
+        [text, delta('b'), () => text.messages[0].chunks[0].text],
+        [input, CALL_PUSHES[4], () => input.messages[0].chunks[1].calls[0].arguments],
+      ]) {
+        try {
+          live.push(data)
+          grown.push(String(read()))
+        } catch (error) {
+          grown.push(tell(error))
+        }
+      }
+      return grown
+    })
+    let expected
+    try {
+      expected = make() + 'b'
+    } catch (error) {
+      expected = tell(error)
+    }
+    assert.deepEqual(compiled, stepwise, name)
+    assert.equal(compiled[0], expected, name)
+  }
+})
