@@ -413,3 +413,29 @@ test("a text or input the caller made an object grows as `+` grows it, both ways
     assert.equal(compiled[0], expected, name)
   }
 })
+
+test('messages the caller froze, cut or replaced: the conversation goes on, each push synced as it can be, the same both ways', () => {
+  const tampers = {
+    'a frozen array': (live) => Object.freeze(live.messages),
+    'an array cut short': (live) => (live.messages.length = 0),
+    'a message replaced': (live) => (live.messages[0] = 'message'),
+    'chunks replaced': (live) => (live.messages[0].chunks = null),
+  }
+  const pushes = [...CALL_PUSHES.slice(0, 13), sse({ type: 'TEXT_MESSAGE_START', messageId: 'b', role: 'assistant' }), sse({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'b', delta: 'x' }), sse({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'b', delta: 'y' })]
+  const truth = new Conversation({ format: 'ag-ui' })
+  truth.push(pushes.join(''))
+  for (const [name, tamper] of Object.entries(tampers)) {
+    for (const at of [2, 4, 13]) {
+      const [compiled, stepwise] = bothWays(() => {
+        const live = new Conversation({ format: 'ag-ui' })
+        const reports = pushes.map((data, k) => {
+          if (k === at) tamper(live)
+          return plain(live.push(data))
+        })
+        return { reports, messages: plain(live.messages), resumed: live.resume.messages }
+      })
+      assert.deepEqual(compiled, stepwise, `${name} at ${at}`)
+      assert.deepEqual(compiled.resumed, plain(truth.resume.messages), `${name} at ${at}`)
+    }
+  }
+})

@@ -506,6 +506,11 @@ impl Live {
         let Some(reported) = js.conversation_pushed(array, Some((i, *j)), &added, None)? else {
             return Ok(None);
         };
+        // `undefined`: the chunk is not where it was (the caller's doing); synced as the
+        // other pushes are.
+        if js.value_type(reported)? == ValueType::Undefined {
+            return Ok(None);
+        }
         self.synced[i][*j] = Some(len);
         Ok(Some(reported))
     }
@@ -612,7 +617,17 @@ impl Live {
         for change in &changes.changed {
             let i = change.index;
             let old_message = js.element(array, i)?;
-            let old_chunks = js.get(old_message, Interned::Chunks)?;
+            let old_chunks = match js.value_type(old_message)? {
+                ValueType::Object | ValueType::Array => js.get(old_message, Interned::Chunks)?,
+                _ => js.undefined()?,
+            };
+            if !matches!(js.value_type(old_chunks)?, ValueType::Object | ValueType::Array) {
+                // A message JavaScript does not hold as one (the caller froze or cut the
+                // array before it came, or put something else there): made anew whole.
+                js.set_element(array, i, js.parse_json(&message_value(&self.core, i, false))?)?;
+                self.synced[i] = messages.message(i).2.iter().map(text_len).collect();
+                continue;
+            }
             let (message, chunks) = if self.immutable {
                 let message = js.parse_json(&message_value(&self.core, i, true))?;
                 let chunks = slice(js, old_chunks)?;

@@ -449,7 +449,12 @@
       if (message < 0) return { added: [], changed: [] };
       if (added !== '') {
         if (call === undefined) {
-          const target = messages[message].chunks[chunk];
+          // Not where it was (the caller froze or cut the array, or replaced a message or
+          // its chunks): undefined, and the push is synced as the others are.
+          const held = messages[message];
+          const chunks = typeof held === 'object' && held !== null ? held.chunks : undefined;
+          const target = typeof chunks === 'object' && chunks !== null ? chunks[chunk] : undefined;
+          if (typeof target !== 'object' || target === null) return undefined;
           reflectSet(target, 'text', target.text + added);
         } else {
           reflectSet(call, 'arguments', call.arguments + added);
