@@ -316,21 +316,29 @@ fn sync_calls(
         }
     }
     // A call grown is appended to where JavaScript holds it, so it must be an object
-    // there (else the batch is made anew). Where the mechanics do not run, one step at a
-    // time.
+    // there (else the batch is made anew). Each is read once, and grown as read: both
+    // ways run the caller's getters and traps alike. Where the mechanics do not run, one
+    // step at a time.
     let stepwise = !js.compiled();
+    let mut held = Vec::with_capacity(each.len());
     for (call, tail, _) in &each {
-        if tail.is_some() && js.value_type(js.element(calls, *call)?)? != ValueType::Object {
+        if tail.is_none() {
+            held.push(None);
+            continue;
+        }
+        let entry = js.element(calls, *call)?;
+        if js.value_type(entry)? != ValueType::Object {
             return Ok(false);
         }
+        held.push(Some(entry));
     }
-    for (call, tail, mirror) in each {
-        match tail {
-            Some(tail) if stepwise => grow_stepwise(js, js.element(calls, call)?, mirror, &tail)?,
-            Some(tail) => {
-                js.conversation_pushed(array, Some((i, j)), &tail, Some((call, mirror)))?;
+    for ((call, tail, mirror), entry) in each.into_iter().zip(held) {
+        match (tail, entry) {
+            (Some(tail), Some(entry)) if stepwise => grow_stepwise(js, entry, mirror, &tail)?,
+            (Some(tail), Some(entry)) => {
+                js.conversation_pushed(array, Some((i, j)), &tail, Some((entry, mirror)))?;
             }
-            None => {
+            _ => {
                 let mut out = Vec::new();
                 write_call::<true>(&mut out, &now[call]);
                 js.set_element(calls, call, js.parse_json(&out)?)?;
@@ -498,6 +506,11 @@ impl Live {
         let Some(reported) = js.conversation_pushed(array, Some((i, *j)), &added, None)? else {
             return Ok(None);
         };
+        // `undefined`: the chunk is not where it was (the caller's doing); synced as the
+        // other pushes are.
+        if js.value_type(reported)? == ValueType::Undefined {
+            return Ok(None);
+        }
         self.synced[i][*j] = Some(len);
         Ok(Some(reported))
     }
@@ -516,13 +529,53 @@ impl Live {
         if changes.calls.iter().any(|c| (c.message, c.chunk) != (i, *j)) {
             return Ok(None);
         }
+        // Synced as [`Live::sync`] syncs it, the caller's objects read once each as there
+        // (a batch that cannot be grown where it is is made anew there, not read twice);
+        // only the report is the mechanics' literal.
+        self.sync(js, changes)?;
         let array = reference_value(js, self.array)?;
-        let chunk = js.get(js.element(array, i)?, Interned::Chunks)?;
-        let chunk = js.element(chunk, *j)?;
-        if !sync_calls(js, &self.core, array, chunk, &changes.calls, i, *j)? {
-            return Ok(None);
+        match js.conversation_pushed(array, Some((i, *j)), &Wtf8::new(), None)? {
+            Some(reported) => Ok(Some(reported)),
+            None => js.parse_json(&changes_json(changes)).map(Some),
         }
-        js.conversation_pushed(array, Some((i, *j)), &Wtf8::new(), None)
+    }
+
+    /// After the caller's own code threw midway through syncing `changes` (a getter, a
+    /// setter or a trap on its messages): the messages the push touched are made anew, so
+    /// that the messages JavaScript holds, and what is known of them, are one for one with
+    /// the conversation's again (else a message the push added would be missing there, and
+    /// the next push would look for it). The caller's exception goes on; one thrown here
+    /// is dropped.
+    fn remake(&mut self, js: &Js, changes: &Changes) {
+        let messages = self.core.messages();
+        let len = messages.len();
+        let touched: Vec<usize> = if changes.reset.is_some() {
+            (0..len).collect()
+        } else {
+            let changed = changes.changed.iter().map(|change| change.index);
+            changed
+                .chain(changes.added.clone())
+                .filter(|&i| i < len)
+                .collect()
+        };
+        self.synced.resize(len, Vec::new());
+        for &i in &touched {
+            self.synced[i] = messages.message(i).2.iter().map(text_len).collect();
+        }
+        if let Some(snapshot) = self.snapshot.take() {
+            // SAFETY: the reference belongs to this environment.
+            unsafe { sys::napi_delete_reference(js.env, snapshot) };
+        }
+        let made = (|| -> JsResult<()> {
+            let array = reference_value(js, self.array)?;
+            for &i in &touched {
+                js.set_element(array, i, js.parse_json(&message_value(&self.core, i, false))?)?;
+            }
+            js.set(array, Interned::Length, js.create_number(len as f64)?)
+        })();
+        if made.is_err() {
+            let _ = js.take_exception();
+        }
     }
 
     /// Brings the JavaScript messages up to date with `changes`.
@@ -564,7 +617,17 @@ impl Live {
         for change in &changes.changed {
             let i = change.index;
             let old_message = js.element(array, i)?;
-            let old_chunks = js.get(old_message, Interned::Chunks)?;
+            let old_chunks = match js.value_type(old_message)? {
+                ValueType::Object | ValueType::Array => js.get(old_message, Interned::Chunks)?,
+                _ => js.undefined()?,
+            };
+            if !matches!(js.value_type(old_chunks)?, ValueType::Object | ValueType::Array) {
+                // A message JavaScript does not hold as one (the caller froze or cut the
+                // array before it came, or put something else there): made anew whole.
+                js.set_element(array, i, js.parse_json(&message_value(&self.core, i, false))?)?;
+                self.synced[i] = messages.message(i).2.iter().map(text_len).collect();
+                continue;
+            }
             let (message, chunks) = if self.immutable {
                 let message = js.parse_json(&message_value(&self.core, i, true))?;
                 let chunks = slice(js, old_chunks)?;
@@ -1146,12 +1209,23 @@ impl Conversation {
             Ok(changes) => (changes, None),
             Err((changes, error)) => (changes, Some(error)),
         };
-        if error.is_none() {
-            if let Some(reported) = live.pushed(js, &changes)? {
-                return Ok(reported);
-            }
+        let synced = match error {
+            None => live.pushed(js, &changes),
+            Some(_) => Ok(None),
+        };
+        let synced = match synced {
+            Ok(Some(reported)) => return Ok(reported),
+            Ok(None) => live.sync(js, &changes),
+            Err(thrown) => Err(thrown),
+        };
+        if let Err(thrown) = synced {
+            let thrown = match thrown {
+                JsError::Pending => JsError::Throw(js.take_exception()?),
+                other => other,
+            };
+            live.remake(js, &changes);
+            return Err(thrown);
         }
-        live.sync(js, &changes)?;
         match error {
             Some(error) => Err(live_error(error, what)),
             None => js.parse_json(&changes_json(&changes)),

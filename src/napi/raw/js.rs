@@ -1026,6 +1026,12 @@ impl<'s> Js<'s> {
     /// `a + b` for a string `b`, as JavaScript evaluates it. Strings are joined by V8
     /// (`String.prototype.concat`), which makes a rope instead of copying `a`.
     pub fn plus(&self, a: Value, b: Value) -> JsResult<Value> {
+        // `+` takes an object's primitive value first, asking for none in particular
+        // (`concat` would ask for a string: `toString` before `valueOf`).
+        let a = match self.value_type(a)? {
+            ValueType::Object | ValueType::Function => self.primitive(a)?,
+            _ => a,
+        };
         let concat = self.table(CONCAT)?;
         let mut joined = ptr::null_mut();
         // SAFETY: `concat` is String.prototype.concat, called with one string argument.
@@ -1055,6 +1061,80 @@ impl<'s> Js<'s> {
             _ => self.check(status, "joining strings").map(|()| joined),
         }
     }
+    /// An object's primitive value as `+` takes it (ToPrimitive with no hint): its
+    /// `Symbol.toPrimitive` given `"default"`, else `valueOf`, else `toString`, the first
+    /// that answers one; else V8's `TypeError`. A `Symbol.toPrimitive` that is not a
+    /// function is left to `concat`, which throws what `+` throws.
+    fn primitive(&self, object: Value) -> JsResult<Value> {
+        const REFUSED: &std::ffi::CStr = c"Cannot convert object to primitive value";
+        let refused = || {
+            // SAFETY: `env` is live; the message is a C string.
+            unsafe { sys::napi_throw_type_error(self.env, ptr::null(), REFUSED.as_ptr()) };
+            JsError::Pending
+        };
+        let mut global = ptr::null_mut();
+        // SAFETY: `env` is live.
+        self.check(
+            unsafe { sys::napi_get_global(self.env, &mut global) },
+            "reading a global",
+        )?;
+        // SAFETY: `global` and what is read from it belong to the current scope.
+        let symbol = unsafe { get_named(self.env, get_named(self.env, global, c"Symbol")?, c"toPrimitive")? };
+        let mut exotic = ptr::null_mut();
+        // SAFETY: all handles belong to the current scope; `object` is an object.
+        self.check(
+            unsafe { sys::napi_get_property(self.env, object, symbol, &mut exotic) },
+            "reading a property",
+        )?;
+        let call = |function: Value, args: &[Value]| -> JsResult<Value> {
+            let mut result = ptr::null_mut();
+            // SAFETY: all handles belong to the current scope.
+            self.check(
+                unsafe {
+                    sys::napi_call_function(
+                        self.env,
+                        object,
+                        function,
+                        args.len(),
+                        args.as_ptr(),
+                        &mut result,
+                    )
+                },
+                "calling a function",
+            )?;
+            Ok(result)
+        };
+        let is_object = |value: Value| -> JsResult<bool> {
+            Ok(matches!(
+                self.value_type(value)?,
+                ValueType::Object | ValueType::Function
+            ))
+        };
+        match self.value_type(exotic)? {
+            ValueType::Undefined | ValueType::Null => {}
+            ValueType::Function => {
+                let result = call(exotic, &[self.ascii_string("default")?])?;
+                return if is_object(result)? {
+                    Err(refused())
+                } else {
+                    Ok(result)
+                };
+            }
+            _ => return Ok(object),
+        }
+        for name in [c"valueOf", c"toString"] {
+            // SAFETY: `object` is an object of the current scope.
+            let method = unsafe { get_named(self.env, object, name)? };
+            if self.value_type(method)? == ValueType::Function {
+                let result = call(method, &[])?;
+                if !is_object(result)? {
+                    return Ok(result);
+                }
+            }
+        }
+        Err(refused())
+    }
+
     /// A string's text as UTF-8 (lone surrogates become U+FFFD, as `Buffer.from` makes them).
     pub fn utf8(&self, value: Value) -> JsResult<String> {
         let mut len = 0usize;

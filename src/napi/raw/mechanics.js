@@ -439,21 +439,26 @@
     // A push into a `Conversation` (its own messages, `mutable`) that changed one text by
     // appending (a streamed delta), or nothing (`message` -1): `added` appended to the
     // text of chunk `chunk` of message `message` (a rope, as `+` makes it) — or, with
-    // `call` (else -1), to the `arguments` of that call of the chunk and, with `mirror`,
-    // to its `meta[mirror].arguments` (a call's streamed input) — and the push's changes
+    // `call` (the call object of the chunk, as read already; else undefined), to its
+    // `arguments` and, with `mirror`, to its `meta[mirror].arguments` (a call's streamed
+    // input) — and the push's changes
     // made as a literal. One call instead of a read per level, a join, a write and a
     // `JSON.parse` of the changes. The write is N-API's `napi_set_property`, as the other
     // syncs make it: a refusal is ignored.
     function pushed(messages, message, chunk, added, call, mirror) {
       if (message < 0) return { added: [], changed: [] };
       if (added !== '') {
-        const target = messages[message].chunks[chunk];
-        if (call < 0) {
+        if (call === undefined) {
+          // Not where it was (the caller froze or cut the array, or replaced a message or
+          // its chunks): undefined, and the push is synced as the others are.
+          const held = messages[message];
+          const chunks = typeof held === 'object' && held !== null ? held.chunks : undefined;
+          const target = typeof chunks === 'object' && chunks !== null ? chunks[chunk] : undefined;
+          if (typeof target !== 'object' || target === null) return undefined;
           reflectSet(target, 'text', target.text + added);
         } else {
-          const entry = target.calls[call];
-          reflectSet(entry, 'arguments', entry.arguments + added);
-          const meta = mirror === undefined ? undefined : entry.meta;
+          reflectSet(call, 'arguments', call.arguments + added);
+          const meta = mirror === undefined ? undefined : call.meta;
           const held = typeof meta === 'object' && meta !== null ? meta[mirror] : undefined;
           if (typeof held === 'object' && held !== null) reflectSet(held, 'arguments', held.arguments + added);
         }

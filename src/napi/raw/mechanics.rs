@@ -146,14 +146,14 @@ impl Js<'_> {
     /// What a push into a `Conversation` changed, when it is nothing (`None`) or one text
     /// grown by `added` (chunk `.1` of message `.0` of `messages`, its own array):
     /// `added` appended there — to the text, or with `call` to the `arguments` of that
-    /// call of the chunk (and of its `meta[mirror]`) — and the push's changes (`pushed`
-    /// of `mechanics.js`). `None` where the mechanics are not compiled.
+    /// call object of the chunk, as the caller read it (and of its `meta[mirror]`) — and
+    /// the push's changes (`pushed` of `mechanics.js`). `None` where the mechanics are not compiled.
     pub fn conversation_pushed(
         &self,
         messages: Value,
         grown: Option<(usize, usize)>,
         added: &Wtf8,
-        call: Option<(usize, Option<&str>)>,
+        call: Option<(Value, Option<&str>)>,
     ) -> JsResult<Option<Value>> {
         if !self.state.mechanics.get() {
             return Ok(None);
@@ -161,16 +161,16 @@ impl Js<'_> {
         let args = match grown {
             Some((message, chunk)) => {
                 let (call, mirror) = match call {
-                    Some((call, Some(mirror))) => (call as f64, self.ascii_string(mirror)?),
-                    Some((call, None)) => (call as f64, self.undefined()?),
-                    None => (-1.0, self.undefined()?),
+                    Some((call, Some(mirror))) => (call, self.ascii_string(mirror)?),
+                    Some((call, None)) => (call, self.undefined()?),
+                    None => (self.undefined()?, self.undefined()?),
                 };
                 [
                     messages,
                     self.create_number(message as f64)?,
                     self.create_number(chunk as f64)?,
                     self.wtf8_string(added)?,
-                    self.create_number(call)?,
+                    call,
                     mirror,
                 ]
             }
